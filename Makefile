@@ -1,0 +1,43 @@
+# Kept: set-up, build, test, demo and benchmarks. `make test` and `make demo` install the apt
+# packages they need on a fresh Debian machine (as root, or through sudo).
+
+SWIFT ?= swift
+APT_PACKAGES := pkg-config libpcre2-dev libreadline-dev
+KEPT_DEBUG := .build/debug/kept
+KEPT_RELEASE := .build/release/kept
+
+.PHONY: all deps build release test demo bench clean
+
+all: build
+
+deps:
+	@missing=""; \
+	for p in $(APT_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing:$$missing"; \
+	  if [ "$$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi; \
+	  $$SUDO apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing >/dev/null || exit 1; \
+	fi
+
+build: deps
+	$(SWIFT) build
+
+release: deps
+	$(SWIFT) build -c release
+
+# Unit tests (XCTest), then every transcript in examples/ through the real binary.
+test: build
+	$(SWIFT) test
+	$(KEPT_DEBUG) test examples/
+
+demo: build
+	$(KEPT_DEBUG) run --store examples/home.store.json examples/demo.kept
+
+bench: release
+	bash bench/store_bench.sh
+
+clean:
+	rm -rf .build

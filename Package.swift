@@ -1,0 +1,51 @@
+// swift-tools-version:6.0
+// Kept: the rules engine of a personal planner, as a small language.
+import PackageDescription
+
+let package = Package(
+    name: "Kept",
+    products: [
+        .executable(name: "kept", targets: ["kept"]),
+        .library(name: "KeptCore", targets: ["KeptCore"]),
+    ],
+    targets: [
+        // C libraries, found through pkg-config; the Makefile installs the apt packages.
+        .systemLibrary(
+            name: "CPCRE2",
+            pkgConfig: "libpcre2-8",
+            providers: [.apt(["libpcre2-dev"])]
+        ),
+        .systemLibrary(
+            name: "CReadline",
+            pkgConfig: "readline",
+            providers: [.apt(["libreadline-dev"])]
+        ),
+
+        // The engine: no terminal I/O, no readline.
+        .target(
+            name: "KeptCore",
+            dependencies: ["CPCRE2"]
+        ),
+
+        // Front ends: batch runner, test runner, REPL.
+        .target(
+            name: "KeptCLI",
+            dependencies: ["CReadline", "KeptCore"]
+        ),
+
+        // The executable: main.swift only.
+        .executableTarget(
+            name: "kept",
+            dependencies: ["KeptCLI"]
+        ),
+
+        .testTarget(
+            name: "KeptCLITests",
+            dependencies: ["KeptCLI", "KeptCore"]
+        ),
+        .testTarget(
+            name: "KeptCoreTests",
+            dependencies: ["KeptCore"]
+        ),
+    ]
+)

@@ -1,0 +1,128 @@
+// `kept run`: executes scripts, `-e` commands or stdin against a store and prints what each
+// command prints. A failing statement is reported and the next one still runs; the store file
+// changes only with --write, and then durably after each statement that changed it (R-STORE-2).
+
+import KeptCore
+
+/// Runs statements in batch.
+final class BatchRunner {
+    let session: Session
+    let options: SessionOptions
+    let out: OutputStream
+    let err: OutputStream
+    let renderer: DiagnosticRenderer
+    var failed = false
+    var unreadable = false
+
+    init(session: Session, options: SessionOptions, out: OutputStream, err: OutputStream, renderer: DiagnosticRenderer) {
+        self.session = session
+        self.options = options
+        self.out = out
+        self.err = err
+        self.renderer = renderer
+    }
+
+    /// Prints a diagnostic: rendered on stderr, or as a JSON object on stdout in JSON mode.
+    func report(_ d: Diagnostic) {
+        if session.format == .json {
+            out.line(JSONWriter.compact(DiagnosticJSON.value(d)))
+        } else {
+            out.flush()
+            err.line(renderer.render(d))
+            err.flush()
+        }
+    }
+
+    /// Reads a script file as a SourceFile, or reports why it cannot be.
+    func load(_ path: String) -> SourceFile? {
+        switch StoreFile.readBytes(path) {
+        case .failure(let e):
+            report(Catalog.scriptUnreadable(path, reason: e.reason))
+            unreadable = true
+            return nil
+        case .success(let bytes):
+            let file = SourceFile(name: path, bytes: bytes)
+            if let bad = firstInvalidUTF8(bytes) {
+                report(Catalog.invalidUTF8(file: file, offset: bad))
+                unreadable = true
+                return nil
+            }
+            return file
+        }
+    }
+
+    /// Runs every statement of one source.
+    func run(file: SourceFile, wholeFileIsOneStatement: Bool) -> Bool {
+        if wholeFileIsOneStatement {
+            return runStatement(StatementSource(file: file), modifiers: [])
+        }
+        let t = Transcript(file: file)
+        if !t.diagnostics.isEmpty {
+            for d in t.diagnostics { report(d) }
+            unreadable = true
+            return true
+        }
+        for item in t.items {
+            guard case .command(let c) = item else { continue }
+            if !runStatement(c.statement, modifiers: c.modifiers) { return false }
+        }
+        return true
+    }
+
+    /// Runs one statement; false when the store could not be written and the run must stop.
+    func runStatement(_ src: StatementSource, modifiers: [TranscriptDirective]) -> Bool {
+        let saved = session.format
+        if let f = modifiers.first(where: { $0.name == "format" }), let fmt = OutputFormat(rawValue: f.argument) {
+            session.format = fmt
+        }
+        defer { session.format = saved }
+        let result = session.run(src)
+        if result.changed, options.write, let path = options.store {
+            if case .failure(let d) = StoreFile.save(session.store, to: path) {
+                report(d)
+                failed = true
+                return false
+            }
+        }
+        out.lines(result.lines)
+        for d in result.diagnostics {
+            report(d)
+            if d.severity == .error { failed = true }
+        }
+        return true
+    }
+
+    /// Runs all sources in order; returns the exit code.
+    func run(_ sources: [RunSource]) -> Int32 {
+        var list = sources
+        if list.isEmpty { list = [.script("-")] }
+        for s in list {
+            let keepGoing: Bool
+            switch s {
+            case .expression(let e):
+                keepGoing = run(file: SourceFile(name: "-e", text: e), wholeFileIsOneStatement: true)
+            case .script(let path):
+                let file: SourceFile?
+                if path == "-" {
+                    let bytes = readAllStdin()
+                    let f = SourceFile(name: "<stdin>", bytes: bytes)
+                    if let bad = firstInvalidUTF8(bytes) {
+                        report(Catalog.invalidUTF8(file: f, offset: bad))
+                        unreadable = true
+                        file = nil
+                    } else {
+                        file = f
+                    }
+                } else {
+                    file = load(path)
+                }
+                keepGoing = file.map { run(file: $0, wholeFileIsOneStatement: false) } ?? true
+            }
+            if !keepGoing { break }
+        }
+        out.flush()
+        err.flush()
+        if unreadable { return 2 }
+        return failed ? 1 : 0
+    }
+}

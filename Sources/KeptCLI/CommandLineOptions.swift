@@ -1,0 +1,142 @@
+// The command line of LANGUAGE.md: `kept [repl]`, `kept run`, `kept test`, `kept help`,
+// `--help`, `--version`. A usage error names what was wrong and exits 64.
+
+import KeptCore
+
+/// The options `run`, `repl` and `test` share.
+public struct SessionOptions: Sendable {
+    public var store: String?
+    public var now: String?
+    public var zone: String?
+    public var format: OutputFormat = .text
+    public var write = false
+    public var errors: DiagnosticRenderer.Style?
+}
+
+/// One source of statements for `kept run`, in command-line order.
+public enum RunSource: Sendable, Equatable {
+    case script(String)
+    case expression(String)
+}
+
+/// What the command line asks for.
+public enum Invocation: Sendable {
+    case repl(SessionOptions)
+    case run(SessionOptions, [RunSource])
+    case test(SessionOptions, paths: [String], update: Bool, jobs: Int)
+    case help(String?)
+    case version
+}
+
+/// A command line that could not be understood.
+public struct UsageError: Error, Sendable {
+    public let message: String
+}
+
+/// Parses arguments (without the program name).
+public enum CommandLineOptions {
+    public static let usage = """
+    usage: kept [repl] [--store FILE] [--now ISO] [--zone TZ]
+           kept run [--store FILE] [--now ISO] [--zone TZ] [--format text|json] [--write] [-e COMMAND]... [SCRIPT...]
+           kept test [--update] [-j N] PATH...
+           kept help [COMMAND] | kept --help | kept --version
+    """
+
+    public static func parse(_ args: [String]) -> Result<Invocation, UsageError> {
+        var rest = args[...]
+        var verb = "repl"
+        if let first = rest.first, !first.hasPrefix("-") {
+            verb = first
+            rest = rest.dropFirst()
+        } else if rest.first == "--help" || rest.first == "-h" {
+            return .success(.help(nil))
+        } else if rest.first == "--version" || rest.first == "-V" {
+            return .success(.version)
+        }
+        switch verb {
+        case "help":
+            guard rest.count <= 1 else { return .failure(UsageError(message: "'help' takes at most one command name")) }
+            return .success(.help(rest.first))
+        case "repl", "run", "test":
+            break
+        default:
+            let hint = Suggestion.nearest(verb, in: ["repl", "run", "test", "help"]).map { "; did you mean '\($0)'?" } ?? ""
+            return .failure(UsageError(message: "unknown command '\(verb)'\(hint)"))
+        }
+        var opts = SessionOptions()
+        var sources: [RunSource] = []
+        var paths: [String] = []
+        var update = false
+        var jobs = 2
+        var it = rest.makeIterator()
+        func value(_ flag: String) -> Result<String, UsageError> {
+            guard let v = it.next() else { return .failure(UsageError(message: "\(flag) needs a value")) }
+            return .success(v)
+        }
+        while let a = it.next() {
+            var flag = a
+            var inline: String? = nil
+            if a.hasPrefix("--"), let eq = a.firstIndex(of: "=") {
+                flag = String(a[..<eq])
+                inline = String(a[a.index(after: eq)...])
+            }
+            func take() -> Result<String, UsageError> {
+                if let inline { return .success(inline) }
+                return value(flag)
+            }
+            switch flag {
+            case "--store":
+                switch take() { case .success(let v): opts.store = v; case .failure(let e): return .failure(e) }
+            case "--now":
+                switch take() { case .success(let v): opts.now = v; case .failure(let e): return .failure(e) }
+            case "--zone":
+                switch take() { case .success(let v): opts.zone = v; case .failure(let e): return .failure(e) }
+            case "--format":
+                switch take() {
+                case .success(let v):
+                    guard let f = OutputFormat(rawValue: v) else { return .failure(UsageError(message: "--format takes text or json, not '\(v)'")) }
+                    opts.format = f
+                case .failure(let e): return .failure(e)
+                }
+            case "--errors":
+                switch take() {
+                case .success(let v):
+                    guard let s = DiagnosticRenderer.Style(rawValue: v) else { return .failure(UsageError(message: "--errors takes rich or short, not '\(v)'")) }
+                    opts.errors = s
+                case .failure(let e): return .failure(e)
+                }
+            case "--write" where verb == "run":
+                opts.write = true
+            case "-e" where verb == "run":
+                switch value("-e") { case .success(let v): sources.append(.expression(v)); case .failure(let e): return .failure(e) }
+            case "--update" where verb == "test", "--bless" where verb == "test":
+                update = true
+            case "-j" where verb == "test", "--jobs" where verb == "test":
+                switch take() {
+                case .success(let v):
+                    guard let n = Int(v), n >= 1, n <= 64 else { return .failure(UsageError(message: "-j takes a number from 1 to 64, not '\(v)'")) }
+                    jobs = n
+                case .failure(let e): return .failure(e)
+                }
+            case "--help", "-h":
+                return .success(.help(nil))
+            default:
+                if a.hasPrefix("-") && a != "-" {
+                    return .failure(UsageError(message: "unknown option '\(a)' for 'kept \(verb)'"))
+                }
+                switch verb {
+                case "run": sources.append(.script(a))
+                case "test": paths.append(a)
+                default: return .failure(UsageError(message: "'kept repl' takes no script; use 'kept run \(a)'"))
+                }
+            }
+        }
+        switch verb {
+        case "run": return .success(.run(opts, sources))
+        case "test":
+            guard !paths.isEmpty else { return .failure(UsageError(message: "'kept test' needs at least one script or folder")) }
+            return .success(.test(opts, paths: paths, update: update, jobs: jobs))
+        default: return .success(.repl(opts))
+        }
+    }
+}

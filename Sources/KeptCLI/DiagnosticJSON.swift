@@ -1,0 +1,19 @@
+// The JSON shape of an error (LANGUAGE.md): {"error":{"code","message","line","column"}}.
+
+import KeptCore
+
+/// Encodes diagnostics for `--format json`.
+enum DiagnosticJSON {
+    static func value(_ d: Diagnostic) -> JSONValue {
+        var o = JSONObject([("code", .string(d.code)), ("message", .string(d.message))])
+        if let loc = d.location {
+            o["line"] = .number(JSONNumber(loc.line))
+            o["column"] = .number(JSONNumber(loc.column))
+        } else {
+            o["line"] = .null
+            o["column"] = .null
+        }
+        if let h = d.help { o["help"] = .string(h) }
+        return .object(JSONObject([("error", .object(o))]))
+    }
+}

@@ -1,0 +1,97 @@
+// The entry point behind `main.swift`: parses the command line and hands over to the batch
+// runner, the test runner or the REPL. Exit codes as STYLE.md: 0 ok, 1 a command or test failed,
+// 2 a script or store could not be read or parsed, 64 usage.
+
+import KeptCore
+
+/// The `kept` program.
+public enum KeptMain {
+    public static let version = "0.1.0"
+
+    /// Runs the program with its arguments (without the program name); returns the exit code.
+    public static func main(_ args: [String]) -> Int32 {
+        let out = OutputStream(fd: 1)
+        let err = OutputStream(fd: 2)
+        defer {
+            out.flush()
+            err.flush()
+        }
+        let term = TerminalInfo.current()
+        switch CommandLineOptions.parse(args) {
+        case .failure(let u):
+            err.line("kept: \(u.message)")
+            err.line(CommandLineOptions.usage)
+            err.line("'kept --help' explains the options")
+            return 64
+        case .success(.version):
+            out.line("kept \(version)")
+            return 0
+        case .success(.help(let topic)):
+            return help(topic, out: out, err: err)
+        case .success(.run(let o, let sources)):
+            let renderer = DiagnosticRenderer(style: o.errors ?? (term.stderrIsTTY ? .rich : .short),
+                                              color: term.stderrIsTTY && !term.colorDisabled)
+            switch SessionFactory.make(o, testMode: false) {
+            case .success(let session):
+                return BatchRunner(session: session, options: o, out: out, err: err, renderer: renderer).run(sources)
+            case .failure(let f):
+                return report(f, err: err, renderer: renderer)
+            }
+        case .success(.test(let o, let paths, let update, let jobs)):
+            return TestRunner(options: o, update: update, jobs: jobs).run(paths, out: out, err: err)
+        case .success(.repl(let o)):
+            let interactive = term.stdinIsTTY && term.stdoutIsTTY && !term.termIsDumb
+            let renderer = DiagnosticRenderer(style: o.errors ?? (interactive || term.stderrIsTTY ? .rich : .short),
+                                              color: interactive && !term.colorDisabled)
+            switch SessionFactory.make(o, testMode: false) {
+            case .success(let session):
+                let editor: LineEditor = interactive ? ReadlineEditor() : PlainLineEditor()
+                return REPL(session: session, editor: editor, options: o, out: out, err: err, renderer: renderer,
+                            interactive: interactive).run()
+            case .failure(let f):
+                return report(f, err: err, renderer: renderer)
+            }
+        }
+    }
+
+    static func report(_ f: SessionFactory.Failure, err: OutputStream, renderer: DiagnosticRenderer) -> Int32 {
+        switch f {
+        case .usage(let m):
+            err.line("kept: \(m)")
+            err.line(CommandLineOptions.usage)
+            return 64
+        case .store(let d):
+            err.line(renderer.render(d))
+            return 2
+        }
+    }
+
+    static func help(_ topic: String?, out: OutputStream, err: OutputStream) -> Int32 {
+        guard let topic else {
+            out.lines([
+                "Kept: the rules engine of a personal planner, as a small language.",
+                "",
+                CommandLineOptions.usage,
+                "",
+                "  --store FILE     the store to open (JSON, docs/STORE.md); a missing file is an empty store",
+                "  --now ISO        fix the clock: 2026-06-15T09:00 (wall clock) or 2026-06-15T07:00:00Z",
+                "  --zone TZ        the account time zone for this run, like Europe/Berlin",
+                "  --format F       text (default) or json: one JSON object per command",
+                "  --write          let 'run' write the store file (it is left unchanged otherwise)",
+                "  -e COMMAND       run one command; may be repeated; stdin is read when there is no script",
+                "  --errors S       rich (source line and caret) or short (file:line:col); default by terminal",
+                "  --update         with 'test': rewrite failing expected blocks with the actual output",
+                "  -j N             with 'test': scripts to run at once (default 2)",
+                "",
+                "'kept help COMMAND' explains a command of the language; 'kept help' with no name lists them.",
+            ])
+            return 0
+        }
+        let session = Session(store: Store(), clock: .clock(SystemClock()), defaultZone: Zone.utc)
+        let r = session.run(StatementSource(file: SourceFile(name: "help", text: "help \(topic)")))
+        out.lines(r.lines)
+        let renderer = DiagnosticRenderer(style: .short)
+        for d in r.diagnostics { err.line(renderer.render(d)) }
+        return r.failed ? 64 : 0
+    }
+}

@@ -1,0 +1,64 @@
+// Builds a Session from the command-line options: loads the store, fixes the clock and zone.
+
+import Foundation
+import KeptCore
+
+/// Makes sessions for the front ends.
+enum SessionFactory {
+    /// The clock and zone of test mode, when a script sets neither (LANGUAGE.md: test mode
+    /// freezes the clock): Monday 2026-06-15 09:00 in Europe/Berlin.
+    static let testNow = CivilDateTime(date: CivilDate(year: 2026, month: 6, day: 15) ?? CivilDate(dayNumber: 20619),
+                                       time: WallTime(hour: 9, minute: 0) ?? .midnight)
+    static let testZone = "Europe/Berlin"
+
+    /// The machine's zone, for sessions that do not name one.
+    static var machineZone: Zone {
+        Zone(identifier: TimeZone.current.identifier) ?? Zone.utc
+    }
+
+    enum Failure: Error {
+        case usage(String)
+        case store(Diagnostic)
+    }
+
+    /// Parses `--now`: an instant with an offset, or a wall-clock reading in the account zone.
+    static func clock(_ now: String?) -> Result<SessionClock, Failure> {
+        guard let now else { return .success(.clock(SystemClock())) }
+        if let i = TimeText.parseISOInstant(now) { return .success(.instant(i)) }
+        let parts = now.split(whereSeparator: { $0 == " " || $0 == "T" }).map { Array($0.utf8) }
+        if parts.count == 2, let d = CivilDate.parseISO(parts[0]), let t = WallTime.parseISO(parts[1]) {
+            return .success(.wall(CivilDateTime(date: d, time: t)))
+        }
+        if parts.count == 1, let d = CivilDate.parseISO(parts[0]) {
+            return .success(.wall(CivilDateTime(date: d, time: .midnight)))
+        }
+        return .failure(.usage("--now takes a date-time like 2026-06-15T09:00 or 2026-06-15T07:00:00Z, not '\(now)'"))
+    }
+
+    static func zone(_ name: String?) -> Result<Zone?, Failure> {
+        guard let name else { return .success(nil) }
+        guard let z = Zone(identifier: name) else { return .failure(.usage("--zone takes an IANA zone like Europe/Berlin, not '\(name)'")) }
+        return .success(z)
+    }
+
+    /// Loads the store named by the options (an empty one without `--store`).
+    static func store(_ path: String?) -> Result<Store, Failure> {
+        guard let path else { return .success(Store()) }
+        switch StoreFile.load(path) {
+        case .success(.store(let s)), .success(.missing(let s)): return .success(s)
+        case .failure(let d): return .failure(.store(d))
+        }
+    }
+
+    static func make(_ o: SessionOptions, testMode: Bool) -> Result<Session, Failure> {
+        let store: Store
+        switch self.store(o.store) { case .success(let s): store = s; case .failure(let f): return .failure(f) }
+        var clk: SessionClock
+        switch clock(o.now) { case .success(let c): clk = c; case .failure(let f): return .failure(f) }
+        if testMode, o.now == nil { clk = .wall(testNow) }
+        let override: Zone?
+        switch zone(o.zone) { case .success(let z): override = z; case .failure(let f): return .failure(f) }
+        let def = testMode ? (Zone(identifier: testZone) ?? Zone.utc) : machineZone
+        return .success(Session(store: store, clock: clk, defaultZone: def, zoneOverride: override, format: o.format))
+    }
+}

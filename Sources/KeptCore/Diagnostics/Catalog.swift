@@ -1,0 +1,198 @@
+// The message catalog: every diagnostic code with its one-line summary, and the functions that
+// make each diagnostic. Codes: E00xx lexical, E01xx syntax, E02xx meaning, E03xx runtime, W warnings.
+
+/// Every diagnostic the engine can produce.
+public enum Catalog {
+    /// One code of the catalog.
+    public struct Entry: Sendable {
+        public let code: String
+        public let summary: String
+    }
+
+    /// All codes, in order; `kept help errors` prints this list and a test checks the ranges.
+    public static let entries: [Entry] = [
+        Entry(code: "E0001", summary: "a quoted string is not closed"),
+        Entry(code: "E0002", summary: "a line of a transcript is outside any command block"),
+        Entry(code: "E0003", summary: "the source is not valid UTF-8"),
+        Entry(code: "E0101", summary: "unknown command"),
+        Entry(code: "E0102", summary: "something expected is missing"),
+        Entry(code: "E0103", summary: "unexpected words after a complete statement"),
+        Entry(code: "E0104", summary: "unknown subcommand"),
+        Entry(code: "E0105", summary: "unknown transcript directive"),
+        Entry(code: "E0201", summary: "unknown setting"),
+        Entry(code: "E0202", summary: "a setting's value is not allowed"),
+        Entry(code: "E0203", summary: "not a date or time this version understands"),
+        Entry(code: "E0204", summary: "unknown time zone"),
+        Entry(code: "E0205", summary: "a date that does not exist"),
+        Entry(code: "E0206", summary: "unknown project"),
+        Entry(code: "E0207", summary: "unknown field"),
+        Entry(code: "E0208", summary: "a task needs a title"),
+        Entry(code: "E0209", summary: "a value is not allowed for this field"),
+        Entry(code: "E0301", summary: "no task with that id"),
+        Entry(code: "E0302", summary: "nothing to undo"),
+        Entry(code: "E0303", summary: "nothing to redo"),
+        Entry(code: "E0304", summary: "a project with that name exists"),
+        Entry(code: "E0305", summary: "no open task has that title"),
+        Entry(code: "E0306", summary: "more than one open task has that title"),
+        Entry(code: "E0307", summary: "the store could not be written"),
+        Entry(code: "E0308", summary: "the store could not be read"),
+        Entry(code: "E0309", summary: "a script could not be read"),
+        Entry(code: "E0310", summary: "the task is not in a state this action applies to"),
+    ]
+
+    /// The summary of a code, or nil for a code not in the catalog.
+    public static func summary(of code: String) -> String? {
+        entries.first { $0.code == code }?.summary
+    }
+
+    // MARK: E00xx lexical
+
+    static func unterminatedString(file: SourceFile, range: SourceRange) -> Diagnostic {
+        Diagnostic(code: "E0001", message: "unterminated string", file: file, range: range,
+                   label: "this quote is never closed", help: "add a closing '\"'")
+    }
+
+    static func strayTranscriptLine(file: SourceFile, range: SourceRange) -> Diagnostic {
+        Diagnostic(code: "E0002", message: "line outside any command block", file: file, range: range,
+                   label: "not a command, comment, directive or expected output",
+                   help: "start a command with '> ' and a comment with '#'; expected output follows its command without a blank line")
+    }
+
+    public static func invalidUTF8(file: SourceFile, offset: Int) -> Diagnostic {
+        Diagnostic(code: "E0003", message: "the source is not valid UTF-8", file: file,
+                   range: SourceRange(start: offset, end: offset + 1), label: "this byte")
+    }
+
+    // MARK: E01xx syntax
+
+    public static func unknownCommand(_ t: Token, file: SourceFile, candidates: [String]) -> Diagnostic {
+        Diagnostic(code: "E0101", message: "unknown command '\(t.text)'", file: file, range: t.range,
+                   label: "not a command", help: Suggestion.help(t.text, in: candidates) ?? "'help' lists the commands")
+    }
+
+    public static func expected(_ what: String, after: String, at t: Token, file: SourceFile, help: String? = nil) -> Diagnostic {
+        let found = t.kind == .end ? "the end of the line" : "'\(t.text)'"
+        return Diagnostic(code: "E0102", message: "expected \(what) after '\(after)'", file: file,
+                          range: t.kind == .end ? SourceRange.at(t.range.start) : t.range,
+                          label: "found \(found)", help: help)
+    }
+
+    public static func unexpected(_ t: Token, file: SourceFile, statement: String) -> Diagnostic {
+        Diagnostic(code: "E0103", message: "unexpected '\(t.text)' after a complete '\(statement)' statement",
+                   file: file, range: t.range, label: "not part of the statement")
+    }
+
+    public static func unknownSubcommand(_ t: Token, of command: String, file: SourceFile, candidates: [String]) -> Diagnostic {
+        Diagnostic(code: "E0104", message: "unknown subcommand '\(t.text)' of '\(command)'", file: file, range: t.range,
+                   label: "expected one of: \(candidates.joined(separator: ", "))",
+                   help: Suggestion.help(t.text, in: candidates))
+    }
+
+    public static func unknownDirective(_ d: TranscriptDirective, file: SourceFile, candidates: [String]) -> Diagnostic {
+        Diagnostic(code: "E0105", message: "unknown directive '@\(d.name)'", file: file, range: d.range,
+                   label: "not a directive",
+                   help: Suggestion.nearest(d.name, in: candidates).map { "did you mean '@\($0)'?" })
+    }
+
+    // MARK: E02xx meaning
+
+    public static func unknownSetting(_ t: Token, file: SourceFile, candidates: [String]) -> Diagnostic {
+        Diagnostic(code: "E0201", message: "unknown setting '\(t.text)'", file: file, range: t.range,
+                   label: "not a setting", help: Suggestion.help(t.text, in: candidates) ?? "'set' lists the settings")
+    }
+
+    public static func badSettingValue(_ key: String, value: String, range: SourceRange, file: SourceFile, expected: String,
+                                       help: String? = nil) -> Diagnostic {
+        Diagnostic(code: "E0202", message: "'\(value)' is not a value of '\(key)'", file: file, range: range,
+                   label: "expected \(expected)", help: help)
+    }
+
+    public static func badDate(_ text: String, range: SourceRange, file: SourceFile, help: String? = nil) -> Diagnostic {
+        Diagnostic(code: "E0203", message: "'\(text)' is not a date or time", file: file, range: range,
+                   label: "not understood", help: help)
+    }
+
+    public static func unknownZone(_ text: String, range: SourceRange, file: SourceFile, help: String? = nil) -> Diagnostic {
+        Diagnostic(code: "E0204", message: "unknown time zone '\(text)'", file: file, range: range,
+                   label: "not an IANA zone name", help: help ?? "zones are named like Europe/Berlin or America/New_York")
+    }
+
+    public static func impossibleDate(_ text: String, range: SourceRange, file: SourceFile, why: String) -> Diagnostic {
+        Diagnostic(code: "E0205", message: "'\(text)' is not a date that exists", file: file, range: range, label: why)
+    }
+
+    public static func unknownProject(_ name: String, range: SourceRange, file: SourceFile, candidates: [String]) -> Diagnostic {
+        Diagnostic(code: "E0206", message: "unknown project '\(name)'", file: file, range: range, label: "no such project",
+                   help: Suggestion.help(name, in: candidates) ?? "create it first with 'project add \(name)'")
+    }
+
+    public static func unknownField(_ t: Token, file: SourceFile, candidates: [String], label: String = "not a task field") -> Diagnostic {
+        Diagnostic(code: "E0207", message: "unknown field '\(t.text)'", file: file, range: t.range, label: label,
+                   help: Suggestion.help(t.text, in: candidates))
+    }
+
+    public static func emptyTitle(range: SourceRange, file: SourceFile) -> Diagnostic {
+        Diagnostic(code: "E0208", message: "the task has no title", file: file, range: range,
+                   label: "only dates and tokens here", help: "write a title, or escape a token with '\\' to keep it as text")
+    }
+
+    public static func badFieldValue(_ field: String, value: String, range: SourceRange, file: SourceFile,
+                                     expected: String, help: String? = nil) -> Diagnostic {
+        Diagnostic(code: "E0209", message: "'\(value)' is not a value of '\(field)'", file: file, range: range,
+                   label: "expected \(expected)", help: help)
+    }
+
+    // MARK: E03xx runtime
+
+    public static func noTask(_ id: Int, range: SourceRange, file: SourceFile) -> Diagnostic {
+        Diagnostic(code: "E0301", message: "no task with id \(id)", file: file, range: range, label: "not in the store",
+                   help: "'list' shows the open tasks with their ids")
+    }
+
+    public static func nothingToUndo(range: SourceRange, file: SourceFile) -> Diagnostic {
+        Diagnostic(code: "E0302", message: "nothing to undo", file: file, range: range, label: "the history is empty")
+    }
+
+    public static func nothingToRedo(range: SourceRange, file: SourceFile) -> Diagnostic {
+        Diagnostic(code: "E0303", message: "nothing to redo", file: file, range: range,
+                   label: "no undone change is waiting", notes: ["a new change after an undo clears what could be redone"])
+    }
+
+    public static func projectExists(_ name: String, range: SourceRange, file: SourceFile) -> Diagnostic {
+        Diagnostic(code: "E0304", message: "a project named '\(name)' exists", file: file, range: range, label: "already in the store")
+    }
+
+    public static func noTitle(_ title: String, range: SourceRange, file: SourceFile, candidates: [String]) -> Diagnostic {
+        Diagnostic(code: "E0305", message: "no open task titled \"\(title)\"", file: file, range: range,
+                   label: "no exact match", help: Suggestion.help(title, in: candidates).map { $0.replacingOccurrences(of: "'", with: "\"") })
+    }
+
+    public static func ambiguousTitle(_ title: String, ids: [Int], range: SourceRange, file: SourceFile) -> Diagnostic {
+        Diagnostic(code: "E0306", message: "\(ids.count) open tasks are titled \"\(title)\"", file: file, range: range,
+                   label: "matches \(ids.map(String.init).joined(separator: ", "))", help: "refer to one by its id")
+    }
+
+    public static func storeWriteFailed(_ path: String, reason: String) -> Diagnostic {
+        Diagnostic(code: "E0307", message: "could not write the store '\(path)': \(reason)",
+                   notes: ["the store file was left as it was"])
+    }
+
+    public static func storeUnreadable(file: SourceFile, offset: Int?, reason: String) -> Diagnostic {
+        Diagnostic(code: "E0308", message: "could not read the store: \(reason)", file: offset == nil ? nil : file,
+                   range: offset.map { SourceRange(start: $0, end: $0 + 1) }, label: offset == nil ? nil : "here",
+                   notes: ["the store file is left untouched; nothing will be written to it"])
+    }
+
+    public static func storeUnreadable(path: String, reason: String) -> Diagnostic {
+        Diagnostic(code: "E0308", message: "could not read the store '\(path)': \(reason)",
+                   notes: ["the store file is left untouched; nothing will be written to it"])
+    }
+
+    public static func scriptUnreadable(_ path: String, reason: String) -> Diagnostic {
+        Diagnostic(code: "E0309", message: "could not read '\(path)': \(reason)")
+    }
+
+    public static func wrongState(_ message: String, range: SourceRange, file: SourceFile, help: String? = nil) -> Diagnostic {
+        Diagnostic(code: "E0310", message: message, file: file, range: range, label: "see the task's status", help: help)
+    }
+}

@@ -1,0 +1,42 @@
+// undo and redo: each step of the journal is undone as a whole (R-TASK-1). A deleted task comes
+// back under a new id (R-TASK-3), and the redo step is rewritten to name that id.
+
+extension Session {
+    func runUndo(_ s: Statement, _ count: Int) -> CommandOutput {
+        guard !journal.undoStack.isEmpty else { return .error(Catalog.nothingToUndo(range: s.keywordRange, file: s.source.file)) }
+        var lines: [String] = []
+        var done: [JSONValue] = []
+        for _ in 0..<count {
+            guard var step = journal.popUndo() else { break }
+            var note = ""
+            for k in step.changes.indices.reversed() {
+                if case .task(let before?, .none) = step.changes[k] {
+                    // R-TASK-3: the restored task gets a new id.
+                    var back = before
+                    back.id = store.takeID()
+                    step.changes[k] = .task(before: back, after: nil)
+                    note = " (back as \(back.id))"
+                }
+                apply(step.changes[k], forward: false)
+            }
+            journal.pushRedo(step)
+            lines.append("Undid \(step.summary)\(note)")
+            done.append(.string(step.summary))
+        }
+        return out(lines, json: .object(JSONObject([("undone", .array(done))])), changed: true)
+    }
+
+    func runRedo(_ s: Statement, _ count: Int) -> CommandOutput {
+        guard !journal.redoStack.isEmpty else { return .error(Catalog.nothingToRedo(range: s.keywordRange, file: s.source.file)) }
+        var lines: [String] = []
+        var done: [JSONValue] = []
+        for _ in 0..<count {
+            guard let step = journal.popRedo() else { break }
+            for c in step.changes { apply(c, forward: true) }
+            journal.pushUndo(step)
+            lines.append("Redid \(step.summary)")
+            done.append(.string(step.summary))
+        }
+        return out(lines, json: .object(JSONObject([("redone", .array(done))])), changed: true)
+    }
+}

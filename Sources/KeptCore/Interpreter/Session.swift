@@ -1,0 +1,157 @@
+// A session: one store, one clock and zone, one journal. The REPL, `kept run` and `kept test`
+// all drive the same Session, so a statement means the same thing wherever it runs.
+
+/// Where the session's now comes from (R-DAY-1).
+public enum SessionClock: Sendable {
+    /// The injected clock (the system clock outside tests).
+    case clock(any Clock)
+    /// A wall-clock reading fixed by `now 2026-06-15 09:00`: it stays 09:00 when the zone changes.
+    case wall(CivilDateTime)
+    /// An instant fixed by `now 2026-06-15T07:00:00Z`.
+    case instant(Instant)
+}
+
+/// The interpreter's state and entry point.
+public final class Session {
+    public internal(set) var store: Store
+    public internal(set) var journal = Journal()
+    public var clock: SessionClock
+    public var format: OutputFormat
+    /// A zone given on the command line; a `zone` statement replaces it.
+    public var zoneOverride: Zone?
+    /// The zone used when neither the store nor the command line names one.
+    public let defaultZone: Zone
+
+    public init(store: Store, clock: SessionClock, defaultZone: Zone, zoneOverride: Zone? = nil, format: OutputFormat = .text) {
+        self.store = store
+        self.clock = clock
+        self.defaultZone = defaultZone
+        self.zoneOverride = zoneOverride
+        self.format = format
+    }
+
+    /// An independent copy: the same store, journal, clock and zone, changed separately.
+    public func copy() -> Session {
+        let s = Session(store: store, clock: clock, defaultZone: defaultZone, zoneOverride: zoneOverride, format: format)
+        s.journal = journal
+        return s
+    }
+
+    // MARK: time
+
+    /// The account zone: the command line's, else the store's, else the default.
+    public var zone: Zone {
+        if let z = zoneOverride { return z }
+        if let n = store.settings.zone, let z = Zone(identifier: n) { return z }
+        return defaultZone
+    }
+
+    public var now: Instant {
+        switch clock {
+        case .clock(let c): return c.now()
+        case .wall(let w): return zone.instant(for: w)
+        case .instant(let i): return i
+        }
+    }
+
+    /// Now as a wall-clock reading in the account zone.
+    public var nowLocal: CivilDateTime {
+        switch clock {
+        case .wall(let w): return zone.resolve(w).wall
+        default: return zone.local(at: now)
+        }
+    }
+
+    /// The account's today, after the day start (R-DAY-2).
+    public var today: CivilDate { store.settings.day.today(at: nowLocal) }
+
+    public var dateContext: DateContext {
+        let n = nowLocal
+        return DateContext(now: n, today: store.settings.day.today(at: n), settings: store.settings, zone: zone)
+    }
+
+    public var text: TaskText { TaskText(today: today, settings: store.settings) }
+
+    // MARK: running
+
+    /// Parses and runs one statement.
+    public func run(_ source: StatementSource) -> CommandOutput {
+        let (stmt, diags) = Parser.parse(source)
+        guard let stmt else { return CommandOutput(diagnostics: diags) }
+        return execute(stmt)
+    }
+
+    /// Runs a parsed statement. Each statement kind goes to the module that owns it.
+    public func execute(_ s: Statement) -> CommandOutput {
+        switch s.kind {
+        case .now(let arg): return runNow(s, arg)
+        case .zone(let arg): return runZone(s, arg)
+        case .setting(let key, let value): return runSetting(s, key, value)
+        case .setField(let ref, let field, let value): return runSetField(s, ref, field, value)
+        case .add(let line): return runAdd(s, line)
+        case .show(let ref, let field): return runShow(s, ref, field)
+        case .list: return runList(s)
+        case .complete(let ref): return runComplete(s, ref)
+        case .reopen(let ref): return runReopen(s, ref)
+        case .delete(let ref): return runDelete(s, ref)
+        case .undo(let n): return runUndo(s, n)
+        case .redo(let n): return runRedo(s, n)
+        case .projectAdd(let name): return runProjectAdd(s, name)
+        case .help(let topic): return runHelp(s, topic)
+        }
+    }
+
+    // MARK: changes
+
+    /// Applies the changes of one user action and records them as one undoable step.
+    func commit(_ summary: String, _ changes: [Change]) {
+        for c in changes { apply(c, forward: true) }
+        journal.record(JournalStep(summary: summary, changes: changes))
+    }
+
+    func apply(_ c: Change, forward: Bool) {
+        switch c {
+        case .task(let before, let after):
+            let target = forward ? after : before
+            let other = forward ? before : after
+            if let t = target { store.put(t) } else if let o = other { store.remove(o.id) }
+        case .project(let before, let after):
+            let target = forward ? after : before
+            let other = forward ? before : after
+            if let p = target { store.put(p) } else if let o = other { store.removeProject(named: o.name) }
+        case .settings(let before, let after):
+            store.settings = forward ? after : before
+        }
+    }
+
+    /// Replaces the undo history, for a front end that keeps it elsewhere.
+    public func replaceStore(_ s: Store) {
+        store = s
+        journal = Journal()
+    }
+
+    /// Finds the task a reference names: an id, or a title matching exactly one open task.
+    func resolve(_ ref: TaskRef, _ s: Statement) -> Result<Task, Diagnostic> {
+        switch ref {
+        case .id(let id, let r):
+            guard let t = store.task(id) else { return .failure(Catalog.noTask(id, range: r, file: s.source.file)) }
+            return .success(t)
+        case .title(let title, let r):
+            let matches = store.tasks.filter { $0.isOpen && $0.title == title }
+            if matches.count == 1, let t = matches.first { return .success(t) }
+            if matches.isEmpty {
+                let open = store.tasks.filter(\.isOpen).map(\.title)
+                return .failure(Catalog.noTitle(title, range: r, file: s.source.file, candidates: open))
+            }
+            return .failure(Catalog.ambiguousTitle(title, ids: matches.map(\.id), range: r, file: s.source.file))
+        }
+    }
+
+    /// One line of output, text or JSON by the format.
+    func out(_ text: @autoclosure () -> [String], json: @autoclosure () -> JSONValue, changed: Bool = false) -> CommandOutput {
+        switch format {
+        case .text: return CommandOutput(lines: text(), changed: changed)
+        case .json: return CommandOutput(lines: [JSONWriter.compact(json())], changed: changed)
+        }
+    }
+}

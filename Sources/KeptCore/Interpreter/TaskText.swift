@@ -1,0 +1,78 @@
+// How tasks read in text: the row date (`Overdue 2d`, `Today 3 PM`, `Tomorrow`, `Sat Feb 28`,
+// R-VIEW-5), the long date of `show`, and list rows. Built from integers, no Foundation formatting.
+
+/// Text for tasks and dates, against the session's today and settings.
+public struct TaskText: Sendable {
+    public var today: CivilDate
+    public var settings: Settings
+
+    public init(today: CivilDate, settings: Settings) {
+        self.today = today
+        self.settings = settings
+    }
+
+    func time(_ t: WallTime) -> String { TimeText.time(t, settings.day.hourCycle) }
+
+    /// A short date, with the year only when it is not this year's.
+    public func shortDate(_ d: CivilDate) -> String {
+        d.year == today.year ? TimeText.shortDate(d) : TimeText.longDate(d)
+    }
+
+    /// The date part of a row (R-VIEW-5); a finished task is never called overdue (R-VIEW-3).
+    public func rowDate(_ due: Due, open: Bool) -> String {
+        let day: String
+        let diff = today.days(until: due.date)
+        if diff < 0, open {
+            return "Overdue \(-diff)d"
+        } else if diff == 0 {
+            day = "Today"
+        } else if diff == 1 {
+            day = "Tomorrow"
+        } else {
+            day = shortDate(due.date)
+        }
+        if let t = due.time { return "\(day) \(time(t))" }
+        return day
+    }
+
+    /// The full date of `show`: `Sat Feb 28, 2026` or `Sat Feb 28, 2026 3 PM`.
+    public func longDue(_ due: Due) -> String {
+        if let t = due.time { return "\(TimeText.longDate(due.date)) \(time(t))" }
+        return TimeText.longDate(due.date)
+    }
+
+    /// An instant in the account zone, as `Sat Feb 28, 2026 9 AM`.
+    public func instant(_ i: Instant, in zone: Zone) -> String {
+        let l = zone.local(at: i)
+        return "\(TimeText.longDate(l.date)) \(time(l.time))"
+    }
+
+    /// `1 · Pay rent · Today`: the summary of added, completed and undone tasks.
+    public func summary(_ t: Task) -> String {
+        var parts = ["\(t.id)", t.title]
+        if let d = t.due { parts.append(rowDate(d, open: t.isOpen)) }
+        if let r = t.repeatRule, t.isOpen { parts.append(r.text) }
+        return parts.joined(separator: " · ")
+    }
+
+    /// List rows: ids right-aligned, titles in a column, then the date.
+    public func rows(_ tasks: [Task]) -> [String] {
+        let idWidth = tasks.map { String($0.id).count }.max() ?? 1
+        let titleWidth = min(48, tasks.map { $0.title.count }.max() ?? 0)
+        return tasks.map { t in
+            let id = String(t.id)
+            var line = String(repeating: " ", count: idWidth - id.count) + id + "  "
+            var extras: [String] = []
+            if let d = t.due { extras.append(rowDate(d, open: t.isOpen)) }
+            if let r = t.repeatRule, t.isOpen { extras.append("↻ " + r.text) }
+            if t.status == .done { extras.append("done") }
+            if extras.isEmpty {
+                line += t.title
+            } else {
+                let pad = max(0, titleWidth - t.title.count)
+                line += t.title + String(repeating: " ", count: pad) + "  " + extras.joined(separator: "  ")
+            }
+            return line
+        }
+    }
+}

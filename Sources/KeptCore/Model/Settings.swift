@@ -1,0 +1,92 @@
+// The account's settings: day start, week start, clock, date order, named times of day and the
+// zone. Each setting is one row of `Settings.specs`, so `set`, `help` and completion agree.
+
+/// How `5/6` reads: May 6 or 5 June.
+public enum DateOrder: String, Sendable, CaseIterable {
+    case mdy, dmy
+}
+
+/// What `next fri` means (LANGUAGE.md): the coming Friday, or the Friday of next week.
+public enum NextWeekday: String, Sendable, CaseIterable {
+    case coming
+    case followingWeek = "following-week"
+}
+
+/// The account settings.
+public struct Settings: Sendable, Equatable {
+    public var day = DayRules()
+    public var dateOrder: DateOrder = .mdy
+    public var nextWeekday: NextWeekday = .coming
+    public var morning = WallTime(hour: 9, minute: 0) ?? .midnight
+    public var afternoon = WallTime(hour: 15, minute: 0) ?? .midnight
+    public var evening = WallTime(hour: 18, minute: 0) ?? .midnight
+    public var tonight = WallTime(hour: 20, minute: 0) ?? .midnight
+    /// The account zone's IANA name; nil means the machine's zone.
+    public var zone: String?
+    /// Settings this version does not know, kept as written (R-STORE-1).
+    public var extra = JSONObject()
+
+    public init() {}
+
+    /// One setting: its key, what it takes, and how to read and write it.
+    public struct Spec: Sendable {
+        public let key: String
+        public let values: String
+        public let summary: String
+        let get: @Sendable (Settings) -> String
+        /// Returns nil when the value is not allowed.
+        let set: @Sendable (inout Settings, String) -> Bool
+    }
+
+    public static let specs: [Spec] = [
+        Spec(key: "day-start", values: "a time like 04:00", summary: "when a new day begins (R-DAY-2)",
+             get: { $0.day.dayStart.iso },
+             set: { s, v in guard let t = parseTime(v) else { return false }; s.day.dayStart = t; return true }),
+        Spec(key: "week-start", values: "monday or sunday (any weekday)", summary: "the first day of a week (R-DAY-5)",
+             get: { $0.day.weekStart.name.lowercased() },
+             set: { s, v in guard let w = Weekday.allCases.first(where: { $0.name.lowercased() == v.lowercased() || $0.shortName.lowercased() == v.lowercased() }) else { return false }; s.day.weekStart = w; return true }),
+        Spec(key: "clock", values: "12h or 24h", summary: "how hours are shown (R-DAY-4)",
+             get: { $0.day.hourCycle.rawValue },
+             set: { s, v in guard let c = HourCycle(rawValue: v.lowercased()) else { return false }; s.day.hourCycle = c; return true }),
+        Spec(key: "date-order", values: "mdy or dmy", summary: "how a slash date like 5/6 reads",
+             get: { $0.dateOrder.rawValue },
+             set: { s, v in guard let o = DateOrder(rawValue: v.lowercased()) else { return false }; s.dateOrder = o; return true }),
+        Spec(key: "next-weekday", values: "coming or following-week", summary: "what 'next fri' means",
+             get: { $0.nextWeekday.rawValue },
+             set: { s, v in guard let o = NextWeekday(rawValue: v.lowercased()) else { return false }; s.nextWeekday = o; return true }),
+        Spec(key: "morning", values: "a time like 09:00", summary: "the time 'morning' stands for",
+             get: { $0.morning.iso },
+             set: { s, v in guard let t = parseTime(v) else { return false }; s.morning = t; return true }),
+        Spec(key: "afternoon", values: "a time like 15:00", summary: "the time 'afternoon' stands for",
+             get: { $0.afternoon.iso },
+             set: { s, v in guard let t = parseTime(v) else { return false }; s.afternoon = t; return true }),
+        Spec(key: "evening", values: "a time like 18:00", summary: "the time 'evening' stands for",
+             get: { $0.evening.iso },
+             set: { s, v in guard let t = parseTime(v) else { return false }; s.evening = t; return true }),
+        Spec(key: "tonight", values: "a time like 20:00", summary: "the time 'tonight' stands for",
+             get: { $0.tonight.iso },
+             set: { s, v in guard let t = parseTime(v) else { return false }; s.tonight = t; return true }),
+        Spec(key: "zone", values: "an IANA zone like Europe/Berlin", summary: "the account time zone (R-DAY-1)",
+             get: { $0.zone ?? "" },
+             set: { s, v in guard Zone(identifier: v) != nil else { return false }; s.zone = v; return true }),
+    ]
+
+    public static func spec(_ key: String) -> Spec? {
+        specs.first { $0.key == key.lowercased() }
+    }
+
+    /// The value of a setting as text.
+    public func value(of key: String) -> String? {
+        Settings.spec(key).map { $0.get(self) }
+    }
+
+    /// Changes a setting; false when the value is not one it takes.
+    public mutating func set(_ key: String, to value: String) -> Bool {
+        guard let spec = Settings.spec(key) else { return false }
+        return spec.set(&self, value)
+    }
+
+    static func parseTime(_ v: String) -> WallTime? {
+        WallTime.parseISO(Array(v.utf8))
+    }
+}

@@ -1,0 +1,92 @@
+// A task as the store holds it. Dues are calendar fields (a date, maybe a wall-clock time),
+// never instants, so a 9:00 task stays at 9:00 across DST (R-DAY-3).
+
+/// A due or start date: a whole day, or a day with a wall-clock time in the account zone.
+public struct Due: Sendable, Hashable {
+    public var date: CivilDate
+    public var time: WallTime?
+
+    public init(date: CivilDate, time: WallTime? = nil) {
+        self.date = date
+        self.time = time
+    }
+}
+
+/// One checklist step of a task.
+public struct Step: Sendable, Equatable {
+    public var title: String
+    public var done: Bool
+
+    public init(title: String, done: Bool = false) {
+        self.title = title
+        self.done = done
+    }
+}
+
+/// Whether an estimate was typed by the user or suggested by Kept; only the user's count for
+/// Quick wins (R-PLAN-3).
+public enum EstimateSource: String, Sendable {
+    case user, suggested
+}
+
+/// How long a task is expected to take.
+public struct Estimate: Sendable, Equatable {
+    public var minutes: Int
+    public var source: EstimateSource
+
+    public init(minutes: Int, source: EstimateSource = .user) {
+        self.minutes = minutes
+        self.source = source
+    }
+}
+
+/// A task's status: `open`, `done`, `archived`, or a project's own status name (`waiting`).
+public struct TaskStatus: RawRepresentable, Sendable, Hashable {
+    public var rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+
+    public static let open = TaskStatus(rawValue: "open")
+    public static let done = TaskStatus(rawValue: "done")
+    public static let archived = TaskStatus(rawValue: "archived")
+
+    /// Open, or a custom status of open work.
+    public var isOpen: Bool { self != .done && self != .archived }
+}
+
+/// One task.
+public struct Task: Sendable, Equatable {
+    public var id: Int
+    public var title: String
+    public var status: TaskStatus = .open
+    public var due: Due?
+    public var start: Due?
+    public var priority: Priority = .none
+    public var project: String?
+    public var area: String?
+    public var tags: [String] = []
+    /// Linked notes (`[[Trip plan]]`), by title.
+    public var notes: [String] = []
+    public var description: String?
+    public var repeatRule: RepeatSpec?
+    public var estimate: Estimate?
+    /// The day a Not today hold ends (R-PLAN-6).
+    public var heldUntil: CivilDate?
+    public var completedAt: Instant?
+    public var createdAt: Instant
+    public var parent: Int?
+    public var goal: String?
+    public var steps: [Step] = []
+    /// Reminders and comments are kept as written until their issues model them.
+    public var reminders: [JSONValue] = []
+    public var comments: [JSONValue] = []
+    /// Fields this version does not know; written back unchanged (R-STORE-1).
+    public var extra = JSONObject()
+
+    public init(id: Int, title: String, createdAt: Instant) {
+        self.id = id
+        self.title = title
+        self.createdAt = createdAt
+    }
+
+    public var isOpen: Bool { status.isOpen }
+}

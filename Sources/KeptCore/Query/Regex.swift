@@ -1,0 +1,107 @@
+// PCRE2 patterns, compiled once (JIT where the library has it) and matched with match and depth
+// limits, so a pathological pattern fails with an error instead of hanging. The only file that
+// imports CPCRE2; offsets are UTF-8 bytes, as PCRE2 counts them.
+
+import CPCRE2
+
+/// Why a pattern could not be compiled or matched.
+public struct RegexError: Error, Sendable {
+    public let message: String
+    /// The byte offset in the pattern where compiling failed.
+    public let offset: Int?
+}
+
+/// A compiled PCRE2 pattern.
+public final class RegexPattern: @unchecked Sendable {
+    // @unchecked: the compiled code is read-only after init, and each match makes its own
+    // match data, so one pattern can be used from several threads.
+    private let code: OpaquePointer
+    private let context: OpaquePointer?
+    public let pattern: String
+
+    /// The limits every match runs under.
+    public static let matchLimit: UInt32 = 1_000_000
+    public static let depthLimit: UInt32 = 10_000
+
+    /// Compiles a pattern; `caseless` is the `i` flag; `whole` makes it match only a whole subject.
+    public init(_ pattern: String, caseless: Bool = false, multiline: Bool = false, whole: Bool = false) throws(RegexError) {
+        self.pattern = pattern
+        var options = UInt32(PCRE2_UTF) | UInt32(PCRE2_UCP)
+        if caseless { options |= UInt32(PCRE2_CASELESS) }
+        if multiline { options |= UInt32(PCRE2_MULTILINE) }
+        if whole { options |= UInt32(PCRE2_ANCHORED) | UInt32(PCRE2_ENDANCHORED) }
+        var errorCode: Int32 = 0
+        var errorOffset = 0
+        let bytes = Array(pattern.utf8)
+        let compiled = bytes.withUnsafeBufferPointer { buf in
+            pcre2_compile_8(buf.baseAddress, buf.count, options, &errorCode, &errorOffset, nil)
+        }
+        guard let compiled else {
+            throw RegexError(message: RegexPattern.message(for: errorCode), offset: errorOffset)
+        }
+        self.code = compiled
+        // JIT is optional: where it is missing, the interpreter runs the same pattern.
+        _ = pcre2_jit_compile_8(compiled, UInt32(PCRE2_JIT_COMPLETE))
+        let ctx = pcre2_match_context_create_8(nil)
+        if let ctx {
+            pcre2_set_match_limit_8(ctx, RegexPattern.matchLimit)
+            pcre2_set_depth_limit_8(ctx, RegexPattern.depthLimit)
+        }
+        self.context = ctx
+    }
+
+    deinit {
+        pcre2_code_free_8(code)
+        if let context { pcre2_match_context_free_8(context) }
+    }
+
+    static func message(for code: Int32) -> String {
+        var buf = [UInt8](repeating: 0, count: 256)
+        let n = buf.withUnsafeMutableBufferPointer { pcre2_get_error_message_8(code, $0.baseAddress, $0.count) }
+        guard n > 0 else { return "pattern error \(code)" }
+        return String(decoding: buf[0..<Int(n)], as: UTF8.self)
+    }
+
+    /// The byte range of the first match, nil when there is none; throws when a limit is hit.
+    public func firstMatch(in subject: String) throws(RegexError) -> Range<Int>? {
+        let bytes = Array(subject.utf8)
+        var result: Result<Range<Int>?, RegexError> = .success(nil)
+        bytes.withUnsafeBufferPointer { buf in
+            do throws(RegexError) {
+                result = .success(try firstMatch(bytes: buf))
+            } catch {
+                result = .failure(error)
+            }
+        }
+        return try result.get()
+    }
+
+    /// The first match in UTF-8 bytes.
+    public func firstMatch(bytes buf: UnsafeBufferPointer<UInt8>) throws(RegexError) -> Range<Int>? {
+        guard let md = pcre2_match_data_create_from_pattern_8(code, nil) else {
+            throw RegexError(message: "out of memory for a match", offset: nil)
+        }
+        defer { pcre2_match_data_free_8(md) }
+        // An empty buffer may have no base address; PCRE2 takes a valid pointer with length 0.
+        var empty: UInt8 = 0
+        let rc = withUnsafePointer(to: &empty) { e in
+            pcre2_match_8(code, buf.baseAddress ?? e, buf.count, 0, 0, md, context)
+        }
+        if rc == PCRE2_ERROR_NOMATCH { return nil }
+        if rc < 0 {
+            if rc == PCRE2_ERROR_MATCHLIMIT || rc == PCRE2_ERROR_DEPTHLIMIT {
+                throw RegexError(message: "the pattern took too long to match (limit reached)", offset: nil)
+            }
+            throw RegexError(message: RegexPattern.message(for: rc), offset: nil)
+        }
+        guard let ov = pcre2_get_ovector_pointer_8(md) else { return nil }
+        let start = ov[0]
+        let end = ov[1]
+        return start..<max(start, end)
+    }
+
+    /// True when the pattern matches somewhere in the subject; a limit counts as no match.
+    public func matches(_ subject: String) -> Bool {
+        (try? firstMatch(in: subject)) != nil
+    }
+}

@@ -1,0 +1,112 @@
+// Writing JSON values back out, compact or pretty, straight into UTF-8 bytes.
+// Numbers are written from their kept text and members in their kept order, so an unchanged document is written back as it was read (modulo spacing).
+
+/// Writes JSON values as text.
+public struct JSONWriter: Sendable {
+    /// One line, no spaces: `{"a":1,"b":[true,null]}`.
+    public static func compact(_ value: JSONValue) -> String {
+        var out: [UInt8] = []
+        append(value, to: &out, pretty: false, indent: 0, level: 0)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// One member or element per line, indented by `indent` spaces a level; empty `{}` and `[]` stay on one line. No final line feed.
+    public static func pretty(_ value: JSONValue, indent: Int = 2) -> String {
+        var out: [UInt8] = []
+        append(value, to: &out, pretty: true, indent: indent, level: 0)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Appends `value` to `out`. When pretty, inner lines are indented as for nesting `level`, and the value itself is assumed to be placed already.
+    public static func append(_ value: JSONValue, to out: inout [UInt8], pretty: Bool, indent: Int, level: Int) {
+        switch value {
+        case .null:
+            out.append(contentsOf: "null".utf8)
+        case .bool(let flag):
+            out.append(contentsOf: flag ? "true".utf8 : "false".utf8)
+        case .number(let number):
+            out.append(contentsOf: number.text.utf8)
+        case .string(let string):
+            appendString(string, to: &out)
+        case .array(let elements):
+            guard !elements.isEmpty else {
+                out.append(contentsOf: "[]".utf8)
+                return
+            }
+            out.append(UInt8(ascii: "["))
+            for (position, element) in elements.enumerated() {
+                if position > 0 { out.append(UInt8(ascii: ",")) }
+                if pretty { appendLineBreak(to: &out, indent: indent, level: level + 1) }
+                append(element, to: &out, pretty: pretty, indent: indent, level: level + 1)
+            }
+            if pretty { appendLineBreak(to: &out, indent: indent, level: level) }
+            out.append(UInt8(ascii: "]"))
+        case .object(let object):
+            guard !object.members.isEmpty else {
+                out.append(contentsOf: "{}".utf8)
+                return
+            }
+            out.append(UInt8(ascii: "{"))
+            for (position, member) in object.members.enumerated() {
+                if position > 0 { out.append(UInt8(ascii: ",")) }
+                if pretty { appendLineBreak(to: &out, indent: indent, level: level + 1) }
+                appendString(member.key, to: &out)
+                out.append(UInt8(ascii: ":"))
+                if pretty { out.append(UInt8(ascii: " ")) }
+                append(member.value, to: &out, pretty: pretty, indent: indent, level: level + 1)
+            }
+            if pretty { appendLineBreak(to: &out, indent: indent, level: level) }
+            out.append(UInt8(ascii: "}"))
+        }
+    }
+
+    /// Appends `string` quoted and escaped: `\"`, `\\`, `\n`, `\r`, `\t`, `\b`, `\f`, other control characters as `\u00xx`;
+    /// everything else, non-ASCII and `/` included, as plain UTF-8.
+    public static func appendString(_ string: String, to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        var string = string
+        string.withUTF8 { utf8 in
+            var runStart = 0
+            for index in 0..<utf8.count {
+                let byte = utf8[index]
+                guard byte < 0x20 || byte == 0x22 || byte == 0x5C else { continue }
+                // Copy the plain run before this byte in one go.
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
+                runStart = index + 1
+                appendEscape(for: byte, to: &out)
+            }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<utf8.count]))
+        }
+        out.append(UInt8(ascii: "\""))
+    }
+
+    /// Appends the escape for a quote, a backslash or a control character.
+    private static func appendEscape(for byte: UInt8, to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\\"))
+        switch byte {
+        case 0x22: out.append(UInt8(ascii: "\""))
+        case 0x5C: out.append(UInt8(ascii: "\\"))
+        case 0x0A: out.append(UInt8(ascii: "n"))
+        case 0x0D: out.append(UInt8(ascii: "r"))
+        case 0x09: out.append(UInt8(ascii: "t"))
+        case 0x08: out.append(UInt8(ascii: "b"))
+        case 0x0C: out.append(UInt8(ascii: "f"))
+        default:
+            out.append(contentsOf: "u00".utf8)
+            out.append(hexDigit(byte >> 4))
+            out.append(hexDigit(byte & 0x0F))
+        }
+    }
+
+    /// The lowercase hex digit for a value below 16.
+    private static func hexDigit(_ value: UInt8) -> UInt8 {
+        value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "a") + value - 10
+    }
+
+    /// A line feed and the indentation for `level`.
+    private static func appendLineBreak(to out: inout [UInt8], indent: Int, level: Int) {
+        out.append(0x0A)
+        let spaces = max(indent, 0) * max(level, 0)
+        out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: spaces))
+    }
+}

@@ -1,0 +1,52 @@
+// Undo and redo: every change is a step of before/after pairs, so undo puts back exactly what
+// was there (R-TASK-1). The history is bounded; the bound is documented in docs/STORE.md.
+
+/// One reversible change to one item.
+public enum Change: Sendable {
+    case task(before: Task?, after: Task?)
+    case project(before: Project?, after: Project?)
+    case settings(before: Settings, after: Settings)
+}
+
+/// One user action: what it was and every change it made.
+public struct JournalStep: Sendable {
+    /// How undo and redo name it: `complete 1 · Pay rent`.
+    public var summary: String
+    public var changes: [Change]
+
+    public init(summary: String, changes: [Change]) {
+        self.summary = summary
+        self.changes = changes
+    }
+}
+
+/// The undo and redo stacks.
+public struct Journal: Sendable {
+    /// How many steps undo can go back; older ones are dropped.
+    public static let limit = 1000
+
+    public private(set) var undoStack: [JournalStep] = []
+    public private(set) var redoStack: [JournalStep] = []
+
+    public init() {}
+
+    /// Records a new step; whatever could be redone is gone.
+    public mutating func record(_ step: JournalStep) {
+        guard !step.changes.isEmpty else { return }
+        undoStack.append(step)
+        if undoStack.count > Journal.limit { undoStack.removeFirst(undoStack.count - Journal.limit) }
+        redoStack.removeAll()
+    }
+
+    /// Takes the newest step off for undoing.
+    public mutating func popUndo() -> JournalStep? { undoStack.popLast() }
+
+    /// Takes the newest undone step off for redoing.
+    public mutating func popRedo() -> JournalStep? { redoStack.popLast() }
+
+    /// Puts an undone step where redo finds it.
+    public mutating func pushRedo(_ s: JournalStep) { redoStack.append(s) }
+
+    /// Puts a redone step back where undo finds it, keeping what else can be redone.
+    public mutating func pushUndo(_ s: JournalStep) { undoStack.append(s) }
+}

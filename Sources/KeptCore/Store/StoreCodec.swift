@@ -1,0 +1,387 @@
+// The store file format (docs/STORE.md): a versioned JSON object. Decoding walks the bytes with
+// JSONReader and reads known fields straight into the model; any other field is kept as JSON and
+// written back unchanged (R-STORE-1). Every error carries a byte offset, so it shows line:column.
+
+/// Encodes and decodes store files.
+public enum StoreCodec {
+    public static let format = "kept-store"
+    public static let version = 1
+
+    // MARK: decoding
+
+    /// Reads a store from the bytes of its file.
+    public static func decode(_ bytes: [UInt8]) -> Result<Store, JSONError> {
+        var r = JSONReader(bytes: bytes)
+        do throws(JSONError) {
+            return .success(try decodeStore(&r))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    static func decodeStore(_ r: inout JSONReader) throws(JSONError) -> Store {
+        r.skipWhitespace()
+        guard r.peekKind() == .object else { throw r.error("a store is a JSON object") }
+        try r.beginObject()
+        var tasks: [Task] = []
+        var store = Store()
+        var nextID: Int? = nil
+        var seen = Set<Int>()
+        while let key = try r.nextKey() {
+            r.skipWhitespace()
+            let at = r.offset
+            switch key {
+            case "format":
+                let f = try r.readString()
+                guard f == format else { throw r.error("'format' is '\(f)', not '\(format)'", at: at) }
+            case "version":
+                let v = try r.readInt()
+                guard v >= 1, v <= version else {
+                    throw r.error("store version \(v) is not one this Kept reads (it reads up to \(version))", at: at)
+                }
+            case "nextId":
+                let n = try r.readInt()
+                guard n >= 1 else { throw r.error("'nextId' must be at least 1", at: at) }
+                nextID = n
+            case "settings":
+                store.settings = try decodeSettings(&r)
+            case "projects":
+                store.projects = try decodeList(&r, known: ["name", "archived"]) { (o: SplitObject) throws(FieldError) in
+                    guard case .string(let n)? = o.known["name"], !n.isEmpty else { throw FieldError(message: "a project needs a 'name'", offset: o.start) }
+                    var p = Project(name: n)
+                    p.extra = o.rest
+                    if case .bool(let a)? = o.known["archived"] { p.archived = a }
+                    return p
+                }
+            case "areas":
+                store.areas = try decodeList(&r, known: ["name"]) { (o: SplitObject) throws(FieldError) in
+                    guard case .string(let n)? = o.known["name"], !n.isEmpty else { throw FieldError(message: "an area needs a 'name'", offset: o.start) }
+                    var a = Area(name: n)
+                    a.extra = o.rest
+                    return a
+                }
+            case "filters":
+                store.filters = try decodeList(&r, known: ["name", "filter", "starred"]) { (o: SplitObject) throws(FieldError) in
+                    guard case .string(let n)? = o.known["name"], case .string(let f)? = o.known["filter"] else {
+                        throw FieldError(message: "a saved filter needs a 'name' and a 'filter'", offset: o.start)
+                    }
+                    var s = SavedFilter(name: n, filter: f)
+                    if case .bool(let b)? = o.known["starred"] { s.starred = b }
+                    s.extra = o.rest
+                    return s
+                }
+            case "tasks":
+                r.skipWhitespace()
+                guard r.peekKind() == .array else { throw r.error("'tasks' is a list", at: at) }
+                try r.beginArray()
+                while try r.nextElement() {
+                    r.skipWhitespace()
+                    let start = r.offset
+                    let t = try decodeTask(&r)
+                    guard seen.insert(t.id).inserted else { throw r.error("two tasks have id \(t.id)", at: start) }
+                    tasks.append(t)
+                }
+            default:
+                store.extra[key] = try r.readValue()
+            }
+        }
+        try r.finish()
+        var s = Store(tasks: tasks)
+        s.projects = store.projects
+        s.areas = store.areas
+        s.filters = store.filters
+        s.settings = store.settings
+        s.extra = store.extra
+        if let n = nextID { s.nextID = max(n, s.nextID) }
+        return s
+    }
+
+    /// An object read whole, split into the keys a decoder knows and the rest.
+    struct SplitObject {
+        var known: [String: JSONValue] = [:]
+        var rest = JSONObject()
+        var start: Int
+    }
+
+    static func object(_ r: inout JSONReader, known: Set<String> = []) throws(JSONError) -> SplitObject {
+        r.skipWhitespace()
+        let start = r.offset
+        guard r.peekKind() == .object else { throw r.error("expected an object") }
+        var o = SplitObject(start: start)
+        try r.beginObject()
+        while let k = try r.nextKey() {
+            let v = try r.readValue()
+            if known.isEmpty || known.contains(k) { o.known[k] = v } else { o.rest[k] = v }
+        }
+        return o
+    }
+
+    /// A problem in one record, turned into a positioned JSONError by the caller.
+    struct FieldError: Error {
+        let message: String
+        let offset: Int
+    }
+
+    /// A list of objects, each split into its known keys and the rest before `item` reads it.
+    static func decodeList<T>(_ r: inout JSONReader, known: Set<String>,
+                              _ item: (SplitObject) throws(FieldError) -> T) throws(JSONError) -> [T] {
+        r.skipWhitespace()
+        guard r.peekKind() == .array else { throw r.error("expected a list") }
+        try r.beginArray()
+        var out: [T] = []
+        while try r.nextElement() {
+            let o = try object(&r, known: known)
+            do throws(FieldError) {
+                out.append(try item(o))
+            } catch {
+                throw r.error(error.message, at: error.offset)
+            }
+        }
+        return out
+    }
+
+    static func decodeSettings(_ r: inout JSONReader) throws(JSONError) -> Settings {
+        r.skipWhitespace()
+        guard r.peekKind() == .object else { throw r.error("'settings' is an object") }
+        var s = Settings()
+        try r.beginObject()
+        while let key = try r.nextKey() {
+            r.skipWhitespace()
+            let at = r.offset
+            if Settings.spec(key) != nil {
+                let v = try r.readString()
+                if key == "zone", v.isEmpty { continue }
+                guard s.set(key, to: v) else { throw r.error("'\(v)' is not a value of setting '\(key)'", at: at) }
+            } else {
+                s.extra[key] = try r.readValue()
+            }
+        }
+        return s
+    }
+
+    static func decodeTask(_ r: inout JSONReader) throws(JSONError) -> Task {
+        r.skipWhitespace()
+        let start = r.offset
+        guard r.peekKind() == .object else { throw r.error("a task is an object") }
+        try r.beginObject()
+        var t = Task(id: 0, title: "", createdAt: Instant(seconds: 0))
+        var hasID = false
+        var hasTitle = false
+        while let key = try r.nextKey() {
+            r.skipWhitespace()
+            let at = r.offset
+            switch key {
+            case "id":
+                t.id = try r.readInt()
+                guard t.id >= 1 else { throw r.error("a task id is a whole number from 1 up", at: at) }
+                hasID = true
+            case "title":
+                t.title = try r.readString()
+                hasTitle = true
+            case "status":
+                let s = try r.readString()
+                guard !s.isEmpty else { throw r.error("a status is not empty", at: at) }
+                t.status = TaskStatus(rawValue: s)
+            case "due": t.due = try decodeDue(&r, at)
+            case "start": t.start = try decodeDue(&r, at)
+            case "priority":
+                let p = try r.readString()
+                guard let pr = Priority(word: p) else { throw r.error("'\(p)' is not a priority", at: at) }
+                t.priority = pr
+            case "project": t.project = try r.readStringOrNull()
+            case "area": t.area = try r.readStringOrNull()
+            case "tags": t.tags = try stringList(&r)
+            case "notes": t.notes = try stringList(&r)
+            case "description": t.description = try r.readStringOrNull()
+            case "goal": t.goal = try r.readStringOrNull()
+            case "repeat":
+                if r.isNull() { t.repeatRule = nil; continue }
+                let o = try object(&r)
+                guard case .string(let text)? = o.known["text"] else { throw r.error("a repeat needs its 'text'", at: at) }
+                var rr: String? = nil
+                if case .string(let x)? = o.known["rrule"] { rr = x }
+                t.repeatRule = RepeatSpec(text: text, rrule: rr)
+            case "estimate":
+                if r.isNull() { t.estimate = nil; continue }
+                let o = try object(&r)
+                guard case .number(let n)? = o.known["minutes"], let m = n.int, m >= 0 else {
+                    throw r.error("an estimate needs whole 'minutes'", at: at)
+                }
+                var src = EstimateSource.user
+                if case .string(let s)? = o.known["source"] {
+                    guard let x = EstimateSource(rawValue: s) else { throw r.error("'\(s)' is not an estimate source", at: at) }
+                    src = x
+                }
+                t.estimate = Estimate(minutes: m, source: src)
+            case "heldUntil":
+                guard let s = try r.readStringOrNull() else { t.heldUntil = nil; continue }
+                guard let d = CivilDate(iso: s) else { throw r.error("'\(s)' is not a date", at: at) }
+                t.heldUntil = d
+            case "completedAt":
+                guard let s = try r.readStringOrNull() else { t.completedAt = nil; continue }
+                guard let i = TimeText.parseISOInstant(s) else { throw r.error("'\(s)' is not an instant", at: at) }
+                t.completedAt = i
+            case "createdAt":
+                let s = try r.readString()
+                guard let i = TimeText.parseISOInstant(s) else { throw r.error("'\(s)' is not an instant", at: at) }
+                t.createdAt = i
+            case "parent":
+                t.parent = try r.readIntOrNull()
+            case "steps":
+                r.skipWhitespace()
+                guard r.peekKind() == .array else { throw r.error("'steps' is a list", at: at) }
+                try r.beginArray()
+                while try r.nextElement() {
+                    let o = try object(&r)
+                    guard case .string(let title)? = o.known["title"] else { throw r.error("a step needs a 'title'", at: o.start) }
+                    var done = false
+                    if case .bool(let b)? = o.known["done"] { done = b }
+                    t.steps.append(Step(title: title, done: done))
+                }
+            case "reminders":
+                guard case .array(let a) = try r.readValue() else { throw r.error("'reminders' is a list", at: at) }
+                t.reminders = a
+            case "comments":
+                guard case .array(let a) = try r.readValue() else { throw r.error("'comments' is a list", at: at) }
+                t.comments = a
+            default:
+                t.extra[key] = try r.readValue()
+            }
+        }
+        guard hasID else { throw r.error("a task needs an 'id'", at: start) }
+        guard hasTitle else { throw r.error("task \(t.id) needs a 'title'", at: start) }
+        return t
+    }
+
+    static func stringList(_ r: inout JSONReader) throws(JSONError) -> [String] {
+        r.skipWhitespace()
+        guard r.peekKind() == .array else { throw r.error("expected a list of strings") }
+        try r.beginArray()
+        var out: [String] = []
+        while try r.nextElement() { out.append(try r.readString()) }
+        return out
+    }
+
+    static func decodeDue(_ r: inout JSONReader, _ at: Int) throws(JSONError) -> Due? {
+        if r.isNull() { return nil }
+        let o = try object(&r)
+        guard case .string(let ds)? = o.known["date"], let d = CivilDate(iso: ds) else {
+            throw r.error("a due needs a 'date' like 2026-06-15", at: at)
+        }
+        var time: WallTime? = nil
+        if let tv = o.known["time"], tv != .null {
+            guard case .string(let ts) = tv, let t = WallTime.parseISO(Array(ts.utf8)) else {
+                throw r.error("a due 'time' is like 15:00", at: at)
+            }
+            time = t
+        }
+        return Due(date: d, time: time)
+    }
+
+    // MARK: encoding
+
+    /// The bytes of a store file: one task per line, so a store diffs well under version control.
+    public static func encode(_ s: Store) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(256 + s.tasks.count * 300)
+        func key(_ k: String, first: Bool = false) {
+            out.append(contentsOf: first ? Array("\n  ".utf8) : Array(",\n  ".utf8))
+            JSONWriter.appendString(k, to: &out)
+            out.append(contentsOf: Array(": ".utf8))
+        }
+        out.append(UInt8(ascii: "{"))
+        key("format", first: true)
+        JSONWriter.appendString(format, to: &out)
+        key("version")
+        out.append(contentsOf: Array(String(version).utf8))
+        key("nextId")
+        out.append(contentsOf: Array(String(s.nextID).utf8))
+        key("settings")
+        JSONWriter.append(.object(settingsObject(s.settings)), to: &out, pretty: true, indent: 2, level: 1)
+        key("projects")
+        list(s.projects.map { p in
+            var o = JSONObject([("name", .string(p.name))])
+            if p.archived { o["archived"] = .bool(true) }
+            return merge(o, p.extra)
+        }, &out)
+        key("areas")
+        list(s.areas.map { merge(JSONObject([("name", .string($0.name))]), $0.extra) }, &out)
+        key("filters")
+        list(s.filters.map { f in
+            merge(JSONObject([("name", .string(f.name)), ("filter", .string(f.filter)), ("starred", .bool(f.starred))]), f.extra)
+        }, &out)
+        key("tasks")
+        list(s.tasks.map(taskObject), &out)
+        for (k, v) in s.extra.members {
+            key(k)
+            JSONWriter.append(v, to: &out, pretty: true, indent: 2, level: 1)
+        }
+        out.append(contentsOf: Array("\n}\n".utf8))
+        return out
+    }
+
+    /// A list with one compact item per line.
+    static func list(_ items: [JSONObject], _ out: inout [UInt8]) {
+        guard !items.isEmpty else {
+            out.append(contentsOf: Array("[]".utf8))
+            return
+        }
+        out.append(UInt8(ascii: "["))
+        for (k, o) in items.enumerated() {
+            out.append(contentsOf: Array((k == 0 ? "\n    " : ",\n    ").utf8))
+            JSONWriter.append(.object(o), to: &out, pretty: false, indent: 0, level: 0)
+        }
+        out.append(contentsOf: Array("\n  ]".utf8))
+    }
+
+    static func merge(_ o: JSONObject, _ extra: JSONObject) -> JSONObject {
+        var m = o
+        for (k, v) in extra.members where m[k] == nil { m[k] = v }
+        return m
+    }
+
+    static func settingsObject(_ s: Settings) -> JSONObject {
+        var o = JSONObject()
+        for spec in Settings.specs {
+            let v = spec.get(s)
+            if spec.key == "zone", v.isEmpty { continue }
+            o[spec.key] = .string(v)
+        }
+        return merge(o, s.extra)
+    }
+
+    /// A task's store record: defaults are left out to keep the file small.
+    static func taskObject(_ t: Task) -> JSONObject {
+        var o = JSONObject()
+        o.members.reserveCapacity(12 + t.extra.count)
+        o.members.append(("id", .number(JSONNumber(t.id))))
+        o.members.append(("title", .string(t.title)))
+        o.members.append(("status", .string(t.status.rawValue)))
+        if let d = t.due { o.members.append(("due", TaskJSON.due(d))) }
+        if let d = t.start { o.members.append(("start", TaskJSON.due(d))) }
+        if t.priority != .none { o.members.append(("priority", .string(t.priority.name))) }
+        if let p = t.project { o.members.append(("project", .string(p))) }
+        if let a = t.area { o.members.append(("area", .string(a))) }
+        if !t.tags.isEmpty { o.members.append(("tags", .array(t.tags.map { .string($0) }))) }
+        if !t.notes.isEmpty { o.members.append(("notes", .array(t.notes.map { .string($0) }))) }
+        if let d = t.description { o.members.append(("description", .string(d))) }
+        if let r = t.repeatRule {
+            var ro = JSONObject([("text", .string(r.text))])
+            if let rr = r.rrule { ro["rrule"] = .string(rr) }
+            o.members.append(("repeat", .object(ro)))
+        }
+        if let e = t.estimate {
+            o.members.append(("estimate", .object(JSONObject([("minutes", .number(JSONNumber(e.minutes))), ("source", .string(e.source.rawValue))]))))
+        }
+        if let h = t.heldUntil { o.members.append(("heldUntil", .string(h.iso))) }
+        if let c = t.completedAt { o.members.append(("completedAt", .string(TimeText.isoInstant(c, in: .utc)))) }
+        o.members.append(("createdAt", .string(TimeText.isoInstant(t.createdAt, in: .utc))))
+        if let p = t.parent { o.members.append(("parent", .number(JSONNumber(p)))) }
+        if let g = t.goal { o.members.append(("goal", .string(g))) }
+        if !t.steps.isEmpty { o.members.append(("steps", TaskJSON.steps(t.steps))) }
+        if !t.reminders.isEmpty { o.members.append(("reminders", .array(t.reminders))) }
+        if !t.comments.isEmpty { o.members.append(("comments", .array(t.comments))) }
+        for (k, v) in t.extra.members { o.members.append((k, v)) }
+        return o
+    }
+}

@@ -1,0 +1,146 @@
+// Reading and writing the store file. A write goes to a temporary file beside the store, is
+// flushed to disk and renamed over the old one (R-STORE-2), so a crash leaves the old store or
+// the new one, never half of either; a store that cannot be read is never written over.
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// File operations on a store path.
+public enum StoreFile {
+    /// What loading found.
+    public enum Loaded: Sendable {
+        /// The file exists and was read.
+        case store(Store)
+        /// No file there yet: an empty store, which a write will create.
+        case missing(Store)
+    }
+
+    /// Reads the bytes of a file; nil with a reason when it cannot.
+    public static func readBytes(_ path: String) -> Result<[UInt8], FileError> {
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { return .failure(FileError(errno: errno)) }
+        defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0 else { return .failure(FileError(errno: errno)) }
+        if (st.st_mode & S_IFMT) == S_IFDIR { return .failure(FileError(reason: "it is a directory", code: EISDIR)) }
+        var out: [UInt8] = []
+        let size = Int(st.st_size)
+        out.reserveCapacity(size > 0 ? size : 4096)
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                return .failure(FileError(errno: errno))
+            }
+            if n == 0 { break }
+            out.append(contentsOf: chunk[0..<n])
+        }
+        return .success(out)
+    }
+
+    /// Loads a store; a missing file is an empty store, anything unreadable a diagnostic E0308.
+    public static func load(_ path: String) -> Result<Loaded, Diagnostic> {
+        switch readBytes(path) {
+        case .failure(let e):
+            if e.code == ENOENT { return .success(.missing(Store())) }
+            return .failure(Catalog.storeUnreadable(path: path, reason: e.reason))
+        case .success(let bytes):
+            let file = SourceFile(name: path, bytes: bytes)
+            switch StoreCodec.decode(bytes) {
+            case .success(let s): return .success(.store(s))
+            case .failure(let e):
+                return .failure(Catalog.storeUnreadable(file: file, offset: e.offset, reason: e.message))
+            }
+        }
+    }
+
+    /// Writes a store durably: temporary file, fsync, rename, fsync of the folder.
+    public static func save(_ store: Store, to path: String) -> Result<Void, Diagnostic> {
+        let bytes = StoreCodec.encode(store)
+        return writeAtomically(bytes, to: path).mapError { Catalog.storeWriteFailed(path, reason: $0.reason) }
+    }
+
+    /// Writes bytes to a path through a temporary file and a rename.
+    public static func writeAtomically(_ bytes: [UInt8], to path: String) -> Result<Void, FileError> {
+        let dir = directory(of: path)
+        let tmp = "\(dir)/.\(basename(of: path)).tmp-\(getpid())"
+        var mode: mode_t = 0o644
+        var st = stat()
+        if stat(path, &st) == 0 { mode = st.st_mode & 0o7777 }
+        let fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, mode)
+        guard fd >= 0 else { return .failure(FileError(errno: errno)) }
+        var ok = true
+        var err: Int32 = 0
+        bytes.withUnsafeBytes { buf in
+            var off = 0
+            while off < buf.count {
+                let n = write(fd, buf.baseAddress.map { $0 + off }, buf.count - off)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    ok = false
+                    err = errno
+                    return
+                }
+                off += n
+            }
+        }
+        if ok, fsync(fd) != 0 {
+            ok = false
+            err = errno
+        }
+        if close(fd) != 0, ok {
+            ok = false
+            err = errno
+        }
+        guard ok else {
+            unlink(tmp)
+            return .failure(FileError(errno: err))
+        }
+        guard rename(tmp, path) == 0 else {
+            let e = errno
+            unlink(tmp)
+            return .failure(FileError(errno: e))
+        }
+        let dfd = open(dir, O_RDONLY)
+        if dfd >= 0 {
+            _ = fsync(dfd)
+            close(dfd)
+        }
+        return .success(())
+    }
+
+    public static func directory(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        let d = String(path[..<slash])
+        return d.isEmpty ? "/" : d
+    }
+
+    static func basename(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return path }
+        return String(path[path.index(after: slash)...])
+    }
+}
+
+/// Why a file operation failed, in words.
+public struct FileError: Error, Sendable {
+    public let reason: String
+    public let code: Int32
+
+    public init(reason: String, code: Int32) {
+        self.reason = reason
+        self.code = code
+    }
+
+    public init(errno e: Int32) {
+        self.code = e
+        if let s = strerror(e) {
+            self.reason = String(cString: s).lowercased()
+        } else {
+            self.reason = "error \(e)"
+        }
+    }
+}

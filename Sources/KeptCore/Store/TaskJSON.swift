@@ -1,0 +1,48 @@
+// A task as JSON, in the two places it appears: the `--format json` shape of LANGUAGE.md (every
+// key always present) and the store record (defaults left out, unknown fields written back).
+
+/// Encodes tasks as JSON.
+public enum TaskJSON {
+    /// The JSON key of a field in the output shape.
+    public static func key(for f: TaskField) -> String {
+        switch f {
+        case .created: return "createdAt"
+        case .completed: return "completedAt"
+        default: return f.rawValue
+        }
+    }
+
+    static func due(_ d: Due?) -> JSONValue {
+        guard let d else { return .null }
+        return .object(JSONObject([("date", .string(d.date.iso)), ("time", d.time.map { .string($0.iso) } ?? .null)]))
+    }
+
+    static func str(_ s: String?) -> JSONValue { s.map { .string($0) } ?? .null }
+
+    static func steps(_ s: [Step]) -> JSONValue {
+        .array(s.map { .object(JSONObject([("title", .string($0.title)), ("done", .bool($0.done))])) })
+    }
+
+    /// The output shape (LANGUAGE.md): instants with the account zone's offset.
+    public static func value(_ t: Task, zone: Zone) -> JSONValue {
+        .object(JSONObject([
+            ("id", .number(JSONNumber(t.id))),
+            ("title", .string(t.title)),
+            ("status", .string(t.status.rawValue)),
+            ("due", due(t.due)),
+            ("priority", .string(t.priority.name)),
+            ("project", str(t.project)),
+            ("area", str(t.area)),
+            ("tags", .array(t.tags.map { .string($0) })),
+            ("notes", .array(t.notes.map { .string($0) })),
+            ("repeat", t.repeatRule.map { .object(JSONObject([("text", .string($0.text)), ("rrule", str($0.rrule))])) } ?? .null),
+            ("estimate", t.estimate.map { .object(JSONObject([("minutes", .number(JSONNumber($0.minutes))), ("source", .string($0.source.rawValue))])) } ?? .null),
+            ("heldUntil", str(t.heldUntil?.iso)),
+            ("completedAt", str(t.completedAt.map { TimeText.isoInstant($0, in: zone) })),
+            ("createdAt", .string(TimeText.isoInstant(t.createdAt, in: zone))),
+            ("parent", t.parent.map { .number(JSONNumber($0)) } ?? .null),
+            ("steps", steps(t.steps)),
+            ("reminders", .array(t.reminders)),
+        ]))
+    }
+}

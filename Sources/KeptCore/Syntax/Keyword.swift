@@ -1,0 +1,98 @@
+// The one keyword list. Completion, the grammar check, did-you-mean and `help` are all
+// derived from it, so a command cannot be known to one of them and missing from another.
+
+/// Every keyword of the language.
+public enum Keyword: String, CaseIterable, Sendable {
+    // Commands, in the order `help` lists them.
+    case add
+    case show
+    case list
+    case complete
+    case reopen
+    case delete
+    case set
+    case undo
+    case redo
+    case project
+    case now
+    case zone
+    case help
+    // Words inside statements.
+    case all
+
+    /// True for a word that starts a statement.
+    public var isCommand: Bool { Keyword.commands.contains(self) }
+
+    /// The keywords that start statements.
+    public static let commands: [Keyword] = [
+        .add, .show, .list, .complete, .reopen, .delete, .set, .undo, .redo, .project, .now, .zone, .help,
+    ]
+
+    /// The subcommands a command takes, for `project add`.
+    public var subcommands: [String] {
+        switch self {
+        case .project: return ["add"]
+        default: return []
+        }
+    }
+
+    /// One line on what the command does.
+    public var summary: String {
+        switch self {
+        case .add: return "file a task from a quick-add line"
+        case .show: return "print a task, or one of its fields"
+        case .list: return "list the open tasks"
+        case .complete: return "mark a task done"
+        case .reopen: return "mark a done task open again"
+        case .delete: return "delete a task"
+        case .set: return "change a setting, or a field of a task"
+        case .undo: return "undo the last change, or the last N"
+        case .redo: return "redo what undo undid"
+        case .project: return "manage projects"
+        case .now: return "print the clock, or fix it"
+        case .zone: return "print the account time zone, or set it"
+        case .help: return "list the commands, or explain one"
+        case .all: return ""
+        }
+    }
+
+    /// The usage line.
+    public var usage: String {
+        switch self {
+        case .add: return "add TITLE [@DATE [TIME]]"
+        case .show: return "show ID|\"TITLE\" [FIELD]"
+        case .list: return "list"
+        case .complete: return "complete ID|\"TITLE\""
+        case .reopen: return "reopen ID|\"TITLE\""
+        case .delete: return "delete ID|\"TITLE\""
+        case .set: return "set [SETTING VALUE] | set ID|\"TITLE\" FIELD VALUE"
+        case .undo: return "undo [N]"
+        case .redo: return "redo [N]"
+        case .project: return "project add NAME"
+        case .now: return "now [YYYY-MM-DD HH:MM | ISO-INSTANT]"
+        case .zone: return "zone [IANA-NAME]"
+        case .help: return "help [COMMAND]"
+        case .all: return ""
+        }
+    }
+
+    /// A runnable example, shown by `help COMMAND`.
+    public var example: String {
+        switch self {
+        case .add: return "add Call the dentist @tomorrow 15:00"
+        case .show: return "show 1 due"
+        case .list: return "list"
+        case .complete: return "complete 1"
+        case .reopen: return "reopen 1"
+        case .delete: return "delete \"Call the dentist\""
+        case .set: return "set day-start 04:00"
+        case .undo: return "undo 2"
+        case .redo: return "redo"
+        case .project: return "project add Home"
+        case .now: return "now 2026-06-15 09:00"
+        case .zone: return "zone Europe/Berlin"
+        case .help: return "help add"
+        case .all: return ""
+        }
+    }
+}

@@ -1,0 +1,261 @@
+// The statement parser: tokens to a Statement plus diagnostics, never printing. Each parse
+// function is named after its production in Grammar/kept.ebnf and quotes it on its first doc
+// line; GrammarTests fails when the two disagree.
+
+/// Parses one statement.
+public struct Parser {
+    let source: StatementSource
+    var tokens: [Token]
+    var pos = 0
+    var diagnostics: [Diagnostic] = []
+
+    var file: SourceFile { source.file }
+
+    init(source: StatementSource) {
+        self.source = source
+        var lexer = Lexer(file: source.file, statement: source)
+        self.tokens = lexer.tokenize()
+        self.diagnostics = lexer.diagnostics
+    }
+
+    /// Parses one statement; on an error the statement is nil and the diagnostics say why.
+    /// A blank statement gives neither.
+    public static func parse(_ source: StatementSource) -> (Statement?, [Diagnostic]) {
+        var p = Parser(source: source)
+        if !p.diagnostics.isEmpty { return (nil, p.diagnostics) }
+        if p.peek.kind == .end { return (nil, []) }
+        do {
+            let s = try p.parseStatement()
+            return (s, p.diagnostics)
+        } catch {
+            return (nil, p.diagnostics + [error])
+        }
+    }
+
+    // MARK: token helpers
+
+    var peek: Token { tokens[min(pos, tokens.count - 1)] }
+
+    mutating func advance() -> Token {
+        let t = peek
+        if pos < tokens.count - 1 { pos += 1 }
+        return t
+    }
+
+    var atEnd: Bool { peek.kind == .end }
+
+    /// Everything from the current token to the end, as text; consumes it.
+    mutating func restOfStatement() -> TextArg? {
+        guard !atEnd else { return nil }
+        let start = peek.range.start
+        let text = source.rawText(from: start)
+        pos = tokens.count - 1
+        return TextArg(text: text, range: SourceRange(start: start, end: source.range.end))
+    }
+
+    /// Like `restOfStatement`, but a lone quoted string gives its unquoted text.
+    mutating func valueText() -> TextArg? {
+        if peek.kind == .string, tokens.count >= 2, pos == tokens.count - 2 {
+            let t = advance()
+            return TextArg(text: t.text, range: t.range)
+        }
+        return restOfStatement()
+    }
+
+    func expectEnd(_ statement: String) throws(Diagnostic) {
+        if !atEnd { throw Catalog.unexpected(peek, file: file, statement: statement) }
+    }
+
+    // MARK: productions
+
+    /// statement ::= now_stmt | zone_stmt | set_stmt | add_stmt | show_stmt | list_stmt
+    ///   | complete_stmt | reopen_stmt | delete_stmt | undo_stmt | redo_stmt
+    ///   | project_stmt | help_stmt ;
+    mutating func parseStatement() throws(Diagnostic) -> Statement {
+        let first = peek
+        guard first.kind == .word, let kw = Keyword(rawValue: first.text.lowercased()), kw.isCommand else {
+            throw Catalog.unknownCommand(first, file: file, candidates: Keyword.commands.map(\.rawValue))
+        }
+        _ = advance()
+        let kind: StatementKind
+        switch kw {
+        case .now: kind = parseNowStmt()
+        case .zone: kind = try parseZoneStmt()
+        case .set: kind = try parseSetStmt()
+        case .add: kind = try parseAddStmt(first)
+        case .show: kind = try parseShowStmt(first)
+        case .list: kind = try parseListStmt()
+        case .complete: kind = .complete(try parseCompleteStmt(first))
+        case .reopen: kind = .reopen(try parseReopenStmt(first))
+        case .delete: kind = .delete(try parseDeleteStmt(first))
+        case .undo: kind = .undo(count: try parseUndoStmt())
+        case .redo: kind = .redo(count: try parseRedoStmt())
+        case .project: kind = try parseProjectStmt(first)
+        case .help: kind = try parseHelpStmt()
+        case .all:
+            throw Catalog.unknownCommand(first, file: file, candidates: Keyword.commands.map(\.rawValue))
+        }
+        return Statement(kind: kind, keyword: kw, range: source.range, keywordRange: first.range, source: source)
+    }
+
+    /// now_stmt ::= "now" [ DATETIME ] ;
+    mutating func parseNowStmt() -> StatementKind {
+        .now(restOfStatement())
+    }
+
+    /// zone_stmt ::= "zone" [ ZONE ] ;
+    mutating func parseZoneStmt() throws(Diagnostic) -> StatementKind {
+        guard !atEnd else { return .zone(nil) }
+        let t = advance()
+        try expectEnd("zone")
+        return .zone(TextArg(text: t.text, range: t.range))
+    }
+
+    /// set_stmt ::= "set" [ field_assign | setting_assign ] ;
+    mutating func parseSetStmt() throws(Diagnostic) -> StatementKind {
+        if atEnd { return .setting(key: nil, value: nil) }
+        if peek.kind == .number || peek.kind == .string { return try parseFieldAssign() }
+        return try parseSettingAssign()
+    }
+
+    /// setting_assign ::= SETTING [ TEXT ] ;
+    mutating func parseSettingAssign() throws(Diagnostic) -> StatementKind {
+        let key = advance()
+        return .setting(key: TextArg(text: key.text, range: key.range), value: valueText())
+    }
+
+    /// field_assign ::= task_ref FIELD TEXT ;
+    mutating func parseFieldAssign() throws(Diagnostic) -> StatementKind {
+        let ref = try parseTaskRef(after: "set")
+        guard peek.kind == .word else {
+            throw Catalog.expected("a field name", after: "set \(ref.describe)", at: peek, file: file,
+                                   help: "fields: \(TaskField.allCases.filter(\.isSettable).map(\.rawValue).joined(separator: ", "))")
+        }
+        let f = advance()
+        guard let value = valueText() else {
+            throw Catalog.expected("a value", after: f.text, at: peek, file: file)
+        }
+        return .setField(ref, field: TextArg(text: f.text, range: f.range), value: value)
+    }
+
+    /// add_stmt ::= "add" CAPTURE_LINE ;
+    mutating func parseAddStmt(_ kw: Token) throws(Diagnostic) -> StatementKind {
+        guard let line = restOfStatement() else {
+            throw Catalog.expected("a title", after: "add", at: peek, file: file, help: "for example: add Call mom @tomorrow 18:00")
+        }
+        return .add(line)
+    }
+
+    /// show_stmt ::= "show" task_ref [ FIELD ] ;
+    mutating func parseShowStmt(_ kw: Token) throws(Diagnostic) -> StatementKind {
+        let ref = try parseTaskRef(after: "show")
+        var field: TextArg? = nil
+        if !atEnd {
+            let f = advance()
+            field = TextArg(text: f.text, range: f.range)
+        }
+        try expectEnd("show")
+        return .show(ref, field: field)
+    }
+
+    /// list_stmt ::= "list" ;
+    mutating func parseListStmt() throws(Diagnostic) -> StatementKind {
+        try expectEnd("list")
+        return .list
+    }
+
+    /// complete_stmt ::= "complete" task_ref ;
+    mutating func parseCompleteStmt(_ kw: Token) throws(Diagnostic) -> TaskRef {
+        let r = try parseTaskRef(after: "complete")
+        try expectEnd("complete")
+        return r
+    }
+
+    /// reopen_stmt ::= "reopen" task_ref ;
+    mutating func parseReopenStmt(_ kw: Token) throws(Diagnostic) -> TaskRef {
+        let r = try parseTaskRef(after: "reopen")
+        try expectEnd("reopen")
+        return r
+    }
+
+    /// delete_stmt ::= "delete" task_ref ;
+    mutating func parseDeleteStmt(_ kw: Token) throws(Diagnostic) -> TaskRef {
+        let r = try parseTaskRef(after: "delete")
+        try expectEnd("delete")
+        return r
+    }
+
+    /// undo_stmt ::= "undo" [ NUMBER ] ;
+    mutating func parseUndoStmt() throws(Diagnostic) -> Int {
+        try parseCount("undo")
+    }
+
+    /// redo_stmt ::= "redo" [ NUMBER ] ;
+    mutating func parseRedoStmt() throws(Diagnostic) -> Int {
+        try parseCount("redo")
+    }
+
+    mutating func parseCount(_ statement: String) throws(Diagnostic) -> Int {
+        guard !atEnd else { return 1 }
+        let t = peek
+        guard t.kind == .number, let n = Int(t.text), n >= 1 else {
+            throw Catalog.expected("a count of steps", after: statement, at: t, file: file, help: "for example: \(statement) 2")
+        }
+        _ = advance()
+        try expectEnd(statement)
+        return n
+    }
+
+    /// project_stmt ::= "project" "add" NAME ;
+    mutating func parseProjectStmt(_ kw: Token) throws(Diagnostic) -> StatementKind {
+        let sub = peek
+        guard sub.kind == .word, sub.text.lowercased() == "add" else {
+            if sub.kind == .end {
+                throw Catalog.expected("a subcommand", after: "project", at: sub, file: file, help: "project add NAME")
+            }
+            throw Catalog.unknownSubcommand(sub, of: "project", file: file, candidates: Keyword.project.subcommands)
+        }
+        _ = advance()
+        guard let name = valueText(), !name.text.isEmpty else {
+            throw Catalog.expected("a project name", after: "project add", at: peek, file: file)
+        }
+        return .projectAdd(name)
+    }
+
+    /// help_stmt ::= "help" [ WORD ] ;
+    mutating func parseHelpStmt() throws(Diagnostic) -> StatementKind {
+        guard !atEnd else { return .help(nil) }
+        let t = advance()
+        try expectEnd("help")
+        return .help(TextArg(text: t.text, range: t.range))
+    }
+
+    /// task_ref ::= NUMBER | STRING ;
+    mutating func parseTaskRef(after command: String) throws(Diagnostic) -> TaskRef {
+        let t = peek
+        switch t.kind {
+        case .number:
+            _ = advance()
+            guard let id = Int(t.text) else {
+                throw Catalog.expected("a task id", after: command, at: t, file: file)
+            }
+            return .id(id, t.range)
+        case .string:
+            _ = advance()
+            return .title(t.text, t.range)
+        default:
+            throw Catalog.expected("a task id or a quoted title", after: command, at: t, file: file,
+                                   help: "for example: \(command) 3, or \(command) \"Call mom\"")
+        }
+    }
+}
+
+extension TaskRef {
+    /// The reference as written: `3` or `"Call mom"`.
+    public var describe: String {
+        switch self {
+        case .id(let n, _): return String(n)
+        case .title(let t, _): return "\"\(t)\""
+        }
+    }
+}

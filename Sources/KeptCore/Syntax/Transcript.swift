@@ -1,0 +1,158 @@
+// Script files are transcripts: `> ` commands, `... ` continuations, expected output up to a
+// blank line, `#` comments and `@` directives between blocks. A file with no `> ` line is a
+// plain script: every line that is not blank, a comment or a directive is a command.
+
+/// One command of a script with the output a transcript expects of it.
+public struct TranscriptCommand: Sendable {
+    public let statement: StatementSource
+    /// The 1-based line of the `> `.
+    public let line: Int
+    /// The expected lines as written (patterns and `! CODE …` lines included).
+    public var expected: [String]
+    /// The 1-based lines of the expected block: `expectedLines.lowerBound` is the first line after
+    /// the command, and the block is empty when the two bounds are equal.
+    public var expectedLines: Range<Int>
+    /// The `@` directives written just before this command (`@format json`, `@unordered`, …).
+    public var modifiers: [TranscriptDirective]
+    /// The case it belongs to (`@case "name"`), nil before the first case.
+    public var caseName: String?
+}
+
+/// A directive line: `@name rest`.
+public struct TranscriptDirective: Sendable, Equatable {
+    public let name: String
+    public let argument: String
+    public let line: Int
+    public let range: SourceRange
+}
+
+/// One element of a script, in order.
+public enum TranscriptItem: Sendable {
+    case command(TranscriptCommand)
+    /// A directive that modifies no command: `@case`, `@store`.
+    case directive(TranscriptDirective)
+}
+
+/// A script split into commands and directives, with any lines it could not place.
+public struct Transcript: Sendable {
+    public let file: SourceFile
+    public let items: [TranscriptItem]
+    /// True when the file holds `> ` lines; false for a plain script.
+    public let isTranscript: Bool
+    public let diagnostics: [Diagnostic]
+
+    public var commands: [TranscriptCommand] {
+        items.compactMap { if case .command(let c) = $0 { return c } else { return nil } }
+    }
+
+    /// Directives that apply to the whole file or a case, in order.
+    public var directives: [TranscriptDirective] {
+        items.compactMap { if case .directive(let d) = $0 { return d } else { return nil } }
+    }
+
+    public init(file: SourceFile) {
+        self.file = file
+        var lines: [(start: Int, end: Int)] = []
+        for (k, s) in file.lineStarts.enumerated() {
+            var e = k + 1 < file.lineStarts.count ? file.lineStarts[k + 1] - 1 : file.bytes.count
+            if e > s, file.bytes[e - 1] == 0x0D { e -= 1 }
+            lines.append((s, max(s, e)))
+        }
+        // A final line break leaves an empty last line that is not part of the script.
+        if let last = lines.last, last.start == last.end, lines.count > 1 { lines.removeLast() }
+        let b = file.bytes
+        func starts(_ l: (start: Int, end: Int), _ p: String) -> Bool {
+            let u = Array(p.utf8)
+            guard l.end - l.start >= u.count else { return false }
+            for (k, c) in u.enumerated() where b[l.start + k] != c { return false }
+            return true
+        }
+        func isCommandLine(_ l: (start: Int, end: Int)) -> Bool {
+            starts(l, "> ") || (l.end - l.start == 1 && b[l.start] == UInt8(ascii: ">"))
+        }
+        func isBlank(_ l: (start: Int, end: Int)) -> Bool {
+            var k = l.start
+            while k < l.end { if b[k] != 0x20 && b[k] != 0x09 { return false }; k += 1 }
+            return true
+        }
+        let transcript = lines.contains(where: isCommandLine)
+        self.isTranscript = transcript
+
+        var items: [TranscriptItem] = []
+        var diags: [Diagnostic] = []
+        var pending: [TranscriptDirective] = []
+        var caseName: String? = nil
+        var n = 0
+        func directive(_ l: (start: Int, end: Int), line: Int) -> TranscriptDirective {
+            let text = String(decoding: b[(l.start + 1)..<l.end], as: UTF8.self)
+            let name: String
+            let arg: String
+            if let sp = text.firstIndex(where: { $0 == " " || $0 == "\t" }) {
+                name = String(text[..<sp])
+                arg = String(text[sp...]).trimmedSpaces
+            } else {
+                name = text
+                arg = ""
+            }
+            return TranscriptDirective(name: name, argument: arg, line: line,
+                                       range: SourceRange(start: l.start, end: l.end))
+        }
+        func addDirective(_ d: TranscriptDirective) {
+            switch d.name {
+            case "case":
+                var a = d.argument
+                if a.count >= 2, a.hasPrefix("\""), a.hasSuffix("\"") { a = String(a.dropFirst().dropLast()) }
+                caseName = a
+                items.append(.directive(d))
+            case "store", "now", "zone":
+                items.append(.directive(d))
+            default:
+                pending.append(d)
+            }
+        }
+        while n < lines.count {
+            let l = lines[n]
+            let lineNo = n + 1
+            if transcript ? isCommandLine(l) : !(isBlank(l) || starts(l, "#") || starts(l, "@")) {
+                let prefix = transcript ? min(2, l.end - l.start) : 0
+                var blanks: [SourceRange] = []
+                var stmtEnd = l.end
+                n += 1
+                // Continuations: `... text`, right after the command or another continuation.
+                while n < lines.count, starts(lines[n], "... ") {
+                    blanks.append(SourceRange(start: lines[n].start, end: lines[n].start + 4))
+                    stmtEnd = lines[n].end
+                    n += 1
+                }
+                let stmt = StatementSource(file: file, range: SourceRange(start: l.start + prefix, end: stmtEnd),
+                                           blanking: blanks)
+                var expected: [String] = []
+                let first = n + 1
+                if transcript {
+                    while n < lines.count, !isBlank(lines[n]), !isCommandLine(lines[n]) {
+                        expected.append(String(decoding: b[lines[n].start..<lines[n].end], as: UTF8.self))
+                        n += 1
+                    }
+                }
+                items.append(.command(TranscriptCommand(
+                    statement: stmt, line: lineNo, expected: expected,
+                    expectedLines: first..<(first + expected.count), modifiers: pending, caseName: caseName)))
+                pending = []
+                continue
+            }
+            if isBlank(l) || starts(l, "#") {
+                n += 1
+                continue
+            }
+            if starts(l, "@") {
+                addDirective(directive(l, line: lineNo))
+                n += 1
+                continue
+            }
+            diags.append(Catalog.strayTranscriptLine(file: file, range: SourceRange(start: l.start, end: l.end)))
+            n += 1
+        }
+        self.items = items
+        self.diagnostics = diags
+    }
+}
