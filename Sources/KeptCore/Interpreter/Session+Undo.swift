@@ -15,6 +15,10 @@ extension Session {
                     var back = before
                     back.id = store.takeID()
                     step.changes[k] = .task(before: back, after: nil)
+                    journal.renumber(task: before.id, to: back.id)
+                    for j in step.changes.indices where j < k {
+                        step.changes[j] = step.changes[j].renumbered(task: before.id, to: back.id)
+                    }
                     note = " (back as \(back.id))"
                 }
                 apply(step.changes[k], forward: false)

@@ -8,6 +8,20 @@ public enum Change: Sendable {
     case settings(before: Settings, after: Settings)
 }
 
+extension Change {
+    /// The same change with task `old` called `new`, as the task itself or as a parent.
+    public func renumbered(task old: Int, to new: Int) -> Change {
+        guard case .task(let b, let a) = self else { return self }
+        func fix(_ t: Task?) -> Task? {
+            guard var t else { return nil }
+            if t.id == old { t.id = new }
+            if t.parent == old { t.parent = new }
+            return t
+        }
+        return .task(before: fix(b), after: fix(a))
+    }
+}
+
 /// One user action: what it was and every change it made.
 public struct JournalStep: Sendable {
     /// How undo and redo name it: `complete 1 · Pay rent`.
@@ -49,4 +63,16 @@ public struct Journal: Sendable {
 
     /// Puts a redone step back where undo finds it, keeping what else can be redone.
     public mutating func pushUndo(_ s: JournalStep) { undoStack.append(s) }
+
+    /// Makes every step that names task `old` name `new` instead: a task restored by undo has
+    /// a new id (R-TASK-3), and earlier steps must still undo the task they changed.
+    public mutating func renumber(task old: Int, to new: Int) {
+        func fixSteps(_ steps: inout [JournalStep]) {
+            for k in steps.indices {
+                steps[k].changes = steps[k].changes.map { $0.renumbered(task: old, to: new) }
+            }
+        }
+        fixSteps(&undoStack)
+        fixSteps(&redoStack)
+    }
 }

@@ -1,0 +1,117 @@
+// Diagnostics are tested through their rendered text, in both forms (STYLE.md), plus the
+// catalog's code ranges and the did-you-mean distance.
+
+import XCTest
+@testable import KeptCore
+
+final class DiagnosticsTests: XCTestCase {
+    func diagnostic(_ text: String, name: String = "morning.kept") -> Diagnostic? {
+        let file = SourceFile(name: name, text: text)
+        let t = Transcript(file: file)
+        guard let c = t.commands.first else { return nil }
+        let session = Session(store: Store(), clock: .wall(CivilDateTime(iso: "2026-06-15T09:00") ?? CivilDateTime(date: CivilDate(dayNumber: 0), time: .midnight)),
+                              defaultZone: Zone.utc)
+        return session.run(c.statement).diagnostics.first
+    }
+
+    /// The rich form of LANGUAGE.md: header, arrow with file:line:col, the source line as written
+    /// in the file (with its `> `), the caret under the range with its label, and the help.
+    func testRichFormPointsIntoTheTranscriptLine() throws {
+        let d = try XCTUnwrap(diagnostic("# morning\n\n> lsit #errand\n"))
+        let text = DiagnosticRenderer(style: .rich).render(d)
+        XCTAssertEqual(text, """
+        error[E0101]: unknown command 'lsit'
+          --> morning.kept:3:3
+           |
+         3 | > lsit #errand
+           |   ^^^^ not a command
+           |
+           = help: did you mean 'list'?
+        """)
+    }
+
+    func testShortFormIsOneLine() throws {
+        let d = try XCTUnwrap(diagnostic("> lsit #errand\n"))
+        XCTAssertEqual(DiagnosticRenderer(style: .short).render(d),
+                       "morning.kept:1:3: error[E0101]: unknown command 'lsit'; help: did you mean 'list'?")
+    }
+
+    /// A continuation line keeps its file offsets: the caret lands on line 2 under the word.
+    func testContinuationLinesKeepTheirColumns() throws {
+        let d = try XCTUnwrap(diagnostic("> list\n... frobs\n"))
+        XCTAssertEqual(d.code, "E0103")
+        let loc = try XCTUnwrap(d.location)
+        XCTAssertEqual(loc.line, 2)
+        XCTAssertEqual(loc.column, 5)
+        XCTAssertTrue(DiagnosticRenderer(style: .rich).render(d).contains(" 2 | ... frobs\n   |     ^^^^^"))
+    }
+
+    /// Columns count characters, not bytes: "ü" is one column; a title that matches no task is E0305.
+    func testColumnsCountScalars() throws {
+        let d = try XCTUnwrap(diagnostic("> set \"Müsli kaufen\" priorty high\n"))
+        XCTAssertEqual(d.code, "E0305")
+        let file = SourceFile(name: "x", text: "> ü frob")
+        XCTAssertEqual(file.lineColumn(of: 5).column, 5)
+    }
+
+    /// An unclosed quote is a lexical error at the quote, with a help.
+    func testUnterminatedString() throws {
+        let d = try XCTUnwrap(diagnostic("> add \"Pay rent\n"))
+        XCTAssertEqual(d.code, "E0001")
+        XCTAssertEqual(DiagnosticRenderer(style: .short).render(d),
+                       "morning.kept:1:7: error[E0001]: unterminated string; help: add a closing '\"'")
+    }
+
+    /// A caret into a very long line (a one-line store of megabytes) is drawn in a window.
+    func testLongLinesAreWindowed() {
+        let long = String(repeating: "a", count: 5000) + "X" + String(repeating: "b", count: 5000)
+        let file = SourceFile(name: "big.json", text: long)
+        let d = Diagnostic(code: "E0308", message: "could not read the store: boom", file: file,
+                           range: SourceRange(start: 5000, end: 5001), label: "here")
+        let lines = DiagnosticRenderer(style: .rich).render(d).split(separator: "\n").map(String.init)
+        XCTAssertTrue(lines.allSatisfy { $0.count < 130 }, "a rendered line is too long")
+        let src = try? XCTUnwrap(lines.first { $0.contains("X") })
+        let caret = try? XCTUnwrap(lines.first { $0.contains("^") })
+        if let src, let caret {
+            let xIndex = src.firstIndex(of: "X").map { src.distance(from: src.startIndex, to: $0) }
+            let cIndex = caret.firstIndex(of: "^").map { caret.distance(from: caret.startIndex, to: $0) }
+            XCTAssertEqual(xIndex, cIndex, "the caret is not under the character")
+        }
+    }
+
+    func testColourOnlyWhenAsked() throws {
+        let d = try XCTUnwrap(diagnostic("> lsit\n"))
+        XCTAssertFalse(DiagnosticRenderer(style: .rich, color: false).render(d).contains("\u{1B}["))
+        XCTAssertTrue(DiagnosticRenderer(style: .rich, color: true).render(d).contains("\u{1B}[1;31m"))
+    }
+
+    /// Codes are unique and sit in the ranges of STYLE.md.
+    func testCatalogCodesAreUniqueAndInRange() {
+        var seen = Set<String>()
+        for e in Catalog.entries {
+            XCTAssertTrue(seen.insert(e.code).inserted, "\(e.code) appears twice")
+            XCTAssertEqual(e.code.count, 5)
+            XCTAssertTrue(e.code.hasPrefix("E0") || e.code.hasPrefix("W"), e.code)
+            XCTAssertFalse(e.summary.hasSuffix("."), "\(e.code): messages have no final period")
+            XCTAssertEqual(e.summary, e.summary.lowercased().replacingOccurrences(of: "utf-8", with: "UTF-8"), "\(e.code): lowercase")
+        }
+    }
+
+    func testSuggestions() {
+        let table: [(String, String, [String], String?)] = [
+            ("sug-01", "lsit", ["list", "add"], "list"),
+            ("sug-02", "tommorow", ["today", "tomorrow", "yesterday"], "tomorrow"),
+            ("sug-03", "priorty", ["priority", "project"], "priority"),
+            ("sug-04", "frobnicate", ["list", "add", "show"], nil),
+            ("sug-05", "LIST", ["list"], "list"),
+            ("sug-06", "ad", ["add", "all"], "add"),
+            ("sug-07", "x", ["list"], nil),
+        ]
+        for (id, word, cands, want) in table {
+            let got = Suggestion.nearest(word, in: cands)
+            // An exact match (only case differs) is returned as the spelling to use.
+            XCTAssertEqual(got, want, id)
+        }
+        XCTAssertEqual(Suggestion.distance("abcd", "abdc"), 1, "a swap is one edit")
+    }
+}

@@ -1,0 +1,242 @@
+// The interpreter's first statements, driven through Session as every front end drives it:
+// outputs, errors, and undo/redo of every action kind (R-TASK-1, R-TASK-3).
+
+import XCTest
+@testable import KeptCore
+
+final class InterpreterTests: XCTestCase {
+    static let monday9 = CivilDateTime(iso: "2026-06-15T09:00") ?? CivilDateTime(date: CivilDate(dayNumber: 0), time: .midnight)
+
+    func session(_ store: Store = Store()) -> Session {
+        Session(store: store, clock: .wall(Self.monday9), defaultZone: Zone(identifier: "Europe/Berlin") ?? .utc)
+    }
+
+    @discardableResult
+    func run(_ s: Session, _ text: String) -> CommandOutput {
+        s.run(StatementSource(file: SourceFile(name: "t", text: text)))
+    }
+
+    func lines(_ s: Session, _ text: String) -> [String] {
+        let r = run(s, text)
+        return r.lines + r.diagnostics.map { "! \($0.code) \($0.message)" }
+    }
+
+    func testAddShowListComplete() {
+        let s = session()
+        XCTAssertEqual(lines(s, "add Pay rent @today"), ["Added 1 · Pay rent · Today"])
+        XCTAssertEqual(lines(s, "add Call mom @tomorrow 18:30"), ["Added 2 · Call mom · Tomorrow 6:30 PM"])
+        XCTAssertEqual(lines(s, "add Old thing @2026-06-10"), ["Added 3 · Old thing · Overdue 5d"])
+        XCTAssertEqual(lines(s, "list"), ["All 3 tasks", "1  Pay rent   Today", "2  Call mom   Tomorrow 6:30 PM", "3  Old thing  Overdue 5d"])
+        XCTAssertEqual(lines(s, "complete 3"), ["Completed 3 · Old thing"])
+        // R-VIEW-3: a finished task is never overdue; its due date is kept.
+        XCTAssertEqual(lines(s, "show 3 due"), ["Wed Jun 10, 2026"])
+        XCTAssertEqual(text(s.store.task(3)), "3 · Old thing · Wed Jun 10")
+        XCTAssertEqual(lines(s, "reopen 3"), ["Reopened 3 · Old thing · Overdue 5d"])
+    }
+
+    func text(_ t: Task?) -> String { t.map { session().text.summary($0) } ?? "" }
+
+    func testTitleReferences() {
+        let s = session()
+        run(s, "add Call mom")
+        run(s, "add Call mom")
+        run(s, "add Pay rent")
+        XCTAssertEqual(lines(s, "complete \"Pay rent\""), ["Completed 3 · Pay rent"])
+        XCTAssertEqual(lines(s, "complete \"Call mom\""), ["! E0306 2 open tasks are titled \"Call mom\""])
+        XCTAssertEqual(run(s, "complete \"Call mum\"").diagnostics.first?.help, "did you mean \"Call mom\"?")
+        XCTAssertEqual(lines(s, "reopen \"Pay rent\""), ["Reopened 3 · Pay rent"])
+    }
+
+    /// R-DAY-2: with a day start of 04:00, 01:30 belongs to yesterday.
+    func testDayStart() {
+        let s = session()
+        s.clock = .wall(CivilDateTime(iso: "2026-06-16T01:30") ?? Self.monday9)
+        run(s, "set day-start 04:00")
+        XCTAssertEqual(lines(s, "add Idea @today"), ["Added 1 · Idea · Today"])
+        XCTAssertEqual(lines(s, "show 1 due"), ["Mon Jun 15, 2026"])
+    }
+
+    /// R-DAY-4: 12-hour and 24-hour clocks, noon the same way in both.
+    func testHourCycle() {
+        let s = session()
+        run(s, "add Lunch @today noon")
+        XCTAssertEqual(lines(s, "show 1 due"), ["Mon Jun 15, 2026 12 PM"])
+        run(s, "set clock 24h")
+        XCTAssertEqual(lines(s, "show 1 due"), ["Mon Jun 15, 2026 12:00"])
+    }
+
+    /// R-DAY-1: a fixed now is a wall-clock reading in the account zone; the zone statement
+    /// changes the zone for the session, and a time alone is today while it is ahead.
+    func testNowAndZone() {
+        let s = session()
+        XCTAssertEqual(lines(s, "now"), ["Mon Jun 15, 2026 9 AM Europe/Berlin"])
+        run(s, "zone America/New_York")
+        XCTAssertEqual(lines(s, "now"), ["Mon Jun 15, 2026 9 AM America/New_York"])
+        run(s, "now 2026-06-15T07:00:00Z")
+        XCTAssertEqual(lines(s, "now"), ["Mon Jun 15, 2026 3 AM America/New_York"])
+        XCTAssertEqual(lines(s, "add Early @8am"), ["Added 1 · Early · Today 8 AM"])
+        XCTAssertEqual(lines(s, "add Late @2am"), ["Added 2 · Late · Tomorrow 2 AM"])
+        XCTAssertEqual(lines(s, "now 2026-02-30 09:00"), ["! E0205 '2026-02-30 09:00' is not a date that exists"])
+        XCTAssertEqual(run(s, "zone Europe/Berln").diagnostics.first?.help, "did you mean 'Europe/Berlin'?")
+    }
+
+    func testJSONShapes() throws {
+        let s = session()
+        s.format = .json
+        let added = try JSONParser.parse(XCTUnwrap(run(s, "add Pay rent @tomorrow 15:00").lines.first))
+        let task = try XCTUnwrap(added["added"]?.objectValue)
+        XCTAssertEqual(task.keys, ["id", "title", "status", "due", "priority", "project", "area", "tags", "notes", "repeat",
+                                   "estimate", "heldUntil", "completedAt", "createdAt", "parent", "steps", "reminders"])
+        XCTAssertEqual(task["due"], .object(JSONObject([("date", .string("2026-06-16")), ("time", .string("15:00"))])))
+        XCTAssertEqual(task["createdAt"], .string("2026-06-15T09:00:00+02:00"))
+        let list = try JSONParser.parse(XCTUnwrap(run(s, "list").lines.first))
+        XCTAssertEqual(list["shown"], .number(JSONNumber(1)))
+        XCTAssertEqual(list["total"], .number(JSONNumber(1)))
+        let done = try JSONParser.parse(XCTUnwrap(run(s, "complete 1").lines.first))
+        XCTAssertEqual(done["next"], .null)
+        XCTAssertEqual(done["completed"]?["status"], .string("done"))
+    }
+
+    /// R-TASK-1: each kind of change is undone and redone as one step.
+    func testUndoRedoOfEveryKind() {
+        let table: [(String, [String], String)] = [
+            ("undo-01", [], "add A"),
+            ("undo-02", ["add A"], "complete 1"),
+            ("undo-03", ["add A", "complete 1"], "reopen 1"),
+            ("undo-04", ["add A"], "set 1 title B"),
+            ("undo-05", ["add A"], "set 1 due tomorrow 9:00"),
+            ("undo-06", ["add A"], "set 1 priority high"),
+            ("undo-07", ["add A", "project add Home"], "set 1 project Home"),
+            ("undo-08", ["add A"], "set 1 description some words"),
+            ("undo-09", [], "set week-start sunday"),
+            ("undo-10", [], "project add Home"),
+            ("undo-11", [], "set zone Asia/Tokyo"),
+        ]
+        for (id, setup, action) in table {
+            let s = session()
+            for l in setup { XCTAssertFalse(run(s, l).failed, "\(id): \(l)") }
+            let before = Snapshot(s.store)
+            let r = run(s, action)
+            XCTAssertFalse(r.failed, "\(id): \(r.diagnostics.map(\.message))")
+            let after = Snapshot(s.store)
+            XCTAssertNotEqual(before, after, "\(id): the action changed nothing")
+            XCTAssertFalse(run(s, "undo").failed, id)
+            XCTAssertEqual(Snapshot(s.store), before, "\(id): undo")
+            XCTAssertFalse(run(s, "redo").failed, id)
+            XCTAssertEqual(Snapshot(s.store), after, "\(id): redo")
+        }
+    }
+
+    /// R-TASK-3: an undone delete brings the task back, under a new id.
+    func testUndoDeleteGivesANewID() {
+        let s = session()
+        run(s, "add A @today")
+        run(s, "delete 1")
+        XCTAssertEqual(lines(s, "undo"), ["Undid delete 1 · A (back as 2)"])
+        XCTAssertNil(s.store.task(1))
+        XCTAssertEqual(s.store.task(2)?.title, "A")
+        XCTAssertEqual(lines(s, "redo"), ["Redid delete 1 · A"])
+        XCTAssertNil(s.store.task(2))
+        XCTAssertEqual(lines(s, "redo"), ["! E0303 nothing to redo"])
+    }
+
+    func testUndoCountsAndANewChangeClearsRedo() {
+        let s = session()
+        run(s, "add A")
+        run(s, "add B")
+        run(s, "add C")
+        XCTAssertEqual(lines(s, "undo 2"), ["Undid add 3 · C", "Undid add 2 · B"])
+        XCTAssertEqual(s.store.tasks.map(\.title), ["A"])
+        run(s, "add D")
+        XCTAssertEqual(lines(s, "redo"), ["! E0303 nothing to redo"])
+        XCTAssertEqual(lines(s, "undo 9"), ["Undid add 4 · D", "Undid add 1 · A"])
+        XCTAssertEqual(lines(s, "undo"), ["! E0302 nothing to undo"])
+    }
+
+    /// A failed statement changes nothing.
+    func testErrorsLeaveTheStoreAsItWas() {
+        let s = session()
+        run(s, "add A")
+        let before = Snapshot(s.store)
+        for bad in ["add", "add B @tommorow", "complete 9", "set 1 priority huge", "set 1 project Nope", "set clock 25h",
+                    "reopen 1", "set 1 due 2026-13-01", "set 1 created yesterday", "delete \"Z\"", "frob"] {
+            XCTAssertTrue(run(s, bad).failed, bad)
+            XCTAssertEqual(Snapshot(s.store), before, bad)
+        }
+    }
+
+    /// Undo all of 200 random actions and the store is back where it started; redo all and it
+    /// is where it ended (tasks compared without ids, which a restore renews by R-TASK-3).
+    func testUndoAllOfRandomActions() {
+        var rng = SplitMix(seed: 20260615)
+        for round in 0..<5 {
+            // The seed tasks are in the store from the start, not in the history.
+            var seed = Store()
+            for k in 0..<5 {
+                var t = Task(id: seed.takeID(), title: "Seed \(k)", createdAt: Instant(seconds: 1_780_000_000))
+                t.due = Due(date: CivilDate(dayNumber: 20619))
+                seed.put(t)
+            }
+            let s = session(seed)
+            let start = Snapshot(s.store)
+            let startSteps = 0
+            var performed = 0
+            while performed < 200 {
+                let ids = s.store.tasks.map(\.id)
+                let id = ids.isEmpty ? 1 : ids[Int(rng.next() % UInt64(ids.count))]
+                let actions = [
+                    "add Task \(performed) @tomorrow 9:00", "add Plain \(performed)", "complete \(id)", "reopen \(id)",
+                    "delete \(id)", "set \(id) title Renamed \(performed)", "set \(id) priority high", "set \(id) due today",
+                    "set \(id) due none", "set clock 24h", "set clock 12h", "project add P\(performed)", "undo", "redo",
+                ]
+                let r = run(s, actions[Int(rng.next() % UInt64(actions.count))])
+                if !r.failed { performed += 1 }
+            }
+            let end = Snapshot(s.store)
+            let steps = s.journal.undoStack.count - startSteps
+            if steps > 0 { XCTAssertFalse(run(s, "undo \(steps)").failed) }
+            XCTAssertTrue(Snapshot(s.store) == start, "round \(round): undo all: \(Snapshot(s.store).difference(start))")
+            let redoable = s.journal.redoStack.count
+            if redoable > 0 { XCTAssertFalse(run(s, "redo \(redoable)").failed) }
+            XCTAssertTrue(Snapshot(s.store) == end, "round \(round): redo all: \(Snapshot(s.store).difference(end))")
+        }
+    }
+}
+
+/// A store's content for comparison: tasks without their ids, in title order, plus projects
+/// and settings.
+struct Snapshot: Equatable {
+    var tasks: [String]
+    var projects: [String]
+    var settings: Settings
+
+    init(_ s: Store) {
+        tasks = s.tasks.map { t in
+            var x = t
+            x.id = 0
+            return String(describing: x)
+        }.sorted()
+        projects = s.projects.map(\.name).sorted()
+        settings = s.settings
+    }
+
+    /// A short account of what differs, so a failure message stays readable.
+    func difference(_ other: Snapshot) -> String {
+        let mine = Set(tasks), theirs = Set(other.tasks)
+        let extra = mine.subtracting(theirs).prefix(2), missing = theirs.subtracting(mine).prefix(2)
+        return "\(tasks.count) tasks vs \(other.tasks.count); only here: \(Array(extra)); only there: \(Array(missing)); projects \(projects.count) vs \(other.projects.count); settings equal: \(settings == other.settings)"
+    }
+}
+
+/// A small seeded generator, so random tests repeat exactly.
+struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

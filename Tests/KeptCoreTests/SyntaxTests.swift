@@ -1,0 +1,159 @@
+// The lexer, the statement parser and the transcript reader: tokens with byte ranges, one tree
+// or one diagnostic per statement, and scripts split into commands and expected blocks.
+
+import XCTest
+@testable import KeptCore
+
+final class SyntaxTests: XCTestCase {
+    func tokens(_ text: String) -> [Token] {
+        let f = SourceFile(name: "t", text: text)
+        var l = Lexer(file: f, statement: StatementSource(file: f))
+        return l.tokenize()
+    }
+
+    func parse(_ text: String) -> (Statement?, [Diagnostic]) {
+        Parser.parse(StatementSource(file: SourceFile(name: "t", text: text)))
+    }
+
+    func testLexerTable() {
+        let table: [(String, String, [String])] = [
+            ("lex-01", "list", ["word:list", "end:"]),
+            ("lex-02", "show 12 due", ["word:show", "number:12", "word:due", "end:"]),
+            ("lex-03", "set \"Call mom\" title \"Ring \\\"Mum\\\"\"", ["word:set", "string:Call mom", "word:title", "string:Ring \"Mum\"", "end:"]),
+            ("lex-04", "due<=fri", ["word:due", "punct:<=", "word:fri", "end:"]),
+            ("lex-05", "a\\ b", ["word:a b", "end:"]),
+            ("lex-06", "  \t ", ["end:"]),
+            ("lex-07", "(#a|#b),c", ["punct:(", "word:#a", "punct:|", "word:#b", "punct:)", "punct:,", "word:c", "end:"]),
+            ("lex-08", "2026-06-15 15:00", ["word:2026-06-15", "word:15:00", "end:"]),
+            ("lex-09", "café ünï", ["word:café", "word:ünï", "end:"]),
+        ]
+        for (id, input, want) in table {
+            let got = tokens(input).map { t -> String in
+                let k: String
+                switch t.kind {
+                case .word: k = "word"
+                case .number: k = "number"
+                case .string: k = "string"
+                case .punct: k = "punct"
+                case .end: k = "end"
+                }
+                return "\(k):\(t.text)"
+            }
+            XCTAssertEqual(got, want, id)
+        }
+    }
+
+    /// Ranges are UTF-8 byte offsets into the file.
+    func testTokenRangesAreBytes() {
+        let t = tokens("add Müsli @today")
+        XCTAssertEqual(t[1].range, SourceRange(start: 4, end: 10))
+        XCTAssertEqual(t[2].range, SourceRange(start: 11, end: 17))
+    }
+
+    func testParserAcceptsEveryStatementKind() {
+        let table: [(String, String, Keyword)] = [
+            ("par-01", "now", .now), ("par-02", "now 2026-06-15 09:00", .now), ("par-03", "zone Europe/Berlin", .zone),
+            ("par-04", "set", .set), ("par-05", "set clock 24h", .set), ("par-06", "set 3 due tomorrow", .set),
+            ("par-07", "add Pay rent @today", .add), ("par-08", "show 1", .show), ("par-09", "show \"Pay rent\" due", .show),
+            ("par-10", "list", .list), ("par-11", "complete 1", .complete), ("par-12", "reopen \"Pay rent\"", .reopen),
+            ("par-13", "delete 2", .delete), ("par-14", "undo", .undo), ("par-15", "undo 3", .undo), ("par-16", "redo 2", .redo),
+            ("par-17", "project add Home Stuff", .project), ("par-18", "help", .help), ("par-19", "help add", .help),
+            ("par-20", "LIST", .list),
+        ]
+        for (id, text, kw) in table {
+            let (s, d) = parse(text)
+            XCTAssertEqual(s?.keyword, kw, "\(id): \(d.map(\.message))")
+            XCTAssertTrue(d.isEmpty, id)
+        }
+        if case .projectAdd(let name)? = parse("project add Home Stuff").0?.kind {
+            XCTAssertEqual(name.text, "Home Stuff")
+        } else {
+            XCTFail("project add")
+        }
+        if case .undo(let n)? = parse("undo 3").0?.kind { XCTAssertEqual(n, 3) } else { XCTFail("undo 3") }
+        if case .setField(let ref, let f, let v)? = parse("set \"Pay rent\" title \"Pay the rent\"").0?.kind {
+            XCTAssertEqual(ref, .title("Pay rent", SourceRange(start: 4, end: 14)))
+            XCTAssertEqual(f.text, "title")
+            XCTAssertEqual(v.text, "Pay the rent")
+        } else {
+            XCTFail("set field")
+        }
+    }
+
+    func testParserErrors() {
+        let table: [(String, String, String, Int)] = [
+            ("perr-01", "frobnicate 3", "E0101", 0),
+            ("perr-02", "lsit", "E0101", 0),
+            ("perr-03", "complete", "E0102", 8),
+            ("perr-04", "complete one", "E0102", 9),
+            ("perr-05", "complete 1 2", "E0103", 11),
+            ("perr-06", "undo zero", "E0102", 5),
+            ("perr-07", "undo 0", "E0102", 5),
+            ("perr-08", "project rename A B", "E0104", 8),
+            ("perr-09", "project", "E0102", 7),
+            ("perr-10", "add", "E0102", 3),
+            ("perr-11", "list \"x", "E0001", 5),
+            ("perr-12", "show", "E0102", 4),
+            ("perr-13", "all", "E0101", 0),
+            ("perr-14", "complete 99999999999999999999999", "E0102", 9),
+            ("perr-15", "zone A B", "E0103", 7),
+        ]
+        for (id, text, code, col) in table {
+            let (s, d) = parse(text)
+            XCTAssertNil(s, id)
+            XCTAssertEqual(d.first?.code, code, id)
+            XCTAssertEqual(d.first?.range?.start, col, id)
+        }
+        XCTAssertEqual(parse("lsit").1.first?.help, "did you mean 'list'?")
+        XCTAssertEqual(parse("project ad Home").1.first?.help, "did you mean 'add'?")
+    }
+
+    func testBlankStatementIsNothing() {
+        let (s, d) = parse("   ")
+        XCTAssertNil(s)
+        XCTAssertTrue(d.isEmpty)
+    }
+
+    func testTranscriptBlocks() {
+        let text = """
+        # a comment
+        > now 2026-06-15 09:00
+        > add Pay rent
+        ... @today
+        Added 1 · Pay rent · Today
+
+        @format json
+        > show 1 due
+        {"due":{"date":"2026-06-15","time":null}}
+        <BLANKLINE>
+
+        @case "second"
+        > list
+        ...
+        """
+        let t = Transcript(file: SourceFile(name: "t.kept", text: text))
+        XCTAssertTrue(t.isTranscript)
+        XCTAssertTrue(t.diagnostics.isEmpty)
+        let cs = t.commands
+        XCTAssertEqual(cs.count, 4)
+        XCTAssertEqual(cs[0].expected, [])
+        XCTAssertEqual(cs[1].statement.text, "add Pay rent @today")
+        XCTAssertEqual(cs[1].line, 3)
+        XCTAssertEqual(cs[1].expected, ["Added 1 · Pay rent · Today"])
+        XCTAssertEqual(cs[1].expectedLines, 5..<6)
+        XCTAssertEqual(cs[2].modifiers.map(\.name), ["format"])
+        XCTAssertEqual(cs[2].expected.count, 2)
+        XCTAssertEqual(cs[3].caseName, "second")
+        XCTAssertEqual(cs[3].expected, ["..."])
+        XCTAssertEqual(t.directives.map(\.name), ["case"])
+    }
+
+    func testPlainScriptAndStrayLines() {
+        let plain = Transcript(file: SourceFile(name: "p", text: "# setup\nadd A\n\nlist\n"))
+        XCTAssertFalse(plain.isTranscript)
+        XCTAssertEqual(plain.commands.map(\.statement.text), ["add A", "list"])
+        let stray = Transcript(file: SourceFile(name: "s", text: "> list\nNo open tasks\n\nthis is prose\n"))
+        XCTAssertEqual(stray.diagnostics.first?.code, "E0002")
+        XCTAssertEqual(stray.diagnostics.first?.location?.line, 4)
+    }
+}
