@@ -12,7 +12,8 @@ struct ScriptTest {
     /// The lines a command produced, as a transcript writes them: output lines, then each
     /// error as `! CODE message` (in JSON mode the error object is an output line).
     static func actualLines(_ r: CommandOutput, format: OutputFormat) -> [String] {
-        var lines = r.lines
+        // A value with a line break prints as several lines, as it does on a terminal.
+        var lines = r.lines.flatMap { $0.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) }
         for d in r.diagnostics {
             if format == .json {
                 lines.append(JSONWriter.compact(DiagnosticJSON.value(d)))
@@ -41,18 +42,7 @@ struct ScriptTest {
             return report
         }
         let transcript = Transcript(file: file)
-        var problems = transcript.diagnostics
-        for item in transcript.items {
-            switch item {
-            case .directive(let d) where !TestRunner.fileDirectives.contains(d.name):
-                problems.append(Catalog.unknownDirective(d, file: file, candidates: TestRunner.fileDirectives + TestRunner.commandDirectives))
-            case .command(let c):
-                for d in c.modifiers where !TestRunner.commandDirectives.contains(d.name) {
-                    problems.append(Catalog.unknownDirective(d, file: file, candidates: TestRunner.fileDirectives + TestRunner.commandDirectives))
-                }
-            default: break
-            }
-        }
+        let problems = transcript.diagnostics
         if !problems.isEmpty {
             report.broken = true
             report.failures += problems.map { short.render($0) }

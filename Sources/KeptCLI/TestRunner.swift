@@ -25,9 +25,6 @@ struct TestRunner {
     let update: Bool
     let jobs: Int
 
-    static let fileDirectives = ["case", "store"]
-    static let commandDirectives = ["format", "unordered", "skip"]
-
     /// Runs every script under the paths; returns the exit code.
     func run(_ paths: [String], out: OutputStream, err: OutputStream) -> Int32 {
         var files: [String] = []

@@ -33,9 +33,15 @@ extension Session {
             return .error(Catalog.unknownField(tok, file: s.source.file, candidates: TaskField.allCases.map(\.rawValue)))
         }
         let value = fieldText(t, f, txt)
-        let obj = TaskJSON.value(t, zone: zone)
-        var json: JSONValue = .null
-        if case .object(let o) = obj { json = o[TaskJSON.key(for: f)] ?? .null }
+        let json: JSONValue
+        switch f {
+        // Fields outside the task shape of LANGUAGE.md.
+        case .description: json = t.description.map { .string($0) } ?? .null
+        case .goal: json = t.goal.map { .string($0) } ?? .null
+        case .start: json = TaskJSON.due(t.start)
+        default:
+            if case .object(let o) = TaskJSON.value(t, zone: zone) { json = o[TaskJSON.key(for: f)] ?? .null } else { json = .null }
+        }
         return out([value], json: .object(JSONObject([(f.rawValue, json)])))
     }
 
@@ -179,6 +185,10 @@ extension Session {
         switch f {
         case .title:
             guard !value.text.isEmpty else { return .error(Catalog.emptyTitle(range: value.range, file: file)) }
+            guard !value.text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
+                return .error(Catalog.badFieldValue("title", value: value.text, range: value.range, file: file,
+                                                    expected: "one line of text", help: "a title has no line breaks or tabs; put details in the description"))
+            }
             after.title = value.text
         case .description:
             after.description = value.text.lowercased() == "none" ? nil : value.text

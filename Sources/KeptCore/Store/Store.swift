@@ -11,6 +11,9 @@ public struct Store: Sendable {
     public var settings = Settings()
     /// The id the next new task gets; ids are never reused, even after a delete.
     public var nextID = 1
+    /// The largest id a store may hold (2^53 - 1, exact in every JSON reader); the loader
+    /// refuses larger ids and nextIds, so id arithmetic cannot overflow.
+    public static let maxID = 9_007_199_254_740_991
     /// Top-level fields this version does not know.
     public var extra = JSONObject()
 
@@ -37,6 +40,7 @@ public struct Store: Sendable {
     /// Hands out a fresh id.
     public mutating func takeID() -> Int {
         let id = nextID
+        // Loading caps ids and nextId at maxID, so this cannot overflow.
         nextID += 1
         return id
     }

@@ -41,7 +41,7 @@ public enum StoreCodec {
                 }
             case "nextId":
                 let n = try r.readInt()
-                guard n >= 1 else { throw r.error("'nextId' must be at least 1", at: at) }
+                guard n >= 1, n <= Store.maxID else { throw r.error("'nextId' must be from 1 to \(Store.maxID)", at: at) }
                 nextID = n
             case "settings":
                 store.settings = try decodeSettings(&r)
@@ -173,7 +173,7 @@ public enum StoreCodec {
             switch key {
             case "id":
                 t.id = try r.readInt()
-                guard t.id >= 1 else { throw r.error("a task id is a whole number from 1 up", at: at) }
+                guard t.id >= 1, t.id <= Store.maxID else { throw r.error("a task id is a whole number from 1 to \(Store.maxID)", at: at) }
                 hasID = true
             case "title":
                 t.title = try r.readString()

@@ -35,6 +35,11 @@ public enum TranscriptItem: Sendable {
 
 /// A script split into commands and directives, with any lines it could not place.
 public struct Transcript: Sendable {
+    /// Directives that stand alone: `@case "name"`, `@store FILE`.
+    public static let fileDirectives = ["case", "store"]
+    /// Directives that modify the next command.
+    public static let commandDirectives = ["format", "unordered", "skip"]
+
     public let file: SourceFile
     public let items: [TranscriptItem]
     /// True when the file holds `> ` lines; false for a plain script.
@@ -104,9 +109,15 @@ public struct Transcript: Sendable {
                 if a.count >= 2, a.hasPrefix("\""), a.hasSuffix("\"") { a = String(a.dropFirst().dropLast()) }
                 caseName = a
                 items.append(.directive(d))
-            case "store", "now", "zone":
+            case "store":
                 items.append(.directive(d))
             default:
+                if !Transcript.commandDirectives.contains(d.name) {
+                    diags.append(Catalog.unknownDirective(d, file: file, candidates: Transcript.fileDirectives + Transcript.commandDirectives))
+                } else if d.name == "format", OutputFormat(rawValue: d.argument) == nil {
+                    diags.append(Diagnostic(code: "E0105", message: "'@format' takes text or json, not '\(d.argument)'", file: file,
+                                            range: d.range, label: "not a format"))
+                }
                 pending.append(d)
             }
         }

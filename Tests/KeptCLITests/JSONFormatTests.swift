@@ -1,0 +1,138 @@
+// `--format json` (LANGUAGE.md "Output"): one JSON object per command, one per line, in the
+// documented shapes; this form is an interface, so the keys are pinned exactly.
+
+import Foundation
+import XCTest
+
+final class JSONFormatTests: XCTestCase {
+    /// The keys of a task object, exactly (LANGUAGE.md "any task").
+    static let taskKeys: Set<String> = [
+        "id", "title", "status", "due", "priority", "project", "area", "tags", "notes", "repeat",
+        "estimate", "heldUntil", "completedAt", "createdAt", "parent", "steps", "reminders",
+    ]
+
+    func parseLines(_ r: KeptRun, file: StaticString = #filePath, line: UInt = #line) throws -> [[String: Any]] {
+        try r.stdoutLines.enumerated().map { k, l in
+            guard let o = try? JSONSerialization.jsonObject(with: Data(l.utf8)) as? [String: Any] else {
+                XCTFail("stdout line \(k + 1) is not a JSON object: \(l)", file: file, line: line)
+                throw CocoaError(.propertyListReadCorrupt)
+            }
+            return o
+        }
+    }
+
+    /// The task shape of a fresh task with a due date and time: exactly the documented keys,
+    /// due {"date":"2026-06-16","time":"15:00"}, defaults for the rest.
+    func assertFreshTask(_ t: [String: Any]?, file: StaticString = #filePath, line: UInt = #line) {
+        guard let t else { return XCTFail("no task object", file: file, line: line) }
+        XCTAssertEqual(Set(t.keys), Self.taskKeys, file: file, line: line)
+        XCTAssertEqual(t["id"] as? Int, 1, file: file, line: line)
+        XCTAssertEqual(t["title"] as? String, "Pay rent", file: file, line: line)
+        XCTAssertEqual(t["status"] as? String, "open", file: file, line: line)
+        let due = t["due"] as? [String: Any]
+        XCTAssertEqual(due?.count, 2, file: file, line: line)
+        XCTAssertEqual(due?["date"] as? String, "2026-06-16", file: file, line: line)
+        XCTAssertEqual(due?["time"] as? String, "15:00", file: file, line: line)
+        XCTAssertEqual(t["priority"] as? String, "none", file: file, line: line)
+        for k in ["project", "area", "repeat", "estimate", "heldUntil", "completedAt", "parent"] {
+            XCTAssertTrue(t[k] is NSNull, "\(k) should be null", file: file, line: line)
+        }
+        for k in ["tags", "notes", "steps", "reminders"] {
+            XCTAssertEqual((t[k] as? [Any])?.count, 0, "\(k) should be []", file: file, line: line)
+        }
+        XCTAssertEqual(t["createdAt"] as? String, "2026-06-15T09:00:00+02:00", file: file, line: line)
+    }
+
+    /// add → {"added":TASK}, show → TASK, list → {"tasks":[…],"shown":1,"total":1}, and an error
+    /// → {"error":{"code":"E0301","message":…,"line":1,"column":6,…}} on stdout; exit 1; every
+    /// stdout line is one JSON object and stderr stays empty.
+    func testShapes() throws {
+        let r = try Kept.run(["run", "--format", "json"] + Kept.clock + [
+            "-e", "add Pay rent @tomorrow 15:00", "-e", "show 1", "-e", "list", "-e", "show 9",
+        ])
+        XCTAssertEqual(r.reason, .exit, r.summary)
+        XCTAssertEqual(r.status, 1, r.summary)
+        XCTAssertEqual(r.stderr, "", r.summary)
+        let objs = try parseLines(r)
+        XCTAssertEqual(objs.count, 4, r.summary)
+        guard objs.count == 4 else { return }
+
+        XCTAssertEqual(Set(objs[0].keys), ["added"])
+        assertFreshTask(objs[0]["added"] as? [String: Any])
+
+        assertFreshTask(objs[1])
+
+        XCTAssertEqual(Set(objs[2].keys), ["tasks", "shown", "total"])
+        XCTAssertEqual(objs[2]["shown"] as? Int, 1)
+        XCTAssertEqual(objs[2]["total"] as? Int, 1)
+        let tasks = objs[2]["tasks"] as? [[String: Any]]
+        XCTAssertEqual(tasks?.count, 1)
+        assertFreshTask(tasks?.first)
+
+        XCTAssertEqual(Set(objs[3].keys), ["error"])
+        let e = try XCTUnwrap(objs[3]["error"] as? [String: Any])
+        XCTAssertEqual(e["code"] as? String, "E0301")
+        XCTAssertEqual(e["message"] as? String, "no task with id 9")
+        XCTAssertEqual(e["line"] as? Int, 1)
+        XCTAssertEqual(e["column"] as? Int, 6, "the column of '9' in 'show 9'")
+        XCTAssertTrue(Set(e.keys).isSuperset(of: ["code", "message", "line", "column"]), "\(e.keys)")
+    }
+
+    /// The exact bytes of the first line: key order is part of the interface.
+    func testAddLineIsExact() throws {
+        let r = try Kept.run(["run", "--format", "json"] + Kept.clock + ["-e", "add Pay rent @tomorrow 15:00"])
+        XCTAssertEqual(r.status, 0, r.summary)
+        XCTAssertEqual(r.stdout, #"{"added":{"id":1,"title":"Pay rent","status":"open","due":{"date":"2026-06-16","time":"15:00"},"priority":"none","project":null,"area":null,"tags":[],"notes":[],"repeat":null,"estimate":null,"heldUntil":null,"completedAt":null,"createdAt":"2026-06-15T09:00:00+02:00","parent":null,"steps":[],"reminders":[]}}"# + "\n", r.summary)
+    }
+
+    /// complete → {"completed":TASK,"next":null}; a due without a time has "time":null.
+    func testCompleteShape() throws {
+        let r = try Kept.run(["run", "--format", "json"] + Kept.clock + ["-e", "add Pay rent @2026-07-01", "-e", "complete 1"])
+        XCTAssertEqual(r.status, 0, r.summary)
+        let objs = try parseLines(r)
+        XCTAssertEqual(objs.count, 2, r.summary)
+        guard objs.count == 2 else { return }
+        let added = objs[0]["added"] as? [String: Any]
+        let due = added?["due"] as? [String: Any]
+        XCTAssertEqual(due?["date"] as? String, "2026-07-01")
+        XCTAssertTrue(due?["time"] is NSNull)
+        XCTAssertEqual(Set(objs[1].keys), ["completed", "next"])
+        XCTAssertTrue(objs[1]["next"] is NSNull)
+        let done = objs[1]["completed"] as? [String: Any]
+        XCTAssertEqual(done.map { Set($0.keys) }, Self.taskKeys)
+        XCTAssertEqual(done?["status"] as? String, "done")
+        XCTAssertEqual(done?["completedAt"] as? String, "2026-06-15T09:00:00+02:00")
+    }
+
+    /// Text that needs escaping stays one line of valid JSON: a description set to a quoted
+    /// string with quotes, a backslash, a newline and a tab (the lexer's `\"`, `\\`, `\n`, `\t`)
+    /// and non-ASCII; `updated` and `show ID FIELD` shapes on the way. (A title is one line, so
+    /// the same value as a title is refused with E0209.)
+    func testEscapingKeepsOneObjectPerLine() throws {
+        let r = try Kept.run(["run", "--format", "json"] + Kept.clock + [
+            "-e", "add x", "-e", #"set 1 description "Say \"hi\" \\ to\nJosé\tnow""#, "-e", "show 1 description",
+            "-e", #"set 1 title "two\nlines""#,
+        ])
+        XCTAssertEqual(r.status, 1, r.summary)
+        let objs = try parseLines(r)
+        XCTAssertEqual(objs.count, 4, r.summary)
+        guard objs.count == 4 else { return }
+        let want = "Say \"hi\" \\ to\nJosé\tnow"
+        // The task shape of LANGUAGE.md has no description; `show 1 description` gives it.
+        XCTAssertEqual((objs[1]["updated"] as? [String: Any])?["id"] as? Int, 1)
+        XCTAssertEqual(objs[2] as? [String: String], ["description": want])
+        XCTAssertEqual((objs[3]["error"] as? [String: Any])?["code"] as? String, "E0209")
+    }
+
+    /// A store that cannot be read is reported on stderr even in JSON mode (nothing ran, so
+    /// there is no per-command line), exit 2.
+    func testUnreadableStoreInJSONMode() throws {
+        let dir = try TempDir()
+        defer { dir.cleanUp() }
+        let store = try dir.write("bad.json", "[1,2]\n")
+        let r = try Kept.run(["run", "--format", "json", "--store", store] + Kept.clock + ["--errors", "short", "-e", "list"])
+        XCTAssertEqual(r.status, 2, r.summary)
+        XCTAssertEqual(r.stdout, "", r.summary)
+        XCTAssertTrue(r.stderr.contains("error[E0308]"), r.summary)
+    }
+}
