@@ -34,7 +34,7 @@ test: build
 	$(KEPT_DEBUG) test examples/
 
 demo: build
-	$(KEPT_DEBUG) run --store examples/home.store.json examples/demo.kept
+	$(KEPT_DEBUG) run --echo --store examples/home.store.json examples/demo.kept
 
 bench: release
 	bash bench/store_bench.sh

@@ -76,6 +76,10 @@ final class BatchRunner {
             session.format = fmt
         }
         defer { session.format = saved }
+        if options.echo {
+            let text = src.text
+            if !text.isEmpty { out.line("> " + text) }
+        }
         let result = session.run(src)
         if result.changed, options.write, let path = options.store {
             if case .failure(let d) = StoreFile.save(session.store, to: path) {
@@ -89,6 +93,7 @@ final class BatchRunner {
             report(d)
             if d.severity == .error { failed = true }
         }
+        if options.echo { out.line("") }
         return true
     }
 

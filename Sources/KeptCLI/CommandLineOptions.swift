@@ -11,6 +11,8 @@ public struct SessionOptions: Sendable {
     public var format: OutputFormat = .text
     public var write = false
     public var errors: DiagnosticRenderer.Style?
+    /// Print each command (`> …`) before its output, as a transcript reads.
+    public var echo = false
 }
 
 /// One source of statements for `kept run`, in command-line order.
@@ -37,7 +39,7 @@ public struct UsageError: Error, Sendable {
 public enum CommandLineOptions {
     public static let usage = """
     usage: kept [repl] [--store FILE] [--now ISO] [--zone TZ]
-           kept run [--store FILE] [--now ISO] [--zone TZ] [--format text|json] [--write] [-e COMMAND]... [SCRIPT...]
+           kept run [--store FILE] [--now ISO] [--zone TZ] [--format text|json] [--write] [--echo] [-e COMMAND]... [SCRIPT...]
            kept test [--update] [-j N] PATH...
            kept help [COMMAND] | kept --help | kept --version
     """
@@ -105,6 +107,8 @@ public enum CommandLineOptions {
                     opts.errors = s
                 case .failure(let e): return .failure(e)
                 }
+            case "--echo" where verb == "run":
+                opts.echo = true
             case "--write" where verb == "run":
                 opts.write = true
             case "-e" where verb == "run":

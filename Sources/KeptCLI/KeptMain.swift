@@ -78,6 +78,7 @@ public enum KeptMain {
                 "  --zone TZ        the account time zone for this run, like Europe/Berlin",
                 "  --format F       text (default) or json: one JSON object per command",
                 "  --write          let 'run' write the store file (it is left unchanged otherwise)",
+                "  --echo           with 'run': print each command before its output, as a transcript",
                 "  -e COMMAND       run one command; may be repeated; stdin is read when there is no script",
                 "  --errors S       rich (source line and caret) or short (file:line:col); default by terminal",
                 "  --update         with 'test': rewrite failing expected blocks with the actual output",

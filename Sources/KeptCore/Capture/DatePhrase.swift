@@ -1,6 +1,6 @@
-// Date phrases of the simple kinds: `today`, `tomorrow`, `yesterday`, ISO dates and date-times,
-// and a time after a date or alone. Pure: the same words at the same now give the same date
-// (R-CAP-3). The full phrase table of LANGUAGE.md grows here.
+// Date phrases resolved against now, the zone, the day start and the week start (LANGUAGE.md's
+// table). Pure: the same words at the same now give the same date (R-CAP-3). The rule that
+// decided is kept in words for `explain date`, and only built when asked for.
 
 /// What a date phrase resolves against.
 public struct DateContext: Sendable {
@@ -20,149 +20,279 @@ public struct DateContext: Sendable {
     }
 }
 
-/// A resolved phrase: the due it sets and the rule that decided it, for `explain`.
+/// A resolved phrase: the due it sets and, when asked for, the rule that decided it.
 public struct ResolvedDate: Sendable, Equatable {
     public var due: Due
     public var rule: String
 }
 
-/// Why a phrase did not resolve.
-public struct DatePhraseError: Error, Sendable {
-    /// Which word (index into the words given) is at fault.
-    public var word: Int
-    public var message: String
-    public var help: String?
-    public var impossible: Bool
-}
-
 /// Parses and resolves date phrases.
 public enum DatePhrase {
-    /// The words a date phrase may start with, for suggestions and completion.
-    public static let dayWords = ["today", "tomorrow", "yesterday"]
-    public static let timeWords = ["noon", "midnight"]
+    /// Classifies words given as strings (the hot paths classify bytes in place).
+    public static func classify(_ words: [String]) -> [DateWord] {
+        words.map { w in
+            let u = Array(w.utf8)
+            return u.withUnsafeBufferPointer { DateVocabulary.classify($0, from: 0, to: u.count) }
+        }
+    }
 
     /// Resolves the longest phrase at the start of `words`; `used` says how many words it took.
-    public static func resolve(_ words: [String], in ctx: DateContext) -> Result<(ResolvedDate, used: Int), DatePhraseError> {
-        guard let first = words.first else {
-            return .failure(DatePhraseError(word: 0, message: "a date is missing", help: "for example: today, tomorrow 15:00, 2026-06-15", impossible: false))
+    public static func resolve(_ words: [String], in ctx: DateContext, explain: Bool = false) -> Result<(ResolvedDate, used: Int), DatePhraseError> {
+        let classes = classify(words)
+        switch parse(classes, words: words) {
+        case .failure(let e): return .failure(e)
+        case .success(let (spec, used)):
+            return resolve(spec, in: ctx, explain: explain).map { ($0, used) }
         }
-        let w = first.lowercased()
-        var date: CivilDate? = nil
+    }
+
+    /// Parses classified words; a first word that is not a date word gets a did-you-mean.
+    public static func parse(_ classes: [DateWord], words: [String]) -> Result<(DateSpec, used: Int), DatePhraseError> {
+        guard let first = classes.first else {
+            return .failure(DatePhraseError(word: 0, message: "a date is missing", help: "for example: today, fri 3pm, may 17, in 2 weeks"))
+        }
+        if case .impossible = first {
+            let w = words.first ?? ""
+            let what = w.contains(":") || w.lowercased().hasSuffix("m") ? "time" : "date"
+            return .failure(DatePhraseError(word: 0, message: "'\(w)' is not a \(what) that exists", impossible: true))
+        }
+        switch DatePhraseParser.parse(classes) {
+        case .success(let r): return .success(r)
+        case .failure(var e):
+            if e.word == 0 || !(e.word < words.count) {
+                let w = words.first ?? ""
+                if case .other = first {
+                    e = DatePhraseError(word: 0, message: "'\(w)' is not a date or time",
+                                        help: Suggestion.help(w.lowercased(), in: DateVocabulary.spelled)
+                                            ?? "for example: today, fri 3pm, may 17, in 2 weeks")
+                }
+            }
+            return .failure(e)
+        }
+    }
+
+    /// Turns a parsed phrase into a due.
+    public static func resolve(_ spec: DateSpec, in ctx: DateContext, explain: Bool = false) -> Result<ResolvedDate, DatePhraseError> {
         var rule = ""
+        func say(_ s: @autoclosure () -> String) {
+            if explain { rule += rule.isEmpty ? s() : "; " + s() }
+        }
+        if let m = spec.minutesFromNow {
+            let instant = ctx.zone.instant(for: ctx.now).adding(minutes: m)
+            let l = ctx.zone.local(at: instant)
+            say("\(m) minutes after now (\(TimeText.time(ctx.now.time, .h24)))")
+            return .success(ResolvedDate(due: Due(date: l.date, time: l.time), rule: rule))
+        }
+        if let dt = spec.dateTime {
+            say("an ISO date-time is that day at that time")
+            return .success(wall(dt, ctx, explain: explain, rule: rule))
+        }
         var time: WallTime? = nil
-        switch w {
-        case "today":
-            date = ctx.today
-            rule = "today is the account day at now"
-        case "tomorrow":
-            date = ctx.today.adding(days: 1)
-            rule = "tomorrow is the day after the account day"
-        case "yesterday":
-            date = ctx.today.adding(days: -1)
-            rule = "yesterday is the day before the account day"
-        default:
-            let b = Array(w.utf8)
-            if let d = CivilDate.parseISO(b) {
-                date = d
-                rule = "an ISO date is that day"
-            } else if let t = isoDateTime(b) {
-                date = t.date
-                time = t.time
-                rule = "an ISO date-time is that day at that time"
-            } else if let t = parseTime(w, ctx) {
-                // A time alone: today if still ahead, else tomorrow (R-CAP-3).
-                let ahead = t > ctx.now.time || ctx.today < ctx.now.date
-                let d = ahead ? ctx.today : ctx.today.adding(days: 1)
-                let wall = ctx.zone.resolve(CivilDateTime(date: d, time: t)).wall
-                return .success((ResolvedDate(due: Due(date: wall.date, time: wall.time),
-                                              rule: ahead ? "a time alone is today while it is still ahead"
-                                                          : "a time alone that has passed today is tomorrow"), 1))
-            } else if looksLikeISODate(b) {
-                return .failure(DatePhraseError(word: 0, message: "'\(first)' is not a date that exists",
-                                                help: nil, impossible: true))
-            } else {
-                return .failure(DatePhraseError(word: 0, message: "'\(first)' is not a date or time",
-                                                help: Suggestion.help(w, in: dayWords + timeWords), impossible: false))
+        if let t = spec.time {
+            switch t {
+            case .time(let w): time = w
+            case .named(let n, _):
+                time = namedTime(n, ctx.settings)
+                say("'\(n.rawValue)' is \(time.map { $0.iso } ?? "") (setting '\(n.rawValue)')")
+            case .bareHour(let h):
+                guard h == 0 || (h >= 8 && h <= 23) else {
+                    return .failure(DatePhraseError(word: 0, message: "'at \(h)' could be \(h) AM or \(h) PM",
+                                                    help: "write at \(h)am or at \(h)pm"))
+                }
+                time = WallTime(hour: h, minute: 0)
+                say("'at \(h)' is \(h):00 on the 24-hour clock (hours 1 to 7 need am or pm)")
             }
         }
-        guard let day = date else {
-            return .failure(DatePhraseError(word: 0, message: "'\(first)' is not a date or time", help: nil, impossible: false))
-        }
-        var used = 1
-        if time == nil, words.count > used {
-            var k = used
-            if words[k].lowercased() == "at", words.count > k + 1 { k += 1 }
-            if let t = parseTime(words[k].lowercased(), ctx) {
-                time = t
-                used = k + 1
+        guard let dayRef = spec.day else {
+            guard let t = time else {
+                return .failure(DatePhraseError(word: 0, message: "not a date or time"))
             }
-        }
-        if let t = time {
-            // A wall-clock time in a DST gap moves forward by the gap (LANGUAGE.md).
-            let r = ctx.zone.resolve(CivilDateTime(date: day, time: t))
-            if case .skipped(let minutes) = r.kind {
-                rule += "; \(t.iso) does not exist that day, so it moves forward \(minutes) minutes to \(r.wall.time.iso)"
-                return .success((ResolvedDate(due: Due(date: r.wall.date, time: r.wall.time), rule: rule), used))
+            if case .named(_, let today)? = spec.time, today {
+                say("'\(spec.time.map(describe) ?? "")' is today's")
+                return .success(wall(CivilDateTime(date: ctx.today, time: t), ctx, explain: explain, rule: rule))
             }
+            // R-CAP-3: a time alone is today while it is still ahead, else tomorrow.
+            let ahead = t > ctx.now.time
+            let d = ahead ? ctx.now.date : ctx.now.date.adding(days: 1)
+            say(ahead ? "a time alone is today while it is still ahead" : "a time alone that has passed today is tomorrow")
+            return .success(wall(CivilDateTime(date: d, time: t), ctx, explain: explain, rule: rule))
         }
-        return .success((ResolvedDate(due: Due(date: day, time: time), rule: rule), used))
+        switch day(dayRef, ctx, explain: explain) {
+        case .failure(let e): return .failure(e)
+        case .success(let (d, why)):
+            if explain { rule = rule.isEmpty ? why : why + "; " + rule }
+            guard let t = time else { return .success(ResolvedDate(due: Due(date: d), rule: rule)) }
+            return .success(wall(CivilDateTime(date: d, time: t), ctx, explain: explain, rule: rule))
+        }
     }
 
-    /// `2026-06-15T15:00`.
-    static func isoDateTime(_ b: [UInt8]) -> CivilDateTime? {
-        guard b.count >= 16, b[10] == UInt8(ascii: "T") || b[10] == UInt8(ascii: "t"),
-              let d = CivilDate.parseISO(b[0..<10]), let t = WallTime.parseISO(Array(b[11...])) else { return nil }
-        return CivilDateTime(date: d, time: t)
+    static func describe(_ t: TimeRef) -> String {
+        switch t {
+        case .time(let w): return w.iso
+        case .named(let n, let today): return (today && n != .tonight ? "this " : "") + n.rawValue
+        case .bareHour(let h): return "at \(h)"
+        }
     }
 
-    /// True for `dddd-dd-dd`, so `2026-02-30` is reported as impossible rather than unknown.
-    static func looksLikeISODate(_ b: [UInt8]) -> Bool {
-        guard b.count == 10 else { return false }
-        for (k, c) in b.enumerated() {
-            if k == 4 || k == 7 { if c != UInt8(ascii: "-") { return false } }
-            else if c < UInt8(ascii: "0") || c > UInt8(ascii: "9") { return false }
+    static func namedTime(_ n: NamedTime, _ s: Settings) -> WallTime {
+        switch n {
+        case .morning: return s.morning
+        case .afternoon: return s.afternoon
+        case .evening: return s.evening
+        case .tonight: return s.tonight
         }
-        return true
     }
 
-    /// `15:00`, `9:30`, `3pm`, `3:30pm`, `noon`, `midnight`.
-    public static func parseTime(_ w: String, _ ctx: DateContext? = nil) -> WallTime? {
-        switch w {
-        case "noon": return .noon
-        case "midnight": return .midnight
-        default: break
-        }
-        var b = Array(w.utf8)
-        var meridiem: UInt8? = nil
-        if b.count >= 3, b[b.count - 1] == UInt8(ascii: "m"),
-           b[b.count - 2] == UInt8(ascii: "a") || b[b.count - 2] == UInt8(ascii: "p") {
-            meridiem = b[b.count - 2]
-            b.removeLast(2)
-        }
-        var hour = 0
-        var minute = 0
-        var k = 0
-        var digits = 0
-        while k < b.count, b[k] >= 0x30, b[k] <= 0x39, digits < 2 {
-            hour = hour * 10 + Int(b[k] - 0x30)
-            k += 1
-            digits += 1
-        }
-        guard digits > 0 else { return nil }
-        if k < b.count {
-            guard b[k] == UInt8(ascii: ":"), b.count - k == 3 else { return nil }
-            for j in (k + 1)..<b.count {
-                guard b[j] >= 0x30, b[j] <= 0x39 else { return nil }
-                minute = minute * 10 + Int(b[j] - 0x30)
+    /// A date with a time, moved forward out of a DST gap (LANGUAGE.md).
+    static func wall(_ dt: CivilDateTime, _ ctx: DateContext, explain: Bool, rule: String) -> ResolvedDate {
+        let r = ctx.zone.resolve(dt)
+        var rule = rule
+        if case .skipped(let minutes) = r.kind {
+            if explain {
+                rule += (rule.isEmpty ? "" : "; ") + "\(dt.time.iso) does not exist on \(dt.date.iso) in \(ctx.zone.identifier), so it moves forward \(minutes) minutes to \(r.wall.time.iso)"
             }
-        } else if meridiem == nil {
-            // A bare number is not a time: `3` could be anything.
-            return nil
+            return ResolvedDate(due: Due(date: r.wall.date, time: r.wall.time), rule: rule)
         }
-        if let m = meridiem {
-            guard hour >= 1, hour <= 12 else { return nil }
-            if m == UInt8(ascii: "a") { hour = hour == 12 ? 0 : hour } else { hour = hour == 12 ? 12 : hour + 12 }
+        if case .repeated = r.kind, explain {
+            rule += (rule.isEmpty ? "" : "; ") + "\(dt.time.iso) happens twice on \(dt.date.iso) in \(ctx.zone.identifier); the first is meant"
         }
-        return WallTime(hour: hour, minute: minute)
+        return ResolvedDate(due: Due(date: dt.date, time: dt.time), rule: rule)
+    }
+
+    static let monthNames = ["january", "february", "march", "april", "may", "june", "july", "august", "september",
+                             "october", "november", "december"]
+
+    /// The day a day reference means, with the rule in words when `explain` is set.
+    static func day(_ ref: DayRef, _ ctx: DateContext, explain: Bool) -> Result<(CivilDate, String), DatePhraseError> {
+        let today = ctx.today
+        let rules = ctx.settings.day
+        func ok(_ d: CivilDate, _ why: @autoclosure () -> String) -> Result<(CivilDate, String), DatePhraseError> {
+            .success((d, explain ? why() : ""))
+        }
+        switch ref {
+        case .relative(let n):
+            let name = n == 0 ? "today" : (n == 1 ? "tomorrow" : "yesterday")
+            return ok(today.adding(days: n), "\(name) is counted from the account day \(today.iso) (day starts \(rules.dayStart.iso))")
+        case .date(let d):
+            return ok(d, "an ISO date is that day")
+        case .weekday(let wd, var mode):
+            if mode == .next { mode = ctx.settings.nextWeekday == .coming ? .coming : .nextWeek }
+            let weekStart = rules.startOfWeek(containing: today)
+            let inWeek = rules.weekStart.days(until: wd)
+            switch mode {
+            case .coming, .next:
+                var delta = today.weekday.days(until: wd)
+                if delta == 0 { delta = 7 }
+                let d = today.adding(days: delta)
+                let why = delta == 7
+                    ? "\(wd.shortName.lowercased()) is the first \(wd.name) strictly after today; today is a \(wd.name), so it is next week's"
+                    : "\(wd.shortName.lowercased()) is the first \(wd.name) strictly after today (\(TimeText.shortDate(today)))"
+                return ok(d, why + (ref == .weekday(wd, .next) ? "; 'next' means the coming one (setting next-weekday coming)" : ""))
+            case .this:
+                return ok(weekStart.adding(days: inWeek), "this \(wd.shortName.lowercased()) is the \(wd.name) of the current week, which starts \(TimeText.shortDate(weekStart)) (week-start \(rules.weekStart.name.lowercased()))")
+            case .nextWeek:
+                let nw = weekStart.adding(days: 7)
+                let setting = ref == .weekday(wd, .next) ? " (setting next-weekday following-week)" : ""
+                return ok(nw.adding(days: inWeek), "the \(wd.name) of next week, which starts \(TimeText.shortDate(nw))\(setting)")
+            }
+        case .nextPeriod(let u):
+            switch u {
+            case .week:
+                let d = rules.startOfWeek(containing: today).adding(days: 7)
+                return ok(d, "next week starts \(TimeText.shortDate(d)) (week-start \(rules.weekStart.name.lowercased()))")
+            case .month:
+                return ok(today.firstOfMonth.adding(months: 1), "next month starts on its 1st")
+            default:
+                return ok(today.firstOfYear.adding(years: 1), "next year starts on Jan 1")
+            }
+        case .endOf(let u):
+            switch u {
+            case .week:
+                return ok(rules.endOfWeek(containing: today), "the last day of the current week (week-start \(rules.weekStart.name.lowercased()))")
+            case .month:
+                return ok(today.lastOfMonth, "the last day of the current month")
+            default:
+                return ok(today.lastOfYear, "the last day of the current year")
+            }
+        case .weekend(let next):
+            var delta = today.weekday.days(until: .saturday)
+            if today.weekday == .sunday { delta = -1 }
+            var d = today.adding(days: delta)
+            if next { d = d.adding(days: 7) }
+            return ok(d, next ? "next weekend starts the Saturday after this weekend's" : "this weekend starts on its Saturday (today, if today is in it)")
+        case .monthDay(let m, let dd, let y):
+            let name = m >= 1 && m <= 12 ? monthNames[m - 1] : String(m)
+            guard m >= 1, m <= 12, dd >= 1, dd <= 31, dd <= maxDay(m) else {
+                return .failure(DatePhraseError(word: 0, message: "\(name) \(dd) is not a date that exists", impossible: true))
+            }
+            if let y {
+                guard let d = CivilDate(year: y, month: m, day: dd) else {
+                    return .failure(DatePhraseError(word: 0, message: "\(name) \(dd) \(y) is not a date that exists",
+                                                    help: m == 2 && dd == 29 ? "\(y) is not a leap year" : nil, impossible: true))
+                }
+                return ok(d, "a day with its year is that day")
+            }
+            // The next such day that is not in the past; Feb 29 waits for a leap year.
+            var year = today.year
+            for _ in 0..<9 {
+                if let d = CivilDate(year: year, month: m, day: dd), d >= today {
+                    return ok(d, "\(name) \(dd) is the next \(name.prefix(1).uppercased() + name.dropFirst()) \(dd) that is not in the past")
+                }
+                year += 1
+            }
+            return .failure(DatePhraseError(word: 0, message: "\(name) \(dd) is not a date that exists", impossible: true))
+        case .dayOfMonth(let dd):
+            var first = today.firstOfMonth
+            for _ in 0..<13 {
+                if let d = CivilDate(year: first.year, month: first.month, day: dd), d >= today {
+                    return ok(d, "the \(ordinal(dd)) is the next \(ordinal(dd)) of a month that is not in the past")
+                }
+                first = first.adding(months: 1)
+            }
+            return .failure(DatePhraseError(word: 0, message: "the \(ordinal(dd)) is not a day of any month", impossible: true))
+        case .slash(let a, let b, let y):
+            let mdy = ctx.settings.dateOrder == .mdy
+            let (m, dd) = mdy ? (a, b) : (b, a)
+            let order = mdy ? "month/day (date-order mdy)" : "day/month (date-order dmy)"
+            switch day(.monthDay(month: m, day: dd, year: y), ctx, explain: explain) {
+            case .success(let (d, why)): return ok(d, "\(a)/\(b) reads as \(order); " + why)
+            case .failure:
+                return .failure(DatePhraseError(word: 0, message: "\(a)/\(b)\(y.map { "/\($0)" } ?? "") is not a date as \(order)",
+                                                help: mdy ? "set date-order dmy to read it as day/month" : "set date-order mdy to read it as month/day",
+                                                impossible: true))
+            }
+        case .inDays(let n, let u):
+            guard n <= 100_000 else {
+                return .failure(DatePhraseError(word: 0, message: "\(n) is too far ahead", impossible: true))
+            }
+            switch u {
+            case .week: return ok(today.adding(days: 7 * n), "\(n) week\(n == 1 ? "" : "s") after today")
+            case .month: return ok(today.adding(months: n), "\(n) month\(n == 1 ? "" : "s") after today, clamped to the month's end")
+            case .year: return ok(today.adding(years: n), "\(n) year\(n == 1 ? "" : "s") after today")
+            default: return ok(today.adding(days: n), "\(n) day\(n == 1 ? "" : "s") after today")
+            }
+        }
+    }
+
+    /// The most days a month ever has (Feb 29 in leap years).
+    static func maxDay(_ m: Int) -> Int {
+        switch m {
+        case 2: return 29
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+
+    public static func ordinal(_ n: Int) -> String {
+        let suffix: String
+        if (11...13).contains(n % 100) { suffix = "th" } else {
+            switch n % 10 {
+            case 1: suffix = "st"
+            case 2: suffix = "nd"
+            case 3: suffix = "rd"
+            default: suffix = "th"
+            }
+        }
+        return "\(n)\(suffix)"
     }
 }

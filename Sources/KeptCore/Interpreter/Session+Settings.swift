@@ -18,17 +18,12 @@ extension Session {
             clock = .instant(i)
             return CommandOutput()
         }
-        let parts = arg.text.split(separator: " ").map { Array($0.utf8) }
-        var wall: CivilDateTime? = nil
-        if parts.count == 1, let d = CivilDate.parseISO(parts[0]) {
-            wall = CivilDateTime(date: d, time: .midnight)
-        } else if parts.count == 1, let dt = DatePhrase.isoDateTime(parts[0]) {
-            wall = dt
-        } else if parts.count == 2, let d = CivilDate.parseISO(parts[0]), let t = WallTime.parseISO(parts[1]) {
-            wall = CivilDateTime(date: d, time: t)
-        }
+        let bytes = Array(arg.text.utf8)
+        var wall = CivilDateTime.parseISO(bytes)
+        if wall == nil, let d = CivilDate.parseISO(bytes) { wall = CivilDateTime(date: d, time: .midnight) }
         guard let w = wall else {
-            if parts.first.map(DatePhrase.looksLikeISODate) == true {
+            let first = arg.text.split(separator: " ").first.map(String.init) ?? ""
+            if DatePhrase.classify([first]).first == .impossible {
                 return .error(Catalog.impossibleDate(arg.text, range: arg.range, file: file, why: "no such day"))
             }
             var d = Catalog.badDate(arg.text, range: arg.range, file: file)
