@@ -221,7 +221,7 @@ public enum DatePhrase {
             if next { d = d.adding(days: 7) }
             return ok(d, next ? "next weekend starts the Saturday after this weekend's" : "this weekend starts on its Saturday (today, if today is in it)")
         case .monthDay(let m, let dd, let y):
-            let name = m >= 1 && m <= 12 ? monthNames[m - 1] : String(m)
+            let name = m >= 1 && m <= 12 ? TimeText.monthShort(m) : String(m)
             guard m >= 1, m <= 12, dd >= 1, dd <= 31, dd <= maxDay(m) else {
                 return .failure(DatePhraseError(word: 0, message: "\(name) \(dd) is not a date that exists", impossible: true))
             }

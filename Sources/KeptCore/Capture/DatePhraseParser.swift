@@ -245,7 +245,7 @@ public struct DatePhraseParser {
             return nil
         }
         if case .month(let m) = peek {
-            guard let d = dayNumber(at(1)) else {
+            guard let d = parseDayNumber(at(1)) else {
                 fail("expected a day after the month", at: pos + 1, help: "for example: may 17")
                 return nil
             }
@@ -253,7 +253,7 @@ public struct DatePhraseParser {
             if let y = year(peek) { pos += 1; return .monthDay(month: m, day: d, year: y) }
             return .monthDay(month: m, day: d, year: nil)
         }
-        if let d = dayNumber(peek) {
+        if let d = parseDayNumber(peek) {
             var k = 1
             if isKeyword(.of, 1) { k = 2 }
             guard case .month(let m) = at(k) else { return nil }
@@ -269,7 +269,7 @@ public struct DatePhraseParser {
     }
 
     /// day_number ::= NUMBER | ORDINAL ;
-    func dayNumber(_ w: DateWord) -> Int? {
+    func parseDayNumber(_ w: DateWord) -> Int? {
         switch w {
         case .number(let n, let digits) where digits <= 2: return n
         case .ordinal(let n): return n

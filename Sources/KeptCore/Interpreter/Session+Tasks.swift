@@ -1,23 +1,6 @@
 // The task statements: add, show, list, complete, reopen, delete and set on a field.
 
 extension Session {
-    func runAdd(_ s: Statement, _ line: TextArg) -> CommandOutput {
-        let draft: TaskDraft
-        switch QuickAdd.parse(line.text, in: dateContext) {
-        case .success(let d): draft = d
-        case .failure(let e):
-            let r = SourceRange(start: line.range.start + e.start, end: line.range.start + e.end)
-            return .error(Diagnostic(code: e.code, message: e.message, file: s.source.file, range: r,
-                                     label: e.label, help: e.help))
-        }
-        var t = Task(id: store.nextID, title: draft.title, createdAt: now)
-        t.due = draft.due
-        _ = store.takeID()
-        commit("add \(t.id) · \(t.title)", [.task(before: nil, after: t)])
-        let txt = text
-        return out(["Added \(txt.summary(t))"], json: .object(JSONObject([("added", TaskJSON.value(t, zone: zone))])), changed: true)
-    }
-
     func runShow(_ s: Statement, _ ref: TaskRef, _ field: TextArg?) -> CommandOutput {
         let t: Task
         switch resolve(ref, s) {

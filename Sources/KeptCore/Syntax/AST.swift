@@ -31,6 +31,10 @@ public enum StatementKind: Sendable {
     case setting(key: TextArg?, value: TextArg?)
     case setField(TaskRef, field: TextArg, value: TextArg)
     case add(TextArg)
+    case capture(TextArg)
+    case parse(TextArg)
+    case date(TextArg)
+    case explainDate(TextArg)
     case show(TaskRef, field: TextArg?)
     case list
     case complete(TaskRef)

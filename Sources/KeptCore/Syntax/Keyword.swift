@@ -5,6 +5,10 @@
 public enum Keyword: String, CaseIterable, Sendable {
     // Commands, in the order `help` lists them.
     case add
+    case capture
+    case parse
+    case date
+    case explain
     case show
     case list
     case complete
@@ -25,13 +29,15 @@ public enum Keyword: String, CaseIterable, Sendable {
 
     /// The keywords that start statements.
     public static let commands: [Keyword] = [
-        .add, .show, .list, .complete, .reopen, .delete, .set, .undo, .redo, .project, .now, .zone, .help,
+        .add, .capture, .parse, .date, .explain, .show, .list, .complete, .reopen, .delete, .set, .undo, .redo,
+        .project, .now, .zone, .help,
     ]
 
     /// The subcommands a command takes, for `project add`.
     public var subcommands: [String] {
         switch self {
         case .project: return ["add"]
+        case .explain: return ["date"]
         default: return []
         }
     }
@@ -40,6 +46,10 @@ public enum Keyword: String, CaseIterable, Sendable {
     public var summary: String {
         switch self {
         case .add: return "file a task from a quick-add line"
+        case .capture: return "file a task, also reading a date at the end without '@'"
+        case .parse: return "show what a quick-add line would file, token by token, without filing it"
+        case .date: return "print the date and time a phrase means now"
+        case .explain: return "say which rule decided a date"
         case .show: return "print a task, or one of its fields"
         case .list: return "list the open tasks"
         case .complete: return "mark a task done"
@@ -59,7 +69,11 @@ public enum Keyword: String, CaseIterable, Sendable {
     /// The usage line.
     public var usage: String {
         switch self {
-        case .add: return "add TITLE [@DATE [TIME]]"
+        case .add: return "add TITLE [@DATE] [every RULE] [!PRIORITY] [+PROJECT] [#TAG]... [[[NOTE]]]..."
+        case .capture: return "capture TITLE [DATE]"
+        case .parse: return "parse LINE"
+        case .date: return "date PHRASE"
+        case .explain: return "explain date PHRASE"
         case .show: return "show ID|\"TITLE\" [FIELD]"
         case .list: return "list"
         case .complete: return "complete ID|\"TITLE\""
@@ -79,7 +93,11 @@ public enum Keyword: String, CaseIterable, Sendable {
     /// A runnable example, shown by `help COMMAND`.
     public var example: String {
         switch self {
-        case .add: return "add Call the dentist @tomorrow 15:00"
+        case .add: return "add Call the dentist @tomorrow 3pm +Health #phone !high"
+        case .capture: return "capture Board offsite Friday 9am"
+        case .parse: return "parse Pay rent @jan 31 every month on the 31st"
+        case .date: return "date next fri 3pm"
+        case .explain: return "explain date fri"
         case .show: return "show 1 due"
         case .list: return "list"
         case .complete: return "complete 1"

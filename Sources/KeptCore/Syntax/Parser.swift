@@ -68,9 +68,9 @@ public struct Parser {
 
     // MARK: productions
 
-    /// statement ::= now_stmt | zone_stmt | set_stmt | add_stmt | show_stmt | list_stmt
-    ///   | complete_stmt | reopen_stmt | delete_stmt | undo_stmt | redo_stmt
-    ///   | project_stmt | help_stmt ;
+    /// statement ::= now_stmt | zone_stmt | set_stmt | add_stmt | capture_stmt | parse_stmt
+    ///   | date_stmt | explain_stmt | show_stmt | list_stmt | complete_stmt | reopen_stmt
+    ///   | delete_stmt | undo_stmt | redo_stmt | project_stmt | help_stmt ;
     mutating func parseStatement() throws(Diagnostic) -> Statement {
         let first = peek
         guard first.kind == .word, let kw = Keyword(rawValue: first.text.lowercased()), kw.isCommand else {
@@ -83,6 +83,10 @@ public struct Parser {
         case .zone: kind = try parseZoneStmt()
         case .set: kind = try parseSetStmt()
         case .add: kind = try parseAddStmt(first)
+        case .capture: kind = try parseCaptureStmt()
+        case .parse: kind = try parseParseStmt()
+        case .date: kind = try parseDateStmt()
+        case .explain: kind = try parseExplainStmt()
         case .show: kind = try parseShowStmt(first)
         case .list: kind = try parseListStmt()
         case .complete: kind = .complete(try parseCompleteStmt(first))
@@ -144,6 +148,46 @@ public struct Parser {
             throw Catalog.expected("a title", after: "add", at: peek, file: file, help: "for example: add Call mom @tomorrow 18:00")
         }
         return .add(line)
+    }
+
+    /// capture_stmt ::= "capture" CAPTURE_LINE ;
+    mutating func parseCaptureStmt() throws(Diagnostic) -> StatementKind {
+        guard let line = restOfStatement() else {
+            throw Catalog.expected("a title", after: "capture", at: peek, file: file, help: "for example: capture Board offsite Friday")
+        }
+        return .capture(line)
+    }
+
+    /// parse_stmt ::= "parse" CAPTURE_LINE ;
+    mutating func parseParseStmt() throws(Diagnostic) -> StatementKind {
+        guard let line = restOfStatement() else {
+            throw Catalog.expected("a quick-add line", after: "parse", at: peek, file: file, help: "for example: parse Call mom @tomorrow 6pm")
+        }
+        return .parse(line)
+    }
+
+    /// date_stmt ::= "date" DATE_PHRASE ;
+    mutating func parseDateStmt() throws(Diagnostic) -> StatementKind {
+        guard let phrase = restOfStatement() else {
+            throw Catalog.expected("a date phrase", after: "date", at: peek, file: file, help: "for example: date next fri 3pm")
+        }
+        return .date(phrase)
+    }
+
+    /// explain_stmt ::= "explain" "date" DATE_PHRASE ;
+    mutating func parseExplainStmt() throws(Diagnostic) -> StatementKind {
+        let sub = peek
+        guard sub.kind == .word, sub.text.lowercased() == "date" else {
+            if sub.kind == .end {
+                throw Catalog.expected("what to explain", after: "explain", at: sub, file: file, help: "explain date PHRASE")
+            }
+            throw Catalog.unknownSubcommand(sub, of: "explain", file: file, candidates: Keyword.explain.subcommands)
+        }
+        _ = advance()
+        guard let phrase = restOfStatement() else {
+            throw Catalog.expected("a date phrase", after: "explain date", at: peek, file: file, help: "for example: explain date fri")
+        }
+        return .explainDate(phrase)
     }
 
     /// show_stmt ::= "show" task_ref [ FIELD ] ;

@@ -1,0 +1,183 @@
+// The capture statements: add and capture file a task from a quick-add line; parse shows what
+// they would do token by token; date and explain date resolve a phrase (R-CAP-1…6).
+
+extension Session {
+    /// Turns a capture error (byte offsets in the line) into a diagnostic in the file.
+    func diagnostic(_ e: CaptureError, _ line: TextArg, _ s: Statement) -> Diagnostic {
+        let r = SourceRange(start: line.range.start + e.start, end: line.range.start + e.end)
+        return Diagnostic(code: e.code, message: e.message, file: s.source.file, range: r, label: e.label, help: e.help)
+    }
+
+    /// Parses a capture line and checks what needs the store: the project and the parent.
+    func draft(_ s: Statement, _ line: TextArg, natural: Bool, explain: Bool = false) -> Result<TaskDraft, Diagnostic> {
+        switch QuickAdd.parse(line.text, in: dateContext, natural: natural, explain: explain) {
+        case .failure(let e): return .failure(diagnostic(e, line, s))
+        case .success(var d):
+            if let name = d.project {
+                // An unknown project is an error unless created first (LANGUAGE.md).
+                guard let p = store.project(named: name) else {
+                    let (a, b) = d.projectRange ?? (0, line.text.utf8.count)
+                    return .failure(Catalog.unknownProject(name, range: SourceRange(start: line.range.start + a, end: line.range.start + b),
+                                                           file: s.source.file, candidates: store.projects.map(\.name)))
+                }
+                d.project = p.name
+            }
+            if let p = d.parent, store.task(p) == nil {
+                let tok = d.tokens.first { $0.kind == .parent }
+                let r = SourceRange(start: line.range.start + (tok?.start ?? 0), end: line.range.start + (tok?.end ?? 0))
+                return .failure(Catalog.noTask(p, range: r, file: s.source.file))
+            }
+            return .success(d)
+        }
+    }
+
+    func runAdd(_ s: Statement, _ line: TextArg, natural: Bool) -> CommandOutput {
+        let d: TaskDraft
+        switch draft(s, line, natural: natural) {
+        case .success(let x): d = x
+        case .failure(let e): return .error(e)
+        }
+        if let c = d.completion {
+            // An unfinished token is not filed as title text: the user meant a date or repeat.
+            let r = SourceRange(start: line.range.start + c.start, end: line.range.start + c.end)
+            return .error(Diagnostic(code: "E0203", message: "'\(c.typed)' is unfinished", file: s.source.file, range: r,
+                                     label: "not a complete date or repeat", help: "did you mean '\(c.completed)'?"))
+        }
+        var t = Task(id: store.nextID, title: d.title, createdAt: now)
+        t.due = d.due
+        t.start = d.start
+        t.priority = d.priority ?? .none
+        t.project = d.project
+        t.tags = d.tags
+        t.notes = d.notes
+        if let st = d.status { t.status = TaskStatus(rawValue: st) }
+        t.parent = d.parent
+        if let r = d.repeatText { t.repeatRule = RepeatSpec(text: r) }
+        _ = store.takeID()
+        commit("add \(t.id) · \(t.title)", [.task(before: nil, after: t)])
+        var parts = [text.summary(t)]
+        if let p = t.project { parts.append("+" + p) }
+        if !t.tags.isEmpty { parts.append(t.tags.map { "#" + $0 }.joined(separator: " ")) }
+        return out(["Added " + parts.joined(separator: " · ")],
+                   json: .object(JSONObject([("added", TaskJSON.value(t, zone: zone))])), changed: true)
+    }
+
+    func runParse(_ s: Statement, _ line: TextArg) -> CommandOutput {
+        let d: TaskDraft
+        switch draft(s, line, natural: false, explain: false) {
+        case .success(let x): d = x
+        case .failure(let e):
+            // A title-less line still shows its tokens: parse explores, it files nothing.
+            if e.code == "E0208", case .success(let x) = QuickAdd.parse(line.text + " x", in: dateContext) {
+                var y = x
+                y.title = ""
+                return parseOutput(y)
+            }
+            return .error(e)
+        }
+        return parseOutput(d)
+    }
+
+    func parseOutput(_ d: TaskDraft) -> CommandOutput {
+        let txt = text
+        let json = JSONValue.object(JSONObject([
+            ("title", .string(d.title)),
+            ("due", TaskJSON.due(d.due)),
+            ("repeat", d.repeatText.map { .object(JSONObject([("text", .string($0)), ("rrule", .null)])) } ?? .null),
+            ("priority", .string((d.priority ?? .none).name)),
+            ("project", d.project.map { .string($0) } ?? .null),
+            ("tags", .array(d.tags.map { .string($0) })),
+            ("notes", .array(d.notes.map { .string($0) })),
+            ("tokens", .array(d.tokens.map { t in
+                .object(JSONObject([("kind", .string(t.kind.rawValue)), ("start", .number(JSONNumber(t.start))),
+                                    ("end", .number(JSONNumber(t.end))), ("text", .string(t.text))]))
+            })),
+        ]))
+        guard format == .text else { return out([], json: json) }
+        var rows: [(String, String)] = [("title", d.title.isEmpty ? "(none)" : d.title)]
+        if let due = d.due { rows.append(("due", txt.longDue(due))) }
+        if let st = d.start { rows.append(("start", txt.longDue(st))) }
+        if let r = d.repeatText { rows.append(("repeat", r)) }
+        if let p = d.priority { rows.append(("priority", p.name)) }
+        if let p = d.project { rows.append(("project", p)) }
+        if !d.tags.isEmpty { rows.append(("tags", d.tags.map { "#" + $0 }.joined(separator: " "))) }
+        if !d.notes.isEmpty { rows.append(("notes", d.notes.map { "[[\($0)]]" }.joined(separator: " "))) }
+        if let st = d.status { rows.append(("status", st)) }
+        if let p = d.parent { rows.append(("parent", String(p))) }
+        var lines = rows.map { $0.0.padding(9) + " " + $0.1 }
+        if !d.tokens.isEmpty {
+            lines.append("tokens")
+            let kw = d.tokens.map { $0.kind.rawValue.count }.max() ?? 0
+            let ranges = d.tokens.map { "\($0.start)..<\($0.end)" }
+            let rw = ranges.map(\.count).max() ?? 0
+            let tw = d.tokens.map { $0.text.count }.max() ?? 0
+            for (k, t) in d.tokens.enumerated() {
+                let value = tokenValue(t, d, txt)
+                var l = "  " + t.kind.rawValue.padding(kw) + "  " + ranges[k].padding(rw) + "  " + t.text
+                if !value.isEmpty { l = l.padding(2 + kw + 2 + rw + 2 + tw) + "  " + value }
+                lines.append(l)
+            }
+        }
+        if let c = d.completion { lines.append("completion  \(c.typed) → \(c.completed)") }
+        return CommandOutput(lines: lines)
+    }
+
+    /// What a token resolved to, in words, for `parse`.
+    func tokenValue(_ t: CaptureToken, _ d: TaskDraft, _ txt: TaskText) -> String {
+        switch t.kind {
+        case .date: return d.due.map(txt.longDue) ?? ""
+        case .start: return d.start.map(txt.longDue) ?? ""
+        case .repeat: return d.repeatText ?? ""
+        case .priority: return d.priority?.name ?? ""
+        case .project: return d.project ?? ""
+        case .tag: return String(t.text.dropFirst())
+        case .note: return String(t.text.dropFirst(2).dropLast(2))
+        case .status: return d.status ?? ""
+        case .parent: return d.parent.map { "task \($0)" } ?? ""
+        }
+    }
+
+    func runDate(_ s: Statement, _ phrase: TextArg, explain: Bool) -> CommandOutput {
+        let words = phrase.text.split(separator: " ").map(String.init)
+        let file = s.source.file
+        // Word ranges in the file, for errors that point at one word.
+        var ranges: [SourceRange] = []
+        var off = phrase.range.start
+        let bytes = Array(phrase.text.utf8)
+        var i = 0
+        while i < bytes.count {
+            while i < bytes.count, bytes[i] == 0x20 { i += 1 }
+            let st = i
+            while i < bytes.count, bytes[i] != 0x20 { i += 1 }
+            if i > st { ranges.append(SourceRange(start: off + st, end: off + i)) }
+        }
+        off = 0
+        func range(_ k: Int) -> SourceRange { k < ranges.count ? ranges[k] : phrase.range }
+        switch DatePhrase.resolve(words, in: dateContext, explain: explain) {
+        case .failure(let e):
+            let r = e.word == 0 && !e.impossible ? range(0) : (e.impossible ? phrase.range : range(e.word))
+            return .error(Diagnostic(code: e.impossible ? "E0205" : "E0203", message: e.message, file: file, range: r,
+                                     label: e.impossible ? "no such day" : "not a date phrase", help: e.help))
+        case .success(let (r, used)):
+            guard used == words.count else {
+                let rest = SourceRange(start: range(used).start, end: phrase.range.end)
+                return .error(Diagnostic(code: "E0103", message: "unexpected '\(words[used])' after the date '\(words[..<used].joined(separator: " "))'",
+                                         file: file, range: rest, label: "not part of the date"))
+            }
+            let txt = text
+            var json = JSONObject([("date", .string(r.due.date.iso)), ("time", r.due.time.map { .string($0.iso) } ?? .null)])
+            guard explain else { return out([txt.longDue(r.due)], json: .object(json)) }
+            json["rule"] = .string(r.rule)
+            let n = nowLocal
+            let context = "now \(TimeText.longDate(n.date)) \(TimeText.time(n.time, store.settings.day.hourCycle)) \(zone.identifier)"
+                + " · today \(TimeText.shortDate(today)) · day starts \(store.settings.day.dayStart.iso)"
+                + " · week starts \(store.settings.day.weekStart.name.lowercased())"
+            return out(["\(phrase.text) → \(txt.longDue(r.due))", "  because \(r.rule)", "  \(context)"], json: .object(json))
+        }
+    }
+}
+
+extension String {
+    /// Pads with spaces to a width in characters.
+    func padding(_ n: Int) -> String { count >= n ? self : self + String(repeating: " ", count: n - count) }
+}
