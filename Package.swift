@@ -39,6 +39,13 @@ let package = Package(
             dependencies: ["KeptCLI"]
         ),
 
+        // Benchmarks (not tests): `make bench` runs them in release mode.
+        .executableTarget(
+            name: "kept-bench",
+            dependencies: ["KeptCore"],
+            path: "bench/KeptBench"
+        ),
+
         .testTarget(
             name: "KeptCLITests",
             dependencies: ["KeptCLI", "KeptCore"]

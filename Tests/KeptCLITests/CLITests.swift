@@ -161,8 +161,8 @@ final class CLITests: XCTestCase {
         XCTAssertEqual(r.stderr, "", r.summary)
         XCTAssertEqual(r.stdoutLines, [
             "add: file a task from a quick-add line",
-            "usage:   add TITLE [@DATE [TIME]]",
-            "example: add Call the dentist @tomorrow 15:00",
+            "usage:   add TITLE [@DATE] [every RULE] [!PRIORITY] [+PROJECT] [#TAG]... [[[NOTE]]]...",
+            "example: add Call the dentist @tomorrow 3pm +Health #phone !high",
         ], r.summary)
     }
 

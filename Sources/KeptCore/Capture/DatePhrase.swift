@@ -59,6 +59,11 @@ public enum DatePhrase {
         switch DatePhraseParser.parse(classes) {
         case .success(let r): return .success(r)
         case .failure(var e):
+            // A word with the shape of a date or time but impossible values (`the 32nd`).
+            if let k = classes.firstIndex(of: .impossible), k <= e.word + 1 {
+                let w = k < words.count ? words[k] : ""
+                return .failure(DatePhraseError(word: k, message: "'\(w)' is not a date or time that exists", impossible: true))
+            }
             if e.word == 0 || !(e.word < words.count) {
                 let w = words.first ?? ""
                 if case .other = first {
@@ -74,17 +79,14 @@ public enum DatePhrase {
     /// Turns a parsed phrase into a due.
     public static func resolve(_ spec: DateSpec, in ctx: DateContext, explain: Bool = false) -> Result<ResolvedDate, DatePhraseError> {
         var rule = ""
-        func say(_ s: @autoclosure () -> String) {
-            if explain { rule += rule.isEmpty ? s() : "; " + s() }
-        }
         if let m = spec.minutesFromNow {
             let instant = ctx.zone.instant(for: ctx.now).adding(minutes: m)
             let l = ctx.zone.local(at: instant)
-            say("\(m) minutes after now (\(TimeText.time(ctx.now.time, .h24)))")
+            note(&rule, explain, "\(m) minutes after now (\(TimeText.time(ctx.now.time, .h24)))")
             return .success(ResolvedDate(due: Due(date: l.date, time: l.time), rule: rule))
         }
         if let dt = spec.dateTime {
-            say("an ISO date-time is that day at that time")
+            note(&rule, explain, "an ISO date-time is that day at that time")
             return .success(wall(dt, ctx, explain: explain, rule: rule))
         }
         var time: WallTime? = nil
@@ -93,14 +95,14 @@ public enum DatePhrase {
             case .time(let w): time = w
             case .named(let n, _):
                 time = namedTime(n, ctx.settings)
-                say("'\(n.rawValue)' is \(time.map { $0.iso } ?? "") (setting '\(n.rawValue)')")
+                note(&rule, explain, "'\(n.rawValue)' is \(time.map { $0.iso } ?? "") (setting '\(n.rawValue)')")
             case .bareHour(let h):
                 guard h == 0 || (h >= 8 && h <= 23) else {
                     return .failure(DatePhraseError(word: 0, message: "'at \(h)' could be \(h) AM or \(h) PM",
                                                     help: "write at \(h)am or at \(h)pm"))
                 }
                 time = WallTime(hour: h, minute: 0)
-                say("'at \(h)' is \(h):00 on the 24-hour clock (hours 1 to 7 need am or pm)")
+                note(&rule, explain, "'at \(h)' is \(h):00 on the 24-hour clock (hours 1 to 7 need am or pm)")
             }
         }
         guard let dayRef = spec.day else {
@@ -108,13 +110,13 @@ public enum DatePhrase {
                 return .failure(DatePhraseError(word: 0, message: "not a date or time"))
             }
             if case .named(_, let today)? = spec.time, today {
-                say("'\(spec.time.map(describe) ?? "")' is today's")
+                note(&rule, explain, "'\(spec.time.map(describe) ?? "")' is today's")
                 return .success(wall(CivilDateTime(date: ctx.today, time: t), ctx, explain: explain, rule: rule))
             }
             // R-CAP-3: a time alone is today while it is still ahead, else tomorrow.
             let ahead = t > ctx.now.time
             let d = ahead ? ctx.now.date : ctx.now.date.adding(days: 1)
-            say(ahead ? "a time alone is today while it is still ahead" : "a time alone that has passed today is tomorrow")
+            note(&rule, explain, ahead ? "a time alone is today while it is still ahead" : "a time alone that has passed today is tomorrow")
             return .success(wall(CivilDateTime(date: d, time: t), ctx, explain: explain, rule: rule))
         }
         switch day(dayRef, ctx, explain: explain) {
@@ -124,6 +126,12 @@ public enum DatePhrase {
             guard let t = time else { return .success(ResolvedDate(due: Due(date: d), rule: rule)) }
             return .success(wall(CivilDateTime(date: d, time: t), ctx, explain: explain, rule: rule))
         }
+    }
+
+    /// Adds a sentence to the rule, building it only when an explanation was asked for.
+    @inline(__always)
+    static func note(_ rule: inout String, _ explain: Bool, _ s: @autoclosure () -> String) {
+        if explain { rule += rule.isEmpty ? s() : "; " + s() }
     }
 
     static func describe(_ t: TimeRef) -> String {
@@ -171,8 +179,7 @@ public enum DatePhrase {
         }
         switch ref {
         case .relative(let n):
-            let name = n == 0 ? "today" : (n == 1 ? "tomorrow" : "yesterday")
-            return ok(today.adding(days: n), "\(name) is counted from the account day \(today.iso) (day starts \(rules.dayStart.iso))")
+            return ok(today.adding(days: n), "\(n == 0 ? "today" : (n == 1 ? "tomorrow" : "yesterday")) is counted from the account day \(today.iso) (day starts \(rules.dayStart.iso))")
         case .date(let d):
             return ok(d, "an ISO date is that day")
         case .weekday(let wd, var mode):
@@ -184,16 +191,16 @@ public enum DatePhrase {
                 var delta = today.weekday.days(until: wd)
                 if delta == 0 { delta = 7 }
                 let d = today.adding(days: delta)
-                let why = delta == 7
+                return ok(d, (delta == 7
                     ? "\(wd.shortName.lowercased()) is the first \(wd.name) strictly after today; today is a \(wd.name), so it is next week's"
-                    : "\(wd.shortName.lowercased()) is the first \(wd.name) strictly after today (\(TimeText.shortDate(today)))"
-                return ok(d, why + (ref == .weekday(wd, .next) ? "; 'next' means the coming one (setting next-weekday coming)" : ""))
+                    : "\(wd.shortName.lowercased()) is the first \(wd.name) strictly after today (\(TimeText.shortDate(today)))")
+                    + (ref == .weekday(wd, .next) ? "; 'next' means the coming one (setting next-weekday coming)" : ""))
             case .this:
                 return ok(weekStart.adding(days: inWeek), "this \(wd.shortName.lowercased()) is the \(wd.name) of the current week, which starts \(TimeText.shortDate(weekStart)) (week-start \(rules.weekStart.name.lowercased()))")
             case .nextWeek:
                 let nw = weekStart.adding(days: 7)
-                let setting = ref == .weekday(wd, .next) ? " (setting next-weekday following-week)" : ""
-                return ok(nw.adding(days: inWeek), "the \(wd.name) of next week, which starts \(TimeText.shortDate(nw))\(setting)")
+                return ok(nw.adding(days: inWeek), "the \(wd.name) of next week, which starts \(TimeText.shortDate(nw))"
+                    + (ref == .weekday(wd, .next) ? " (setting next-weekday following-week)" : ""))
             }
         case .nextPeriod(let u):
             switch u {

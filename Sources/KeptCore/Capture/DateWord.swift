@@ -114,13 +114,42 @@ public enum DateVocabulary {
         return w
     }()
 
-    static let table: [WordKey: DateWord] = {
-        var t: [WordKey: DateWord] = [:]
-        for (s, w) in words {
-            if let k = WordKey(s) { t[k] = w }
+    /// An open-addressing table over the packed words: a multiply-shift hash and linear
+    /// probing, cheaper than a Dictionary's keyed hash on this hot path.
+    struct Table {
+        static let bits = 9
+        var keys: [WordKey?]
+        var values: [DateWord]
+
+        init(_ entries: [(String, DateWord)]) {
+            keys = Array(repeating: nil, count: 1 << Table.bits)
+            values = Array(repeating: .other, count: 1 << Table.bits)
+            for (s, w) in entries {
+                guard let k = WordKey(s) else { continue }
+                var i = Table.slot(k)
+                while let existing = keys[i], existing != k { i = (i + 1) & ((1 << Table.bits) - 1) }
+                keys[i] = k
+                values[i] = w
+            }
         }
-        return t
-    }()
+
+        @inline(__always)
+        static func slot(_ k: WordKey) -> Int {
+            Int(truncatingIfNeeded: ((k.a ^ (k.b &* 0x632B_E59B_D9B4_E019)) &* 0x9E37_79B9_7F4A_7C15) >> UInt64(64 - bits))
+        }
+
+        @inline(__always)
+        func lookup(_ k: WordKey) -> DateWord? {
+            var i = Table.slot(k)
+            while let existing = keys[i] {
+                if existing == k { return values[i] }
+                i = (i + 1) & ((1 << Table.bits) - 1)
+            }
+            return nil
+        }
+    }
+
+    static let table = Table(words)
 
     /// The spelled words a misspelling is compared with.
     public static let spelled: [String] = words.map(\.0).filter { $0.count > 2 }
@@ -132,7 +161,7 @@ public enum DateVocabulary {
         guard end > from else { return .other }
         let c0 = b[from]
         if c0 >= 0x30, c0 <= 0x39 { return numeric(b, from: from, to: end) }
-        if let k = WordKey(b, from: from, to: end), let w = table[k] { return w }
+        if let k = WordKey(b, from: from, to: end), let w = table.lookup(k) { return w }
         return .other
     }
 

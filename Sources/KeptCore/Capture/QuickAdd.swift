@@ -109,7 +109,14 @@ public enum QuickAdd {
             }
             var escaped = false
             while i < n, !isSpace(b[i]) {
-                if b[i] == UInt8(ascii: "\\"), i + 1 < n { escaped = true; i += 2 } else { i += 1 }
+                if b[i] == UInt8(ascii: "\\"), i + 1 < n { escaped = true; i += 2; continue }
+                // `start:"next fri"`: a quoted value after a colon holds its spaces.
+                if b[i] == UInt8(ascii: "\""), i > s, b[i - 1] == UInt8(ascii: ":") {
+                    var j = i + 1
+                    while j < n, b[j] != UInt8(ascii: "\"") { j += 1 }
+                    if j < n { i = j + 1; continue }
+                }
+                i += 1
             }
             out.append(Word(start: s, end: i, kind: escaped ? .escaped : .plain))
         }
@@ -118,16 +125,21 @@ public enum QuickAdd {
 
     /// Parses one line. `natural` also reads a trailing date without `@` (R-CAP-4, `capture`).
     public static func parse(_ line: String, in ctx: DateContext, natural: Bool = false, explain: Bool = false) -> Result<TaskDraft, CaptureError> {
-        var bytes = Array(line.utf8)
-        if bytes.isEmpty { bytes = [] }
-        return bytes.withUnsafeBufferPointer { b in parse(b, in: ctx, natural: natural, explain: explain) }
+        let bytes = Array(line.utf8)
+        return bytes.withUnsafeBufferPointer { b in parse(b, in: ctx, natural: natural, explain: explain, tokens: true) }
+    }
+
+    /// Parses one line given as UTF-8 bytes (the benchmark's and the REPL's path).
+    /// Without `tokens`, the draft's tokens are left out (filing a task needs only its fields).
+    public static func parse(bytes: [UInt8], in ctx: DateContext, natural: Bool = false, tokens: Bool = true) -> Result<TaskDraft, CaptureError> {
+        bytes.withUnsafeBufferPointer { b in parse(b, in: ctx, natural: natural, explain: false, tokens: tokens) }
     }
 
     static func string(_ b: UnsafeBufferPointer<UInt8>, _ s: Int, _ e: Int) -> String {
         String(decoding: UnsafeBufferPointer(rebasing: b[s..<e]), as: UTF8.self)
     }
 
-    static func parse(_ b: UnsafeBufferPointer<UInt8>, in ctx: DateContext, natural: Bool, explain: Bool) -> Result<TaskDraft, CaptureError> {
+    static func parse(_ b: UnsafeBufferPointer<UInt8>, in ctx: DateContext, natural: Bool, explain: Bool, tokens wantTokens: Bool) -> Result<TaskDraft, CaptureError> {
         let (ws, literalFrom) = words(b)
         var draft = TaskDraft()
         var keep = [Bool](repeating: true, count: ws.count)
@@ -146,7 +158,7 @@ public enum QuickAdd {
                 continue
             case .note:
                 draft.notes.append(string(b, w.start + 2, w.end - 2))
-                draft.tokens.append(CaptureToken(kind: .note, start: w.start, end: w.end, text: string(b, w.start, w.end)))
+                if wantTokens { draft.tokens.append(CaptureToken(kind: .note, start: w.start, end: w.end, text: string(b, w.start, w.end))) }
                 keep[k] = false
                 k += 1
                 continue
@@ -154,7 +166,7 @@ public enum QuickAdd {
                 guard let close = (w.start + 2..<w.end).last(where: { b[$0] == UInt8(ascii: "\"") }), close > w.start + 2 else { k += 1; continue }
                 draft.project = string(b, w.start + 2, close)
                 draft.projectRange = (w.start, w.end)
-                draft.tokens.append(CaptureToken(kind: .project, start: w.start, end: w.end, text: string(b, w.start, w.end)))
+                if wantTokens { draft.tokens.append(CaptureToken(kind: .project, start: w.start, end: w.end, text: string(b, w.start, w.end))) }
                 keep[k] = false
                 k += 1
                 continue
@@ -163,13 +175,15 @@ public enum QuickAdd {
             }
             // `@` date phrase.
             if c0 == UInt8(ascii: "@"), len > 1 {
-                var classes: [DateWord] = [DateVocabulary.classify(b, from: w.start + 1, to: w.end)]
+                var classes: [DateWord] = []
+                classes.reserveCapacity(6)
+                classes.append(DateVocabulary.classify(b, from: w.start + 1, to: w.end))
                 var j = k + 1
-                while j < ws.count, j < k + 8, ws[j].kind == .plain {
+                // The longest phrase has six words (`end of the month at 9am`).
+                while j < ws.count, j < k + 6, ws[j].kind == .plain {
                     classes.append(DateVocabulary.classify(b, from: ws[j].start, to: ws[j].end))
                     j += 1
                 }
-                let texts = { (0..<classes.count).map { m in m == 0 ? string(b, w.start + 1, w.end) : string(b, ws[k + m].start, ws[k + m].end) } }
                 switch DatePhraseParser.parse(classes) {
                 case .success(let (spec, used)):
                     switch DatePhrase.resolve(spec, in: ctx, explain: explain) {
@@ -180,7 +194,7 @@ public enum QuickAdd {
                         }
                         draft.due = r.due
                         if explain { draft.dueRule = r.rule }
-                        draft.tokens.append(CaptureToken(kind: .date, start: w.start, end: last.end, text: string(b, w.start, last.end)))
+                        if wantTokens { draft.tokens.append(CaptureToken(kind: .date, start: w.start, end: last.end, text: string(b, w.start, last.end))) }
                         for m in k..<(k + used) { keep[m] = false }
                         k += used
                         continue
@@ -190,7 +204,7 @@ public enum QuickAdd {
                                    e.impossible ? "no such day" : "not a date phrase", e.help)
                     }
                 case .failure:
-                    let t = texts()
+                    let t = phraseTexts(b, ws, k, classes.count)
                     var e = DatePhrase.parse(classes, words: t).failure ?? DatePhraseError(word: 0, message: "not a date or time")
                     // An unfinished last word is offered its completion rather than an error.
                     let wordIndex = min(k + e.word, ws.count - 1)
@@ -218,7 +232,7 @@ public enum QuickAdd {
                 if let used = RepeatPhrase.extent(texts) {
                     let last = ws[k + used - 1]
                     draft.repeatText = RepeatPhrase.text(Array(texts[0..<used]))
-                    draft.tokens.append(CaptureToken(kind: .repeat, start: w.start, end: last.end, text: string(b, w.start, last.end)))
+                    if wantTokens { draft.tokens.append(CaptureToken(kind: .repeat, start: w.start, end: last.end, text: string(b, w.start, last.end))) }
                     for m in k..<(k + used) { keep[m] = false }
                     k += used
                     continue
@@ -237,7 +251,7 @@ public enum QuickAdd {
                                    ?? "write \\!\(word) to keep it as text")
                 }
                 draft.priority = p
-                draft.tokens.append(CaptureToken(kind: .priority, start: w.start, end: w.end, text: string(b, w.start, w.end)))
+                if wantTokens { draft.tokens.append(CaptureToken(kind: .priority, start: w.start, end: w.end, text: string(b, w.start, w.end))) }
                 keep[k] = false
                 k += 1
                 continue
@@ -246,7 +260,7 @@ public enum QuickAdd {
             if c0 == UInt8(ascii: "+"), len > 1, isNameByte(b[w.start + 1]), !(b[w.start + 1] >= 0x30 && b[w.start + 1] <= 0x39) {
                 draft.project = string(b, w.start + 1, w.end)
                 draft.projectRange = (w.start, w.end)
-                draft.tokens.append(CaptureToken(kind: .project, start: w.start, end: w.end, text: string(b, w.start, w.end)))
+                if wantTokens { draft.tokens.append(CaptureToken(kind: .project, start: w.start, end: w.end, text: string(b, w.start, w.end))) }
                 keep[k] = false
                 k += 1
                 continue
@@ -258,7 +272,7 @@ public enum QuickAdd {
                 if !digitsOnly {
                     let tag = string(b, w.start + 1, w.end)
                     if !draft.tags.contains(tag) { draft.tags.append(tag) }
-                    draft.tokens.append(CaptureToken(kind: .tag, start: w.start, end: w.end, text: string(b, w.start, w.end)))
+                    if wantTokens { draft.tokens.append(CaptureToken(kind: .tag, start: w.start, end: w.end, text: string(b, w.start, w.end))) }
                     keep[k] = false
                     k += 1
                     continue
@@ -280,13 +294,13 @@ public enum QuickAdd {
                     default:
                         return err("E0203", "'\(value)' is not one date", colon + 1, w.end, "not a start date", "quote a phrase of several words: start:\"next fri\"")
                     }
-                    draft.tokens.append(CaptureToken(kind: .start, start: w.start, end: w.end, text: string(b, w.start, w.end)))
+                    if wantTokens { draft.tokens.append(CaptureToken(kind: .start, start: w.start, end: w.end, text: string(b, w.start, w.end))) }
                     keep[k] = false
                     k += 1
                     continue
                 case "status":
                     draft.status = value.lowercased()
-                    draft.tokens.append(CaptureToken(kind: .status, start: w.start, end: w.end, text: string(b, w.start, w.end)))
+                    if wantTokens { draft.tokens.append(CaptureToken(kind: .status, start: w.start, end: w.end, text: string(b, w.start, w.end))) }
                     keep[k] = false
                     k += 1
                     continue
@@ -295,7 +309,7 @@ public enum QuickAdd {
                         return err("E0209", "'\(value)' is not a task id", colon + 1, w.end, "expected the id of the parent task")
                     }
                     draft.parent = p
-                    draft.tokens.append(CaptureToken(kind: .parent, start: w.start, end: w.end, text: string(b, w.start, w.end)))
+                    if wantTokens { draft.tokens.append(CaptureToken(kind: .parent, start: w.start, end: w.end, text: string(b, w.start, w.end))) }
                     keep[k] = false
                     k += 1
                     continue
@@ -307,7 +321,7 @@ public enum QuickAdd {
         }
         // R-CAP-4: a trailing date without `@`, only at the end of the line.
         if natural, draft.due == nil, literalFrom == nil {
-            naturalDate(b, ws, &keep, &draft, ctx, explain: explain)
+            naturalDate(b, ws, &keep, &draft, ctx, explain: explain, tokens: wantTokens)
         }
         draft.title = title(b, ws, keep, literalFrom)
         if draft.title.isEmpty {
@@ -315,6 +329,11 @@ public enum QuickAdd {
                        "write a title, or escape a token with '\\' to keep it as text")
         }
         return .success(draft)
+    }
+
+    /// The words of a failed phrase as text, for its error message (`@` dropped).
+    static func phraseTexts(_ b: UnsafeBufferPointer<UInt8>, _ ws: [Word], _ k: Int, _ count: Int) -> [String] {
+        (0..<count).map { m in m == 0 ? string(b, ws[k].start + 1, ws[k].end) : string(b, ws[k + m].start, ws[k + m].end) }
     }
 
     static func lower(_ b: UnsafeBufferPointer<UInt8>, _ s: Int, _ word: StaticString) -> Bool {
@@ -336,7 +355,7 @@ public enum QuickAdd {
     static let ambiguousAlone: Set<String> = ["sun", "sat", "wed", "mar", "may", "jun", "jan", "aug", "now", "thu", "tue", "mon", "fri"]
 
     static func naturalDate(_ b: UnsafeBufferPointer<UInt8>, _ ws: [Word], _ keep: inout [Bool], _ draft: inout TaskDraft,
-                            _ ctx: DateContext, explain: Bool) {
+                            _ ctx: DateContext, explain: Bool, tokens wantTokens: Bool) {
         // The kept plain words at the end of the line.
         var tail: [Int] = []
         var k = ws.count - 1
@@ -345,11 +364,15 @@ public enum QuickAdd {
             k -= 1
         }
         let keptCount = keep.filter { $0 }.count
+        let all = tail.map { DateVocabulary.classify(b, from: ws[$0].start, to: ws[$0].end) }
+        // Only a tail that starts with a date word can be a phrase; most lines end in title words.
+        guard all.contains(where: { if case .other = $0 { return false }; return true }) else { return }
         for from in 0..<tail.count {
             let idx = Array(tail[from...])
             // The title must keep at least one word.
             guard keptCount - idx.count >= 1 else { continue }
-            let classes = idx.map { DateVocabulary.classify(b, from: ws[$0].start, to: ws[$0].end) }
+            let classes = Array(all[from...])
+            if case .other = classes[0] { continue }
             guard case .success(let (spec, used)) = DatePhraseParser.parse(classes), used == idx.count else { continue }
             if idx.count == 1, ambiguousAlone.contains(string(b, ws[idx[0]].start, ws[idx[0]].end).lowercased()) { continue }
             guard case .success(let r) = DatePhrase.resolve(spec, in: ctx, explain: explain) else { continue }
@@ -361,8 +384,8 @@ public enum QuickAdd {
                 let p = string(b, ws[first - 1].start, ws[first - 1].end).lowercased()
                 if p == "on" || p == "by" || p == "due" || p == "at" { first -= 1 }
             }
-            draft.tokens.append(CaptureToken(kind: .date, start: ws[first].start, end: ws[idx[idx.count - 1]].end,
-                                             text: string(b, ws[first].start, ws[idx[idx.count - 1]].end)))
+            if wantTokens { draft.tokens.append(CaptureToken(kind: .date, start: ws[first].start, end: ws[idx[idx.count - 1]].end,
+                                             text: string(b, ws[first].start, ws[idx[idx.count - 1]].end))) }
             for m in first...idx[idx.count - 1] { keep[m] = false }
             return
         }
@@ -370,32 +393,40 @@ public enum QuickAdd {
 
     /// The title: the kept words with the spacing they had, escapes undone, and the literal rest.
     static func title(_ b: UnsafeBufferPointer<UInt8>, _ ws: [Word], _ keep: [Bool], _ literalFrom: Int?) -> String {
-        var out: [UInt8] = []
-        out.reserveCapacity(b.count)
-        var prevEnd = -1
-        for (k, w) in ws.enumerated() where keep[k] {
-            if !out.isEmpty {
-                // The gap before this word as written, or one space when tokens were cut out.
-                var g = w.start
-                while g > 0, isSpace(b[g - 1]) { g -= 1 }
-                if g == prevEnd { out.append(contentsOf: UnsafeBufferPointer(rebasing: b[g..<w.start])) } else { out.append(0x20) }
-            }
-            if w.kind == .escaped {
-                var x = w.start
-                while x < w.end {
-                    if b[x] == UInt8(ascii: "\\"), x + 1 < w.end { out.append(b[x + 1]); x += 2 } else { out.append(b[x]); x += 1 }
+        // Written straight into the String's storage: one allocation for the title.
+        String(unsafeUninitializedCapacity: b.count + 1) { out in
+            var n = 0
+            var prevEnd = -1
+            for (k, w) in ws.enumerated() where keep[k] {
+                if n > 0 {
+                    // The gap before this word as written, or one space when tokens were cut out.
+                    var g = w.start
+                    while g > 0, isSpace(b[g - 1]) { g -= 1 }
+                    if g == prevEnd {
+                        for x in g..<w.start { out[n] = b[x]; n += 1 }
+                    } else {
+                        out[n] = 0x20
+                        n += 1
+                    }
                 }
-            } else {
-                out.append(contentsOf: UnsafeBufferPointer(rebasing: b[w.start..<w.end]))
+                var x = w.start
+                if w.kind == .escaped {
+                    while x < w.end {
+                        if b[x] == UInt8(ascii: "\\"), x + 1 < w.end { out[n] = b[x + 1]; x += 2 } else { out[n] = b[x]; x += 1 }
+                        n += 1
+                    }
+                } else {
+                    while x < w.end { out[n] = b[x]; n += 1; x += 1 }
+                }
+                prevEnd = w.end
             }
-            prevEnd = w.end
+            if let lit = literalFrom, lit < b.count {
+                if n > 0 { out[n] = 0x20; n += 1 }
+                for x in lit..<b.count { out[n] = b[x]; n += 1 }
+            }
+            while n > 0, isSpace(out[n - 1]) { n -= 1 }
+            return n
         }
-        if let lit = literalFrom, lit < b.count {
-            if !out.isEmpty { out.append(0x20) }
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: b[lit..<b.count]))
-        }
-        while let l = out.last, isSpace(l) { out.removeLast() }
-        return String(decoding: out, as: UTF8.self)
     }
 
     /// The completion of the word at `upTo` among date words (or repeat words), if it is the
@@ -404,9 +435,20 @@ public enum QuickAdd {
         guard index < words.count else { return nil }
         let typed = words[index].lowercased()
         guard !typed.isEmpty else { return nil }
+        let before = Array(words[..<index])
         let vocab = date ? DateVocabulary.words.map(\.0) : RepeatPhrase.vocabulary
-        guard let hit = vocab.first(where: { $0.count > typed.count && $0.hasPrefix(typed) }) else { return nil }
-        let before = words[..<index].map { $0 }
-        return (before + [hit]).joined(separator: " ")
+        // The first word with that prefix that the grammar accepts in that place: after
+        // `next`, `fr` is `friday`, not `from`.
+        for hit in vocab where hit.count > typed.count && hit.hasPrefix(typed) {
+            let candidate = before + [hit]
+            if date {
+                if case .success(let (_, used)) = DatePhraseParser.parse(DatePhrase.classify(candidate)), used == candidate.count {
+                    return candidate.joined(separator: " ")
+                }
+            } else if RepeatPhrase.extent(candidate) == candidate.count {
+                return candidate.joined(separator: " ")
+            }
+        }
+        return nil
     }
 }
