@@ -38,6 +38,7 @@ demo: build
 
 bench: release
 	bash bench/store_bench.sh
+	bash bench/capture_bench.sh
 
 clean:
 	rm -rf .build
