@@ -186,9 +186,8 @@ extension Session {
                 case .success:
                     return .error(Catalog.badDate(value.text, range: value.range, file: file))
                 case .failure(let e):
-                    var d = Catalog.badDate(value.text, range: value.range, file: file, help: e.help)
-                    if e.impossible { d = Catalog.impossibleDate(value.text, range: value.range, file: file, why: "no such day") }
-                    return .error(d)
+                    return .error(Diagnostic(code: e.impossible ? "E0205" : "E0203", message: e.message, file: file, range: value.range,
+                                             label: e.impossible ? "no such day" : "not a date phrase", help: e.help))
                 }
             }
         case .priority:
