@@ -29,6 +29,8 @@ public struct TaskDraft: Sendable {
     public var title = ""
     public var due: Due?
     public var start: Due?
+    /// The rule `every …` gave, and the words it was written with.
+    public var repeatRule: RepeatRule?
     public var repeatText: String?
     public var priority: Priority?
     public var project: String?
@@ -229,9 +231,10 @@ public enum QuickAdd {
                 var texts: [String] = []
                 var j = k
                 while j < ws.count, j < k + 16, ws[j].kind == .plain { texts.append(string(b, ws[j].start, ws[j].end)); j += 1 }
-                if let used = RepeatPhrase.extent(texts) {
+                if case .success(let (rule, used)) = RepeatRule.parse(words: texts, in: ctx) {
                     let last = ws[k + used - 1]
-                    draft.repeatText = RepeatPhrase.text(Array(texts[0..<used]))
+                    draft.repeatRule = rule
+                    draft.repeatText = texts[0..<used].joined(separator: " ")
                     if wantTokens { draft.tokens.append(CaptureToken(kind: .repeat, start: w.start, end: last.end, text: string(b, w.start, last.end))) }
                     for m in k..<(k + used) { keep[m] = false }
                     k += used
@@ -445,7 +448,7 @@ public enum QuickAdd {
                 if case .success(let (_, used)) = DatePhraseParser.parse(DatePhrase.classify(candidate)), used == candidate.count {
                     return candidate.joined(separator: " ")
                 }
-            } else if RepeatPhrase.extent(candidate) == candidate.count {
+            } else if case .success(let (_, used)) = RepeatRule.parse(words: candidate), used == candidate.count {
                 return candidate.joined(separator: " ")
             }
         }

@@ -28,6 +28,8 @@ public enum Catalog {
         Entry(code: "E0207", summary: "unknown field"),
         Entry(code: "E0208", summary: "a task needs a title"),
         Entry(code: "E0209", summary: "a value is not allowed for this field"),
+        Entry(code: "E0210", summary: "not a repeat rule this version understands"),
+        Entry(code: "E0211", summary: "a repeat rule that cannot be written as an rrule"),
         Entry(code: "E0301", summary: "no task with that id"),
         Entry(code: "E0302", summary: "nothing to undo"),
         Entry(code: "E0303", summary: "nothing to redo"),

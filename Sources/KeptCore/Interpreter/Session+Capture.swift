@@ -52,7 +52,7 @@ extension Session {
         t.notes = d.notes
         if let st = d.status { t.status = TaskStatus(rawValue: st) }
         t.parent = d.parent
-        if let r = d.repeatText { t.repeatRule = RepeatSpec(text: r) }
+        if let r = d.repeatRule { attach(r, to: &t) }
         _ = store.takeID()
         commit("add \(t.id) · \(t.title)", [.task(before: nil, after: t)])
         var parts = [text.summary(t)]
@@ -83,7 +83,7 @@ extension Session {
         let json = JSONValue.object(JSONObject([
             ("title", .string(d.title)),
             ("due", TaskJSON.due(d.due)),
-            ("repeat", d.repeatText.map { .object(JSONObject([("text", .string($0)), ("rrule", .null)])) } ?? .null),
+            ("repeat", repeatJSON(d)),
             ("priority", .string((d.priority ?? .none).name)),
             ("project", d.project.map { .string($0) } ?? .null),
             ("tags", .array(d.tags.map { .string($0) })),
@@ -97,7 +97,7 @@ extension Session {
         var rows: [(String, String)] = [("title", d.title.isEmpty ? "(none)" : d.title)]
         if let due = d.due { rows.append(("due", txt.longDue(due))) }
         if let st = d.start { rows.append(("start", txt.longDue(st))) }
-        if let r = d.repeatText { rows.append(("repeat", r)) }
+        if let r = d.repeatRule { rows.append(("repeat", r.text(anchor: d.due?.date ?? today))) }
         if let p = d.priority { rows.append(("priority", p.name)) }
         if let p = d.project { rows.append(("project", p)) }
         if !d.tags.isEmpty { rows.append(("tags", d.tags.map { "#" + $0 }.joined(separator: " "))) }
@@ -122,12 +122,19 @@ extension Session {
         return CommandOutput(lines: lines)
     }
 
+    func repeatJSON(_ d: TaskDraft) -> JSONValue {
+        guard let r = d.repeatRule else { return .null }
+        let anchor = r.from ?? d.due?.date ?? today
+        return .object(JSONObject([("text", .string(r.text(anchor: anchor))),
+                                   ("rrule", (try? r.rrule(anchor: anchor, weekStart: weekStart).get()).map { .string($0) } ?? .null)]))
+    }
+
     /// What a token resolved to, in words, for `parse`.
     func tokenValue(_ t: CaptureToken, _ d: TaskDraft, _ txt: TaskText) -> String {
         switch t.kind {
         case .date: return d.due.map(txt.longDue) ?? ""
         case .start: return d.start.map(txt.longDue) ?? ""
-        case .repeat: return d.repeatText ?? ""
+        case .repeat: return d.repeatRule?.text(anchor: d.due?.date ?? today) ?? ""
         case .priority: return d.priority?.name ?? ""
         case .project: return d.project ?? ""
         case .tag: return String(t.text.dropFirst())

@@ -101,9 +101,24 @@ extension Session {
         var after = t
         after.status = .done
         after.completedAt = now
-        commit("complete \(t.id) · \(t.title)", [.task(before: t, after: after)])
-        let json = JSONValue.object(JSONObject([("completed", TaskJSON.value(after, zone: zone)), ("next", .null)]))
-        return out(["Completed \(t.id) · \(t.title)"], json: json, changed: true)
+        var changes: [Change] = []
+        // R-REP-2, R-REP-10: the engine makes the next occurrence itself, in the same step, so
+        // undo right away takes both back (R-REP-6).
+        var next: Task? = nil
+        if t.repeatRule != nil, let n = nextOccurrence(of: t, completedOn: today, id: store.nextID) {
+            _ = store.takeID()
+            next = n
+            after.nextOccurrence = n.id
+        }
+        changes.append(.task(before: t, after: after))
+        if let n = next { changes.append(.task(before: nil, after: n)) }
+        commit("complete \(t.id) · \(t.title)", changes)
+        let json = JSONValue.object(JSONObject([("completed", TaskJSON.value(after, zone: zone)),
+                                                ("next", next.map { TaskJSON.value($0, zone: zone) } ?? .null)]))
+        var line = "Completed \(t.id) · \(t.title)"
+        if let n = next, let d = n.due { line += " · next: \(n.id) due \(text.shortDate(d.date))" + (d.time.map { " " + TimeText.time($0, store.settings.day.hourCycle) } ?? "") }
+        else if t.repeatRule != nil { line += " · the series has ended" }
+        return out([line], json: json, changed: true)
     }
 
     func runReopen(_ s: Statement, _ ref: TaskRef) -> CommandOutput {
@@ -132,8 +147,16 @@ extension Session {
         var after = t
         after.status = .open
         after.completedAt = nil
-        commit("reopen \(t.id) · \(t.title)", [.task(before: t, after: after)])
-        return out(["Reopened \(text.summary(after))"], json: .object(JSONObject([("reopened", TaskJSON.value(after, zone: zone))])),
+        after.nextOccurrence = nil
+        var changes: [Change] = [.task(before: t, after: after)]
+        var note = ""
+        // R-REP-6: the occurrence its completion made goes too, unless it was changed since.
+        if let nid = t.nextOccurrence, let n = store.task(nid), n.pristine, n.isOpen {
+            changes.append(.task(before: n, after: nil))
+            note = " · took back \(n.id), which its completion made"
+        }
+        commit("reopen \(t.id) · \(t.title)", changes)
+        return out(["Reopened \(text.summary(after))\(note)"], json: .object(JSONObject([("reopened", TaskJSON.value(after, zone: zone))])),
                    changed: true)
     }
 
@@ -197,6 +220,23 @@ extension Session {
                                                     help: Suggestion.help(value.text, in: Priority.words)))
             }
             after.priority = p
+        case .repeat:
+            if ["never", "none"].contains(value.text.lowercased()) {
+                // R-REP-8: this occurrence stops the series; earlier ones are not touched.
+                after.repeatRule = nil
+            } else {
+                let ws = value.text.split(separator: " ").map(String.init)
+                let words = ws.first?.lowercased() == "every" ? ws : ["every"] + ws
+                var parsed: RepeatRule? = nil
+                if value.text.uppercased().contains("FREQ="), case .success(let r) = RepeatRule.fromRRULE(value.text) { parsed = r }
+                else if case .success(let (r, used)) = RepeatRule.parse(words: words, in: dateContext), used == words.count { parsed = r }
+                guard let rule = parsed else {
+                    return .error(Diagnostic(code: "E0210", message: "'\(value.text)' is not a repeat rule", file: file, range: value.range,
+                                             label: "not a repeat rule", help: "for example: set \(t.id) repeat every monday, or set \(t.id) repeat never"))
+                }
+                after.repeatRule = nil
+                attach(rule, to: &after)
+            }
         case .project:
             if value.text.lowercased() == "none" {
                 after.project = nil

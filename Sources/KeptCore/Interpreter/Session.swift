@@ -93,6 +93,8 @@ public final class Session {
         case .parse(let line): return runParse(s, line)
         case .date(let phrase): return runDate(s, phrase, explain: false)
         case .explainDate(let phrase): return runDate(s, phrase, explain: true)
+        case .repeatPreview(let rule): return runRepeat(s, rule, rruleOnly: false)
+        case .rrule(let rule): return runRepeat(s, rule, rruleOnly: true)
         case .show(let ref, let field): return runShow(s, ref, field)
         case .list: return runList(s)
         case .complete(let ref): return runComplete(s, ref)
@@ -109,6 +111,18 @@ public final class Session {
 
     /// Applies the changes of one user action and records them as one undoable step.
     func commit(_ summary: String, _ changes: [Change]) {
+        var changes = changes
+        for k in changes.indices {
+            // R-REP-6: a made occurrence stops being pristine at its first change.
+            if case .task(let b?, var a?) = changes[k], b.pristine, a.pristine, a.id == b.id {
+                var x = b
+                x.pristine = a.pristine
+                if x != a || a.status != b.status {
+                    a.pristine = false
+                    changes[k] = .task(before: b, after: a)
+                }
+            }
+        }
         for c in changes { apply(c, forward: true) }
         journal.record(JournalStep(summary: summary, changes: changes))
     }

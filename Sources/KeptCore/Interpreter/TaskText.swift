@@ -55,23 +55,26 @@ public struct TaskText: Sendable {
         return parts.joined(separator: " · ")
     }
 
-    /// List rows: ids right-aligned, titles in a column, then the date.
+    /// List rows: ids right-aligned, titles in a column, then the date, then the repeat mark.
     public func rows(_ tasks: [Task]) -> [String] {
         let idWidth = tasks.map { String($0.id).count }.max() ?? 1
-        let titleWidth = min(48, tasks.map { $0.title.count }.max() ?? 0)
-        return tasks.map { t in
+        let titleWidth = min(48, tasks.map { $0.title.unicodeScalars.count }.max() ?? 0)
+        let dates = tasks.map { t in t.due.map { rowDate($0, open: t.isOpen) } ?? "" }
+        let dateWidth = dates.map(\.count).max() ?? 0
+        return tasks.enumerated().map { k, t in
             let id = String(t.id)
-            var line = String(repeating: " ", count: idWidth - id.count) + id + "  "
-            var extras: [String] = []
-            if let d = t.due { extras.append(rowDate(d, open: t.isOpen)) }
-            if let r = t.repeatRule, t.isOpen { extras.append("↻ " + r.text) }
-            if t.status == .done { extras.append("done") }
-            if extras.isEmpty {
-                line += t.title
-            } else {
-                let pad = max(0, titleWidth - t.title.count)
-                line += t.title + String(repeating: " ", count: pad) + "  " + extras.joined(separator: "  ")
+            var line = String(repeating: " ", count: idWidth - id.count) + id + "  " + t.title
+            var cols: [(String, Int)] = [(dates[k], dateWidth)]
+            // R-REP-9: a list marks a repeating task; a completed occurrence drops the mark.
+            if let r = t.repeatRule, t.isOpen { cols.append(("↻ " + r.text, 0)) }
+            if t.status == .done { cols.append(("done", 0)) }
+            while let last = cols.last, last.0.isEmpty { cols.removeLast() }
+            guard !cols.isEmpty else { return line }
+            line += String(repeating: " ", count: max(0, titleWidth - t.title.unicodeScalars.count))
+            for (text, width) in cols {
+                line += "  " + text + String(repeating: " ", count: max(0, width - text.count))
             }
+            while line.last == " " { line.removeLast() }
             return line
         }
     }

@@ -76,6 +76,11 @@ public struct Task: Sendable, Equatable {
     public var parent: Int?
     public var goal: String?
     public var steps: [Step] = []
+    /// On a completed occurrence: the id of the occurrence its completion made (R-REP-6).
+    public var nextOccurrence: Int?
+    /// On a made occurrence: true until anything changes it, so reopening the earlier one may
+    /// take it back (R-REP-6).
+    public var pristine = false
     /// Reminders and comments are kept as written until their issues model them.
     public var reminders: [JSONValue] = []
     public var comments: [JSONValue] = []

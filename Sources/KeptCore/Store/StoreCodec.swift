@@ -200,7 +200,12 @@ public enum StoreCodec {
                 guard case .string(let text)? = o.known["text"] else { throw r.error("a repeat needs its 'text'", at: at) }
                 var rr: String? = nil
                 if case .string(let x)? = o.known["rrule"] { rr = x }
-                t.repeatRule = RepeatSpec(text: text, rrule: rr)
+                var anchor: CivilDate? = nil
+                if case .string(let a)? = o.known["anchor"] {
+                    guard let d = CivilDate(iso: a) else { throw r.error("a repeat's 'anchor' is a date like 2026-06-15", at: at) }
+                    anchor = d
+                }
+                t.repeatRule = RepeatSpec(text: text, rrule: rr, anchor: anchor)
             case "estimate":
                 if r.isNull() { t.estimate = nil; continue }
                 let o = try object(&r)
@@ -227,6 +232,10 @@ public enum StoreCodec {
                 t.createdAt = i
             case "parent":
                 t.parent = try r.readIntOrNull()
+            case "nextOccurrence":
+                t.nextOccurrence = try r.readIntOrNull()
+            case "pristine":
+                t.pristine = try r.readBool()
             case "steps":
                 r.skipWhitespace()
                 guard r.peekKind() == .array else { throw r.error("'steps' is a list", at: at) }
@@ -368,6 +377,7 @@ public enum StoreCodec {
         if let r = t.repeatRule {
             var ro = JSONObject([("text", .string(r.text))])
             if let rr = r.rrule { ro["rrule"] = .string(rr) }
+            if let a = r.anchor { ro["anchor"] = .string(a.iso) }
             o.members.append(("repeat", .object(ro)))
         }
         if let e = t.estimate {
@@ -377,6 +387,8 @@ public enum StoreCodec {
         if let c = t.completedAt { o.members.append(("completedAt", .string(TimeText.isoInstant(c, in: .utc)))) }
         o.members.append(("createdAt", .string(TimeText.isoInstant(t.createdAt, in: .utc))))
         if let p = t.parent { o.members.append(("parent", .number(JSONNumber(p)))) }
+        if let n = t.nextOccurrence { o.members.append(("nextOccurrence", .number(JSONNumber(n)))) }
+        if t.pristine { o.members.append(("pristine", .bool(true))) }
         if let g = t.goal { o.members.append(("goal", .string(g))) }
         if !t.steps.isEmpty { o.members.append(("steps", TaskJSON.steps(t.steps))) }
         if !t.reminders.isEmpty { o.members.append(("reminders", .array(t.reminders))) }

@@ -35,6 +35,8 @@ public enum StatementKind: Sendable {
     case parse(TextArg)
     case date(TextArg)
     case explainDate(TextArg)
+    case repeatPreview(TextArg)
+    case rrule(TextArg)
     case show(TaskRef, field: TextArg?)
     case list
     case complete(TaskRef)

@@ -9,6 +9,8 @@ public enum Keyword: String, CaseIterable, Sendable {
     case parse
     case date
     case explain
+    case `repeat`
+    case rrule
     case show
     case list
     case complete
@@ -29,7 +31,7 @@ public enum Keyword: String, CaseIterable, Sendable {
 
     /// The keywords that start statements.
     public static let commands: [Keyword] = [
-        .add, .capture, .parse, .date, .explain, .show, .list, .complete, .reopen, .delete, .set, .undo, .redo,
+        .add, .capture, .parse, .date, .explain, .repeat, .rrule, .show, .list, .complete, .reopen, .delete, .set, .undo, .redo,
         .project, .now, .zone, .help,
     ]
 
@@ -50,6 +52,8 @@ public enum Keyword: String, CaseIterable, Sendable {
         case .parse: return "show what a quick-add line would file, token by token, without filing it"
         case .date: return "print the date and time a phrase means now"
         case .explain: return "say which rule decided a date"
+        case .repeat: return "preview the dates of a repeat rule"
+        case .rrule: return "print the RFC 5545 RRULE of a repeat rule"
         case .show: return "print a task, or one of its fields"
         case .list: return "list the open tasks"
         case .complete: return "mark a task done"
@@ -74,6 +78,8 @@ public enum Keyword: String, CaseIterable, Sendable {
         case .parse: return "parse LINE"
         case .date: return "date PHRASE"
         case .explain: return "explain date PHRASE"
+        case .repeat: return "repeat RULE|RRULE [from DATE] [next N]"
+        case .rrule: return "rrule RULE"
         case .show: return "show ID|\"TITLE\" [FIELD]"
         case .list: return "list"
         case .complete: return "complete ID|\"TITLE\""
@@ -98,6 +104,8 @@ public enum Keyword: String, CaseIterable, Sendable {
         case .parse: return "parse Pay rent @jan 31 every month on the 31st"
         case .date: return "date next fri 3pm"
         case .explain: return "explain date fri"
+        case .repeat: return "repeat every month on the 31st from 2026-01-31 next 6"
+        case .rrule: return "rrule every month on the last friday"
         case .show: return "show 1 due"
         case .list: return "list"
         case .complete: return "complete 1"

@@ -69,8 +69,9 @@ public struct Parser {
     // MARK: productions
 
     /// statement ::= now_stmt | zone_stmt | set_stmt | add_stmt | capture_stmt | parse_stmt
-    ///   | date_stmt | explain_stmt | show_stmt | list_stmt | complete_stmt | reopen_stmt
-    ///   | delete_stmt | undo_stmt | redo_stmt | project_stmt | help_stmt ;
+    ///   | date_stmt | explain_stmt | repeat_stmt | rrule_stmt | show_stmt | list_stmt
+    ///   | complete_stmt | reopen_stmt | delete_stmt | undo_stmt | redo_stmt | project_stmt
+    ///   | help_stmt ;
     mutating func parseStatement() throws(Diagnostic) -> Statement {
         let first = peek
         guard first.kind == .word, let kw = Keyword(rawValue: first.text.lowercased()), kw.isCommand else {
@@ -87,6 +88,8 @@ public struct Parser {
         case .parse: kind = try parseParseStmt()
         case .date: kind = try parseDateStmt()
         case .explain: kind = try parseExplainStmt()
+        case .repeat: kind = try parseRepeatStmt()
+        case .rrule: kind = try parseRruleStmt()
         case .show: kind = try parseShowStmt(first)
         case .list: kind = try parseListStmt()
         case .complete: kind = .complete(try parseCompleteStmt(first))
@@ -188,6 +191,22 @@ public struct Parser {
             throw Catalog.expected("a date phrase", after: "explain date", at: peek, file: file, help: "for example: explain date fri")
         }
         return .explainDate(phrase)
+    }
+
+    /// repeat_stmt ::= "repeat" REPEAT_TEXT ;
+    mutating func parseRepeatStmt() throws(Diagnostic) -> StatementKind {
+        guard let rule = restOfStatement() else {
+            throw Catalog.expected("a repeat rule", after: "repeat", at: peek, file: file, help: "for example: repeat every month on the 31st next 6")
+        }
+        return .repeatPreview(rule)
+    }
+
+    /// rrule_stmt ::= "rrule" REPEAT_TEXT ;
+    mutating func parseRruleStmt() throws(Diagnostic) -> StatementKind {
+        guard let rule = restOfStatement() else {
+            throw Catalog.expected("a repeat rule", after: "rrule", at: peek, file: file, help: "for example: rrule every month on the last friday")
+        }
+        return .rrule(rule)
     }
 
     /// show_stmt ::= "show" task_ref [ FIELD ] ;
