@@ -62,6 +62,14 @@ public struct Parser {
         return restOfStatement()
     }
 
+    /// The rest of the statement, which must not be empty.
+    mutating func requireRest(_ what: String, after: String, example: String) throws(Diagnostic) -> TextArg {
+        guard let rest = restOfStatement() else {
+            throw Catalog.expected(what, after: after, at: peek, file: file, help: "for example: \(example)")
+        }
+        return rest
+    }
+
     func expectEnd(_ statement: String) throws(Diagnostic) {
         if !atEnd { throw Catalog.unexpected(peek, file: file, statement: statement) }
     }
@@ -147,34 +155,22 @@ public struct Parser {
 
     /// add_stmt ::= "add" CAPTURE_LINE ;
     mutating func parseAddStmt(_ kw: Token) throws(Diagnostic) -> StatementKind {
-        guard let line = restOfStatement() else {
-            throw Catalog.expected("a title", after: "add", at: peek, file: file, help: "for example: add Call mom @tomorrow 18:00")
-        }
-        return .add(line)
+        return .add(try requireRest("a title", after: "add", example: "add Call mom @tomorrow 18:00"))
     }
 
     /// capture_stmt ::= "capture" CAPTURE_LINE ;
     mutating func parseCaptureStmt() throws(Diagnostic) -> StatementKind {
-        guard let line = restOfStatement() else {
-            throw Catalog.expected("a title", after: "capture", at: peek, file: file, help: "for example: capture Board offsite Friday")
-        }
-        return .capture(line)
+        return .capture(try requireRest("a title", after: "capture", example: "capture Board offsite Friday"))
     }
 
     /// parse_stmt ::= "parse" CAPTURE_LINE ;
     mutating func parseParseStmt() throws(Diagnostic) -> StatementKind {
-        guard let line = restOfStatement() else {
-            throw Catalog.expected("a quick-add line", after: "parse", at: peek, file: file, help: "for example: parse Call mom @tomorrow 6pm")
-        }
-        return .parse(line)
+        return .parse(try requireRest("a quick-add line", after: "parse", example: "parse Call mom @tomorrow 6pm"))
     }
 
     /// date_stmt ::= "date" DATE_PHRASE ;
     mutating func parseDateStmt() throws(Diagnostic) -> StatementKind {
-        guard let phrase = restOfStatement() else {
-            throw Catalog.expected("a date phrase", after: "date", at: peek, file: file, help: "for example: date next fri 3pm")
-        }
-        return .date(phrase)
+        return .date(try requireRest("a date phrase", after: "date", example: "date next fri 3pm"))
     }
 
     /// explain_stmt ::= "explain" "date" DATE_PHRASE ;
@@ -187,26 +183,17 @@ public struct Parser {
             throw Catalog.unknownSubcommand(sub, of: "explain", file: file, candidates: Keyword.explain.subcommands)
         }
         _ = advance()
-        guard let phrase = restOfStatement() else {
-            throw Catalog.expected("a date phrase", after: "explain date", at: peek, file: file, help: "for example: explain date fri")
-        }
-        return .explainDate(phrase)
+        return .explainDate(try requireRest("a date phrase", after: "explain date", example: "explain date fri"))
     }
 
     /// repeat_stmt ::= "repeat" REPEAT_TEXT ;
     mutating func parseRepeatStmt() throws(Diagnostic) -> StatementKind {
-        guard let rule = restOfStatement() else {
-            throw Catalog.expected("a repeat rule", after: "repeat", at: peek, file: file, help: "for example: repeat every month on the 31st next 6")
-        }
-        return .repeatPreview(rule)
+        return .repeatPreview(try requireRest("a repeat rule", after: "repeat", example: "repeat every month on the 31st next 6"))
     }
 
     /// rrule_stmt ::= "rrule" REPEAT_TEXT ;
     mutating func parseRruleStmt() throws(Diagnostic) -> StatementKind {
-        guard let rule = restOfStatement() else {
-            throw Catalog.expected("a repeat rule", after: "rrule", at: peek, file: file, help: "for example: rrule every month on the last friday")
-        }
-        return .rrule(rule)
+        return .rrule(try requireRest("a repeat rule", after: "rrule", example: "rrule every month on the last friday"))
     }
 
     /// show_stmt ::= "show" task_ref [ FIELD ] ;
