@@ -21,6 +21,10 @@ deps:
 	  $$SUDO apt-get update -qq && \
 	  DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing >/dev/null || exit 1; \
 	fi
+	@python3 -c 'import dateutil' 2>/dev/null || { \
+	  echo "installing: python-dateutil"; \
+	  python3 -m pip install --quiet python-dateutil || exit 1; \
+	}
 
 build: deps
 	$(SWIFT) build
@@ -28,9 +32,11 @@ build: deps
 release: deps
 	$(SWIFT) build -c release
 
-# Unit tests (XCTest), then every transcript in examples/ through the real binary.
+# Unit tests (XCTest), repeat dates against python-dateutil, then every transcript in
+# examples/ through the real binary.
 test: build
 	$(SWIFT) test
+	python3 Tests/differential/dateutil_diff.py
 	$(KEPT_DEBUG) test examples/
 
 demo: build

@@ -15,6 +15,7 @@ extension RepeatRule {
         switch monthDay ?? .day(anchor.day) {
         case .day(let d):
             // R-REP-4: the 31st falls on the last day of shorter months, from the anchor's day.
+            if skipMissing, d > dim { return nil }
             return CivilDate(year: year, month: month, day: min(d, dim))
         case .last:
             return CivilDate(year: year, month: month, day: dim)

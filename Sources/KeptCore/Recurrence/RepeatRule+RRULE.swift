@@ -12,8 +12,8 @@ extension RepeatRule {
                                            .friday: "FR", .saturday: "SA", .sunday: "SU"]
 
     /// BYMONTHDAY (and BYSETPOS) for a day that may not exist in every month.
-    static func monthDayParts(_ d: Int, maxInMonth: Int = 28) -> [String] {
-        if d <= maxInMonth { return ["BYMONTHDAY=\(d)"] }
+    static func monthDayParts(_ d: Int, maxInMonth: Int = 28, skip: Bool = false) -> [String] {
+        if d <= maxInMonth || skip { return ["BYMONTHDAY=\(d)"] }
         return ["BYMONTHDAY=" + (28...d).map(String.init).joined(separator: ","), "BYSETPOS=-1"]
     }
 
@@ -33,7 +33,7 @@ extension RepeatRule {
             if weekStart != .monday, interval > 1, let c = RepeatRule.codes[weekStart] { parts.append("WKST=" + c) }
         case .monthly:
             switch monthDay ?? .day(anchor.day) {
-            case .day(let d): parts += RepeatRule.monthDayParts(d)
+            case .day(let d): parts += RepeatRule.monthDayParts(d, skip: skipMissing)
             case .last: parts.append("BYMONTHDAY=-1")
             case .weekday(let n, let wd): parts.append("BYDAY=\(n)\(RepeatRule.codes[wd] ?? "")")
             }
@@ -41,7 +41,7 @@ extension RepeatRule {
             let m = month ?? anchor.month
             parts.append("BYMONTH=\(m)")
             switch monthDay ?? .day(anchor.day) {
-            case .day(let d): parts += RepeatRule.monthDayParts(d, maxInMonth: m == 2 ? 28 : DatePhrase.maxDay(m))
+            case .day(let d): parts += RepeatRule.monthDayParts(d, maxInMonth: m == 2 ? 28 : DatePhrase.maxDay(m), skip: skipMissing)
             case .last: parts.append("BYMONTHDAY=-1")
             case .weekday(let n, let wd): parts.append("BYDAY=\(n)\(RepeatRule.codes[wd] ?? "")")
             }
@@ -93,16 +93,23 @@ extension RepeatRule {
                 return .failure(RRULEError(message: "BYDAY without an ordinal is supported in weekly rules only"))
             }
         }
+        if let m = fields.removeValue(forKey: "BYMONTH") {
+            guard freq == .yearly, let n = Int(m), (1...12).contains(n) else { return .failure(RRULEError(message: "BYMONTH is one month, in a yearly rule")) }
+            r.month = n
+        }
         let setpos = fields.removeValue(forKey: "BYSETPOS")
         if let md = fields.removeValue(forKey: "BYMONTHDAY") {
             let days = md.split(separator: ",").compactMap { Int($0) }
+            guard freq == .monthly || freq == .yearly else { return .failure(RRULEError(message: "BYMONTHDAY is for monthly and yearly rules")) }
             if days == [-1] {
                 r.monthDay = .last
             } else if days.count == 1, let d = days.first, (1...31).contains(d), setpos == nil {
-                if d > 28 {
-                    return .failure(RRULEError(message: "BYMONTHDAY=\(d) skips months without a \(d)th; Kept keeps the day by falling on the month's end (write BYMONTHDAY=28,...,\(d);BYSETPOS=-1)"))
+                guard d <= (r.month.map(DatePhrase.maxDay) ?? 31) else {
+                    return .failure(RRULEError(message: "BYMONTHDAY=\(d) is not a day of that month"))
                 }
                 r.monthDay = .day(d)
+                // RFC 5545: a month without that day has no occurrence.
+                if d > (r.month.map { $0 == 2 ? 28 : DatePhrase.maxDay($0) } ?? 28) { r.skipMissing = true }
             } else if let last = days.last, days == Array(28...max(28, last)), last <= 31, setpos == "-1" {
                 r.monthDay = .day(last)
             } else {
@@ -110,10 +117,14 @@ extension RepeatRule {
             }
         } else if setpos != nil {
             return .failure(RRULEError(message: "BYSETPOS is supported only with BYMONTHDAY=28,...,d"))
+        } else if (freq == .monthly || freq == .yearly), r.monthDay == nil {
+            // RFC 5545: the day comes from DTSTART, and a month (or year) without it is skipped.
+            r.skipMissing = true
         }
-        if let m = fields.removeValue(forKey: "BYMONTH") {
-            guard freq == .yearly, let n = Int(m), (1...12).contains(n) else { return .failure(RRULEError(message: "BYMONTH is one month, in a yearly rule")) }
-            r.month = n
+        // RFC 5545: a yearly day without BYMONTH is that day in every month, or the nth weekday
+        // of the year; neither is a rule Kept says, so it is refused rather than misread.
+        if freq == .yearly, r.monthDay != nil, r.month == nil {
+            return .failure(RRULEError(message: "a yearly BYDAY or BYMONTHDAY without BYMONTH is not supported (add BYMONTH)"))
         }
         if let c = fields.removeValue(forKey: "COUNT") {
             guard let n = Int(c), n >= 1 else { return .failure(RRULEError(message: "COUNT must be a whole number from 1")) }

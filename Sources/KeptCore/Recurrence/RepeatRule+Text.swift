@@ -36,16 +36,29 @@ extension RepeatRule {
             if let md = monthDay { s += " on " + RepeatRule.words(md) }
         case .yearly:
             s = n == 1 ? "Every year" : "Every \(n) years"
-            if let m = month, let md = monthDay {
+            // A day without a month is in the anchor's month.
+            if let md = monthDay, let m = month ?? anchor?.month {
                 if case .day(let d) = md { s += " on \(TimeText.monthName(m)) \(d)" } else { s += " on " + RepeatRule.words(md) + " of " + TimeText.monthName(m) }
+            } else if let m = month {
+                s += " in " + TimeText.monthName(m)
             }
         }
         if let t = time { s += " at " + RepeatRule.timeWord(t) }
         if let f = from { s += " from " + f.iso }
         if let u = until { s += " until " + u.iso }
         if let c = count { s += " for \(c) time\(c == 1 ? "" : "s")" }
+        if skipMissing, canMissDay(anchor: anchor) { s += " skipping missing days" }
         if afterCompletion { s += " after completion" }
         return s
+    }
+
+    /// Whether some month (or year) of the series lacks the rule's day, so skipping matters.
+    func canMissDay(anchor: CivilDate?) -> Bool {
+        guard frequency == .monthly || frequency == .yearly else { return false }
+        guard case .day(let d) = monthDay ?? anchor.map({ .day($0.day) }) ?? .day(31) else { return false }
+        if frequency == .monthly { return d > 28 }
+        let m = month ?? anchor?.month ?? 2
+        return d > (m == 2 ? 28 : DatePhrase.maxDay(m))
     }
 
     static func words(_ md: MonthDay) -> String {

@@ -35,10 +35,21 @@ public struct RepeatRule: Sendable, Equatable {
     public var count: Int?
     /// The next date counts from the completion day (LANGUAGE.md).
     public var afterCompletion = false
+    /// A month (or year) without the rule's day is skipped instead of taking its last day: the
+    /// RFC 5545 reading of a plain BYMONTHDAY=31, kept for rules that came in as an RRULE.
+    public var skipMissing = false
 
     public init(frequency: Frequency, interval: Int = 1) {
         self.frequency = frequency
         self.interval = interval
+    }
+
+    /// The same rule with what the anchor implies written out: a yearly day's month. Two rules
+    /// with equal normal forms give the same dates from that anchor.
+    public func normalized(anchor: CivilDate) -> RepeatRule {
+        var r = self
+        if r.frequency == .yearly, r.monthDay != nil, r.month == nil { r.month = anchor.month }
+        return r
     }
 
     public static let workdays: [Weekday] = [.monday, .tuesday, .wednesday, .thursday, .friday]

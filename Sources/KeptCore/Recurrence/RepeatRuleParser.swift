@@ -126,7 +126,7 @@ public struct RepeatRuleParser {
         return days.sorted()
     }
 
-    /// period_day ::= weekday_list | "the" ( ORDINAL | NUMBER | "last" "day" | ORDINAL_WORD WEEKDAY | "last" WEEKDAY ) | MONTH day_number ;
+    /// period_day ::= weekday_list | "the" ( ORDINAL | NUMBER | "last" "day" | ORDINAL_WORD WEEKDAY | "last" WEEKDAY ) [ "of" MONTH ] | MONTH day_number ;
     mutating func parsePeriodDay(_ r: inout RepeatRule) -> Bool {
         if r.frequency == .weekly, let days = parseWeekdayList() {
             r.weekdays = days
@@ -149,10 +149,11 @@ public struct RepeatRuleParser {
         case .ordinal(let d), .number(let d, _):
             guard d >= 1, d <= 31 else { fail("a day of the month is from 1 to 31"); return false }
             if case .weekday(let wd) = cls(1), d <= 5 {
-                r.monthDay = .weekday(d, wd); pos += 2; return true
+                r.monthDay = .weekday(d, wd); pos += 2; parseOfMonth(&r); return true
             }
             r.monthDay = .day(d)
             pos += 1
+            parseOfMonth(&r)
             return true
         default:
             break
@@ -160,17 +161,24 @@ public struct RepeatRuleParser {
         let ordinals = ["first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "last": -1]
         if let n = ordinals[peek] {
             if case .weekday(let wd) = cls(1) {
-                r.monthDay = .weekday(n, wd); pos += 2; return true
+                r.monthDay = .weekday(n, wd); pos += 2; parseOfMonth(&r); return true
             }
             if n == -1, word(1) == "day" {
-                r.monthDay = .last; pos += 2; return true
+                r.monthDay = .last; pos += 2; parseOfMonth(&r); return true
             }
         }
         fail("expected a day like the 15th, the last day or the 2nd tuesday")
         return false
     }
 
-    /// repeat_modifier ::= "at" TIME | "from" date_phrase | "until" date_phrase | "for" NUMBER "times" | "after" "completion" ;
+    /// In a yearly rule, `of MONTH` after the day: `every year on the last friday of november`.
+    mutating func parseOfMonth(_ r: inout RepeatRule) {
+        guard r.frequency == .yearly, word(0) == "of", case .month(let m) = cls(1) else { return }
+        r.month = m
+        pos += 2
+    }
+
+    /// repeat_modifier ::= "at" TIME | "from" date_phrase | "until" date_phrase | "for" NUMBER "times" | "after" "completion" | "skipping" "missing" "days" ;
     mutating func parseRepeatModifier(_ r: inout RepeatRule) -> Bool {
         switch peek {
         case "at":
@@ -182,11 +190,14 @@ public struct RepeatRuleParser {
             return true
         case "from", "until":
             let isFrom = peek == "from"
-            let rest = Array(classes[(pos + 1)...].prefix(6))
-            guard case .success(let (spec, used)) = DatePhraseParser.parse(rest), spec.day != nil, spec.time == nil else {
+            // Only a day: `until 2026-12-31 at 9am` ends the date before `at`.
+            var dp = DatePhraseParser(words: Array(classes[(pos + 1)...].prefix(6)))
+            guard let day = dp.parseDayRef() else {
                 fail("expected a date after '\(peek)'", "for example: from 2026-06-15, until dec 31")
                 return false
             }
+            let spec = DateSpec(day: day)
+            let used = dp.pos
             // The date is resolved later against the session's now; keep it as a spec.
             if case .date(let d)? = spec.day {
                 if isFrom { r.from = d } else { r.until = d }
@@ -206,6 +217,11 @@ public struct RepeatRuleParser {
             guard word(1) == "completion" else { return false }
             r.afterCompletion = true
             pos += 2
+            return true
+        case "skipping":
+            guard word(1) == "missing", word(2) == "days" else { return false }
+            r.skipMissing = true
+            pos += 3
             return true
         default:
             return false
