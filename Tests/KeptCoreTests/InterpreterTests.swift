@@ -127,6 +127,37 @@ final class InterpreterTests: XCTestCase {
         }
     }
 
+    /// R-REP-5: the next occurrence keeps the fields, moves a reminder with the date and keeps
+    /// its time, and drops a Not today hold and comments.
+    func testNextOccurrenceKeepsFieldsAndMovesReminders() throws {
+        let s = session()
+        run(s, "project add Home")
+        XCTAssertEqual(lines(s, "add Water plants @today 8am every 2 days +Home #garden !high [[Plants]]"),
+                       ["Added 1 · Water plants · Today 8 AM · Every 2 days · +Home · #garden"])
+        var t = try XCTUnwrap(s.store.task(1))
+        t.reminders = [.object(JSONObject([("at", .string("2026-06-15T07:30")), ("via", .string("phone"))]))]
+        t.comments = [.string("watered the fern")]
+        t.heldUntil = CivilDate(iso: "2026-06-16")
+        t.description = "balcony first"
+        t.estimate = Estimate(minutes: 10)
+        s.commit("edit", [.task(before: s.store.task(1), after: t)])
+        XCTAssertEqual(lines(s, "complete 1"), ["Completed 1 · Water plants · next: 2 due Wed Jun 17 8 AM"])
+        let n = try XCTUnwrap(s.store.task(2))
+        XCTAssertEqual(n.title, "Water plants")
+        XCTAssertEqual(n.project, "Home")
+        XCTAssertEqual(n.tags, ["garden"])
+        XCTAssertEqual(n.notes, ["Plants"])
+        XCTAssertEqual(n.priority, .high)
+        XCTAssertEqual(n.description, "balcony first")
+        XCTAssertEqual(n.estimate, Estimate(minutes: 10))
+        XCTAssertEqual(n.due, Due(date: try XCTUnwrap(CivilDate(iso: "2026-06-17")), time: WallTime(hour: 8, minute: 0)))
+        XCTAssertEqual(n.reminders, [.object(JSONObject([("at", .string("2026-06-17T07:30")), ("via", .string("phone"))]))])
+        XCTAssertTrue(n.comments.isEmpty)
+        XCTAssertNil(n.heldUntil)
+        XCTAssertEqual(n.status, .open)
+        XCTAssertEqual(s.store.task(1)?.status, .done)
+    }
+
     /// R-TASK-3: an undone delete brings the task back, under a new id.
     func testUndoDeleteGivesANewID() {
         let s = session()

@@ -46,6 +46,11 @@ extension Session {
         if let oldStart = t.start, let oldDue = t.due {
             n.start = Due(date: oldStart.date.adding(days: oldDue.date.days(until: d)), time: oldStart.time)
         }
+        // R-REP-5: a reminder moves with the date, keeping its time of day.
+        if let oldDue = t.due {
+            let shift = oldDue.date.days(until: d)
+            n.reminders = t.reminders.map { Session.shifted($0, byDays: shift) }
+        }
         n.completedAt = nil
         n.heldUntil = nil
         n.comments = []
@@ -55,6 +60,14 @@ extension Session {
         n.nextOccurrence = nil
         n.pristine = true
         return n
+    }
+
+    /// A stored reminder (`{"at": "2026-06-15T09:00", …}`, a wall-clock time) moved by days.
+    static func shifted(_ reminder: JSONValue, byDays days: Int) -> JSONValue {
+        guard case .object(var o) = reminder, case .string(let at)? = o["at"],
+              let dt = CivilDateTime.parseISO(Array(at.utf8)) else { return reminder }
+        o["at"] = .string(CivilDateTime(date: dt.date.adding(days: days), time: dt.time).iso)
+        return .object(o)
     }
 
     func runRepeat(_ s: Statement, _ arg: TextArg, rruleOnly: Bool) -> CommandOutput {
