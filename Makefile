@@ -37,6 +37,7 @@ release: deps
 test: build
 	$(SWIFT) test
 	python3 Tests/differential/dateutil_diff.py
+	python3 Tests/differential/peer_counts.py
 	$(KEPT_DEBUG) test examples/
 
 demo: build

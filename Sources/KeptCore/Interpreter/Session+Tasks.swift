@@ -73,20 +73,6 @@ extension Session {
         return ["\(t.id) · \(t.title)"] + rows.map { "  " + $0.0 + String(repeating: " ", count: w - $0.0.count) + "  " + $0.1 }
     }
 
-    func runList(_ s: Statement) -> CommandOutput {
-        let open = store.tasks.filter(\.isOpen)
-        let ordered = TaskOrder.creation(open)
-        let total = open.count
-        let txt = text
-        let json = JSONValue.object(JSONObject([
-            ("tasks", .array(ordered.map { TaskJSON.value($0, zone: zone) })),
-            ("shown", .number(JSONNumber(ordered.count))),
-            ("total", .number(JSONNumber(total))),
-        ]))
-        let head = total == 0 ? "No open tasks" : (total == 1 ? "All 1 task" : "All \(total) tasks")
-        return out([head] + txt.rows(ordered), json: json)
-    }
-
     func runComplete(_ s: Statement, _ ref: TaskRef) -> CommandOutput {
         let t: Task
         switch resolve(ref, s) {

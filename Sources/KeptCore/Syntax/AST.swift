@@ -23,6 +23,14 @@ public struct TextArg: Sendable, Equatable {
     }
 }
 
+/// A filter's tokens, parsed when the statement runs (a filter's windows and projects depend
+/// on the session's now and store).
+public struct FilterSource: Sendable {
+    public var tokens: [Token]
+    public var start: Int
+    public var range: SourceRange
+}
+
 /// What a statement does.
 public enum StatementKind: Sendable {
     case now(TextArg?)
@@ -38,7 +46,8 @@ public enum StatementKind: Sendable {
     case repeatPreview(TextArg)
     case rrule(TextArg)
     case show(TaskRef, field: TextArg?)
-    case list
+    case list(FilterSource?)
+    case count(FilterSource?)
     case complete(TaskRef)
     case reopen(TaskRef)
     case delete(TaskRef)

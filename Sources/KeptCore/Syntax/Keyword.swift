@@ -13,6 +13,7 @@ public enum Keyword: String, CaseIterable, Sendable {
     case rrule
     case show
     case list
+    case count
     case complete
     case reopen
     case delete
@@ -31,7 +32,7 @@ public enum Keyword: String, CaseIterable, Sendable {
 
     /// The keywords that start statements.
     public static let commands: [Keyword] = [
-        .add, .capture, .parse, .date, .explain, .repeat, .rrule, .show, .list, .complete, .reopen, .delete, .set, .undo, .redo,
+        .add, .capture, .parse, .date, .explain, .repeat, .rrule, .show, .list, .count, .complete, .reopen, .delete, .set, .undo, .redo,
         .project, .now, .zone, .help,
     ]
 
@@ -55,7 +56,8 @@ public enum Keyword: String, CaseIterable, Sendable {
         case .repeat: return "preview the dates of a repeat rule"
         case .rrule: return "print the RFC 5545 RRULE of a repeat rule"
         case .show: return "print a task, or one of its fields"
-        case .list: return "list the open tasks"
+        case .list: return "list the open tasks, or those a filter matches"
+        case .count: return "count the tasks a filter matches"
         case .complete: return "mark a task done"
         case .reopen: return "mark a done task open again"
         case .delete: return "delete a task"
@@ -81,7 +83,8 @@ public enum Keyword: String, CaseIterable, Sendable {
         case .repeat: return "repeat RULE|RRULE [from DATE] [next N]"
         case .rrule: return "rrule RULE"
         case .show: return "show ID|\"TITLE\" [FIELD]"
-        case .list: return "list"
+        case .list: return "list [FILTER]"
+        case .count: return "count [FILTER]"
         case .complete: return "complete ID|\"TITLE\""
         case .reopen: return "reopen ID|\"TITLE\""
         case .delete: return "delete ID|\"TITLE\""
@@ -107,7 +110,8 @@ public enum Keyword: String, CaseIterable, Sendable {
         case .repeat: return "repeat every month on the 31st from 2026-01-31 next 6"
         case .rrule: return "rrule every month on the last friday"
         case .show: return "show 1 due"
-        case .list: return "list"
+        case .list: return "list [FILTER]"
+        case .count: return "count [FILTER]"
         case .complete: return "complete 1"
         case .reopen: return "reopen 1"
         case .delete: return "delete \"Call the dentist\""

@@ -78,8 +78,8 @@ public struct Parser {
 
     /// statement ::= now_stmt | zone_stmt | set_stmt | add_stmt | capture_stmt | parse_stmt
     ///   | date_stmt | explain_stmt | repeat_stmt | rrule_stmt | show_stmt | list_stmt
-    ///   | complete_stmt | reopen_stmt | delete_stmt | undo_stmt | redo_stmt | project_stmt
-    ///   | help_stmt ;
+    ///   | count_stmt | complete_stmt | reopen_stmt | delete_stmt | undo_stmt | redo_stmt
+    ///   | project_stmt | help_stmt ;
     mutating func parseStatement() throws(Diagnostic) -> Statement {
         let first = peek
         guard first.kind == .word, let kw = Keyword(rawValue: first.text.lowercased()), kw.isCommand else {
@@ -99,7 +99,8 @@ public struct Parser {
         case .repeat: kind = try parseRepeatStmt()
         case .rrule: kind = try parseRruleStmt()
         case .show: kind = try parseShowStmt(first)
-        case .list: kind = try parseListStmt()
+        case .list: kind = .list(parseListStmt())
+        case .count: kind = .count(parseCountStmt())
         case .complete: kind = .complete(try parseCompleteStmt(first))
         case .reopen: kind = .reopen(try parseReopenStmt(first))
         case .delete: kind = .delete(try parseDeleteStmt(first))
@@ -208,10 +209,22 @@ public struct Parser {
         return .show(ref, field: field)
     }
 
-    /// list_stmt ::= "list" ;
-    mutating func parseListStmt() throws(Diagnostic) -> StatementKind {
-        try expectEnd("list")
-        return .list
+    /// list_stmt ::= "list" [ filter ] ;
+    mutating func parseListStmt() -> FilterSource? {
+        restAsFilter()
+    }
+
+    /// count_stmt ::= "count" [ filter ] ;
+    mutating func parseCountStmt() -> FilterSource? {
+        restAsFilter()
+    }
+
+    /// The remaining tokens, for a filter the session parses when it runs.
+    mutating func restAsFilter() -> FilterSource? {
+        guard !atEnd else { return nil }
+        let src = FilterSource(tokens: tokens, start: pos, range: SourceRange(start: peek.range.start, end: source.range.end))
+        pos = tokens.count - 1
+        return src
     }
 
     /// complete_stmt ::= "complete" task_ref ;
