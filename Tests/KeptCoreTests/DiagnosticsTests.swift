@@ -1,6 +1,7 @@
 // Diagnostics are tested through their rendered text, in both forms (STYLE.md), plus the
 // catalog's code ranges and the did-you-mean distance.
 
+import Foundation
 import XCTest
 @testable import KeptCore
 
@@ -95,6 +96,26 @@ final class DiagnosticsTests: XCTestCase {
             XCTAssertFalse(e.summary.hasSuffix("."), "\(e.code): messages have no final period")
             XCTAssertEqual(e.summary, e.summary.lowercased().replacingOccurrences(of: "utf-8", with: "UTF-8"), "\(e.code): lowercase")
         }
+    }
+
+    /// Every code the sources use is in the catalog, so `help errors` lists them all.
+    func testEveryUsedCodeIsInTheCatalog() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let known = Set(Catalog.entries.map(\.code))
+        let en = FileManager.default.enumerator(atPath: root.appendingPathComponent("Sources").path)
+        var used = Set<String>()
+        while let rel = en?.nextObject() as? String {
+            guard rel.hasSuffix(".swift") else { continue }
+            let text = try String(contentsOf: root.appendingPathComponent("Sources").appendingPathComponent(rel), encoding: .utf8)
+            var rest = Substring(text)
+            while let r = rest.range(of: "code: \"E") {
+                let code = "E" + rest[r.upperBound...].prefix(4)
+                used.insert(String(code))
+                rest = rest[r.upperBound...]
+            }
+        }
+        XCTAssertGreaterThan(used.count, 20)
+        XCTAssertEqual(used.subtracting(known).sorted(), [], "codes used but missing from the catalog")
     }
 
     func testSuggestions() {
