@@ -36,13 +36,28 @@ extension Session {
     static func tasks(_ n: Int) -> String { n == 1 ? "1 task" : "\(n) tasks" }
 
     func runList(_ s: Statement, _ f: FilterSource?) -> CommandOutput {
+        var clauses = ListClauses(view: nil, filterEnd: 0)
+        var filter = f
+        if let f {
+            var cp = ListClauseParser(tokens: f.tokens, from: f.start, file: s.source.file)
+            do throws(Diagnostic) { clauses = try cp.parseListBody() } catch { return .error(error) }
+            if clauses.view != nil || clauses.filterEnd == f.start {
+                filter = nil
+            } else {
+                var toks = Array(f.tokens[..<clauses.filterEnd])
+                toks.append(Token(kind: .end, text: "", range: SourceRange.at(f.tokens[clauses.filterEnd].range.start)))
+                filter = FilterSource(tokens: toks, start: f.start, range: f.range)
+            }
+        }
+        if let v = clauses.view { return runView(v, clauses) }
         let expr: FilterExpr?
-        switch compile(f, s) {
+        switch compile(filter, s) {
         case .success(let e): expr = e
         case .failure(let d): return .error(d)
         }
         let (matched, total) = select(expr)
-        let ordered = TaskOrder.creation(matched)
+        var ordered = order(matched, clauses)
+        if let n = clauses.limit { ordered = Array(ordered.prefix(n)) }
         let json = JSONValue.object(JSONObject([
             ("tasks", .array(ordered.map { TaskJSON.value($0, zone: zone) })),
             ("shown", .number(JSONNumber(ordered.count))),
@@ -53,12 +68,127 @@ extension Session {
         if let expr {
             let on = expr.filterCount == 1 ? "1 filter on" : "\(expr.filterCount) filters on"
             if total == 0 { head = "No tasks" }
-            else if ordered.isEmpty { head = "Nothing matches these filters · \(Session.tasks(total)) · \(on)" }
+            else if matched.isEmpty { head = "Nothing matches these filters · \(Session.tasks(total)) · \(on)" }
             else { head = "\(ordered.count) of \(Session.tasks(total)) · \(on)" }
         } else {
-            head = total == 0 ? "No open tasks" : "All \(Session.tasks(total))"
+            head = total == 0 ? "No open tasks" : (ordered.count < total ? "\(ordered.count) of \(Session.tasks(total))" : "All \(Session.tasks(total))")
         }
-        return out([head] + text.rows(ordered), json: json)
+        let body = clauses.groupByDue ? grouped(ordered) : text.rows(ordered)
+        return out([head] + body, json: json)
+    }
+
+    /// Tasks in the order the clauses ask for; creation order, and ties on id, otherwise.
+    func order(_ tasks: [Task], _ c: ListClauses) -> [Task] {
+        guard !c.order.isEmpty else { return TaskOrder.creation(tasks) }
+        let fc = filterContext
+        return tasks.sorted { a, b in
+            for (key, desc) in c.order {
+                let r: Int
+                switch key {
+                case .due:
+                    // Tasks without a due come last, whichever way.
+                    let x = a.due.map { $0.date.dayNumber * 1440 + ($0.time?.minuteOfDay ?? 1440) } ?? Int.max
+                    let y = b.due.map { $0.date.dayNumber * 1440 + ($0.time?.minuteOfDay ?? 1440) } ?? Int.max
+                    if x == y { continue }
+                    if x == Int.max || y == Int.max { return x < y }
+                    r = x < y ? -1 : 1
+                case .priority: r = a.priority == b.priority ? 0 : (a.priority < b.priority ? -1 : 1)
+                case .created: r = a.createdAt == b.createdAt ? 0 : (a.createdAt < b.createdAt ? -1 : 1)
+                case .title:
+                    let x = SearchText.fold(a.title), y = SearchText.fold(b.title)
+                    r = x == y ? 0 : (x < y ? -1 : 1)
+                case .id: r = a.id == b.id ? 0 : (a.id < b.id ? -1 : 1)
+                }
+                if r != 0 { return desc ? r > 0 : r < 0 }
+            }
+            _ = fc
+            return a.id < b.id
+        }
+    }
+
+    /// The due groups of R-VIEW-4, in order, each with its rows; empty groups are left out.
+    func grouped(_ tasks: [Task]) -> [String] {
+        var lines: [String] = []
+        let names = ["Overdue", "Today", "Tomorrow", "This Week", "Later", "No Due Date"]
+        var buckets = [[Task]](repeating: [], count: names.count)
+        for t in tasks { buckets[dueGroup(t)].append(t) }
+        for (k, b) in buckets.enumerated() where !b.isEmpty {
+            lines.append("\(names[k]) (\(b.count))")
+            lines += text.rows(b).map { "  " + $0 }
+        }
+        return lines
+    }
+
+    /// The index of a task's due group (R-VIEW-4): Overdue, Today, Tomorrow, This Week, Later,
+    /// No Due Date.
+    func dueGroup(_ t: Task) -> Int {
+        guard let d = t.due else { return 5 }
+        let fc = filterContext
+        let day = fc.day(of: d)
+        let overdue = FilterEvaluator(.term(.overdue), context: fc).matches(t)
+        if overdue { return 0 }
+        if day <= fc.today { return 1 }
+        if day == fc.today + 1 { return 2 }
+        let weekEnd = store.settings.day.endOfWeek(containing: today).dayNumber
+        return day <= weekEnd ? 3 : 4
+    }
+
+    /// The views of R-VIEW-1 with their counts; Today and Next 7 days list overdue first and
+    /// end with what was done today (R-VIEW-2).
+    func runView(_ v: ListView, _ c0: ListClauses) -> CommandOutput {
+        let fc = filterContext
+        var c = c0
+        // Views read by date unless asked otherwise.
+        if c.order.isEmpty, v != .archived, v != .doneToday { c.order = [(.due, false)] }
+        func match(_ e: FilterExpr) -> [Task] {
+            let ev = FilterEvaluator(e, context: fc)
+            return store.tasks.filter(ev.matches)
+        }
+        let open = FilterExpr.term(.status(.open))
+        let doneToday = c.order.isEmpty ? TaskOrder.creation(match(.term(.doneToday))) : order(match(.term(.doneToday)), c)
+        var rows: [Task]
+        var head: String
+        var withDone = false
+        switch v {
+        case .today, .next7:
+            let days = v == .today ? 1 : 7
+            let w = FilterExpr.term(.window(DayWindow(start: fc.today, end: fc.today + days)))
+            let overdue = order(match(.and([open, .term(.overdue)])), c)
+            let due = order(match(.and([open, w, .not(.term(.overdue))])), c)
+            rows = overdue + due
+            let name = v == .today ? "Today" : "Next 7 days"
+            head = "\(name) · \(Session.tasks(rows.count))"
+            if v == .today { head += " · \(doneToday.count) of \(doneToday.count + rows.count) done today" }
+            withDone = true
+        case .tomorrow:
+            rows = order(match(.and([open, .term(.window(DayWindow(start: fc.today + 1, end: fc.today + 2)))])), c)
+            head = "Tomorrow · \(Session.tasks(rows.count))"
+        case .all:
+            rows = order(match(open), c)
+            head = "All \(Session.tasks(rows.count))"
+        case .archived:
+            rows = order(match(.term(.status(.archived))), c)
+            head = "Archived · \(Session.tasks(rows.count))"
+        case .doneToday:
+            rows = doneToday
+            head = "Done today · \(Session.tasks(rows.count))"
+        }
+        if let n = c.limit, n < rows.count {
+            head += " · showing \(n)"
+            rows = Array(rows.prefix(n))
+        }
+        var lines = [head] + (c.groupByDue ? grouped(rows) : text.rows(rows))
+        if withDone, !doneToday.isEmpty {
+            lines.append("Done (\(doneToday.count))")
+            lines += text.rows(doneToday).map { "  " + $0 }
+        }
+        let json = JSONValue.object(JSONObject([
+            ("view", .string(v.rawValue)),
+            ("tasks", .array(rows.map { TaskJSON.value($0, zone: zone) })),
+            ("done", .array((withDone ? doneToday : []).map { TaskJSON.value($0, zone: zone) })),
+            ("shown", .number(JSONNumber(rows.count))),
+        ]))
+        return out(lines, json: json)
     }
 
     func runCount(_ s: Statement, _ f: FilterSource?) -> CommandOutput {

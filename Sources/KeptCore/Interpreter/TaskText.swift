@@ -65,6 +65,9 @@ public struct TaskText: Sendable {
             let id = String(t.id)
             var line = String(repeating: " ", count: idWidth - id.count) + id + "  " + t.title
             var cols: [(String, Int)] = [(dates[k], dateWidth)]
+            // R-VIEW-5: a held task shows its return date; steps read 1/3; nothing is a zero.
+            if let h = t.heldUntil, h > today, t.isOpen { cols.append(("Back " + TimeText.shortDate(h).split(separator: " ").dropFirst().joined(separator: " "), 0)) }
+            if !t.steps.isEmpty { cols.append(("\(t.steps.filter(\.done).count)/\(t.steps.count)", 0)) }
             // R-REP-9: a list marks a repeating task; a completed occurrence drops the mark.
             if let r = t.repeatRule, t.isOpen { cols.append(("↻ " + r.text, 0)) }
             if t.status == .done { cols.append(("done", 0)) }

@@ -209,7 +209,7 @@ public struct Parser {
         return .show(ref, field: field)
     }
 
-    /// list_stmt ::= "list" [ filter ] ;
+    /// list_stmt ::= "list" list_body ;
     mutating func parseListStmt() -> FilterSource? {
         restAsFilter()
     }
