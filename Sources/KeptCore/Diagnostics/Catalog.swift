@@ -32,6 +32,8 @@ public enum Catalog {
         Entry(code: "E0210", summary: "not a repeat rule this version understands"),
         Entry(code: "E0211", summary: "a repeat rule that cannot be written as an rrule"),
         Entry(code: "E0212", summary: "a regular expression that does not compile"),
+        Entry(code: "E0213", summary: "no saved filter has that name"),
+        Entry(code: "E0214", summary: "saved filters refer to each other in a cycle"),
         Entry(code: "E0301", summary: "no task with that id"),
         Entry(code: "E0302", summary: "nothing to undo"),
         Entry(code: "E0303", summary: "nothing to redo"),

@@ -13,7 +13,8 @@ extension Session {
     /// Parses a statement's filter; nil when there is none.
     func compile(_ f: FilterSource?, _ s: Statement) -> Result<FilterExpr?, Diagnostic> {
         guard let f else { return .success(nil) }
-        var p = FilterParser(source: s.source, tokens: f.tokens, from: f.start, context: dateContext, projects: store.projects.map(\.name))
+        var p = FilterParser(source: s.source, tokens: f.tokens, from: f.start, context: dateContext, projects: store.projects.map(\.name),
+                             saved: store.filters)
         do throws(Diagnostic) {
             return .success(try p.parseFilter())
         } catch {

@@ -98,6 +98,14 @@ public final class Session {
         case .show(let ref, let field): return runShow(s, ref, field)
         case .list(let f): return runList(s, f)
         case .count(let f): return runCount(s, f)
+        case .filterDefine(let n, let f): return runFilterDefine(s, n, f)
+        case .filterStar(let n, let on): return runFilterStar(s, n, on)
+        case .filterDelete(let n): return runFilterDelete(s, n)
+        case .filterRename(let a, let b): return runFilterRename(s, a, b)
+        case .filterMove(let n, let k): return runFilterMove(s, n, k)
+        case .filters: return runFilters()
+        case .explainFilter(let f): return runExplainFilter(s, f)
+        case .areas: return runAreas()
         case .complete(let ref): return runComplete(s, ref)
         case .reopen(let ref): return runReopen(s, ref)
         case .delete(let ref): return runDelete(s, ref)
@@ -140,6 +148,8 @@ public final class Session {
             if let p = target { store.put(p) } else if let o = other { store.removeProject(named: o.name) }
         case .settings(let before, let after):
             store.settings = forward ? after : before
+        case .filters(let before, let after):
+            store.filters = forward ? after : before
         }
     }
 

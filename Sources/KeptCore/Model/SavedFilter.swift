@@ -11,4 +11,13 @@ public struct SavedFilter: Sendable, Equatable {
         self.name = name
         self.filter = filter
     }
+
+    /// The presets every new store starts with (R-FIL-2); they can be changed and deleted.
+    public static let presets: [SavedFilter] = [
+        SavedFilter(name: "Overdue", filter: "overdue"),
+        SavedFilter(name: "High Priority", filter: "priority >= high"),
+        SavedFilter(name: "Due This Week", filter: "@this week"),
+        SavedFilter(name: "Repeating", filter: "repeating"),
+        SavedFilter(name: "No Due Date", filter: "no due"),
+    ]
 }

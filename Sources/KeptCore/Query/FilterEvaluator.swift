@@ -44,6 +44,7 @@ public struct FilterEvaluator {
     static func usesText(_ e: FilterExpr) -> Bool {
         switch e {
         case .term(.words): return true
+        case .term(.saved(_, let e)): return usesText(e)
         case .term: return false
         case .and(let xs), .or(let xs): return xs.contains(where: usesText)
         case .not(let x): return usesText(x)
@@ -112,6 +113,7 @@ public struct FilterEvaluator {
         case .regex(let field, let re):
             let text = field == .title ? t.title : (t.description ?? "")
             return re.matches(text)
+        case .saved(_, let e): return eval(e, t, hay)
         }
     }
 

@@ -53,6 +53,8 @@ public enum FilterTerm: Sendable {
     /// Every word must match somewhere in title, description, steps or comments (R-FIL-3).
     case words([String])
     case regex(field: RegexField, RegexPattern)
+    /// `filter:NAME`, expanded.
+    indirect case saved(String, FilterExpr)
 }
 
 /// The text fields a regex can look at.
@@ -73,6 +75,7 @@ public indirect enum FilterExpr: Sendable {
         case .term(let t):
             switch t {
             case .status, .doneToday: return true
+            case .saved(_, let e): return e.namesStatus
             default: return false
             }
         case .and(let xs), .or(let xs): return xs.contains { $0.namesStatus }

@@ -9,15 +9,41 @@ public struct FilterParser {
     var pos: Int
     let ctx: DateContext
     let projects: [String]
+    /// Saved filters, for `filter:NAME`, and the chain being expanded (to catch a cycle).
+    var saved: [SavedFilter] = []
+    var visiting: [String] = []
 
     var file: SourceFile { source.file }
 
-    public init(source: StatementSource, tokens: [Token], from start: Int, context: DateContext, projects: [String]) {
+    public init(source: StatementSource, tokens: [Token], from start: Int, context: DateContext, projects: [String],
+                saved: [SavedFilter] = [], visiting: [String] = []) {
         self.source = source
         self.tokens = tokens
         self.pos = start
         self.ctx = context
         self.projects = projects
+        self.saved = saved
+        self.visiting = visiting
+    }
+
+    /// Parses a whole filter text (a saved filter's), with the same context.
+    public static func parse(_ text: String, name: String, context: DateContext, projects: [String], saved: [SavedFilter],
+                             visiting: [String]) -> Result<FilterExpr, Diagnostic> {
+        let file = SourceFile(name: "filter \(name)", text: text)
+        let src = StatementSource(file: file)
+        var lexer = Lexer(file: file, statement: src)
+        let toks = lexer.tokenize()
+        if let d = lexer.diagnostics.first { return .failure(d) }
+        var p = FilterParser(source: src, tokens: toks, from: 0, context: context, projects: projects, saved: saved, visiting: visiting)
+        do throws(Diagnostic) {
+            let e = try p.parseFilter()
+            guard p.peek.kind == .end else {
+                throw Diagnostic(code: "E0103", message: "unexpected '\(p.peek.text)' in the filter", file: file, range: p.peek.range, label: "not part of the filter")
+            }
+            return .success(e)
+        } catch {
+            return .failure(error)
+        }
     }
 
     static let fields = ["due", "priority", "estimate", "created", "title", "description", "project", "area", "status",
@@ -138,7 +164,7 @@ public struct FilterParser {
         }
         if w.hasPrefix("[[") { return try parseNote() }
         if w.hasPrefix("@"), w.count > 1 { return try parseWindow() }
-        if let colon = w.firstIndex(of: ":"), colon != w.startIndex, w.index(after: colon) != w.endIndex {
+        if let colon = w.firstIndex(of: ":"), colon != w.startIndex, w.index(after: colon) != w.endIndex || at(1).kind == .string {
             return try parseFieldValue()
         }
         if at(1).kind == .punct, ["<", "<=", ">", ">=", "=", "~"].contains(at(1).text) { return try parseComparison() }
@@ -169,6 +195,31 @@ public struct FilterParser {
         }
         _ = advance()
         return .words(SearchText.words(w))
+    }
+
+    /// `filter:NAME`: the saved filter's own filter, parsed in place (R-FIL-5).
+    mutating func savedFilter(_ name: String, _ r: SourceRange) throws(Diagnostic) -> FilterTerm {
+        guard let f = saved.first(where: { $0.name.lowercased() == name.lowercased() }) else {
+            throw Diagnostic(code: "E0213", message: "no saved filter named '\(name)'", file: file, range: r, label: "not a saved filter",
+                             help: Suggestion.nearest(name, in: saved.map(\.name)).map { "did you mean '\($0)'?" } ?? "'filters' lists them")
+        }
+        if let k = visiting.firstIndex(where: { $0.lowercased() == f.name.lowercased() }) {
+            let chain = (visiting[k...] + [f.name]).joined(separator: " → ")
+            throw Diagnostic(code: "E0214", message: "saved filters refer to each other in a cycle: \(chain)", file: file, range: r,
+                             label: "this makes the cycle")
+        }
+        switch FilterParser.parse(f.filter, name: f.name, context: ctx, projects: projects, saved: saved, visiting: visiting + [f.name]) {
+        case .success(let e): return .saved(f.name, e)
+        case .failure(let d):
+            if d.code == "E0214" {
+                var x = d
+                x.file = file
+                x.range = r
+                throw x
+            }
+            throw Diagnostic(code: d.code, message: "in saved filter '\(f.name)': \(d.message)", file: file, range: r,
+                             label: "this saved filter does not read", help: d.help)
+        }
     }
 
     mutating func project(_ name: String, _ r: SourceRange) throws(Diagnostic) -> FilterTerm {
@@ -270,6 +321,8 @@ public struct FilterParser {
             case "archived": return .status(.archived)
             default: return .status(.named(value.lowercased()))
             }
+        case "filter":
+            return try savedFilter(value, t.range)
         case "repeat":
             guard let f = RepeatRule.Frequency(rawValue: value.lowercased()) else {
                 throw Catalog.badFieldValue("repeat", value: value, range: t.range, file: file, expected: "daily, weekly, monthly or yearly",
@@ -284,7 +337,7 @@ public struct FilterParser {
             return .priority(.equal, p)
         default:
             let tok = Token(kind: .word, text: field, range: SourceRange(start: t.range.start, end: t.range.start + field.utf8.count))
-            throw Catalog.unknownField(tok, file: file, candidates: ["project", "area", "tag", "status", "repeat", "priority"],
+            throw Catalog.unknownField(tok, file: file, candidates: ["project", "area", "tag", "status", "repeat", "priority", "filter"],
                                        label: "not a field a filter reads with ':'")
         }
     }

@@ -6,6 +6,8 @@ public enum Change: Sendable {
     case task(before: Task?, after: Task?)
     case project(before: Project?, after: Project?)
     case settings(before: Settings, after: Settings)
+    /// The whole list of saved filters: they are few, and their order is part of them.
+    case filters(before: [SavedFilter], after: [SavedFilter])
 }
 
 extension Change {

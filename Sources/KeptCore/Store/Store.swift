@@ -7,7 +7,8 @@ public struct Store: Sendable {
     private var index: [Int: Int] = [:]
     public var projects: [Project] = []
     public var areas: [Area] = []
-    public var filters: [SavedFilter] = []
+    /// Saved filters in the user's order; a new store has the presets (R-FIL-2).
+    public var filters: [SavedFilter] = SavedFilter.presets
     public var settings = Settings()
     /// The id the next new task gets; ids are never reused, even after a delete.
     public var nextID = 1

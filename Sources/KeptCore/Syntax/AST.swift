@@ -47,6 +47,14 @@ public enum StatementKind: Sendable {
     case rrule(TextArg)
     case show(TaskRef, field: TextArg?)
     case list(FilterSource?)
+    case filterDefine(TextArg, FilterSource)
+    case filterStar(TextArg, Bool)
+    case filterDelete(TextArg)
+    case filterRename(TextArg, TextArg)
+    case filterMove(TextArg, Int)
+    case filters
+    case explainFilter(FilterSource)
+    case areas
     case count(FilterSource?)
     case complete(TaskRef)
     case reopen(TaskRef)

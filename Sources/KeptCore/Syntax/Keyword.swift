@@ -14,6 +14,9 @@ public enum Keyword: String, CaseIterable, Sendable {
     case show
     case list
     case count
+    case filter
+    case filters
+    case areas
     case complete
     case reopen
     case delete
@@ -32,7 +35,7 @@ public enum Keyword: String, CaseIterable, Sendable {
 
     /// The keywords that start statements.
     public static let commands: [Keyword] = [
-        .add, .capture, .parse, .date, .explain, .repeat, .rrule, .show, .list, .count, .complete, .reopen, .delete, .set, .undo, .redo,
+        .add, .capture, .parse, .date, .explain, .repeat, .rrule, .show, .list, .count, .filter, .filters, .areas, .complete, .reopen, .delete, .set, .undo, .redo,
         .project, .now, .zone, .help,
     ]
 
@@ -41,6 +44,7 @@ public enum Keyword: String, CaseIterable, Sendable {
         switch self {
         case .project: return ["add"]
         case .explain: return ["date"]
+        case .filter: return ["star", "unstar", "delete", "rename", "move"]
         default: return []
         }
     }
@@ -52,12 +56,15 @@ public enum Keyword: String, CaseIterable, Sendable {
         case .capture: return "file a task, also reading a date at the end without '@'"
         case .parse: return "show what a quick-add line would file, token by token, without filing it"
         case .date: return "print the date and time a phrase means now"
-        case .explain: return "say which rule decided a date"
+        case .explain: return "say which rule decided a date, or what a filter means"
         case .repeat: return "preview the dates of a repeat rule"
         case .rrule: return "print the RFC 5545 RRULE of a repeat rule"
         case .show: return "print a task, or one of its fields"
         case .list: return "list the open tasks, or those a filter matches"
         case .count: return "count the tasks a filter matches"
+        case .filter: return "save a filter by name, or star, rename, move or delete one"
+        case .filters: return "list the saved filters, starred first"
+        case .areas: return "list the areas, each once"
         case .complete: return "mark a task done"
         case .reopen: return "mark a done task open again"
         case .delete: return "delete a task"
@@ -79,12 +86,15 @@ public enum Keyword: String, CaseIterable, Sendable {
         case .capture: return "capture TITLE [DATE]"
         case .parse: return "parse LINE"
         case .date: return "date PHRASE"
-        case .explain: return "explain date PHRASE"
+        case .explain: return "explain date PHRASE | explain FILTER"
         case .repeat: return "repeat RULE|RRULE [from DATE] [next N]"
         case .rrule: return "rrule RULE"
         case .show: return "show ID|\"TITLE\" [FIELD]"
         case .list: return "list [FILTER]"
         case .count: return "count [FILTER]"
+        case .filter: return "filter NAME = FILTER | filter star|unstar|delete NAME | filter rename OLD to NEW | filter move NAME to N"
+        case .filters: return "filters"
+        case .areas: return "areas"
         case .complete: return "complete ID|\"TITLE\""
         case .reopen: return "reopen ID|\"TITLE\""
         case .delete: return "delete ID|\"TITLE\""
@@ -112,6 +122,9 @@ public enum Keyword: String, CaseIterable, Sendable {
         case .show: return "show 1 due"
         case .list: return "list [FILTER]"
         case .count: return "count [FILTER]"
+        case .filter: return "filter NAME = FILTER | filter star|unstar|delete NAME | filter rename OLD to NEW | filter move NAME to N"
+        case .filters: return "filters"
+        case .areas: return "areas"
         case .complete: return "complete 1"
         case .reopen: return "reopen 1"
         case .delete: return "delete \"Call the dentist\""

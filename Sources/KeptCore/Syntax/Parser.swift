@@ -78,8 +78,8 @@ public struct Parser {
 
     /// statement ::= now_stmt | zone_stmt | set_stmt | add_stmt | capture_stmt | parse_stmt
     ///   | date_stmt | explain_stmt | repeat_stmt | rrule_stmt | show_stmt | list_stmt
-    ///   | count_stmt | complete_stmt | reopen_stmt | delete_stmt | undo_stmt | redo_stmt
-    ///   | project_stmt | help_stmt ;
+    ///   | count_stmt | filter_stmt | filters_stmt | areas_stmt | complete_stmt | reopen_stmt
+    ///   | delete_stmt | undo_stmt | redo_stmt | project_stmt | help_stmt ;
     mutating func parseStatement() throws(Diagnostic) -> Statement {
         let first = peek
         guard first.kind == .word, let kw = Keyword(rawValue: first.text.lowercased()), kw.isCommand else {
@@ -101,6 +101,9 @@ public struct Parser {
         case .show: kind = try parseShowStmt(first)
         case .list: kind = .list(parseListStmt())
         case .count: kind = .count(parseCountStmt())
+        case .filter: kind = try parseFilterStmt()
+        case .filters: kind = try parseFiltersStmt()
+        case .areas: kind = try parseAreasStmt()
         case .complete: kind = .complete(try parseCompleteStmt(first))
         case .reopen: kind = .reopen(try parseReopenStmt(first))
         case .delete: kind = .delete(try parseDeleteStmt(first))
@@ -174,17 +177,81 @@ public struct Parser {
         return .date(try requireRest("a date phrase", after: "date", example: "date next fri 3pm"))
     }
 
-    /// explain_stmt ::= "explain" "date" DATE_PHRASE ;
+    /// explain_stmt ::= "explain" ( "date" DATE_PHRASE | filter ) ;
     mutating func parseExplainStmt() throws(Diagnostic) -> StatementKind {
         let sub = peek
-        guard sub.kind == .word, sub.text.lowercased() == "date" else {
-            if sub.kind == .end {
-                throw Catalog.expected("what to explain", after: "explain", at: sub, file: file, help: "explain date PHRASE")
-            }
-            throw Catalog.unknownSubcommand(sub, of: "explain", file: file, candidates: Keyword.explain.subcommands)
+        if sub.kind == .end {
+            throw Catalog.expected("what to explain", after: "explain", at: sub, file: file, help: "explain date PHRASE, or explain FILTER")
+        }
+        guard sub.isWord("date") else {
+            guard let f = restAsFilter() else { throw Catalog.expected("a filter", after: "explain", at: sub, file: file) }
+            return .explainFilter(f)
         }
         _ = advance()
         return .explainDate(try requireRest("a date phrase", after: "explain date", example: "explain date fri"))
+    }
+
+    /// filter_stmt ::= "filter" ( ( "star" | "unstar" | "delete" ) NAME | "rename" NAME "to" NAME
+    ///   | "move" NAME "to" NUMBER | NAME "=" filter ) ;
+    mutating func parseFilterStmt() throws(Diagnostic) -> StatementKind {
+        let sub = peek
+        let verb = sub.kind == .word ? sub.text.lowercased() : ""
+        func name(until stop: String?) throws(Diagnostic) -> TextArg {
+            if peek.kind == .string {
+                let t = advance()
+                return TextArg(text: t.text, range: t.range)
+            }
+            var words: [Token] = []
+            while peek.kind != .end, !(stop.map { peek.isWord($0) || peek.isPunct($0) } ?? false) { words.append(advance()) }
+            guard let first = words.first, let last = words.last else {
+                throw Catalog.expected("a filter name", after: "filter", at: peek, file: file)
+            }
+            return TextArg(text: words.map(\.text).joined(separator: " "), range: first.range.union(last.range))
+        }
+        switch verb {
+        case "star", "unstar", "delete":
+            _ = advance()
+            let n = try name(until: nil)
+            return verb == "delete" ? .filterDelete(n) : .filterStar(n, verb == "star")
+        case "rename":
+            _ = advance()
+            let old = try name(until: "to")
+            guard peek.isWord("to") else { throw Catalog.expected("'to'", after: "filter rename \(old.text)", at: peek, file: file) }
+            _ = advance()
+            return .filterRename(old, try name(until: nil))
+        case "move":
+            _ = advance()
+            let n = try name(until: "to")
+            guard peek.isWord("to") else { throw Catalog.expected("'to'", after: "filter move \(n.text)", at: peek, file: file) }
+            _ = advance()
+            guard peek.kind == .number, let k = Int(peek.text), k >= 1 else {
+                throw Catalog.expected("a position from 1", after: "to", at: peek, file: file)
+            }
+            _ = advance()
+            try expectEnd("filter move")
+            return .filterMove(n, k)
+        default:
+            let n = try name(until: "=")
+            guard peek.isPunct("=") else {
+                throw Catalog.expected("'=' and a filter", after: "filter \(n.text)", at: peek, file: file,
+                                       help: "filter NAME = FILTER saves one; filter star|unstar|delete|rename|move changes one")
+            }
+            _ = advance()
+            guard let f = restAsFilter() else { throw Catalog.expected("a filter", after: "=", at: peek, file: file) }
+            return .filterDefine(n, f)
+        }
+    }
+
+    /// filters_stmt ::= "filters" ;
+    mutating func parseFiltersStmt() throws(Diagnostic) -> StatementKind {
+        try expectEnd("filters")
+        return .filters
+    }
+
+    /// areas_stmt ::= "areas" ;
+    mutating func parseAreasStmt() throws(Diagnostic) -> StatementKind {
+        try expectEnd("areas")
+        return .areas
     }
 
     /// repeat_stmt ::= "repeat" REPEAT_TEXT ;
