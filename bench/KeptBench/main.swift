@@ -42,8 +42,9 @@ extension String {
 func main() {
     let args = CommandLine.arguments
     if args.count >= 3, args[1] == "next" { return nextMain(args) }
+    if args.count >= 3, args[1] == "filter" { return filterMain(args) }
     guard args.count >= 3, args[1] == "capture" else {
-        fail("usage: kept-bench capture PHRASES.jsonl [SECONDS] | kept-bench next RULES.jsonl [SECONDS]")
+        fail("usage: kept-bench capture PHRASES.jsonl [SECONDS] | kept-bench next RULES.jsonl [SECONDS] | kept-bench filter STORE.json [SECONDS]")
     }
     let seconds = args.count > 3 ? Double(args[3]) ?? 3 : 3
     guard let data = FileManager.default.contents(atPath: args[2]) else { fail("cannot read \(args[2])") }

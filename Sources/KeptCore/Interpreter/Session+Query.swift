@@ -29,9 +29,14 @@ extension Session {
             let open = store.tasks.filter(\.isOpen)
             return (open, open.count)
         }
-        let scope = expr.namesStatus ? store.tasks : store.tasks.filter(\.isOpen)
-        let ev = FilterEvaluator(expr, context: filterContext)
-        return (scope.filter(ev.matches), scope.count)
+        // Compiled once over the store's columns: names are interned, dues are integers.
+        let tasks = store.tasks
+        let index = TaskIndex(tasks, dayStart: store.settings.day.dayStart, withText: CompiledFilter.needsText(expr))
+        let compiled = CompiledFilter(expr, index: index, context: filterContext)
+        var matched: [Task] = []
+        for i in 0..<index.count where compiled.matches(i, in: index) { matched.append(tasks[i]) }
+        let total = expr.namesStatus ? tasks.count : tasks.reduce(0) { $0 + ($1.isOpen ? 1 : 0) }
+        return (matched, total)
     }
 
     static func tasks(_ n: Int) -> String { n == 1 ? "1 task" : "\(n) tasks" }

@@ -1,0 +1,170 @@
+// A filter compiled against a TaskIndex: names become integer ids, windows day numbers, so
+// evaluating one task is a few integer comparisons (LANGUAGE.md: compiled once per query).
+
+/// A filter ready to run over one index.
+public struct CompiledFilter: Sendable {
+    indirect enum Node: Sendable {
+        case and([Node]), or([Node]), not(Node)
+        case tag(Int32), note(Int32), project(Int32), area(Int32), status(Int32)
+        case statusKind(UInt8), open, any
+        case priority(Comparison, UInt8)
+        case window(Int32, Int32)
+        case overdue, noDue, hasDue, hasTime, repeating
+        case repeatFreq(Int8)
+        case doneToday
+        case held
+        case due(Comparison, Int32)
+        case estimate(Comparison, Int32)
+        case created(Comparison, Int64)
+        case words([[UInt8]])
+        case regex(RegexField, RegexPattern)
+        case never
+    }
+
+    let root: Node
+    /// Only open tasks, unless the filter names a status.
+    let openOnly: Bool
+    let today: Int32
+    let nowMinute: Int64
+    let todayStart: Int64
+
+    /// Compiles a filter; the open-only scope of LANGUAGE.md is added unless it names a status.
+    public init(_ expr: FilterExpr, index: TaskIndex, context: FilterContext) {
+        today = Int32(context.today)
+        nowMinute = Int64(context.nowMinute)
+        todayStart = context.todayStart.seconds
+        root = CompiledFilter.node(expr, index)
+        openOnly = !expr.namesStatus
+    }
+
+    static func node(_ e: FilterExpr, _ ix: TaskIndex) -> Node {
+        switch e {
+        case .and(let xs): return .and(xs.map { node($0, ix) })
+        case .or(let xs): return .or(xs.map { node($0, ix) })
+        case .not(let x): return .not(node(x, ix))
+        case .term(let t):
+            switch t {
+            case .tag(let n): return .tag(ix.id(n.lowercased()))
+            case .project(let n): return .project(ix.id(n.lowercased()))
+            case .area(let n): return .area(ix.id("area:" + AreaName.key(n)))
+            case .note(let n): return .note(ix.id(n.lowercased()))
+            case .priority(let c, let p): return .priority(c, UInt8(p.rawValue))
+            case .window(let w): return .window(Int32(w.start), Int32(w.end))
+            case .overdue: return .overdue
+            case .noDue: return .noDue
+            case .hasDue: return .hasDue
+            case .hasTime: return .hasTime
+            case .repeating: return .repeating
+            case .repeatFrequency(let f):
+                let code: Int8 = f == .daily ? 0 : (f == .weekly ? 1 : (f == .monthly ? 2 : 3))
+                return .repeatFreq(code)
+            case .status(let s):
+                switch s {
+                case .open: return .open
+                case .done: return .statusKind(1)
+                case .archived: return .statusKind(2)
+                case .any: return .any
+                case .named(let n): return .status(ix.id("status:" + n))
+                }
+            case .doneToday: return .doneToday
+            case .held: return .held
+            case .due(let c, let d): return .due(c, Int32(d))
+            case .estimate(let c, let m): return .estimate(c, Int32(clamping: m))
+            case .created(let c, let i): return .created(c, i.seconds)
+            case .words(let ws): return .words(ws.map { Array($0.utf8) })
+            case .regex(let f, let re): return .regex(f, re)
+            case .saved(_, let e): return node(e, ix)
+            }
+        }
+    }
+
+    /// Whether task `i` of the index matches.
+    public func matches(_ i: Int, in ix: TaskIndex) -> Bool {
+        if openOnly {
+            let k = ix.statusKind[i]
+            if k != 0 && k != 3 { return false }
+        }
+        return eval(root, i, ix)
+    }
+
+    func eval(_ n: Node, _ i: Int, _ ix: TaskIndex) -> Bool {
+        switch n {
+        case .and(let xs):
+            for x in xs where !eval(x, i, ix) { return false }
+            return true
+        case .or(let xs):
+            for x in xs where eval(x, i, ix) { return true }
+            return false
+        case .not(let x): return !eval(x, i, ix)
+        case .tag(let id): return id >= 0 && ix.has(id, in: ix.tagStart, ix.tagIDs, i)
+        case .note(let id): return id >= 0 && ix.has(id, in: ix.noteStart, ix.noteIDs, i)
+        case .project(let id): return id >= 0 && ix.project[i] == id
+        case .area(let id): return id >= 0 && ix.area[i] == id
+        case .status(let id): return ix.statusID[i] == id
+        case .statusKind(let k): return ix.statusKind[i] == k
+        case .open: let k = ix.statusKind[i]; return k == 0 || k == 3
+        case .any: return true
+        case .priority(let c, let p): return c.holds(ix.priority[i], p)
+        case .window(let a, let b): let d = ix.dueDay[i]; return d != TaskIndex.none && d >= a && d < b
+        case .overdue:
+            // R-VIEW-3: a finished task is never overdue; a date-only due waits for its day's end.
+            let k = ix.statusKind[i]
+            guard k == 0 || k == 3, ix.dueDate[i] != TaskIndex.none else { return false }
+            let m = ix.dueMinute[i]
+            return m >= 0 ? m < nowMinute : ix.dueDate[i] < today
+        case .noDue: return ix.dueDate[i] == TaskIndex.none
+        case .hasDue: return ix.dueDate[i] != TaskIndex.none
+        case .hasTime: return ix.dueMinute[i] >= 0
+        case .repeating: let k = ix.statusKind[i]; return ix.repeatFreq[i] >= 0 && (k == 0 || k == 3)
+        case .repeatFreq(let f): return ix.repeatFreq[i] == f
+        case .doneToday: return ix.statusKind[i] == 1 && ix.completed[i] != Int64.min && ix.completed[i] >= todayStart
+        case .held: let h = ix.held[i]; return h != TaskIndex.none && h > today
+        case .due(let c, let d): let x = ix.dueDay[i]; return x != TaskIndex.none && c.holds(x, d)
+        case .estimate(let c, let m): let e = ix.estimate[i]; return e >= 0 && c.holds(e, m)
+        case .created(let c, let t): return c.holds(ix.created[i], t)
+        case .words(let ws):
+            guard i < ix.haystacks.count else { return false }
+            let hay = ix.haystacks[i]
+            for w in ws where !CompiledFilter.contains(hay, w) { return false }
+            return true
+        case .regex(let f, let re):
+            guard i < ix.titles.count else { return false }
+            return re.matches(f == .title ? ix.titles[i] : ix.descriptions[i])
+        case .never: return false
+        }
+    }
+
+    /// Whether `needle` occurs in `hay`, on bytes (both already folded).
+    static func contains(_ hay: [UInt8], _ needle: [UInt8]) -> Bool {
+        let n = needle.count
+        guard n > 0 else { return true }
+        guard hay.count >= n else { return false }
+        return hay.withUnsafeBufferPointer { h in
+            needle.withUnsafeBufferPointer { nd in
+                let first = nd[0]
+                var i = 0
+                let last = h.count - n
+                while i <= last {
+                    if h[i] == first {
+                        var k = 1
+                        while k < n, h[i + k] == nd[k] { k += 1 }
+                        if k == n { return true }
+                    }
+                    i += 1
+                }
+                return false
+            }
+        }
+    }
+
+    /// Whether the compiled filter needs the text columns (search words or a regex).
+    public static func needsText(_ e: FilterExpr) -> Bool {
+        switch e {
+        case .term(.words), .term(.regex): return true
+        case .term(.saved(_, let x)): return needsText(x)
+        case .term: return false
+        case .and(let xs), .or(let xs): return xs.contains(where: needsText)
+        case .not(let x): return needsText(x)
+        }
+    }
+}
