@@ -37,7 +37,8 @@ func filterMain(_ args: [String]) {
         guard case .success(let expr) = FilterParser.parse(text, name: name, context: ctx, projects: base.projects.map(\.name),
                                                            saved: [], visiting: []) else { fail("filter \(text) does not parse") }
         // The index is built once per store; the filter compiled once per query.
-        let index = TaskIndex(tasks, dayStart: settings.day.dayStart, withText: CompiledFilter.needsText(expr))
+        let index = TaskIndex(tasks, dayStart: settings.day.dayStart, withText: CompiledFilter.needsText(expr),
+                              withSearch: CompiledFilter.needsSearch(expr))
         let compiled = CompiledFilter(expr, index: index, context: FilterContext(ctx, now: zone.instant(for: now)))
         var matched = 0
         let r = measure(tasks.count, seconds: seconds) {

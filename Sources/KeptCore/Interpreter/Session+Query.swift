@@ -31,7 +31,8 @@ extension Session {
         }
         // Compiled once over the store's columns: names are interned, dues are integers.
         let tasks = store.tasks
-        let index = TaskIndex(tasks, dayStart: store.settings.day.dayStart, withText: CompiledFilter.needsText(expr))
+        let index = TaskIndex(tasks, dayStart: store.settings.day.dayStart, withText: CompiledFilter.needsText(expr),
+                              withSearch: CompiledFilter.needsSearch(expr))
         let compiled = CompiledFilter(expr, index: index, context: filterContext)
         var matched: [Task] = []
         for i in 0..<index.count where compiled.matches(i, in: index) { matched.append(tasks[i]) }

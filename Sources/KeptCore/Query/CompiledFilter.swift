@@ -157,14 +157,18 @@ public struct CompiledFilter: Sendable {
         }
     }
 
-    /// Whether the compiled filter needs the text columns (search words or a regex).
-    public static func needsText(_ e: FilterExpr) -> Bool {
+    /// Whether the compiled filter needs the text columns (a regex).
+    public static func needsText(_ e: FilterExpr) -> Bool { uses(e) { if case .regex = $0 { return true }; return false } }
+
+    /// Whether it needs the folded search text (words).
+    public static func needsSearch(_ e: FilterExpr) -> Bool { uses(e) { if case .words = $0 { return true }; return false } }
+
+    static func uses(_ e: FilterExpr, _ p: (FilterTerm) -> Bool) -> Bool {
         switch e {
-        case .term(.words), .term(.regex): return true
-        case .term(.saved(_, let x)): return needsText(x)
-        case .term: return false
-        case .and(let xs), .or(let xs): return xs.contains(where: needsText)
-        case .not(let x): return needsText(x)
+        case .term(.saved(_, let x)): return uses(x, p)
+        case .term(let t): return p(t)
+        case .and(let xs), .or(let xs): return xs.contains { uses($0, p) }
+        case .not(let x): return uses(x, p)
         }
     }
 }

@@ -40,10 +40,28 @@ public struct TaskIndex: Sendable {
         return id
     }
 
+    /// Names as stored, to their ids: most names repeat, so each spelling is lowercased once.
+    var spelled: [String: Int32] = [:]
+
+    mutating func intern(_ s: String, _ kind: UInt8) -> Int32 {
+        let key = kind == 0 ? s : String(UnicodeScalar(kind)) + s
+        if let id = spelled[key] { return id }
+        let id: Int32
+        switch kind {
+        case 1: id = intern("area:" + AreaName.key(s))
+        case 2: id = intern("status:" + s)
+        default: id = intern(s.lowercased())
+        }
+        spelled[key] = id
+        return id
+    }
+
     /// The id of a name, or -1 when no task has it (then nothing can match it).
     func id(_ s: String) -> Int32 { names[s] ?? -1 }
 
-    public init(_ tasks: [Task], dayStart: WallTime, withText: Bool) {
+    /// `withText` keeps titles and descriptions (for a regex); `withSearch` folds the search
+    /// text of every task (for words), which costs the most.
+    public init(_ tasks: [Task], dayStart: WallTime, withText: Bool, withSearch: Bool = false) {
         count = tasks.count
         let n = tasks.count
         tagStart.reserveCapacity(n + 1); noteStart.reserveCapacity(n + 1)
@@ -54,12 +72,12 @@ public struct TaskIndex: Sendable {
         let ds = dayStart.minuteOfDay
         for t in tasks {
             tagStart.append(Int32(tagIDs.count))
-            for g in t.tags { tagIDs.append(intern(g.lowercased())) }
+            for g in t.tags { tagIDs.append(intern(g, 0)) }
             noteStart.append(Int32(noteIDs.count))
-            for nt in t.notes { noteIDs.append(intern(nt.lowercased())) }
-            project.append(t.project.map { intern($0.lowercased()) } ?? -1)
-            area.append(t.area.map { intern("area:" + AreaName.key($0)) } ?? -1)
-            statusID.append(intern("status:" + t.status.rawValue))
+            for nt in t.notes { noteIDs.append(intern(nt, 0)) }
+            project.append(t.project.map { intern($0, 0) } ?? -1)
+            area.append(t.area.map { intern($0, 1) } ?? -1)
+            statusID.append(intern(t.status.rawValue, 2))
             statusKind.append(t.status == .open ? 0 : (t.status == .done ? 1 : (t.status == .archived ? 2 : 3)))
             priority.append(UInt8(t.priority.rawValue))
             if let d = t.due {
@@ -93,8 +111,8 @@ public struct TaskIndex: Sendable {
             if withText {
                 titles.append(t.title)
                 descriptions.append(t.description ?? "")
-                haystacks.append(Array(SearchText.haystack(t).utf8))
             }
+            if withSearch { haystacks.append(Array(SearchText.haystack(t).utf8)) }
         }
         tagStart.append(Int32(tagIDs.count))
         noteStart.append(Int32(noteIDs.count))
