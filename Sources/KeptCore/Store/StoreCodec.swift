@@ -273,17 +273,26 @@ public enum StoreCodec {
 
     static func decodeDue(_ r: inout JSONReader, _ at: Int) throws(JSONError) -> Due? {
         if r.isNull() { return nil }
-        let o = try object(&r)
-        guard case .string(let ds)? = o.known["date"], let d = CivilDate(iso: ds) else {
-            throw r.error("a due needs a 'date' like 2026-06-15", at: at)
-        }
+        r.skipWhitespace()
+        guard r.peekKind() == .object else { throw r.error("a due is an object like {\"date\": \"2026-06-15\"}", at: at) }
+        // Read straight from the bytes: every dated task has one, so no dictionary per due.
+        try r.beginObject()
+        var date: CivilDate? = nil
         var time: WallTime? = nil
-        if let tv = o.known["time"], tv != .null {
-            guard case .string(let ts) = tv, let t = WallTime.parseISO(Array(ts.utf8)) else {
-                throw r.error("a due 'time' is like 15:00", at: at)
+        while let key = try r.nextKey() {
+            switch key {
+            case "date":
+                guard let d = CivilDate(iso: try r.readString()) else { throw r.error("a due needs a 'date' like 2026-06-15", at: at) }
+                date = d
+            case "time":
+                if r.isNull() { continue }
+                guard let t = WallTime.parseISO(Array(try r.readString().utf8)) else { throw r.error("a due 'time' is like 15:00", at: at) }
+                time = t
+            default:
+                try r.skipValue()
             }
-            time = t
         }
+        guard let d = date else { throw r.error("a due needs a 'date' like 2026-06-15", at: at) }
         return Due(date: d, time: time)
     }
 

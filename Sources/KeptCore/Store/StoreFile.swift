@@ -49,10 +49,11 @@ public enum StoreFile {
             if e.code == ENOENT { return .success(.missing(Store())) }
             return .failure(Catalog.storeUnreadable(path: path, reason: e.reason))
         case .success(let bytes):
-            let file = SourceFile(name: path, bytes: bytes)
             switch StoreCodec.decode(bytes) {
             case .success(let s): return .success(.store(s))
             case .failure(let e):
+                // Line starts are worked out only for an error: a large store never pays for them.
+                let file = SourceFile(name: path, bytes: bytes)
                 return .failure(Catalog.storeUnreadable(file: file, offset: e.offset, reason: e.message))
             }
         }
