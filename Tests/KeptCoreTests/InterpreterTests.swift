@@ -158,6 +158,23 @@ final class InterpreterTests: XCTestCase {
         XCTAssertEqual(s.store.task(1)?.status, .done)
     }
 
+    /// R-FIL-6: each area once, by the name the user gave it, however tasks spelled it; an
+    /// unknown name stays as written; the starter area is never offered; `area:` matches all
+    /// spellings of one area.
+    func testAreasAreListedOnce() {
+        var store = Store()
+        store.areas = [Area(name: "Home")]
+        for (k, a) in ["home", " HOME ", "Kept Onboarding", "Side  Project", "side project", "Garden"].enumerated() {
+            var t = Task(id: k + 1, title: "T\(k + 1)", createdAt: Instant(seconds: 1_780_000_000))
+            t.area = a
+            store.put(t)
+        }
+        let s = session(store)
+        XCTAssertEqual(lines(s, "areas"), ["Home", "Side  Project", "Garden"])
+        XCTAssertEqual(lines(s, "count area:home"), ["2 of 6"])
+        XCTAssertEqual(lines(s, "count area:\"side project\""), ["2 of 6"])
+    }
+
     /// R-TASK-3: an undone delete brings the task back, under a new id.
     func testUndoDeleteGivesANewID() {
         let s = session()
