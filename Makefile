@@ -46,6 +46,8 @@ demo: build
 bench: release
 	bash bench/store_bench.sh
 	bash bench/capture_bench.sh
+	bash bench/rrule_bench.sh
+	bash bench/filter_bench.sh
 
 clean:
 	rm -rf .build
