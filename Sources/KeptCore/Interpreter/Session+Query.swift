@@ -87,7 +87,6 @@ extension Session {
     /// Tasks in the order the clauses ask for; creation order, and ties on id, otherwise.
     func order(_ tasks: [Task], _ c: ListClauses) -> [Task] {
         guard !c.order.isEmpty else { return TaskOrder.creation(tasks) }
-        let fc = filterContext
         return tasks.sorted { a, b in
             for (key, desc) in c.order {
                 let r: Int
@@ -108,7 +107,6 @@ extension Session {
                 }
                 if r != 0 { return desc ? r > 0 : r < 0 }
             }
-            _ = fc
             return a.id < b.id
         }
     }
