@@ -116,7 +116,9 @@ extension Session {
         var lines: [String] = []
         let names = ["Overdue", "Today", "Tomorrow", "This Week", "Later", "No Due Date"]
         var buckets = [[Task]](repeating: [], count: names.count)
-        for t in tasks { buckets[dueGroup(t)].append(t) }
+        let fc = filterContext
+        let weekEnd = store.settings.day.endOfWeek(containing: today).dayNumber
+        for t in tasks { buckets[dueGroup(t, fc, weekEnd: weekEnd)].append(t) }
         for (k, b) in buckets.enumerated() where !b.isEmpty {
             lines.append("\(names[k]) (\(b.count))")
             lines += text.rows(b).map { "  " + $0 }
@@ -126,15 +128,12 @@ extension Session {
 
     /// The index of a task's due group (R-VIEW-4): Overdue, Today, Tomorrow, This Week, Later,
     /// No Due Date.
-    func dueGroup(_ t: Task) -> Int {
+    func dueGroup(_ t: Task, _ fc: FilterContext, weekEnd: Int) -> Int {
         guard let d = t.due else { return 5 }
-        let fc = filterContext
+        if fc.isOverdue(t) { return 0 }
         let day = fc.day(of: d)
-        let overdue = FilterEvaluator(.term(.overdue), context: fc).matches(t)
-        if overdue { return 0 }
         if day <= fc.today { return 1 }
         if day == fc.today + 1 { return 2 }
-        let weekEnd = store.settings.day.endOfWeek(containing: today).dayNumber
         return day <= weekEnd ? 3 : 4
     }
 
@@ -145,10 +144,8 @@ extension Session {
         var c = c0
         // Views read by date unless asked otherwise.
         if c.order.isEmpty, v != .archived, v != .doneToday { c.order = [(.due, false)] }
-        func match(_ e: FilterExpr) -> [Task] {
-            let ev = FilterEvaluator(e, context: fc)
-            return store.tasks.filter(ev.matches)
-        }
+        // Every view's expression names a status, so select does not narrow it further.
+        func match(_ e: FilterExpr) -> [Task] { select(e).matched }
         let open = FilterExpr.term(.status(.open))
         let doneToday = c.order.isEmpty ? TaskOrder.creation(match(.term(.doneToday))) : order(match(.term(.doneToday)), c)
         var rows: [Task]
