@@ -33,11 +33,17 @@ extension Session {
         let tasks = store.tasks
         let index = TaskIndex(tasks, dayStart: store.settings.day.dayStart, withText: CompiledFilter.needsText(expr),
                               withSearch: CompiledFilter.needsSearch(expr))
-        let compiled = CompiledFilter(expr, index: index, context: filterContext)
+        let total = expr.namesStatus ? tasks.count : tasks.reduce(0) { $0 + ($1.isOpen ? 1 : 0) }
+        return (matching(expr, index, filterContext), total)
+    }
+
+    /// The tasks of the store that a filter matches, over an index built from them.
+    func matching(_ expr: FilterExpr, _ index: TaskIndex, _ fc: FilterContext) -> [Task] {
+        let compiled = CompiledFilter(expr, index: index, context: fc)
+        let tasks = store.tasks
         var matched: [Task] = []
         for i in 0..<index.count where compiled.matches(i, in: index) { matched.append(tasks[i]) }
-        let total = expr.namesStatus ? tasks.count : tasks.reduce(0) { $0 + ($1.isOpen ? 1 : 0) }
-        return (matched, total)
+        return matched
     }
 
     static func tasks(_ n: Int) -> String { n == 1 ? "1 task" : "\(n) tasks" }
@@ -144,8 +150,9 @@ extension Session {
         var c = c0
         // Views read by date unless asked otherwise.
         if c.order.isEmpty, v != .archived, v != .doneToday { c.order = [(.due, false)] }
-        // Every view's expression names a status, so select does not narrow it further.
-        func match(_ e: FilterExpr) -> [Task] { select(e).matched }
+        // One index for all the view's parts; no part reads text.
+        let index = TaskIndex(store.tasks, dayStart: store.settings.day.dayStart, withText: false)
+        func match(_ e: FilterExpr) -> [Task] { matching(e, index, fc) }
         let open = FilterExpr.term(.status(.open))
         let doneToday = c.order.isEmpty ? TaskOrder.creation(match(.term(.doneToday))) : order(match(.term(.doneToday)), c)
         var rows: [Task]
