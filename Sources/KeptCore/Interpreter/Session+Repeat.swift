@@ -70,6 +70,42 @@ extension Session {
         return .object(o)
     }
 
+    /// A rule from words (`every …`, the `every` may be left out) or an RRULE with an optional
+    /// `from DATE`: what `repeat`, `rrule` and `set ID repeat` take.
+    func repeatRule(_ words: [String], range: SourceRange, file: SourceFile) -> Result<RepeatRule, Diagnostic> {
+        if words.joined(separator: " ").uppercased().contains("FREQ=") {
+            switch RepeatRule.fromRRULE(words.first ?? "") {
+            case .success(var r):
+                if words.count >= 3, words[1].lowercased() == "from" {
+                    switch DatePhrase.resolve(Array(words[2...]), in: dateContext) {
+                    case .success(let (d, used)) where used == words.count - 2: r.from = d.due.date
+                    default:
+                        return .failure(Catalog.badDate(words[2...].joined(separator: " "), range: range, file: file))
+                    }
+                } else if words.count > 1 {
+                    return .failure(Diagnostic(code: "E0103", message: "unexpected '\(words[1])' after the RRULE", file: file, range: range,
+                                               label: "not part of the rule", help: "an RRULE takes 'from DATE' and 'next N' after it"))
+                }
+                return .success(r)
+            case .failure(let e):
+                return .failure(Diagnostic(code: "E0210", message: e.message, file: file, range: range, label: "not an RRULE Kept reads"))
+            }
+        } else {
+            let ws = words.first?.lowercased() == "every" ? words : ["every"] + words
+            switch RepeatRule.parse(words: ws, in: dateContext) {
+            case .success(let (r, used)) where used == ws.count:
+                return .success(r)
+            case .success(let (_, used)):
+                let bad = ws[used]
+                return .failure(Diagnostic(code: "E0103", message: "unexpected '\(bad)' after the repeat '\(ws[..<used].joined(separator: " "))'",
+                                           file: file, range: range, label: "not part of the rule"))
+            case .failure(let e):
+                return .failure(Diagnostic(code: "E0210", message: e.message, file: file, range: range, label: "not a repeat rule",
+                                           help: e.help ?? "for example: every day, every mon and thu, every month on the 31st"))
+            }
+        }
+    }
+
     func runRepeat(_ s: Statement, _ arg: TextArg, rruleOnly: Bool) -> CommandOutput {
         let file = s.source.file
         var words = arg.text.split(separator: " ").map(String.init)
@@ -83,36 +119,9 @@ extension Session {
             words.removeLast(2)
         }
         let rule: RepeatRule
-        if words.joined(separator: " ").uppercased().contains("FREQ=") {
-            switch RepeatRule.fromRRULE(words.first ?? "") {
-            case .success(var r):
-                if words.count >= 3, words[1].lowercased() == "from" {
-                    switch DatePhrase.resolve(Array(words[2...]), in: dateContext) {
-                    case .success(let (d, used)) where used == words.count - 2: r.from = d.due.date
-                    default:
-                        return .error(Catalog.badDate(words[2...].joined(separator: " "), range: arg.range, file: file))
-                    }
-                } else if words.count > 1 {
-                    return .error(Diagnostic(code: "E0103", message: "unexpected '\(words[1])' after the RRULE", file: file, range: arg.range,
-                                             label: "not part of the rule", help: "an RRULE takes 'from DATE' and 'next N' after it"))
-                }
-                rule = r
-            case .failure(let e):
-                return .error(Diagnostic(code: "E0210", message: e.message, file: file, range: arg.range, label: "not an RRULE Kept reads"))
-            }
-        } else {
-            let ws = words.first?.lowercased() == "every" ? words : ["every"] + words
-            switch RepeatRule.parse(words: ws, in: dateContext) {
-            case .success(let (r, used)) where used == ws.count:
-                rule = r
-            case .success(let (_, used)):
-                let bad = ws[used]
-                return .error(Diagnostic(code: "E0103", message: "unexpected '\(bad)' after the repeat '\(ws[..<used].joined(separator: " "))'",
-                                         file: file, range: arg.range, label: "not part of the rule"))
-            case .failure(let e):
-                return .error(Diagnostic(code: "E0210", message: e.message, file: file, range: arg.range, label: "not a repeat rule",
-                                         help: e.help ?? "for example: every day, every mon and thu, every month on the 31st"))
-            }
+        switch repeatRule(words, range: arg.range, file: file) {
+        case .success(let r): rule = r
+        case .failure(let d): return .error(d)
         }
         let anchor = rule.from ?? today
         let words_ = rule.text(anchor: anchor)

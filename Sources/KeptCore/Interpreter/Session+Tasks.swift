@@ -211,14 +211,10 @@ extension Session {
                 // R-REP-8: this occurrence stops the series; earlier ones are not touched.
                 after.repeatRule = nil
             } else {
-                let ws = value.text.split(separator: " ").map(String.init)
-                let words = ws.first?.lowercased() == "every" ? ws : ["every"] + ws
-                var parsed: RepeatRule? = nil
-                if value.text.uppercased().contains("FREQ="), case .success(let r) = RepeatRule.fromRRULE(value.text) { parsed = r }
-                else if case .success(let (r, used)) = RepeatRule.parse(words: words, in: dateContext), used == words.count { parsed = r }
-                guard let rule = parsed else {
-                    return .error(Diagnostic(code: "E0210", message: "'\(value.text)' is not a repeat rule", file: file, range: value.range,
-                                             label: "not a repeat rule", help: "for example: set \(t.id) repeat every monday, or set \(t.id) repeat never"))
+                let rule: RepeatRule
+                switch repeatRule(value.text.split(separator: " ").map(String.init), range: value.range, file: file) {
+                case .success(let r): rule = r
+                case .failure(let d): return .error(d)
                 }
                 after.repeatRule = nil
                 attach(rule, to: &after)
