@@ -43,6 +43,7 @@ func main() {
     let args = CommandLine.arguments
     if args.count >= 3, args[1] == "next" { return nextMain(args) }
     if args.count >= 3, args[1] == "filter" { return filterMain(args) }
+    if args.count >= 3, args[1] == "load" { return loadMain(args) }
     guard args.count >= 3, args[1] == "capture" else {
         fail("usage: kept-bench capture PHRASES.jsonl [SECONDS] | kept-bench next RULES.jsonl [SECONDS] | kept-bench filter STORE.json [SECONDS]")
     }

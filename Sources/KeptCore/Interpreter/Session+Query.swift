@@ -25,24 +25,34 @@ extension Session {
     /// The tasks a filter looks at and those it matches: open tasks, unless the filter names a
     /// status.
     func select(_ expr: FilterExpr?) -> (matched: [Task], total: Int) {
+        let (rows, total) = selectRows(expr)
+        return (rows.compactMap { store.task(atRow: $0) }, total)
+    }
+
+    /// The rows (positions in id order) a filter matches, and how many tasks it looked at;
+    /// only the store's columns are read, so no task is built.
+    func selectRows(_ expr: FilterExpr?) -> (matched: [Int], total: Int) {
+        let ds = store.settings.day.dayStart
         guard let expr else {
-            let open = store.tasks.filter(\.isOpen)
+            let index = store.columns(dayStart: ds, withText: false)
+            let open = (0..<index.count).filter { index.isOpen($0) }
             return (open, open.count)
         }
         // Compiled once over the store's columns: names are interned, dues are integers.
-        let tasks = store.tasks
-        let index = TaskIndex(tasks, dayStart: store.settings.day.dayStart, withText: CompiledFilter.needsText(expr),
-                              withSearch: CompiledFilter.needsSearch(expr))
-        let total = expr.namesStatus ? tasks.count : tasks.reduce(0) { $0 + ($1.isOpen ? 1 : 0) }
-        return (matching(expr, index, filterContext), total)
+        let index = store.columns(dayStart: ds, withText: CompiledFilter.needsText(expr), withSearch: CompiledFilter.needsSearch(expr))
+        let total = expr.namesStatus ? index.count : (0..<index.count).reduce(0) { $0 + (index.isOpen($1) ? 1 : 0) }
+        return (matchingRows(expr, index, filterContext), total)
     }
 
     /// The tasks of the store that a filter matches, over an index built from them.
     func matching(_ expr: FilterExpr, _ index: TaskIndex, _ fc: FilterContext) -> [Task] {
+        matchingRows(expr, index, fc).compactMap { store.task(atRow: $0) }
+    }
+
+    func matchingRows(_ expr: FilterExpr, _ index: TaskIndex, _ fc: FilterContext) -> [Int] {
         let compiled = CompiledFilter(expr, index: index, context: fc)
-        let tasks = store.tasks
-        var matched: [Task] = []
-        for i in 0..<index.count where compiled.matches(i, in: index) { matched.append(tasks[i]) }
+        var matched: [Int] = []
+        for i in 0..<index.count where compiled.matches(i, in: index) { matched.append(i) }
         return matched
     }
 
@@ -151,7 +161,7 @@ extension Session {
         // Views read by date unless asked otherwise.
         if c.order.isEmpty, v != .archived, v != .doneToday { c.order = [(.due, false)] }
         // One index for all the view's parts; no part reads text.
-        let index = TaskIndex(store.tasks, dayStart: store.settings.day.dayStart, withText: false)
+        let index = store.columns(dayStart: store.settings.day.dayStart, withText: false)
         func match(_ e: FilterExpr) -> [Task] { matching(e, index, fc) }
         let open = FilterExpr.term(.status(.open))
         let doneToday = c.order.isEmpty ? TaskOrder.creation(match(.term(.doneToday))) : order(match(.term(.doneToday)), c)
@@ -206,7 +216,7 @@ extension Session {
         case .success(let e): expr = e
         case .failure(let d): return .error(d)
         }
-        let (matched, total) = select(expr)
+        let (matched, total) = selectRows(expr)
         let json = JSONValue.object(JSONObject([("count", .number(JSONNumber(matched.count))), ("total", .number(JSONNumber(total)))]))
         let line: String
         if expr == nil { line = "All \(Session.tasks(total))" }

@@ -131,7 +131,7 @@ extension Session {
         let printer = FilterText(zone: zone, dayStart: store.settings.day.dayStart, hourCycle: .h24)
         var lines = [printer.describe(expr)]
         lines.append(expr.namesStatus ? "  over every task (the filter names a status)" : "  over open tasks (no status is named)")
-        let (matched, total) = select(expr)
+        let (matched, total) = selectRows(expr)
         lines.append("  matches \(matched.count) of \(total)")
         return out(lines, json: .object(JSONObject([("filter", .string(lines[0])), ("count", .number(JSONNumber(matched.count))),
                                                     ("total", .number(JSONNumber(total)))])))

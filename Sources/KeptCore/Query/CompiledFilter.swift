@@ -128,8 +128,8 @@ public struct CompiledFilter: Sendable {
             for w in ws where !CompiledFilter.contains(hay, w) { return false }
             return true
         case .regex(let f, let re):
-            guard i < ix.titles.count else { return false }
-            return re.matches(f == .title ? ix.titles[i] : ix.descriptions[i])
+            guard ix.hasText, 4 * i + 3 < ix.textSpans.count else { return false }
+            return ix.withText(i, f == .title ? 0 : 1) { re.matches(bytes: $0, valid: true) }
         case .never: return false
         }
     }

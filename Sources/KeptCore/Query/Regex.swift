@@ -77,15 +77,18 @@ public final class RegexPattern: @unchecked Sendable {
     }
 
     /// The first match in UTF-8 bytes.
-    public func firstMatch(bytes buf: UnsafeBufferPointer<UInt8>) throws(RegexError) -> Range<Int>? {
+    /// `valid` says the bytes are known to be well-formed UTF-8 (a store's text is checked when
+    /// it is loaded), so PCRE2 need not check them again.
+    public func firstMatch(bytes buf: UnsafeBufferPointer<UInt8>, valid: Bool = false) throws(RegexError) -> Range<Int>? {
         guard let md = pcre2_match_data_create_from_pattern_8(code, nil) else {
             throw RegexError(message: "out of memory for a match", offset: nil)
         }
         defer { pcre2_match_data_free_8(md) }
+        let options: UInt32 = valid ? UInt32(PCRE2_NO_UTF_CHECK) : 0
         // An empty buffer may have no base address; PCRE2 takes a valid pointer with length 0.
         var empty: UInt8 = 0
         let rc = withUnsafePointer(to: &empty) { e in
-            pcre2_match_8(code, buf.baseAddress ?? e, buf.count, 0, 0, md, context)
+            pcre2_match_8(code, buf.baseAddress ?? e, buf.count, 0, options, md, context)
         }
         if rc == PCRE2_ERROR_NOMATCH { return nil }
         if rc < 0 {
@@ -98,6 +101,11 @@ public final class RegexPattern: @unchecked Sendable {
         let start = ov[0]
         let end = ov[1]
         return start..<max(start, end)
+    }
+
+    /// True when the pattern matches somewhere in UTF-8 bytes; a limit counts as no match.
+    public func matches(bytes buf: UnsafeBufferPointer<UInt8>, valid: Bool = false) -> Bool {
+        (try? firstMatch(bytes: buf, valid: valid)) != nil
     }
 
     /// True when the pattern matches somewhere in the subject; a limit counts as no match.

@@ -5,7 +5,7 @@
 public struct TaskIndex: Sendable {
     /// Interned lowercase names of tags, projects, notes, statuses and area keys.
     var names: [String: Int32] = [:]
-    public let count: Int
+    public internal(set) var count: Int
     var tagStart: [Int32] = []
     var tagIDs: [Int32] = []
     var noteStart: [Int32] = []
@@ -26,10 +26,18 @@ public struct TaskIndex: Sendable {
     var created: [Int64] = []
     var completed: [Int64] = []
     var held: [Int32] = []
-    /// Text fields, for regex, and the folded search text, built on first use.
-    var titles: [String] = []
-    var descriptions: [String] = []
+    /// Titles and descriptions as UTF-8, for a regex, without a String per task: task i's title
+    /// is the span `textSpans[4i]..<textSpans[4i+1]` of `text`, its description the next two.
+    /// Built from records, `text` is the store file itself; a string with escapes is decoded
+    /// into `decoded` instead, and its span is stored negated (start -1-k for offset k there).
+    var text: [UInt8] = []
+    var decoded: [UInt8] = []
+    var textSpans: [Int] = []
+    var hasText = false
+    /// The folded search text of each task, for words.
     var haystacks: [[UInt8]] = []
+    /// The day start the due days were computed with.
+    var dayStart: WallTime
 
     static let none = Int32.min
 
@@ -63,7 +71,10 @@ public struct TaskIndex: Sendable {
     /// text of every task (for words), which costs the most.
     public init(_ tasks: [Task], dayStart: WallTime, withText: Bool, withSearch: Bool = false) {
         count = tasks.count
+        self.dayStart = dayStart
+        hasText = withText
         let n = tasks.count
+        if withText { textSpans.reserveCapacity(4 * n) }
         tagStart.reserveCapacity(n + 1); noteStart.reserveCapacity(n + 1)
         project.reserveCapacity(n); area.reserveCapacity(n); statusID.reserveCapacity(n); statusKind.reserveCapacity(n)
         priority.reserveCapacity(n); dueDay.reserveCapacity(n); dueDate.reserveCapacity(n); dueMinute.reserveCapacity(n)
@@ -80,23 +91,7 @@ public struct TaskIndex: Sendable {
             statusID.append(intern(t.status.rawValue, 2))
             statusKind.append(t.status == .open ? 0 : (t.status == .done ? 1 : (t.status == .archived ? 2 : 3)))
             priority.append(UInt8(t.priority.rawValue))
-            if let d = t.due {
-                let date = d.date.dayNumber
-                dueDate.append(Int32(date))
-                if let time = d.time {
-                    let m = Int64(date) * 1440 + Int64(time.minuteOfDay)
-                    dueMinute.append(m)
-                    let am = m - Int64(ds)
-                    dueDay.append(Int32(am >= 0 ? am / 1440 : (am - 1439) / 1440))
-                } else {
-                    dueMinute.append(-1)
-                    dueDay.append(Int32(date))
-                }
-            } else {
-                dueDate.append(TaskIndex.none)
-                dueMinute.append(-1)
-                dueDay.append(TaskIndex.none)
-            }
+            appendDue(t.due, ds)
             switch t.repeatRule?.rule?.frequency {
             case .daily?: repeatFreq.append(0)
             case .weekly?: repeatFreq.append(1)
@@ -109,13 +104,70 @@ public struct TaskIndex: Sendable {
             completed.append(t.completedAt?.seconds ?? Int64.min)
             held.append(t.heldUntil.map { Int32($0.dayNumber) } ?? TaskIndex.none)
             if withText {
-                titles.append(t.title)
-                descriptions.append(t.description ?? "")
+                textSpans.append(text.count)
+                text.append(contentsOf: t.title.utf8)
+                textSpans.append(text.count)
+                textSpans.append(text.count)
+                if let d = t.description { text.append(contentsOf: d.utf8) }
+                textSpans.append(text.count)
             }
             if withSearch { haystacks.append(Array(SearchText.haystack(t).utf8)) }
         }
         tagStart.append(Int32(tagIDs.count))
         noteStart.append(Int32(noteIDs.count))
+    }
+
+    /// The due columns of one task.
+    @inline(__always)
+    mutating func appendDue(_ due: Due?, _ ds: Int) {
+        guard let d = due else {
+            dueDate.append(TaskIndex.none)
+            dueMinute.append(-1)
+            dueDay.append(TaskIndex.none)
+            return
+        }
+        let date = d.date.dayNumber
+        dueDate.append(Int32(date))
+        if let time = d.time {
+            let m = Int64(date) * 1440 + Int64(time.minuteOfDay)
+            dueMinute.append(m)
+            dueDay.append(TaskIndex.accountDay(m, ds))
+        } else {
+            dueMinute.append(-1)
+            dueDay.append(Int32(date))
+        }
+    }
+
+    /// The account day of a civil minute: a timed due before the day start belongs to the day before.
+    @inline(__always)
+    static func accountDay(_ minute: Int64, _ dayStart: Int) -> Int32 {
+        let am = minute - Int64(dayStart)
+        return Int32(am >= 0 ? am / 1440 : (am - 1439) / 1440)
+    }
+
+    /// The same columns with due days for another day start.
+    public func rebased(dayStart ds: WallTime) -> TaskIndex {
+        guard ds != dayStart else { return self }
+        var ix = self
+        ix.dayStart = ds
+        for i in 0..<count where dueMinute[i] >= 0 { ix.dueDay[i] = TaskIndex.accountDay(dueMinute[i], ds.minuteOfDay) }
+        return ix
+    }
+
+    /// The title (field 0) or description (field 1) of task i as UTF-8.
+    @inline(__always)
+    func withText<R>(_ i: Int, _ field: Int, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        let a = textSpans[4 * i + 2 * field]
+        let b = textSpans[4 * i + 2 * field + 1]
+        if a < 0 { return decoded.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[(-1 - a)..<(-1 - b)])) } }
+        return text.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[a..<b])) }
+    }
+
+    /// Whether task i is open (open, or a project's own open status).
+    @inline(__always)
+    public func isOpen(_ i: Int) -> Bool {
+        let k = statusKind[i]
+        return k == 0 || k == 3
     }
 
     @inline(__always)

@@ -46,11 +46,12 @@ public struct JSONReader: Sendable {
         self.init(bytes: bytes, from: hasByteOrderMark ? 3 : 0)
     }
 
-    /// A reader starting at `start`, with no byte order mark check.
-    init(bytes: [UInt8], from start: Int) {
+    /// A reader starting at `start`, with no byte order mark check; lines are counted from
+    /// `textStart` (by default `start`) when an error is described.
+    init(bytes: [UInt8], from start: Int, textStart: Int? = nil) {
         self.bytes = bytes
         position = start
-        textStart = start
+        self.textStart = textStart ?? start
     }
 
     /// The byte offset of the next unread byte (which may be whitespace).

@@ -3,8 +3,11 @@
 
 /// Everything the user keeps: one store file's content.
 public struct Store: Sendable {
-    public private(set) var tasks: [Task] = []
-    private var index: [Int: Int] = [:]
+    /// The tasks in id order. A store loaded from a file may hold them still unbuilt (see
+    /// `DeferredTasks`); the first change builds them.
+    public var tasks: [Task] { deferred?.tasks ?? built }
+    private var built: [Task] = []
+    private var deferred: DeferredTasks? = nil
     public var projects: [Project] = []
     public var areas: [Area] = []
     /// Saved filters in the user's order; a new store has the presets (R-FIL-2).
@@ -22,20 +25,71 @@ public struct Store: Sendable {
 
     /// Builds a store from decoded parts; tasks are put in id order.
     public init(tasks: [Task]) {
-        self.tasks = tasks.sorted { $0.id < $1.id }
-        reindex()
-        nextID = max(nextID, (self.tasks.last?.id ?? 0) + 1)
+        // A store file keeps its tasks in id order, so the sort is usually skipped.
+        var sorted = true
+        var k = 1
+        while sorted, k < tasks.count {
+            sorted = tasks[k - 1].id < tasks[k].id
+            k += 1
+        }
+        built = sorted ? tasks : tasks.sorted { $0.id < $1.id }
+        nextID = max(nextID, (built.last?.id ?? 0) + 1)
     }
 
-    private mutating func reindex() {
-        index.removeAll(keepingCapacity: true)
-        for (k, t) in tasks.enumerated() { index[t.id] = k }
+    /// A store whose tasks are built only when asked for; their ids must be in order.
+    init(deferred: DeferredTasks) {
+        self.deferred = deferred
+        nextID = max(nextID, (deferred.ids.last ?? 0) + 1)
+    }
+
+    /// The number of tasks, without building them.
+    public var taskCount: Int { deferred?.ids.count ?? built.count }
+
+    /// Builds the tasks before a change.
+    private mutating func own() {
+        guard let d = deferred else { return }
+        built = d.tasks
+        deferred = nil
+    }
+
+    /// The position of an id in id order: where it is, or where it would go.
+    private func row(of id: Int) -> (row: Int, found: Bool) {
+        if let d = deferred {
+            let k = Store.lowerBound(d.ids.count) { d.ids[$0] < id }
+            return (k, k < d.ids.count && d.ids[k] == id)
+        }
+        let k = Store.lowerBound(built.count) { built[$0].id < id }
+        return (k, k < built.count && built[k].id == id)
+    }
+
+    static func lowerBound(_ n: Int, _ below: (Int) -> Bool) -> Int {
+        var lo = 0
+        var hi = n
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if below(mid) { lo = mid + 1 } else { hi = mid }
+        }
+        return lo
     }
 
     /// The task with an id, or nil.
     public func task(_ id: Int) -> Task? {
-        guard let k = index[id] else { return nil }
-        return tasks[k]
+        let (k, found) = row(of: id)
+        guard found else { return nil }
+        return task(atRow: k)
+    }
+
+    /// The task at a position in id order (a row of `columns`); only it is built.
+    public func task(atRow k: Int) -> Task? {
+        if let d = deferred { return d.task(atRow: k) }
+        return k >= 0 && k < built.count ? built[k] : nil
+    }
+
+    /// The filter columns of the tasks. A store whose tasks are unbuilt has them from loading,
+    /// text included; only the search text needs the tasks built.
+    public func columns(dayStart: WallTime, withText: Bool, withSearch: Bool = false) -> TaskIndex {
+        if let d = deferred, !withSearch { return d.index.rebased(dayStart: dayStart) }
+        return TaskIndex(tasks, dayStart: dayStart, withText: withText, withSearch: withSearch)
     }
 
     /// Hands out a fresh id.
@@ -46,25 +100,17 @@ public struct Store: Sendable {
         return id
     }
 
-    /// Adds a task, or replaces the task with its id.
+    /// Adds a task, or replaces the task with its id; tasks stay in id order.
     public mutating func put(_ t: Task) {
-        if let k = index[t.id] {
-            tasks[k] = t
-            return
-        }
-        if let last = tasks.last, last.id > t.id {
-            // An id below the newest only comes from a hand-edited store; keep the order.
-            var lo = 0
-            var hi = tasks.count
-            while lo < hi {
-                let mid = (lo + hi) / 2
-                if tasks[mid].id < t.id { lo = mid + 1 } else { hi = mid }
-            }
-            tasks.insert(t, at: lo)
-            reindex()
+        own()
+        let (k, found) = row(of: t.id)
+        if found {
+            built[k] = t
+        } else if k == built.count {
+            built.append(t)
         } else {
-            index[t.id] = tasks.count
-            tasks.append(t)
+            // An id below the newest only comes from a hand-edited store.
+            built.insert(t, at: k)
         }
         if t.id >= nextID { nextID = t.id + 1 }
     }
@@ -72,14 +118,10 @@ public struct Store: Sendable {
     /// Removes a task; returns it, or nil when there was none.
     @discardableResult
     public mutating func remove(_ id: Int) -> Task? {
-        guard let k = index[id] else { return nil }
-        let t = tasks.remove(at: k)
-        if k == tasks.count {
-            index[id] = nil
-        } else {
-            reindex()
-        }
-        return t
+        own()
+        let (k, found) = row(of: id)
+        guard found else { return nil }
+        return built.remove(at: k)
     }
 
     /// The project with a name, compared without case.

@@ -9,21 +9,29 @@ public enum StoreCodec {
 
     // MARK: decoding
 
-    /// Reads a store from the bytes of its file.
-    public static func decode(_ bytes: [UInt8]) -> Result<Store, JSONError> {
+    /// Reads a store from the bytes of its file. Every record is checked either way; with
+    /// `deferTasks` the tasks are built only when asked for (DeferredTasks).
+    public static func decode(_ bytes: [UInt8], deferTasks: Bool = true) -> Result<Store, JSONError> {
+        decode(bytes, deferTasks: deferTasks, parallelAt: parallelThreshold)
+    }
+
+    /// As `decode`, reading the tasks on two threads from `parallelAt` bytes (tests lower it).
+    static func decode(_ bytes: [UInt8], deferTasks: Bool, parallelAt: Int) -> Result<Store, JSONError> {
         var r = JSONReader(bytes: bytes)
         do throws(JSONError) {
-            return .success(try decodeStore(&r))
+            return .success(try decodeStore(&r, deferTasks: deferTasks, parallelAt: parallelAt))
         } catch {
             return .failure(error)
         }
     }
 
-    static func decodeStore(_ r: inout JSONReader) throws(JSONError) -> Store {
+    static func decodeStore(_ r: inout JSONReader, deferTasks: Bool, parallelAt: Int) throws(JSONError) -> Store {
         r.skipWhitespace()
         guard r.peekKind() == .object else { throw r.error("a store is a JSON object") }
         try r.beginObject()
         var tasks: [Task] = []
+        var deferred: DeferredTasks? = nil
+        var sawTasks = false
         var store = Store()
         var nextID: Int? = nil
         var seen = Set<Int>()
@@ -71,22 +79,37 @@ public enum StoreCodec {
                     return s
                 }
             case "tasks":
+                guard !sawTasks else { throw r.error("a store has one 'tasks' list", at: at) }
+                sawTasks = true
                 r.skipWhitespace()
                 guard r.peekKind() == .array else { throw r.error("'tasks' is a list", at: at) }
                 try r.beginArray()
+                if deferTasks {
+                    deferred = try deferredTasks(&r, dayStart: store.settings.day.dayStart, parallelAt: parallelAt)
+                    continue
+                }
+                // About 250 bytes a task: one reservation instead of a copy at each doubling.
+                tasks.reserveCapacity(max(0, (r.bytes.count - r.offset) / 256))
+                var record = TaskRecord()
                 while try r.nextElement() {
                     r.skipWhitespace()
                     let start = r.offset
-                    let t = try decodeTask(&r)
-                    guard seen.insert(t.id).inserted else { throw r.error("two tasks have id \(t.id)", at: start) }
-                    tasks.append(t)
+                    try readTask(&r, into: &record, keep: true)
+                    guard seen.insert(record.id).inserted else { throw r.error("two tasks have id \(record.id)", at: start) }
+                    tasks.append(task(record, r))
                 }
             default:
                 store.extra[key] = try r.readValue()
             }
         }
         try r.finish()
-        var s = Store(tasks: tasks)
+        var s: Store
+        if let d = deferred {
+            // Ids out of order only come from a hand-edited file: build and sort them now.
+            s = d.inOrder ? Store(deferred: d) : Store(tasks: d.tasks)
+        } else {
+            s = Store(tasks: tasks)
+        }
         s.projects = store.projects
         s.areas = store.areas
         s.filters = store.filters
@@ -160,105 +183,42 @@ public enum StoreCodec {
     }
 
     static func decodeTask(_ r: inout JSONReader) throws(JSONError) -> Task {
-        r.skipWhitespace()
-        let start = r.offset
-        guard r.peekKind() == .object else { throw r.error("a task is an object") }
-        try r.beginObject()
-        var t = Task(id: 0, title: "", createdAt: Instant(seconds: 0))
-        var hasID = false
-        var hasTitle = false
-        while let key = try r.nextKey() {
-            r.skipWhitespace()
-            let at = r.offset
-            switch key {
-            case "id":
-                t.id = try r.readInt()
-                guard t.id >= 1, t.id <= Store.maxID else { throw r.error("a task id is a whole number from 1 to \(Store.maxID)", at: at) }
-                hasID = true
-            case "title":
-                t.title = try r.readString()
-                hasTitle = true
-            case "status":
-                let s = try r.readString()
-                guard !s.isEmpty else { throw r.error("a status is not empty", at: at) }
-                t.status = TaskStatus(rawValue: s)
-            case "due": t.due = try decodeDue(&r, at)
-            case "start": t.start = try decodeDue(&r, at)
-            case "priority":
-                let p = try r.readString()
-                guard let pr = Priority(word: p) else { throw r.error("'\(p)' is not a priority", at: at) }
-                t.priority = pr
-            case "project": t.project = try r.readStringOrNull()
-            case "area": t.area = try r.readStringOrNull()
-            case "tags": t.tags = try stringList(&r)
-            case "notes": t.notes = try stringList(&r)
-            case "description": t.description = try r.readStringOrNull()
-            case "goal": t.goal = try r.readStringOrNull()
-            case "repeat":
-                if r.isNull() { t.repeatRule = nil; continue }
-                let o = try object(&r)
-                guard case .string(let text)? = o.known["text"] else { throw r.error("a repeat needs its 'text'", at: at) }
-                var rr: String? = nil
-                if case .string(let x)? = o.known["rrule"] { rr = x }
-                var anchor: CivilDate? = nil
-                if case .string(let a)? = o.known["anchor"] {
-                    guard let d = CivilDate(iso: a) else { throw r.error("a repeat's 'anchor' is a date like 2026-06-15", at: at) }
-                    anchor = d
-                }
-                t.repeatRule = RepeatSpec(text: text, rrule: rr, anchor: anchor)
-            case "estimate":
-                if r.isNull() { t.estimate = nil; continue }
-                let o = try object(&r)
-                guard case .number(let n)? = o.known["minutes"], let m = n.int, m >= 0 else {
-                    throw r.error("an estimate needs whole 'minutes'", at: at)
-                }
-                var src = EstimateSource.user
-                if case .string(let s)? = o.known["source"] {
-                    guard let x = EstimateSource(rawValue: s) else { throw r.error("'\(s)' is not an estimate source", at: at) }
-                    src = x
-                }
-                t.estimate = Estimate(minutes: m, source: src)
-            case "heldUntil":
-                guard let s = try r.readStringOrNull() else { t.heldUntil = nil; continue }
-                guard let d = CivilDate(iso: s) else { throw r.error("'\(s)' is not a date", at: at) }
-                t.heldUntil = d
-            case "completedAt":
-                guard let s = try r.readStringOrNull() else { t.completedAt = nil; continue }
-                guard let i = TimeText.parseISOInstant(s) else { throw r.error("'\(s)' is not an instant", at: at) }
-                t.completedAt = i
-            case "createdAt":
-                let s = try r.readString()
-                guard let i = TimeText.parseISOInstant(s) else { throw r.error("'\(s)' is not an instant", at: at) }
-                t.createdAt = i
-            case "parent":
-                t.parent = try r.readIntOrNull()
-            case "nextOccurrence":
-                t.nextOccurrence = try r.readIntOrNull()
-            case "pristine":
-                t.pristine = try r.readBool()
-            case "steps":
-                r.skipWhitespace()
-                guard r.peekKind() == .array else { throw r.error("'steps' is a list", at: at) }
-                try r.beginArray()
-                while try r.nextElement() {
-                    let o = try object(&r)
-                    guard case .string(let title)? = o.known["title"] else { throw r.error("a step needs a 'title'", at: o.start) }
-                    var done = false
-                    if case .bool(let b)? = o.known["done"] { done = b }
-                    t.steps.append(Step(title: title, done: done))
-                }
-            case "reminders":
-                guard case .array(let a) = try r.readValue() else { throw r.error("'reminders' is a list", at: at) }
-                t.reminders = a
-            case "comments":
-                guard case .array(let a) = try r.readValue() else { throw r.error("'comments' is a list", at: at) }
-                t.comments = a
-            default:
-                t.extra[key] = try r.readValue()
-            }
+        var record = TaskRecord()
+        try readTask(&r, into: &record, keep: true)
+        return task(record, r)
+    }
+
+    /// The task a record describes, its strings built from the reader's bytes.
+    static func task(_ rec: TaskRecord, _ r: JSONReader) -> Task {
+        var t = Task(id: rec.id, title: r.string(rec.title), createdAt: rec.createdAt)
+        if let s = rec.status {
+            if r.text(s, is: "open") { t.status = .open }
+            else if r.text(s, is: "done") { t.status = .done }
+            else if r.text(s, is: "archived") { t.status = .archived }
+            else { t.status = TaskStatus(rawValue: r.string(s)) }
         }
-        guard hasID else { throw r.error("a task needs an 'id'", at: start) }
-        guard hasTitle else { throw r.error("task \(t.id) needs a 'title'", at: start) }
+        t.due = rec.due
+        t.start = rec.startDue
+        t.priority = rec.priority
+        t.project = rec.project.map { r.string($0) }
+        t.area = rec.area.map { r.string($0) }
+        if !rec.tags.isEmpty { t.tags = rec.tags.map { r.string($0) } }
+        if !rec.notes.isEmpty { t.notes = rec.notes.map { r.string($0) } }
+        t.description = rec.description.map { r.string($0) }
+        t.goal = rec.goal.map { r.string($0) }
+        if rec.hasRepeat {
+            t.repeatRule = RepeatSpec(text: r.string(rec.repeatText), rrule: rec.repeatRRULE.map { r.string($0) }, anchor: rec.repeatAnchor)
+        }
+        t.estimate = rec.estimate
+        t.heldUntil = rec.heldUntil
+        t.completedAt = rec.completedAt
+        t.parent = rec.parent
+        t.nextOccurrence = rec.nextOccurrence
+        t.pristine = rec.pristine
+        t.steps = rec.steps
+        t.reminders = rec.reminders
+        t.comments = rec.comments
+        t.extra = rec.extra
         return t
     }
 
@@ -279,16 +239,17 @@ public enum StoreCodec {
         try r.beginObject()
         var date: CivilDate? = nil
         var time: WallTime? = nil
-        while let key = try r.nextKey() {
-            switch key {
-            case "date":
-                guard let d = CivilDate(iso: try r.readString()) else { throw r.error("a due needs a 'date' like 2026-06-15", at: at) }
+        while let key = try r.nextKeyRef() {
+            if r.text(key, is: "date") {
+                let s = try r.readStringRef()
+                guard let d = r.withText(s, { CivilDate.parseISO($0) }) else { throw r.error("a due needs a 'date' like 2026-06-15", at: at) }
                 date = d
-            case "time":
+            } else if r.text(key, is: "time") {
                 if r.isNull() { continue }
-                guard let t = WallTime.parseISO(Array(try r.readString().utf8)) else { throw r.error("a due 'time' is like 15:00", at: at) }
+                let s = try r.readStringRef()
+                guard let t = r.withText(s, { WallTime.parseISO($0) }) else { throw r.error("a due 'time' is like 15:00", at: at) }
                 time = t
-            default:
+            } else {
                 try r.skipValue()
             }
         }

@@ -26,9 +26,22 @@ public enum StoreFile {
         var st = stat()
         guard fstat(fd, &st) == 0 else { return .failure(FileError(errno: errno)) }
         if (st.st_mode & S_IFMT) == S_IFDIR { return .failure(FileError(reason: "it is a directory", code: EISDIR)) }
-        var out: [UInt8] = []
-        let size = Int(st.st_size)
-        out.reserveCapacity(size > 0 ? size : 4096)
+        // Read straight into the array, sized by fstat; a file that grows meanwhile is read on.
+        let size = max(Int(st.st_size), 0)
+        var failure: Int32 = 0
+        var out = [UInt8](unsafeUninitializedCapacity: size) { buf, count in
+            while count < size {
+                let n = read(fd, buf.baseAddress.map { $0 + count }, size - count)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    failure = errno
+                    return
+                }
+                if n == 0 { return }
+                count += n
+            }
+        }
+        if failure != 0 { return .failure(FileError(errno: failure)) }
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
             let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }

@@ -1,0 +1,158 @@
+// Reading the tasks list of a store file into unbuilt records and their filter columns, on two
+// threads for a large store. The second thread starts at a guess: the first record that begins a
+// line after the middle of the list (a line break is never inside a JSON string). The guess is
+// taken only if the first thread, reading on from the start, arrives exactly there at the start
+// of an element; otherwise the first thread reads on to the end and the guess is dropped. So the
+// result, and the first error reported, are the same as reading in one pass.
+
+import Dispatch
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Synchronization
+
+extension StoreCodec {
+    /// Records, offsets and ids of a run of the tasks list.
+    struct TaskRun: Sendable {
+        var loader: TaskIndex.RecordLoader
+        var offsets: [Int] = []
+        var ids: [Int] = []
+        var inOrder = true
+        var error: JSONError? = nil
+        /// Where the reader stopped: after the closing `]` for the run that ends the list.
+        var end = 0
+        var depth = 0
+
+        init(reserving n: Int, dayStart: WallTime) {
+            loader = TaskIndex.RecordLoader(reserving: n, dayStart: dayStart)
+            offsets.reserveCapacity(n)
+            ids.reserveCapacity(n)
+        }
+
+        /// Reads the record at the reader's position and keeps its columns.
+        mutating func read(_ r: inout JSONReader, _ record: inout TaskRecord) throws(JSONError) {
+            let start = r.offset
+            try StoreCodec.readTask(&r, into: &record, keep: false)
+            if inOrder, let last = ids.last, record.id <= last { inOrder = false }
+            offsets.append(start)
+            ids.append(record.id)
+            loader.append(record, r)
+        }
+    }
+
+    /// A store this large (bytes left in the list) is read on two threads.
+    static let parallelThreshold = 1 << 21
+
+    /// Reads and checks the records of the tasks list (its `[` consumed), keeping their filter
+    /// columns and offsets but building no Task.
+    static func deferredTasks(_ r: inout JSONReader, dayStart: WallTime, parallelAt: Int) throws(JSONError) -> DeferredTasks {
+        let left = r.bytes.count - r.offset
+        let perTask = 256
+        var head = TaskRun(reserving: left / perTask, dayStart: dayStart)
+        var tail: TaskRun? = nil
+        var split = Int.max
+        if left >= parallelAt, cores() >= 2, let guess = recordLineStart(r.bytes, from: r.offset + left / 2) {
+            split = guess
+            let bytes = r.bytes
+            let depth = r.depth
+            let textStart = r.textStart
+            let box = Mutex<TaskRun?>(nil)
+            let group = DispatchGroup()
+            DispatchQueue.global(qos: .userInitiated).async(group: group) {
+                let run = readTail(bytes, from: guess, textStart: textStart, depth: depth, dayStart: dayStart, reserving: (bytes.count - guess) / perTask)
+                box.withLock { $0 = run }
+            }
+            defer { group.wait() }
+            var record = TaskRecord()
+            var atGuess = false
+            while try r.nextElement() {
+                r.skipWhitespace()
+                if r.offset == split {
+                    atGuess = true
+                    break
+                }
+                // Past the guess without meeting it: it fell inside a record, so read on alone.
+                if r.offset > split { split = Int.max }
+                try head.read(&r, &record)
+            }
+            group.wait()
+            if atGuess { tail = box.withLock { $0 } }
+        } else {
+            var record = TaskRecord()
+            while try r.nextElement() {
+                r.skipWhitespace()
+                try head.read(&r, &record)
+            }
+        }
+        if let t = tail {
+            if let e = t.error { throw e }
+            r.position = t.end
+            r.depth = t.depth
+            head.append(t)
+        }
+        if !head.inOrder {
+            var seen = Set<Int>()
+            seen.reserveCapacity(head.ids.count)
+            for (k, id) in head.ids.enumerated() where !seen.insert(id).inserted {
+                throw r.error("two tasks have id \(id)", at: head.offsets[k])
+            }
+        }
+        var index = head.loader.index
+        index.text = r.bytes // the spans of unescaped text point into the file
+        return DeferredTasks(bytes: r.bytes, offsets: head.offsets, ids: head.ids, index: index, inOrder: head.inOrder)
+    }
+
+    /// Reads records from `start` (the `{` of one) to the end of the list, on its own reader.
+    static func readTail(_ bytes: [UInt8], from start: Int, textStart: Int, depth: Int, dayStart: WallTime, reserving n: Int) -> TaskRun {
+        var run = TaskRun(reserving: n, dayStart: dayStart)
+        var r = JSONReader(bytes: bytes, from: start, textStart: textStart)
+        r.depth = depth
+        var record = TaskRecord()
+        do throws(JSONError) {
+            repeat {
+                r.skipWhitespace()
+                try run.read(&r, &record)
+            } while try r.nextElement()
+        } catch {
+            run.error = error
+        }
+        run.end = r.position
+        run.depth = r.depth
+        return run
+    }
+
+    /// The offset of the first `{` that starts a line at or after `from`, or nil.
+    static func recordLineStart(_ bytes: [UInt8], from: Int) -> Int? {
+        bytes.withUnsafeBufferPointer { b in
+            var k = from
+            while k < b.count {
+                if b[k] == 0x0A {
+                    var j = k + 1
+                    while j < b.count, b[j] == 0x20 || b[j] == 0x09 || b[j] == 0x0D { j += 1 }
+                    if j < b.count, b[j] == UInt8(ascii: "{") { return j }
+                    k = j
+                } else {
+                    k += 1
+                }
+            }
+            return nil
+        }
+    }
+
+    static func cores() -> Int {
+        max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+    }
+}
+
+extension StoreCodec.TaskRun {
+    /// Appends a later run, which follows this one in the file.
+    mutating func append(_ t: StoreCodec.TaskRun) {
+        if inOrder, !t.inOrder { inOrder = false }
+        if inOrder, let a = ids.last, let b = t.ids.first, b <= a { inOrder = false }
+        offsets += t.offsets
+        ids += t.ids
+        loader.index.append(t.loader.index)
+    }
+}

@@ -1,0 +1,165 @@
+// Loading without building tasks (DeferredTasks) must be indistinguishable from building them:
+// the same tasks, the same filter answers, the same errors at the same offsets, whether the
+// records are read on one thread or two, and wherever the second thread's guess falls.
+
+import XCTest
+@testable import KeptCore
+
+final class StoreLoadTests: XCTestCase {
+    /// A store of `n` varied tasks: escapes in titles, names spelled in several ways, repeats,
+    /// estimates, steps, reminders, unknown fields.
+    static func store(_ n: Int, seed: UInt64) -> Store {
+        var rng = SplitMix(seed: seed)
+        var tasks: [Task] = []
+        let projects = ["Home", "home", "Work", "Ünïcode", "Q\"uote"]
+        let tags = ["errand", "Errand", "call", "a\\b", "tag with space"]
+        let titles = ["Pay rent", "Say \"hi\"", "Tab\there", "Back\\slash", "Smile 😀", "Review budget report", "fix the report"]
+        for id in 1...n {
+            var t = Task(id: id, title: titles[Int(rng.next() % UInt64(titles.count))] + " \(id)",
+                         createdAt: Instant(seconds: 1_780_000_000 + Int64(rng.next() % 10_000_000)))
+            switch rng.next() % 4 {
+            case 0: t.status = .done; t.completedAt = Instant(seconds: 1_781_500_000 + Int64(rng.next() % 100_000))
+            case 1: t.status = TaskStatus(rawValue: rng.next() % 2 == 0 ? "waiting" : "archived")
+            default: break
+            }
+            if rng.next() % 3 != 0 {
+                let date = CivilDate(dayNumber: 20_600 + Int(rng.next() % 30))
+                let time: WallTime? = rng.next() % 2 == 0 ? WallTime(minuteOfDay: Int(rng.next() % 1440)) : nil
+                t.due = Due(date: date, time: time)
+            }
+            if rng.next() % 2 == 0 { t.project = projects[Int(rng.next() % UInt64(projects.count))] }
+            if rng.next() % 4 == 0 { t.area = rng.next() % 2 == 0 ? "Home Life" : "home  life" }
+            for _ in 0..<Int(rng.next() % 3) { t.tags.append(tags[Int(rng.next() % UInt64(tags.count))]) }
+            if rng.next() % 3 == 0 { t.description = "Notes: \"budget\" review \\ \(id)" }
+            if rng.next() % 5 == 0 { t.priority = .high }
+            if rng.next() % 6 == 0 { t.repeatRule = RepeatSpec(text: rng.next() % 2 == 0 ? "every week" : "every month", anchor: t.due?.date) }
+            if rng.next() % 7 == 0 { t.estimate = Estimate(minutes: Int(rng.next() % 90), source: rng.next() % 2 == 0 ? .user : .suggested) }
+            if rng.next() % 9 == 0 { t.steps = [Step(title: "first", done: true), Step(title: "second")] }
+            if rng.next() % 11 == 0 { t.reminders = [.object(JSONObject([("at", .string("2026-06-15T08:00:00Z"))]))] }
+            if rng.next() % 13 == 0 { t.extra["syncedFrom"] = .string("phone") }
+            tasks.append(t)
+        }
+        var s = Store(tasks: tasks)
+        s.settings.zone = "Europe/Berlin"
+        return s
+    }
+
+    static let filters = [
+        "overdue", "no due", "has time", "status:any", "done", "archived", "status:waiting", "+Home", "#errand", "#call or #errand",
+        "area:\"Home Life\"", "repeating", "repeat:weekly", "estimate <= 30m", "!high", "title ~ /budget|report/i",
+        "description ~ /\\\\/", "title ~ /😀/", "status:any title ~ /\"hi\"/", "due <= fri", "@next 7 days", "#call #errand",
+    ]
+
+    func counts(_ s: Store) -> [String] {
+        guard let now = CivilDateTime(year: 2026, month: 6, day: 15, hour: 9, minute: 0) else { return [] }
+        let session = Session(store: s, clock: .wall(now), defaultZone: Zone.utc)
+        return StoreLoadTests.filters.map { f in
+            session.run(StatementSource(file: SourceFile(name: "t", text: "count " + f))).lines.joined(separator: "|")
+        }
+    }
+
+    func decode(_ bytes: [UInt8], deferTasks: Bool, parallelAt: Int = StoreCodec.parallelThreshold) -> Store? {
+        guard case .success(let s) = StoreCodec.decode(bytes, deferTasks: deferTasks, parallelAt: parallelAt) else { return nil }
+        return s
+    }
+
+    func testDeferredLoadingBuildsTheSameTasksAndAnswers() throws {
+        for seed in [1, 2, 3] as [UInt64] {
+            let bytes = StoreCodec.encode(StoreLoadTests.store(400, seed: seed))
+            let eager = try XCTUnwrap(decode(bytes, deferTasks: false))
+            let one = try XCTUnwrap(decode(bytes, deferTasks: true, parallelAt: Int.max))
+            let two = try XCTUnwrap(decode(bytes, deferTasks: true, parallelAt: 0))
+            let expected = counts(eager)
+            XCTAssertEqual(counts(one), expected, "seed \(seed), one thread")
+            XCTAssertEqual(counts(two), expected, "seed \(seed), two threads")
+            // Single tasks are built alone; then all of them.
+            XCTAssertEqual(two.task(200), eager.task(200))
+            XCTAssertEqual(two.task(401), nil)
+            XCTAssertEqual(one.tasks, eager.tasks)
+            XCTAssertEqual(two.tasks, eager.tasks)
+            XCTAssertEqual(StoreCodec.encode(two), bytes)
+        }
+    }
+
+    func testEveryFilterMatchesSomethingInTheFixture() throws {
+        // A filter that matches nothing here would not tell the loaders apart.
+        let s = try XCTUnwrap(decode(StoreCodec.encode(StoreLoadTests.store(400, seed: 1)), deferTasks: false))
+        for (f, c) in zip(StoreLoadTests.filters, counts(s)) {
+            XCTAssertFalse(c.hasPrefix("Nothing matches"), "\(f): \(c)")
+        }
+    }
+
+    func testAChangeBuildsTheTasksFirst() throws {
+        let bytes = StoreCodec.encode(StoreLoadTests.store(50, seed: 4))
+        var s = try XCTUnwrap(decode(bytes, deferTasks: true))
+        var t = try XCTUnwrap(s.task(7))
+        t.title = "Changed"
+        s.put(t)
+        XCTAssertEqual(s.task(7)?.title, "Changed")
+        XCTAssertEqual(s.tasks.count, 50)
+        s.remove(3)
+        XCTAssertNil(s.task(3))
+        XCTAssertEqual(s.tasks.count, 49)
+        XCTAssertEqual(s.columns(dayStart: .midnight, withText: true).count, 49)
+    }
+
+    /// Records the second thread's guess cannot start at: a task spread over lines, with a
+    /// line that starts with `{` inside it.
+    func testAGuessInsideARecordIsDropped() throws {
+        var text = "{\"format\": \"kept-store\", \"version\": 1, \"tasks\": [\n"
+        for id in 1...60 {
+            if id == 31 {
+                text += "{\"id\": 31, \"title\": \"spread\", \"createdAt\": \"2026-06-01T08:00:00Z\", \"extra\":\n{\"a\": 1}},\n"
+            } else {
+                text += "{\"id\": \(id), \"title\": \"t\(id)\", \"createdAt\": \"2026-06-01T08:00:00Z\"}" + (id == 60 ? "\n" : ",\n")
+            }
+        }
+        text += "]}"
+        let bytes = Array(text.utf8)
+        let eager = try XCTUnwrap(decode(bytes, deferTasks: false))
+        for at in [0, 1, 100] {
+            let two = try XCTUnwrap(decode(bytes, deferTasks: true, parallelAt: at))
+            XCTAssertEqual(two.tasks, eager.tasks)
+        }
+    }
+
+    func testErrorsAreTheSameOnEveryPath() throws {
+        let base = Array(StoreCodec.encode(StoreLoadTests.store(200, seed: 5)))
+        let text = String(decoding: base, as: UTF8.self)
+        let broken = [
+            text.replacingOccurrences(of: "{\"id\":150,", with: "{\"id\":149,"),                 // duplicate, in the second half
+            text.replacingOccurrences(of: "{\"id\":20,", with: "{\"id\":180,"),                  // duplicate, out of order
+            text.replacingOccurrences(of: "{\"id\":170,", with: "{\"id\":170,\"due\":{\"date\":\"2026-13-01\"},"),
+            text.replacingOccurrences(of: "{\"id\":160,", with: "{\"id\":160,\"estimate\":{\"minutes\":-1},"),
+            text.replacingOccurrences(of: "{\"id\":40,", with: "{\"id\":40,\"steps\":[{}],"),
+            text.replacingOccurrences(of: "{\"id\":190,", with: "{\"id\":190,\"reminders\":{},"),
+            text.replacingOccurrences(of: "{\"id\":120,", with: "{\"id\":120,\"priority\":\"huge\","),
+            text.replacingOccurrences(of: "{\"id\":130,", with: "{\"id\":130 \"title\":\"x\","),
+        ]
+        for b in broken {
+            XCTAssertNotEqual(b, text)
+            let bytes = Array(b.utf8)
+            guard case .failure(let e) = StoreCodec.decode(bytes, deferTasks: false, parallelAt: Int.max) else { return XCTFail("accepted") }
+            for at in [0, Int.max] {
+                guard case .failure(let d) = StoreCodec.decode(bytes, deferTasks: true, parallelAt: at) else { return XCTFail("deferred accepted") }
+                XCTAssertEqual(d, e)
+            }
+        }
+    }
+
+    func testTasksBeforeSettingsUseTheStoresDayStart() throws {
+        let text = """
+        {"format": "kept-store", "version": 1, "tasks": [
+        {"id": 1, "title": "late", "due": {"date": "2026-06-16", "time": "02:00"}, "createdAt": "2026-06-01T08:00:00Z"}
+        ], "settings": {"day-start": "04:00", "zone": "Europe/Berlin"}}
+        """
+        let bytes = Array(text.utf8)
+        let eager = try XCTUnwrap(decode(bytes, deferTasks: false))
+        let lazy = try XCTUnwrap(decode(bytes, deferTasks: true))
+        XCTAssertEqual(counts(lazy), counts(eager))
+        let ix = lazy.columns(dayStart: lazy.settings.day.dayStart, withText: false)
+        // 02:00 on the 16th belongs to the account day of the 15th with a 04:00 day start.
+        XCTAssertEqual(ix.dueDay[0], Int32(try XCTUnwrap(CivilDate(year: 2026, month: 6, day: 15)).dayNumber))
+    }
+}
+
