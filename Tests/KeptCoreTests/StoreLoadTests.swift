@@ -163,3 +163,17 @@ final class StoreLoadTests: XCTestCase {
     }
 }
 
+
+final class TaskKeyTests: XCTestCase {
+    func testEveryKeyIsFoundByItsSpellingAndNothingElseIs() {
+        for key in TaskKey.allCases {
+            let bytes = Array("\"\(key.rawValue)\"".utf8)
+            let r = JSONReader(bytes: bytes)
+            XCTAssertEqual(TaskKey.of(JSONStringRef(start: 1, end: bytes.count - 1, escaped: false), in: r), key, key.rawValue)
+            let other = Array("\"\(key.rawValue.dropLast())x\"".utf8)
+            XCTAssertNil(TaskKey.of(JSONStringRef(start: 1, end: other.count - 1, escaped: false), in: JSONReader(bytes: other)))
+        }
+        let escaped = Array("\"\\u0069d\"".utf8)
+        XCTAssertEqual(TaskKey.of(JSONStringRef(start: 1, end: escaped.count - 1, escaped: true), in: JSONReader(bytes: escaped)), .id)
+    }
+}

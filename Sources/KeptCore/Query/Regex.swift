@@ -3,6 +3,7 @@
 // imports CPCRE2; offsets are UTF-8 bytes, as PCRE2 counts them.
 
 import CPCRE2
+import Synchronization
 
 /// Why a pattern could not be compiled or matched.
 public struct RegexError: Error, Sendable {
@@ -13,10 +14,12 @@ public struct RegexError: Error, Sendable {
 
 /// A compiled PCRE2 pattern.
 public final class RegexPattern: @unchecked Sendable {
-    // @unchecked: the compiled code is read-only after init, and each match makes its own
-    // match data, so one pattern can be used from several threads.
+    // @unchecked: the compiled code is read-only after init, and match data is taken from a
+    // locked spare or made for the match, so one pattern can be used from several threads.
     private let code: OpaquePointer
     private let context: OpaquePointer?
+    /// One match data kept for reuse: a filter matches a pattern once per task.
+    private let spare = Mutex<OpaquePointer?>(nil)
     public let pattern: String
 
     /// The limits every match runs under.
@@ -51,6 +54,7 @@ public final class RegexPattern: @unchecked Sendable {
     }
 
     deinit {
+        if let md = spare.withLock({ $0 }) { pcre2_match_data_free_8(md) }
         pcre2_code_free_8(code)
         if let context { pcre2_match_context_free_8(context) }
     }
@@ -80,10 +84,22 @@ public final class RegexPattern: @unchecked Sendable {
     /// `valid` says the bytes are known to be well-formed UTF-8 (a store's text is checked when
     /// it is loaded), so PCRE2 need not check them again.
     public func firstMatch(bytes buf: UnsafeBufferPointer<UInt8>, valid: Bool = false) throws(RegexError) -> Range<Int>? {
-        guard let md = pcre2_match_data_create_from_pattern_8(code, nil) else {
+        let reused = spare.withLock { (s: inout OpaquePointer?) -> OpaquePointer? in
+            let md = s
+            s = nil
+            return md
+        }
+        guard let md = reused ?? pcre2_match_data_create_from_pattern_8(code, nil) else {
             throw RegexError(message: "out of memory for a match", offset: nil)
         }
-        defer { pcre2_match_data_free_8(md) }
+        defer {
+            let kept = spare.withLock { (s: inout OpaquePointer?) -> Bool in
+                guard s == nil else { return false }
+                s = md
+                return true
+            }
+            if !kept { pcre2_match_data_free_8(md) }
+        }
         let options: UInt32 = valid ? UInt32(PCRE2_NO_UTF_CHECK) : 0
         // An empty buffer may have no base address; PCRE2 takes a valid pointer with length 0.
         var empty: UInt8 = 0

@@ -76,6 +76,22 @@ extension JSONReader {
     func plainRunEnd(from index: Int) -> Int {
         bytes.withUnsafeBufferPointer { buffer in
             var index = index
+            // Eight bytes at a time while none of them is special (the classic SWAR tests: a byte
+            // below 0x20, a high bit, or a byte equal to '"' or '\\').
+            if let base = buffer.baseAddress {
+                let raw = UnsafeRawPointer(base)
+                let ones: UInt64 = 0x0101_0101_0101_0101
+                let highs: UInt64 = 0x8080_8080_8080_8080
+                while index + 8 <= buffer.count {
+                    let w = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+                    let below = (w &- ones &* 0x20) & ~w
+                    let q = w ^ (ones &* 0x22)
+                    let bs = w ^ (ones &* 0x5C)
+                    let special = (below | w | ((q &- ones) & ~q) | ((bs &- ones) & ~bs)) & highs
+                    if special != 0 { break }
+                    index += 8
+                }
+            }
             while index < buffer.count {
                 let byte = buffer[index]
                 // One unsigned compare catches both < 0x20 and >= 0x80.

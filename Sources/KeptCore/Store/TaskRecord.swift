@@ -68,26 +68,84 @@ enum TaskKey: String, CaseIterable {
     static let spellings: [[UInt8]] = TaskKey.allCases.map { Array($0.rawValue.utf8) }
 
     /// The key a reference spells, or nil for a key this version does not know.
+    @inline(__always)
     static func of(_ ref: JSONStringRef, in r: JSONReader) -> TaskKey? {
         if ref.escaped { return TaskKey(rawValue: r.string(ref)) }
         let n = ref.count
-        guard n > 0, n < byLength.count else { return nil }
-        return r.bytes.withUnsafeBufferPointer { b in
-            outer: for k in byLength[n] {
-                let word = spellings[k]
-                for j in 0..<n where b[ref.start + j] != word[j] { continue outer }
-                return all[k]
-            }
+        guard n > 0, n <= 16 else { return nil }
+        // The key's bytes as two little-endian words, compared with each known key's.
+        let (w0, w1) = r.bytes.withUnsafeBufferPointer { b in TaskKey.words(b, ref.start, n) }
+        switch n {
+        case 2: return w0 == Words.id ? .id : nil
+        case 3: return w0 == Words.due ? .due : nil
+        case 4: return w0 == Words.tags ? .tags : (w0 == Words.area ? .area : (w0 == Words.goal ? .goal : nil))
+        case 5:
+            if w0 == Words.title { return .title }
+            if w0 == Words.start { return .start }
+            if w0 == Words.notes { return .notes }
+            return w0 == Words.steps ? .steps : nil
+        case 6: return w0 == Words.status ? .status : (w0 == Words.repeat ? .repeat : (w0 == Words.parent ? .parent : nil))
+        case 7: return w0 == Words.project ? .project : nil
+        case 8:
+            if w0 == Words.priority { return .priority }
+            if w0 == Words.estimate { return .estimate }
+            if w0 == Words.pristine { return .pristine }
+            return w0 == Words.comments ? .comments : nil
+        case 9:
+            if w0 == Words.created.0, w1 == Words.created.1 { return .createdAt }
+            if w0 == Words.held.0, w1 == Words.held.1 { return .heldUntil }
+            if w0 == Words.reminders.0, w1 == Words.reminders.1 { return .reminders }
             return nil
+        case 11:
+            if w0 == Words.description.0, w1 == Words.description.1 { return .description }
+            if w0 == Words.completed.0, w1 == Words.completed.1 { return .completedAt }
+            return nil
+        case 14: return w0 == Words.next.0 && w1 == Words.next.1 ? .nextOccurrence : nil
+        default: return nil
         }
     }
 
-    /// The keys of each length, as indices into `all`.
-    static let byLength: [[Int]] = {
-        var out = Array(repeating: [Int](), count: 16)
-        for (k, w) in spellings.enumerated() where w.count < 16 { out[w.count].append(k) }
-        return out
-    }()
+    /// Up to 16 bytes from `start` as two words, zero past `n`.
+    @inline(__always)
+    static func words(_ b: UnsafeBufferPointer<UInt8>, _ start: Int, _ n: Int) -> (UInt64, UInt64) {
+        var w0: UInt64 = 0
+        var w1: UInt64 = 0
+        var k = 0
+        while k < n, start + k < b.count {
+            let x = UInt64(b[start + k])
+            if k < 8 { w0 |= x << (8 * UInt64(k)) } else { w1 |= x << (8 * UInt64(k - 8)) }
+            k += 1
+        }
+        return (w0, w1)
+    }
+
+    /// The known keys as little-endian words (literals, so reading them costs nothing; the
+    /// tests check each against its spelling).
+    enum Words {
+        static let id: UInt64 = 0x6469 // id
+        static let due: UInt64 = 0x657564 // due
+        static let tags: UInt64 = 0x73676174 // tags
+        static let area: UInt64 = 0x61657261 // area
+        static let goal: UInt64 = 0x6c616f67 // goal
+        static let title: UInt64 = 0x656c746974 // title
+        static let start: UInt64 = 0x7472617473 // start
+        static let notes: UInt64 = 0x7365746f6e // notes
+        static let steps: UInt64 = 0x7370657473 // steps
+        static let status: UInt64 = 0x737574617473 // status
+        static let `repeat`: UInt64 = 0x746165706572 // repeat
+        static let parent: UInt64 = 0x746e65726170 // parent
+        static let project: UInt64 = 0x7463656a6f7270 // project
+        static let priority: UInt64 = 0x797469726f697270 // priority
+        static let estimate: UInt64 = 0x6574616d69747365 // estimate
+        static let pristine: UInt64 = 0x656e697473697270 // pristine
+        static let comments: UInt64 = 0x73746e656d6d6f63 // comments
+        static let created: (UInt64, UInt64) = (0x4164657461657263, 0x74) // createdAt
+        static let held: (UInt64, UInt64) = (0x69746e55646c6568, 0x6c) // heldUntil
+        static let reminders: (UInt64, UInt64) = (0x7265646e696d6572, 0x73) // reminders
+        static let description: (UInt64, UInt64) = (0x7470697263736564, 0x6e6f69) // description
+        static let completed: (UInt64, UInt64) = (0x6574656c706d6f63, 0x744164) // completedAt
+        static let next: (UInt64, UInt64) = (0x7563634f7478656e, 0x65636e657272) // nextOccurrence
+    }
 }
 
 extension StoreCodec {
@@ -225,8 +283,12 @@ extension StoreCodec {
             r.skipWhitespace()
             if r.text(k, is: "minutes") {
                 sawMinutes = true
-                if r.peekKind() == .number, let n = try r.readNumber().int, n >= 0 { minutes = n } else { minutes = nil }
-                if minutes == nil { throw r.error("an estimate needs whole 'minutes'", at: at) }
+                // Whole minutes only, as JSONNumber.int reads them: "30", never "30.0" or "3e1".
+                guard r.peekKind() == .number else { throw r.error("an estimate needs whole 'minutes'", at: at) }
+                let n: Int
+                do throws(JSONError) { n = try r.readInt() } catch { throw r.error("an estimate needs whole 'minutes'", at: at) }
+                guard n >= 0 else { throw r.error("an estimate needs whole 'minutes'", at: at) }
+                minutes = n
             } else if r.text(k, is: "source"), r.peekKind() == .string {
                 let s = r.string(try r.readStringRef())
                 guard let x = EstimateSource(rawValue: s) else { throw r.error("'\(s)' is not an estimate source", at: at) }
