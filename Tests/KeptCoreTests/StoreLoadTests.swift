@@ -177,3 +177,22 @@ final class TaskKeyTests: XCTestCase {
         XCTAssertEqual(TaskKey.of(JSONStringRef(start: 1, end: escaped.count - 1, escaped: true), in: JSONReader(bytes: escaped)), .id)
     }
 }
+
+final class SplitEvaluationTests: XCTestCase {
+    /// A regex or word filter over a large index runs on two threads; the rows must be the
+    /// ones a plain walk finds, in order.
+    func testTwoThreadsFindTheSameRowsInOrder() throws {
+        let store = StoreLoadTests.store(CompiledFilter.splitAt + 5_001, seed: 9)
+        let ix = store.columns(dayStart: .midnight, withText: true, withSearch: true)
+        guard let now = CivilDateTime(year: 2026, month: 6, day: 15, hour: 9, minute: 0) else { return XCTFail("now") }
+        let session = Session(store: store, clock: .wall(now), defaultZone: Zone.utc)
+        for f in ["title ~ /budget|report/i", "status:any description ~ /review/", "budget", "#call or title ~ /hi/"] {
+            let expr = try FilterParser.parse(f, name: "t", context: session.dateContext, projects: [], saved: [], visiting: []).get()
+            let compiled = CompiledFilter(expr, index: ix, context: session.filterContext)
+            XCTAssertTrue(CompiledFilter.costly(compiled.root), f)
+            let plain = (0..<ix.count).filter { compiled.matches($0, in: ix) }
+            XCTAssertFalse(plain.isEmpty, f)
+            XCTAssertEqual(compiled.rows(in: ix), plain, f)
+        }
+    }
+}

@@ -50,10 +50,7 @@ extension Session {
     }
 
     func matchingRows(_ expr: FilterExpr, _ index: TaskIndex, _ fc: FilterContext) -> [Int] {
-        let compiled = CompiledFilter(expr, index: index, context: fc)
-        var matched: [Int] = []
-        for i in 0..<index.count where compiled.matches(i, in: index) { matched.append(i) }
-        return matched
+        CompiledFilter(expr, index: index, context: fc).rows(in: index)
     }
 
     static func tasks(_ n: Int) -> String { n == 1 ? "1 task" : "\(n) tasks" }

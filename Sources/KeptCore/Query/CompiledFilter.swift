@@ -1,6 +1,9 @@
 // A filter compiled against a TaskIndex: names become integer ids, windows day numbers, so
 // evaluating one task is a few integer comparisons (LANGUAGE.md: compiled once per query).
 
+import Dispatch
+import Synchronization
+
 /// A filter ready to run over one index.
 public struct CompiledFilter: Sendable {
     indirect enum Node: Sendable {
@@ -79,6 +82,36 @@ public struct CompiledFilter: Sendable {
     }
 
     /// Whether task `i` of the index matches.
+    /// The rows of an index the filter matches, in order. A regex or word search over a large
+    /// index is split over two threads; the answer is the same either way.
+    public func rows(in ix: TaskIndex) -> [Int] {
+        let n = ix.count
+        guard n >= CompiledFilter.splitAt, CompiledFilter.costly(root), StoreCodec.cores() >= 2 else {
+            var out: [Int] = []
+            for i in 0..<n where matches(i, in: ix) { out.append(i) }
+            return out
+        }
+        let halves = Mutex<[[Int]]>([[], []])
+        DispatchQueue.concurrentPerform(iterations: 2) { part in
+            var out: [Int] = []
+            for i in (part == 0 ? 0..<(n / 2) : (n / 2)..<n) where matches(i, in: ix) { out.append(i) }
+            halves.withLock { $0[part] = out }
+        }
+        return halves.withLock { $0[0] + $0[1] }
+    }
+
+    /// An index this large is worth two threads for a costly filter.
+    static let splitAt = 20_000
+
+    static func costly(_ n: Node) -> Bool {
+        switch n {
+        case .regex, .words: return true
+        case .and(let ns), .or(let ns): return ns.contains(where: costly)
+        case .not(let x): return costly(x)
+        default: return false
+        }
+    }
+
     public func matches(_ i: Int, in ix: TaskIndex) -> Bool {
         if openOnly {
             let k = ix.statusKind[i]

@@ -18,8 +18,9 @@ public final class RegexPattern: @unchecked Sendable {
     // locked spare or made for the match, so one pattern can be used from several threads.
     private let code: OpaquePointer
     private let context: OpaquePointer?
-    /// One match data kept for reuse: a filter matches a pattern once per task.
-    private let spare = Mutex<OpaquePointer?>(nil)
+    /// Match data kept for reuse, a few at most: a filter matches a pattern once per task, on
+    /// one or two threads.
+    private let spares = Mutex<[OpaquePointer]>([])
     public let pattern: String
 
     /// The limits every match runs under.
@@ -54,7 +55,7 @@ public final class RegexPattern: @unchecked Sendable {
     }
 
     deinit {
-        if let md = spare.withLock({ $0 }) { pcre2_match_data_free_8(md) }
+        for md in spares.withLock({ $0 }) { pcre2_match_data_free_8(md) }
         pcre2_code_free_8(code)
         if let context { pcre2_match_context_free_8(context) }
     }
@@ -84,18 +85,14 @@ public final class RegexPattern: @unchecked Sendable {
     /// `valid` says the bytes are known to be well-formed UTF-8 (a store's text is checked when
     /// it is loaded), so PCRE2 need not check them again.
     public func firstMatch(bytes buf: UnsafeBufferPointer<UInt8>, valid: Bool = false) throws(RegexError) -> Range<Int>? {
-        let reused = spare.withLock { (s: inout OpaquePointer?) -> OpaquePointer? in
-            let md = s
-            s = nil
-            return md
-        }
+        let reused = spares.withLock { $0.popLast() }
         guard let md = reused ?? pcre2_match_data_create_from_pattern_8(code, nil) else {
             throw RegexError(message: "out of memory for a match", offset: nil)
         }
         defer {
-            let kept = spare.withLock { (s: inout OpaquePointer?) -> Bool in
-                guard s == nil else { return false }
-                s = md
+            let kept = spares.withLock { (s: inout [OpaquePointer]) -> Bool in
+                guard s.count < 4 else { return false }
+                s.append(md)
                 return true
             }
             if !kept { pcre2_match_data_free_8(md) }
