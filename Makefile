@@ -48,6 +48,7 @@ bench: release
 	bash bench/capture_bench.sh
 	bash bench/rrule_bench.sh
 	bash bench/filter_bench.sh
+	bash bench/tw_compare.sh
 
 clean:
 	rm -rf .build
