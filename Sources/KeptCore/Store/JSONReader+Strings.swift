@@ -2,73 +2,15 @@
 // A string without escapes becomes a String straight from its byte slice, checked once by our own scan so errors have exact positions.
 
 extension JSONReader {
-    /// Reads the string whose opening quote is at the current position.
+    /// Reads the string whose opening quote is at the current position: scanned and checked as
+    /// a reference (JSONReader+Refs), then built.
     mutating func parseString() throws(JSONError) -> String {
-        let start = position + 1
-        var index = start
-        while true {
-            index = plainRunEnd(from: index)
-            guard index < bytes.count else { throw error("unterminated string", at: index) }
-            switch bytes[index] {
-            case 0x22:
-                position = index + 1
-                return String(decoding: bytes[start..<index], as: UTF8.self)
-            case 0x5C:
-                return try parseEscapedString(start: start, firstEscape: index)
-            case 0x80...:
-                index = try utf8SequenceEndOrThrow(at: index)
-            default:
-                throw controlCharacterError(at: index)
-            }
-        }
-    }
-
-    /// The slow path, once a backslash is met: the decoded bytes are gathered in `scratch`.
-    private mutating func parseEscapedString(start: Int, firstEscape: Int) throws(JSONError) -> String {
-        scratch.removeAll(keepingCapacity: true)
-        scratch.append(contentsOf: bytes[start..<firstEscape])
-        var index = firstEscape
-        while true {
-            guard index < bytes.count else { throw error("unterminated string", at: index) }
-            switch bytes[index] {
-            case 0x22:
-                position = index + 1
-                return String(decoding: scratch, as: UTF8.self)
-            case 0x5C:
-                let escape = try decodeEscape(at: index)
-                JSONReader.appendUTF8(escape.scalar, to: &scratch)
-                index = escape.end
-            case 0x80...:
-                let end = try utf8SequenceEndOrThrow(at: index)
-                scratch.append(contentsOf: bytes[index..<end])
-                index = end
-            default:
-                throw controlCharacterError(at: index)
-            }
-            let runEnd = plainRunEnd(from: index)
-            scratch.append(contentsOf: bytes[index..<runEnd])
-            index = runEnd
-        }
+        string(try parseStringRef())
     }
 
     /// Moves past the string whose opening quote is at the current position, checking it but building nothing.
     mutating func skipString() throws(JSONError) {
-        var index = position + 1
-        while true {
-            index = plainRunEnd(from: index)
-            guard index < bytes.count else { throw error("unterminated string", at: index) }
-            switch bytes[index] {
-            case 0x22:
-                position = index + 1
-                return
-            case 0x5C:
-                index = try decodeEscape(at: index).end
-            case 0x80...:
-                index = try utf8SequenceEndOrThrow(at: index)
-            default:
-                throw controlCharacterError(at: index)
-            }
-        }
+        _ = try parseStringRef()
     }
 
     /// The first index at or after `index` holding a quote, a backslash, a control character or a non-ASCII byte; `bytes.count` if none.
