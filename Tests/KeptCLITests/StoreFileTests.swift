@@ -119,6 +119,23 @@ final class StoreFileTests: XCTestCase {
         XCTAssertEqual((o2["settings"] as? [String: Any])?["theme"] as? String, "dark")
     }
 
+    /// R-TASK-1: the undo history is kept in the store, so a later `kept run --write` can undo
+    /// what an earlier one did, a delete with its subtask included (R-TASK-3).
+    func testALaterSessionCanUndo() throws {
+        let dir = try TempDir()
+        defer { dir.cleanUp() }
+        let store = try dir.write("s.json", Self.storeWithUnknownFields)
+        let r1 = try Kept.run(["run", "--store", store, "--write"] + Kept.clock + ["-e", "subtask 1 Find the form", "-e", "delete 1"])
+        XCTAssertEqual(r1.status, 0, r1.summary)
+        XCTAssertEqual(r1.stdoutLines, ["Added 2 · Find the form", "Deleted 1 · Pay rent with 1 subtask"], r1.summary)
+        let r2 = try Kept.run(["run", "--store", store, "--write"] + Kept.clock + ["-e", "undo", "-e", "show 4 parent"])
+        XCTAssertEqual(r2.status, 0, r2.summary)
+        XCTAssertEqual(r2.stdoutLines, ["Undid delete 1 · Pay rent (back as 3 and 4)", "3"], r2.summary)
+        let o = try Self.json(try dir.read("s.json"))
+        XCTAssertEqual(((o["history"] as? [String: Any])?["redo"] as? [Any])?.count, 1)
+        XCTAssertEqual((o["sync"] as? [String: Any])?["revision"] as? Int, 42)
+    }
+
     /// Without --write the store file is byte-identical afterwards, even when statements change
     /// the store in the session (and the output shows the change happened).
     func testNoWriteLeavesFileUntouched() throws {

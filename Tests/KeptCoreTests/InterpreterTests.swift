@@ -213,8 +213,9 @@ final class InterpreterTests: XCTestCase {
         }
     }
 
-    /// Undo all of 200 random actions and the store is back where it started; redo all and it
-    /// is where it ended (tasks compared without ids, which a restore renews by R-TASK-3).
+    /// R-TASK-1: undo all of 200 random actions of every kind and the store is back where it
+    /// started; redo all and it is where it ended (tasks compared without ids, which a restore
+    /// renews by R-TASK-3).
     func testUndoAllOfRandomActions() {
         var rng = SplitMix(seed: 20260615)
         for round in 0..<5 {
@@ -232,10 +233,23 @@ final class InterpreterTests: XCTestCase {
             while performed < 200 {
                 let ids = s.store.tasks.map(\.id)
                 let id = ids.isEmpty ? 1 : ids[Int(rng.next() % UInt64(ids.count))]
+                let other = ids.isEmpty ? 1 : ids[Int(rng.next() % UInt64(ids.count))]
+                let projects = s.store.projects.map(\.name)
+                let project = projects.isEmpty ? "P0" : projects[Int(rng.next() % UInt64(projects.count))]
                 let actions = [
                     "add Task \(performed) @tomorrow 9:00", "add Plain \(performed)", "complete \(id)", "reopen \(id)",
                     "delete \(id)", "set \(id) title Renamed \(performed)", "set \(id) priority high", "set \(id) due today",
                     "set \(id) due none", "set clock 24h", "set clock 12h", "project add P\(performed)", "undo", "redo",
+                    // The actions of R-TASK: each kind, bulk ones and structure included.
+                    "archive \(id)", "unarchive \(id)", "tomorrow \(id)", "reschedule \(id) next week", "reschedule \(id) clear",
+                    "move \(id) to later", "move \(id) to today", "tag \(id) #x\(performed % 3)", "untag \(id) x1", "duplicate \(id)",
+                    "set \(id) estimate 20m", "set \(id) status waiting", "set \(id) parent \(other)", "set \(id) parent none",
+                    "set \(id) project \(project)", "step \(id) add S\(performed)", "step \(id) check 1", "step \(id) remove 1",
+                    "comment \(id) c\(performed)", "link \(id) [[N\(performed % 2)]]", "unlink \(id) [[N0]]",
+                    "subtask \(id) Sub \(performed)", "archive where #x0", "complete where #x1", "delete where #x2",
+                    "set where (#x1 or archived) priority low", "tomorrow where open", "reopen where done",
+                    "project rename \(project) to Q\(performed)", "project archive \(project)",
+                    "project delete \(project) move-to inbox", "project delete \(project) delete-tasks", "undo 3", "redo 2",
                 ]
                 let r = run(s, actions[Int(rng.next() % UInt64(actions.count))])
                 if !r.failed { performed += 1 }
@@ -251,20 +265,23 @@ final class InterpreterTests: XCTestCase {
     }
 }
 
-/// A store's content for comparison: tasks without their ids, in title order, plus projects
-/// and settings.
+/// A store's content for comparison: tasks without their ids (a parent by its title), in title
+/// order, plus projects and settings.
 struct Snapshot: Equatable {
     var tasks: [String]
     var projects: [String]
     var settings: Settings
 
     init(_ s: Store) {
+        // A parent is named by its title, since a restored parent has a new id (R-TASK-3).
+        let titles = Dictionary(s.tasks.map { ($0.id, $0.title) }, uniquingKeysWith: { a, _ in a })
         tasks = s.tasks.map { t in
             var x = t
             x.id = 0
-            return String(describing: x)
+            x.parent = nil
+            return String(describing: x) + (t.parent.map { " parent: \(titles[$0] ?? "missing \($0)")" } ?? "")
         }.sorted()
-        projects = s.projects.map(\.name).sorted()
+        projects = s.projects.map { $0.name + ($0.archived ? " (archived)" : "") }.sorted()
         settings = s.settings
     }
 

@@ -71,7 +71,7 @@ final class SyntaxTests: XCTestCase {
             XCTFail("project add")
         }
         if case .undo(let n)? = parse("undo 3").0?.kind { XCTAssertEqual(n, 3) } else { XCTFail("undo 3") }
-        if case .setField(let ref, let f, let v)? = parse("set \"Pay rent\" title \"Pay the rent\"").0?.kind {
+        if case .setField(.task(let ref), let f, let v)? = parse("set \"Pay rent\" title \"Pay the rent\"").0?.kind {
             XCTAssertEqual(ref, .title("Pay rent", SourceRange(start: 4, end: 14)))
             XCTAssertEqual(f.text, "title")
             XCTAssertEqual(v.text, "Pay the rent")
@@ -89,7 +89,7 @@ final class SyntaxTests: XCTestCase {
             ("perr-05", "complete 1 2", "E0103", 11),
             ("perr-06", "undo zero", "E0102", 5),
             ("perr-07", "undo 0", "E0102", 5),
-            ("perr-08", "project rename A B", "E0104", 8),
+            ("perr-08", "project frob A B", "E0104", 8),
             ("perr-09", "project", "E0102", 7),
             ("perr-10", "add", "E0102", 3),
             ("perr-11", "list \"x", "E0001", 5),
@@ -97,6 +97,17 @@ final class SyntaxTests: XCTestCase {
             ("perr-13", "all", "E0101", 0),
             ("perr-14", "complete 99999999999999999999999", "E0102", 9),
             ("perr-15", "zone A B", "E0103", 7),
+            ("perr-16", "project rename A B", "E0102", 18),
+            ("perr-17", "archive where", "E0107", 8),
+            ("perr-18", "set where #errand priority high", "E0102", 10),
+            ("perr-19", "tag where (#a", "E0106", 10),
+            ("perr-20", "set where () priority high", "E0107", 4),
+            ("perr-21", "step 1 frob 2", "E0104", 7),
+            ("perr-22", "step 1 check x", "E0102", 13),
+            ("perr-23", "move 1 today", "E0102", 7),
+            ("perr-24", "tag 1", "E0102", 5),
+            ("perr-25", "project delete Home move-to", "E0102", 27),
+            ("perr-26", "complete where", "E0107", 9),
         ]
         for (id, text, code, col) in table {
             let (s, d) = parse(text)

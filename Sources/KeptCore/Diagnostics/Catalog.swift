@@ -20,6 +20,7 @@ public enum Catalog {
         Entry(code: "E0104", summary: "unknown subcommand"),
         Entry(code: "E0105", summary: "unknown transcript directive"),
         Entry(code: "E0106", summary: "a parenthesis of a filter is not closed or not opened"),
+        Entry(code: "E0107", summary: "'where' without a filter"),
         Entry(code: "E0201", summary: "unknown setting"),
         Entry(code: "E0202", summary: "a setting's value is not allowed"),
         Entry(code: "E0203", summary: "not a date or time this version understands"),
@@ -44,6 +45,10 @@ public enum Catalog {
         Entry(code: "E0308", summary: "the store could not be read"),
         Entry(code: "E0309", summary: "a script could not be read"),
         Entry(code: "E0310", summary: "the task is not in a state this action applies to"),
+        Entry(code: "E0311", summary: "no step with that number"),
+        Entry(code: "E0312", summary: "a task cannot be moved into that due group"),
+        Entry(code: "E0313", summary: "a task cannot be a subtask of itself or of its own subtask"),
+        Entry(code: "E0314", summary: "a project with tasks needs to be told what happens to them"),
     ]
 
     /// The summary of a code, or nil for a code not in the catalog.
@@ -98,6 +103,11 @@ public enum Catalog {
         Diagnostic(code: "E0105", message: "unknown directive '@\(d.name)'", file: file, range: d.range,
                    label: "not a directive",
                    help: Suggestion.nearest(d.name, in: candidates).map { "did you mean '@\($0)'?" })
+    }
+
+    static func whereWithoutFilter(_ w: Token, file: SourceFile, command: String) -> Diagnostic {
+        Diagnostic(code: "E0107", message: "'where' needs a filter", file: file, range: w.range,
+                   label: "no filter after this", help: "for example: \(command) where #errand; a bulk action never runs on every task by accident")
     }
 
     // MARK: E02xx meaning
@@ -196,6 +206,26 @@ public enum Catalog {
 
     public static func scriptUnreadable(_ path: String, reason: String) -> Diagnostic {
         Diagnostic(code: "E0309", message: "could not read '\(path)': \(reason)")
+    }
+
+    static func noStep(_ n: Int, of t: Task, range: SourceRange, file: SourceFile) -> Diagnostic {
+        Diagnostic(code: "E0311", message: "task \(t.id) has no step \(n)", file: file, range: range,
+                   label: t.steps.isEmpty ? "it has no steps" : "its steps are 1 to \(t.steps.count)",
+                   help: "'step \(t.id) add TEXT' adds one")
+    }
+
+    static func cannotMove(_ message: String, range: SourceRange, file: SourceFile, reason: String, help: String? = nil) -> Diagnostic {
+        Diagnostic(code: "E0312", message: message, file: file, range: range, label: reason, help: help)
+    }
+
+    static func parentCycle(_ message: String, range: SourceRange, file: SourceFile) -> Diagnostic {
+        Diagnostic(code: "E0313", message: message, file: file, range: range, label: "this would make a loop of subtasks")
+    }
+
+    static func projectHasTasks(_ name: String, count: Int, range: SourceRange, file: SourceFile) -> Diagnostic {
+        Diagnostic(code: "E0314", message: "project '\(name)' has \(count == 1 ? "1 task" : "\(count) tasks")", file: file, range: range,
+                   label: "say what happens to its tasks",
+                   help: "'project delete \(name) move-to inbox' keeps them without a project; 'project delete \(name) delete-tasks' deletes them")
     }
 
     public static func wrongState(_ message: String, range: SourceRange, file: SourceFile, help: String? = nil) -> Diagnostic {

@@ -31,7 +31,7 @@ extension Session {
         }
     }
 
-    func runAdd(_ s: Statement, _ line: TextArg, natural: Bool) -> CommandOutput {
+    func runAdd(_ s: Statement, _ line: TextArg, natural: Bool, parent: Int? = nil) -> CommandOutput {
         let d: TaskDraft
         switch draft(s, line, natural: natural) {
         case .success(let x): d = x
@@ -51,7 +51,7 @@ extension Session {
         t.tags = d.tags
         t.notes = d.notes
         if let st = d.status { t.status = TaskStatus(rawValue: st) }
-        t.parent = d.parent
+        t.parent = parent ?? d.parent
         if let r = d.repeatRule { attach(r, to: &t) }
         _ = store.takeID()
         commit("add \(t.id) · \(t.title)", [.task(before: nil, after: t)])

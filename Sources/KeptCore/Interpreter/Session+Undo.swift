@@ -8,22 +8,27 @@ extension Session {
         var done: [JSONValue] = []
         for _ in 0..<count {
             guard var step = journal.popUndo() else { break }
-            var note = ""
+            var back: [Int] = []
             for k in step.changes.indices.reversed() {
                 if case .task(let before?, .none) = step.changes[k] {
                     // R-TASK-3: the restored task gets a new id.
-                    var back = before
-                    back.id = store.takeID()
-                    step.changes[k] = .task(before: back, after: nil)
-                    journal.renumber(task: before.id, to: back.id)
+                    var again = before
+                    again.id = store.takeID()
+                    step.changes[k] = .task(before: again, after: nil)
+                    journal.renumber(task: before.id, to: again.id)
                     for j in step.changes.indices where j < k {
-                        step.changes[j] = step.changes[j].renumbered(task: before.id, to: back.id)
+                        step.changes[j] = step.changes[j].renumbered(task: before.id, to: again.id)
                     }
-                    note = " (back as \(back.id))"
+                    back.append(again.id)
                 }
                 apply(step.changes[k], forward: false)
             }
             journal.pushRedo(step)
+            // The parent of a deleted tree is restored first, so it is named first.
+            var note = ""
+            if let last = back.last {
+                note = back.count == 1 ? " (back as \(last))" : " (back as \(back.dropLast().map(String.init).joined(separator: ", ")) and \(last))"
+            }
             lines.append("Undid \(step.summary)\(note)")
             done.append(.string(step.summary))
         }

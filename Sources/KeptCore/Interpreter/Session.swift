@@ -14,7 +14,12 @@ public enum SessionClock: Sendable {
 /// The interpreter's state and entry point.
 public final class Session {
     public internal(set) var store: Store
-    public internal(set) var journal = Journal()
+    /// The undo history; it lives in the store, so it is saved with it.
+    public internal(set) var journal: Journal {
+        get { store.history }
+        _modify { yield &store.history }
+        set { store.history = newValue }
+    }
     public var clock: SessionClock
     public var format: OutputFormat
     /// A zone given on the command line; a `zone` statement replaces it.
@@ -32,9 +37,7 @@ public final class Session {
 
     /// An independent copy: the same store, journal, clock and zone, changed separately.
     public func copy() -> Session {
-        let s = Session(store: store, clock: clock, defaultZone: defaultZone, zoneOverride: zoneOverride, format: format)
-        s.journal = journal
-        return s
+        Session(store: store, clock: clock, defaultZone: defaultZone, zoneOverride: zoneOverride, format: format)
     }
 
     // MARK: time
@@ -106,12 +109,26 @@ public final class Session {
         case .filters: return runFilters()
         case .explainFilter(let f): return runExplainFilter(s, f)
         case .areas: return runAreas()
-        case .complete(let ref): return runComplete(s, ref)
-        case .reopen(let ref): return runReopen(s, ref)
-        case .delete(let ref): return runDelete(s, ref)
+        case .complete(let t): return runComplete(s, t)
+        case .reopen(let t): return runReopen(s, t)
+        case .delete(let t): return runDelete(s, t)
+        case .archive(let t): return runArchive(s, t, archive: true)
+        case .unarchive(let t): return runArchive(s, t, archive: false)
+        case .tomorrow(let t): return runTomorrow(s, t)
+        case .reschedule(let t, let when): return runReschedule(s, t, when)
+        case .move(let t, let g): return runMove(s, t, g)
+        case .tag(let t, let tags, let add): return runTag(s, t, tags, add: add)
+        case .duplicate(let t): return runDuplicate(s, t)
+        case .step(let r, let e): return runStep(s, r, e)
+        case .comment(let r, let body): return runComment(s, r, body)
+        case .link(let t, let notes, let add): return runLink(s, t, notes, add: add)
+        case .subtask(let r, let line): return runSubtask(s, r, line)
         case .undo(let n): return runUndo(s, n)
         case .redo(let n): return runRedo(s, n)
         case .projectAdd(let name): return runProjectAdd(s, name)
+        case .projectRename(let a, let b): return runProjectRename(s, a, b)
+        case .projectArchive(let n, let a): return runProjectArchive(s, n, archived: a)
+        case .projectDelete(let n, let c): return runProjectDelete(s, n, c)
         case .help(let topic): return runHelp(s, topic)
         }
     }
@@ -120,20 +137,9 @@ public final class Session {
 
     /// Applies the changes of one user action and records them as one undoable step.
     func commit(_ summary: String, _ changes: [Change]) {
-        var changes = changes
-        for k in changes.indices {
-            // R-REP-6: a made occurrence stops being pristine at its first change.
-            if case .task(let b?, var a?) = changes[k], b.pristine, a.pristine, a.id == b.id {
-                var x = b
-                x.pristine = a.pristine
-                if x != a || a.status != b.status {
-                    a.pristine = false
-                    changes[k] = .task(before: b, after: a)
-                }
-            }
-        }
-        for c in changes { apply(c, forward: true) }
-        journal.record(JournalStep(summary: summary, changes: changes))
+        var step: [Change] = []
+        stage(changes, into: &step)
+        journal.record(JournalStep(summary: summary, changes: step))
     }
 
     func apply(_ c: Change, forward: Bool) {
@@ -145,7 +151,9 @@ public final class Session {
         case .project(let before, let after):
             let target = forward ? after : before
             let other = forward ? before : after
-            if let p = target { store.put(p) } else if let o = other { store.removeProject(named: o.name) }
+            if let p = target, let o = other, o.name.lowercased() != p.name.lowercased() {
+                store.renameProject(o.name, to: p)
+            } else if let p = target { store.put(p) } else if let o = other { store.removeProject(named: o.name) }
         case .settings(let before, let after):
             store.settings = forward ? after : before
         case .filters(let before, let after):
@@ -153,27 +161,14 @@ public final class Session {
         }
     }
 
-    /// Replaces the undo history, for a front end that keeps it elsewhere.
+    /// Replaces the store, with the undo history it holds.
     public func replaceStore(_ s: Store) {
         store = s
-        journal = Journal()
     }
 
     /// Finds the task a reference names: an id, or a title matching exactly one open task.
     func resolve(_ ref: TaskRef, _ s: Statement) -> Result<Task, Diagnostic> {
-        switch ref {
-        case .id(let id, let r):
-            guard let t = store.task(id) else { return .failure(Catalog.noTask(id, range: r, file: s.source.file)) }
-            return .success(t)
-        case .title(let title, let r):
-            let matches = store.tasks.filter { $0.isOpen && $0.title == title }
-            if matches.count == 1, let t = matches.first { return .success(t) }
-            if matches.isEmpty {
-                let open = store.tasks.filter(\.isOpen).map(\.title)
-                return .failure(Catalog.noTitle(title, range: r, file: s.source.file, candidates: open))
-            }
-            return .failure(Catalog.ambiguousTitle(title, ids: matches.map(\.id), range: r, file: s.source.file))
-        }
+        resolve(ref, s, scope: .open)
     }
 
     /// One line of output, text or JSON by the format.

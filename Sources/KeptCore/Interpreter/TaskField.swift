@@ -8,7 +8,7 @@ public enum TaskField: String, CaseIterable, Sendable {
     /// True for the fields `set` can change in this version.
     public var isSettable: Bool {
         switch self {
-        case .title, .description, .due, .priority, .project, .repeat: return true
+        case .title, .description, .due, .start, .priority, .project, .area, .repeat, .estimate, .status, .goal, .parent: return true
         default: return false
         }
     }

@@ -40,6 +40,10 @@ public struct JournalStep: Sendable {
 public struct Journal: Sendable {
     /// How many steps undo can go back; older ones are dropped.
     public static let limit = 1000
+    /// How many steps of each stack the store file keeps (docs/STORE.md).
+    public static let storedSteps = 100
+    /// How many changed items the kept steps may hold together; older steps go first.
+    public static let storedChanges = 10_000
 
     public private(set) var undoStack: [JournalStep] = []
     public private(set) var redoStack: [JournalStep] = []

@@ -20,6 +20,8 @@ public struct Store: Sendable {
     public static let maxID = 9_007_199_254_740_991
     /// Top-level fields this version does not know.
     public var extra = JSONObject()
+    /// The undo and redo history, kept in the file so a later session can still undo.
+    public var history = Journal()
 
     public init() {}
 
@@ -138,6 +140,12 @@ public struct Store: Sendable {
         } else {
             projects.append(p)
         }
+    }
+
+    /// Gives a project a new name in its place in the list.
+    public mutating func renameProject(_ old: String, to p: Project) {
+        let n = old.lowercased()
+        if let k = projects.firstIndex(where: { $0.name.lowercased() == n }) { projects[k] = p } else { put(p) }
     }
 
     /// Removes a project by name.

@@ -98,6 +98,8 @@ public enum StoreCodec {
                     guard seen.insert(record.id).inserted else { throw r.error("two tasks have id \(record.id)", at: start) }
                     tasks.append(task(record, r))
                 }
+            case "history":
+                store.history = try decodeHistory(&r)
             default:
                 store.extra[key] = try r.readValue()
             }
@@ -115,6 +117,7 @@ public enum StoreCodec {
         s.filters = store.filters
         s.settings = store.settings
         s.extra = store.extra
+        s.history = store.history
         if let n = nextID { s.nextID = max(n, s.nextID) }
         return s
     }
@@ -291,6 +294,10 @@ public enum StoreCodec {
         }, &out)
         key("tasks")
         list(s.tasks.map(taskObject), &out)
+        if !s.history.undoStack.isEmpty || !s.history.redoStack.isEmpty {
+            key("history")
+            appendHistory(s.history, to: &out)
+        }
         for (k, v) in s.extra.members {
             key(k)
             JSONWriter.append(v, to: &out, pretty: true, indent: 2, level: 1)

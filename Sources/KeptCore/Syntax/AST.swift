@@ -13,6 +13,34 @@ public enum TaskRef: Sendable, Equatable {
     }
 }
 
+/// What an action works on: one task, or every task a filter matches (a bulk action, R-TASK-5).
+public enum TaskTarget: Sendable {
+    case task(TaskRef)
+    /// `where FILTER`; the filter's range is where errors about the selection point.
+    case filter(FilterSource)
+
+    public var range: SourceRange {
+        switch self {
+        case .task(let r): return r.range
+        case .filter(let f): return f.range
+        }
+    }
+}
+
+/// What `step ID …` does to a task's checklist; numbers count from 1.
+public enum StepEdit: Sendable {
+    case add(TextArg)
+    case check(Int, SourceRange)
+    case uncheck(Int, SourceRange)
+    case remove(Int, SourceRange)
+}
+
+/// What `project delete NAME` does with the project's tasks (R-TASK-6).
+public enum ProjectTasksChoice: String, Sendable {
+    case moveToInbox = "move-to inbox"
+    case deleteTasks = "delete-tasks"
+}
+
 /// A piece of statement text that another module parses (a date, a value).
 public struct TextArg: Sendable, Equatable {
     public var text: String
@@ -37,7 +65,7 @@ public enum StatementKind: Sendable {
     case zone(TextArg?)
     /// `set` alone lists the settings; `set KEY VALUE` changes one.
     case setting(key: TextArg?, value: TextArg?)
-    case setField(TaskRef, field: TextArg, value: TextArg)
+    case setField(TaskTarget, field: TextArg, value: TextArg)
     case add(TextArg)
     case capture(TextArg)
     case parse(TextArg)
@@ -56,12 +84,28 @@ public enum StatementKind: Sendable {
     case explainFilter(FilterSource)
     case areas
     case count(FilterSource?)
-    case complete(TaskRef)
-    case reopen(TaskRef)
-    case delete(TaskRef)
+    case complete(TaskTarget)
+    case reopen(TaskTarget)
+    case delete(TaskTarget)
+    case archive(TaskTarget)
+    case unarchive(TaskTarget)
+    /// R-VIEW-6: one day later, keeping the time.
+    case tomorrow(TaskTarget)
+    case reschedule(TaskTarget, TextArg)
+    /// `move ID to GROUP`: a due group of R-VIEW-4.
+    case move(TaskTarget, group: TextArg)
+    case tag(TaskTarget, [TextArg], add: Bool)
+    case duplicate(TaskTarget)
+    case step(TaskRef, StepEdit)
+    case comment(TaskRef, TextArg)
+    case link(TaskTarget, TextArg, add: Bool)
+    case subtask(TaskRef, TextArg)
     case undo(count: Int)
     case redo(count: Int)
     case projectAdd(TextArg)
+    case projectRename(TextArg, to: TextArg)
+    case projectArchive(TextArg, archived: Bool)
+    case projectDelete(TextArg, ProjectTasksChoice?)
     case help(TextArg?)
 }
 

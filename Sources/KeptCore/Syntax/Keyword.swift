@@ -20,6 +20,19 @@ public enum Keyword: String, CaseIterable, Sendable {
     case complete
     case reopen
     case delete
+    case archive
+    case unarchive
+    case tomorrow
+    case reschedule
+    case move
+    case tag
+    case untag
+    case duplicate
+    case step
+    case comment
+    case link
+    case unlink
+    case subtask
     case set
     case undo
     case redo
@@ -35,14 +48,16 @@ public enum Keyword: String, CaseIterable, Sendable {
 
     /// The keywords that start statements.
     public static let commands: [Keyword] = [
-        .add, .capture, .parse, .date, .explain, .repeat, .rrule, .show, .list, .count, .filter, .filters, .areas, .complete, .reopen, .delete, .set, .undo, .redo,
-        .project, .now, .zone, .help,
+        .add, .capture, .parse, .date, .explain, .repeat, .rrule, .show, .list, .count, .filter, .filters, .areas, .complete, .reopen, .delete,
+        .archive, .unarchive, .tomorrow, .reschedule, .move, .tag, .untag, .duplicate, .step, .comment, .link, .unlink, .subtask,
+        .set, .undo, .redo, .project, .now, .zone, .help,
     ]
 
     /// The subcommands a command takes, for `project add`.
     public var subcommands: [String] {
         switch self {
-        case .project: return ["add"]
+        case .project: return ["add", "rename", "archive", "unarchive", "delete"]
+        case .step: return ["add", "check", "uncheck", "remove"]
         case .explain: return ["date"]
         case .filter: return ["star", "unstar", "delete", "rename", "move"]
         default: return []
@@ -67,7 +82,20 @@ public enum Keyword: String, CaseIterable, Sendable {
         case .areas: return "list the areas, each once"
         case .complete: return "mark a task done"
         case .reopen: return "mark a done task open again"
-        case .delete: return "delete a task"
+        case .delete: return "delete a task with its subtasks"
+        case .archive: return "archive a task"
+        case .unarchive: return "bring an archived task back"
+        case .tomorrow: return "move a due date one day later, keeping its time"
+        case .reschedule: return "give a task a new due date (today, tomorrow, next week, a date, or clear)"
+        case .move: return "move a task into a due group, keeping its time"
+        case .tag: return "add tags to a task"
+        case .untag: return "remove tags from a task"
+        case .duplicate: return "copy a task as a new open task"
+        case .step: return "add, check, uncheck or remove a checklist step"
+        case .comment: return "add a comment to a task"
+        case .link: return "link a task to notes"
+        case .unlink: return "remove note links from a task"
+        case .subtask: return "file a task as a subtask of another"
         case .set: return "change a setting, or a field of a task"
         case .undo: return "undo the last change, or the last N"
         case .redo: return "redo what undo undid"
@@ -95,13 +123,26 @@ public enum Keyword: String, CaseIterable, Sendable {
         case .filter: return "filter NAME = FILTER | filter star|unstar|delete NAME | filter rename OLD to NEW | filter move NAME to N"
         case .filters: return "filters"
         case .areas: return "areas"
-        case .complete: return "complete ID|\"TITLE\""
-        case .reopen: return "reopen ID|\"TITLE\""
-        case .delete: return "delete ID|\"TITLE\""
-        case .set: return "set [SETTING VALUE] | set ID|\"TITLE\" FIELD VALUE"
+        case .complete: return "complete ID|\"TITLE\"|where FILTER"
+        case .reopen: return "reopen ID|\"TITLE\"|where FILTER"
+        case .delete: return "delete ID|\"TITLE\"|where FILTER"
+        case .archive: return "archive ID|\"TITLE\"|where FILTER"
+        case .unarchive: return "unarchive ID|\"TITLE\"|where FILTER"
+        case .tomorrow: return "tomorrow ID|\"TITLE\"|where FILTER"
+        case .reschedule: return "reschedule ID|\"TITLE\"|where (FILTER) today|tomorrow|next week|DATE|clear"
+        case .move: return "move ID|\"TITLE\"|where (FILTER) to today|tomorrow|this week|later|no due date"
+        case .tag: return "tag ID|\"TITLE\"|where (FILTER) TAG..."
+        case .untag: return "untag ID|\"TITLE\"|where (FILTER) TAG..."
+        case .duplicate: return "duplicate ID|\"TITLE\"|where FILTER"
+        case .step: return "step ID|\"TITLE\" add TEXT | step ID check|uncheck|remove N"
+        case .comment: return "comment ID|\"TITLE\" TEXT"
+        case .link: return "link ID|\"TITLE\"|where (FILTER) [[NOTE]]..."
+        case .unlink: return "unlink ID|\"TITLE\"|where (FILTER) [[NOTE]]..."
+        case .subtask: return "subtask PARENT-ID|\"TITLE\" QUICK-ADD-LINE"
+        case .set: return "set [SETTING VALUE] | set ID|\"TITLE\"|where (FILTER) FIELD VALUE"
         case .undo: return "undo [N]"
         case .redo: return "redo [N]"
-        case .project: return "project add NAME"
+        case .project: return "project add NAME | project rename OLD to NEW | project archive|unarchive NAME | project delete NAME [move-to inbox|delete-tasks]"
         case .now: return "now [YYYY-MM-DD HH:MM | ISO-INSTANT]"
         case .zone: return "zone [IANA-NAME]"
         case .help: return "help [COMMAND]"
@@ -128,10 +169,23 @@ public enum Keyword: String, CaseIterable, Sendable {
         case .complete: return "complete 1"
         case .reopen: return "reopen 1"
         case .delete: return "delete \"Call the dentist\""
-        case .set: return "set day-start 04:00"
+        case .archive: return "archive where done"
+        case .unarchive: return "unarchive 3"
+        case .tomorrow: return "tomorrow where overdue"
+        case .reschedule: return "reschedule 1 next fri 3pm"
+        case .move: return "move where (overdue) to today"
+        case .tag: return "tag 1 #errand #phone"
+        case .untag: return "untag where (#someday) someday"
+        case .duplicate: return "duplicate 1"
+        case .step: return "step 1 add Pack the charger"
+        case .comment: return "comment 1 \"called, left a message\""
+        case .link: return "link 1 [[Trip plan]]"
+        case .unlink: return "unlink 1 [[Trip plan]]"
+        case .subtask: return "subtask 1 Book the flights @fri"
+        case .set: return "set where (+Home) priority high"
         case .undo: return "undo 2"
         case .redo: return "redo"
-        case .project: return "project add Home"
+        case .project: return "project delete Home move-to inbox"
         case .now: return "now 2026-06-15 09:00"
         case .zone: return "zone Europe/Berlin"
         case .help: return "help add"

@@ -79,7 +79,9 @@ public struct Parser {
     /// statement ::= now_stmt | zone_stmt | set_stmt | add_stmt | capture_stmt | parse_stmt
     ///   | date_stmt | explain_stmt | repeat_stmt | rrule_stmt | show_stmt | list_stmt
     ///   | count_stmt | filter_stmt | filters_stmt | areas_stmt | complete_stmt | reopen_stmt
-    ///   | delete_stmt | undo_stmt | redo_stmt | project_stmt | help_stmt ;
+    ///   | delete_stmt | archive_stmt | tomorrow_stmt | reschedule_stmt | move_stmt | tag_stmt
+    ///   | duplicate_stmt | step_stmt | comment_stmt | link_stmt | subtask_stmt
+    ///   | undo_stmt | redo_stmt | project_stmt | help_stmt ;
     mutating func parseStatement() throws(Diagnostic) -> Statement {
         let first = peek
         guard first.kind == .word, let kw = Keyword(rawValue: first.text.lowercased()), kw.isCommand else {
@@ -107,6 +109,16 @@ public struct Parser {
         case .complete: kind = .complete(try parseCompleteStmt(first))
         case .reopen: kind = .reopen(try parseReopenStmt(first))
         case .delete: kind = .delete(try parseDeleteStmt(first))
+        case .archive, .unarchive: kind = try parseArchiveStmt(first)
+        case .tomorrow: kind = try parseTomorrowStmt()
+        case .reschedule: kind = try parseRescheduleStmt()
+        case .move: kind = try parseMoveStmt()
+        case .tag, .untag: kind = try parseTagStmt(first)
+        case .duplicate: kind = try parseDuplicateStmt()
+        case .step: kind = try parseStepStmt()
+        case .comment: kind = try parseCommentStmt()
+        case .link, .unlink: kind = try parseLinkStmt(first)
+        case .subtask: kind = try parseSubtaskStmt()
         case .undo: kind = .undo(count: try parseUndoStmt())
         case .redo: kind = .redo(count: try parseRedoStmt())
         case .project: kind = try parseProjectStmt(first)
@@ -133,7 +145,7 @@ public struct Parser {
     /// set_stmt ::= "set" [ field_assign | setting_assign ] ;
     mutating func parseSetStmt() throws(Diagnostic) -> StatementKind {
         if atEnd { return .setting(key: nil, value: nil) }
-        if peek.kind == .number || peek.kind == .string { return try parseFieldAssign() }
+        if peek.kind == .number || peek.kind == .string || peek.isWord("where") { return try parseFieldAssign() }
         return try parseSettingAssign()
     }
 
@@ -143,9 +155,9 @@ public struct Parser {
         return .setting(key: TextArg(text: key.text, range: key.range), value: valueText())
     }
 
-    /// field_assign ::= task_ref FIELD TEXT ;
+    /// field_assign ::= bounded_target FIELD TEXT ;
     mutating func parseFieldAssign() throws(Diagnostic) -> StatementKind {
-        let ref = try parseTaskRef(after: "set")
+        let ref = try parseBoundedTarget(after: "set")
         guard peek.kind == .word else {
             throw Catalog.expected("a field name", after: "set \(ref.describe)", at: peek, file: file,
                                    help: "fields: \(TaskField.allCases.filter(\.isSettable).map(\.rawValue).joined(separator: ", "))")
@@ -294,25 +306,19 @@ public struct Parser {
         return src
     }
 
-    /// complete_stmt ::= "complete" task_ref ;
-    mutating func parseCompleteStmt(_ kw: Token) throws(Diagnostic) -> TaskRef {
-        let r = try parseTaskRef(after: "complete")
-        try expectEnd("complete")
-        return r
+    /// complete_stmt ::= "complete" task_target ;
+    mutating func parseCompleteStmt(_ kw: Token) throws(Diagnostic) -> TaskTarget {
+        try parseTaskTarget(after: "complete")
     }
 
-    /// reopen_stmt ::= "reopen" task_ref ;
-    mutating func parseReopenStmt(_ kw: Token) throws(Diagnostic) -> TaskRef {
-        let r = try parseTaskRef(after: "reopen")
-        try expectEnd("reopen")
-        return r
+    /// reopen_stmt ::= "reopen" task_target ;
+    mutating func parseReopenStmt(_ kw: Token) throws(Diagnostic) -> TaskTarget {
+        try parseTaskTarget(after: "reopen")
     }
 
-    /// delete_stmt ::= "delete" task_ref ;
-    mutating func parseDeleteStmt(_ kw: Token) throws(Diagnostic) -> TaskRef {
-        let r = try parseTaskRef(after: "delete")
-        try expectEnd("delete")
-        return r
+    /// delete_stmt ::= "delete" task_target ;
+    mutating func parseDeleteStmt(_ kw: Token) throws(Diagnostic) -> TaskTarget {
+        try parseTaskTarget(after: "delete")
     }
 
     /// undo_stmt ::= "undo" [ NUMBER ] ;
@@ -336,20 +342,65 @@ public struct Parser {
         return n
     }
 
-    /// project_stmt ::= "project" "add" NAME ;
+    /// project_stmt ::= "project" ( "add" NAME | "rename" NAME "to" NAME | ( "archive" | "unarchive" ) NAME
+    ///   | "delete" NAME [ "move-to" "inbox" | "delete-tasks" ] ) ;
     mutating func parseProjectStmt(_ kw: Token) throws(Diagnostic) -> StatementKind {
         let sub = peek
-        guard sub.kind == .word, sub.text.lowercased() == "add" else {
+        let verb = sub.kind == .word ? sub.text.lowercased() : ""
+        guard Keyword.project.subcommands.contains(verb) else {
             if sub.kind == .end {
-                throw Catalog.expected("a subcommand", after: "project", at: sub, file: file, help: "project add NAME")
+                throw Catalog.expected("a subcommand", after: "project", at: sub, file: file, help: "project add|rename|archive|unarchive|delete NAME")
             }
             throw Catalog.unknownSubcommand(sub, of: "project", file: file, candidates: Keyword.project.subcommands)
         }
         _ = advance()
-        guard let name = valueText(), !name.text.isEmpty else {
-            throw Catalog.expected("a project name", after: "project add", at: peek, file: file)
+        switch verb {
+        case "add":
+            guard let name = valueText(), !name.text.isEmpty else {
+                throw Catalog.expected("a project name", after: "project add", at: peek, file: file)
+            }
+            return .projectAdd(name)
+        case "rename":
+            let old = try projectName(after: "project rename", until: { $0.isWord("to") })
+            guard peek.isWord("to") else { throw Catalog.expected("'to' and the new name", after: "project rename \(old.text)", at: peek, file: file) }
+            _ = advance()
+            guard let new = valueText(), !new.text.isEmpty else {
+                throw Catalog.expected("the new name", after: "to", at: peek, file: file)
+            }
+            return .projectRename(old, to: new)
+        case "archive", "unarchive":
+            let name = try projectName(after: "project \(verb)", until: { _ in false })
+            return .projectArchive(name, archived: verb == "archive")
+        default:
+            // R-TASK-6: what happens to the tasks is the caller's choice, written after the name.
+            let name = try projectName(after: "project delete", until: { $0.isWord("move-to") || $0.isWord("delete-tasks") })
+            var choice: ProjectTasksChoice? = nil
+            if peek.isWord("move-to") {
+                _ = advance()
+                guard peek.isWord("inbox") else { throw Catalog.expected("'inbox'", after: "move-to", at: peek, file: file) }
+                _ = advance()
+                choice = .moveToInbox
+            } else if peek.isWord("delete-tasks") {
+                _ = advance()
+                choice = .deleteTasks
+            }
+            try expectEnd("project delete")
+            return .projectDelete(name, choice)
         }
-        return .projectAdd(name)
+    }
+
+    /// A project name: a quoted string, or the words up to `stop`.
+    mutating func projectName(after: String, until stop: (Token) -> Bool) throws(Diagnostic) -> TextArg {
+        if peek.kind == .string {
+            let t = advance()
+            return TextArg(text: t.text, range: t.range)
+        }
+        var words: [Token] = []
+        while !atEnd, !stop(peek) { words.append(advance()) }
+        guard let first = words.first, let last = words.last else {
+            throw Catalog.expected("a project name", after: after, at: peek, file: file)
+        }
+        return TextArg(text: source.rawText(first.range.union(last.range)), range: first.range.union(last.range))
     }
 
     /// help_stmt ::= "help" [ WORD ] ;

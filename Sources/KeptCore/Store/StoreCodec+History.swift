@@ -1,0 +1,169 @@
+// The undo history in the store file (docs/STORE.md, "The undo history"): the newest steps of
+// undo and redo, so a later session can still undo (R-TASK-1). A task inside a step is written
+// and read exactly as in the tasks list.
+
+extension StoreCodec {
+    /// The steps a store keeps: the newest `Journal.storedSteps`, and fewer when they would hold
+    /// more than `Journal.storedChanges` changed items (a large bulk edit).
+    static func storedSteps(_ steps: [JournalStep]) -> ArraySlice<JournalStep> {
+        var total = 0
+        var first = steps.count
+        while first > 0, steps.count - first < Journal.storedSteps {
+            let n = steps[first - 1].changes.count
+            guard total + n <= Journal.storedChanges else { break }
+            total += n
+            first -= 1
+        }
+        return steps[first...]
+    }
+
+    /// `{"undo": [STEP…], "redo": [STEP…]}`, one step per line.
+    static func appendHistory(_ j: Journal, to out: inout [UInt8]) {
+        func steps(_ name: String, _ list: ArraySlice<JournalStep>, last: Bool) {
+            out.append(contentsOf: Array("\n    ".utf8))
+            JSONWriter.appendString(name, to: &out)
+            out.append(contentsOf: Array(": [".utf8))
+            for (k, s) in list.enumerated() {
+                out.append(contentsOf: Array((k == 0 ? "\n      " : ",\n      ").utf8))
+                JSONWriter.append(stepValue(s), to: &out, pretty: false, indent: 0, level: 0)
+            }
+            out.append(contentsOf: Array((list.isEmpty ? "]" : "\n    ]").utf8))
+            if !last { out.append(UInt8(ascii: ",")) }
+        }
+        out.append(UInt8(ascii: "{"))
+        steps("undo", storedSteps(j.undoStack), last: false)
+        steps("redo", storedSteps(j.redoStack), last: true)
+        out.append(contentsOf: Array("\n  }".utf8))
+    }
+
+    static func stepValue(_ s: JournalStep) -> JSONValue {
+        .object(JSONObject([("summary", .string(s.summary)), ("changes", .array(s.changes.map(changeValue)))]))
+    }
+
+    static func changeValue(_ c: Change) -> JSONValue {
+        func pair(_ kind: String, _ b: JSONValue, _ a: JSONValue) -> JSONValue {
+            .object(JSONObject([("kind", .string(kind)), ("before", b), ("after", a)]))
+        }
+        switch c {
+        case .task(let b, let a):
+            return pair("task", b.map { .object(taskObject($0)) } ?? .null, a.map { .object(taskObject($0)) } ?? .null)
+        case .project(let b, let a):
+            return pair("project", b.map { .object(projectObject($0)) } ?? .null, a.map { .object(projectObject($0)) } ?? .null)
+        case .settings(let b, let a):
+            return pair("settings", .object(settingsObject(b)), .object(settingsObject(a)))
+        case .filters(let b, let a):
+            return pair("filters", .array(b.map { .object(filterObject($0)) }), .array(a.map { .object(filterObject($0)) }))
+        }
+    }
+
+    static func projectObject(_ p: Project) -> JSONObject {
+        var o = JSONObject([("name", .string(p.name))])
+        if p.archived { o["archived"] = .bool(true) }
+        return merge(o, p.extra)
+    }
+
+    static func filterObject(_ f: SavedFilter) -> JSONObject {
+        merge(JSONObject([("name", .string(f.name)), ("filter", .string(f.filter)), ("starred", .bool(f.starred))]), f.extra)
+    }
+
+    // MARK: reading
+
+    /// Reads the history; a step that cannot be read makes the store unreadable, like any other
+    /// record, so it is reported and never silently dropped (R-STORE-3).
+    static func decodeHistory(_ r: inout JSONReader) throws(JSONError) -> Journal {
+        r.skipWhitespace()
+        let at = r.offset
+        let v = try r.readValue()
+        func fail(_ m: String) -> JSONError { r.error("the undo history: \(m)", at: at) }
+        guard case .object(let o) = v else { throw fail("'history' is an object") }
+        var j = Journal()
+        for (name, push) in [("undo", true), ("redo", false)] {
+            guard let list = o[name] else { continue }
+            guard case .array(let steps) = list else { throw fail("'\(name)' is a list") }
+            for sv in steps {
+                do throws(HistoryError) {
+                    let s = try step(sv)
+                    if push { j.pushUndo(s) } else { j.pushRedo(s) }
+                } catch {
+                    throw fail(error.message)
+                }
+            }
+        }
+        return j
+    }
+
+    struct HistoryError: Error {
+        let message: String
+    }
+
+    static func step(_ v: JSONValue) throws(HistoryError) -> JournalStep {
+        guard case .string(let summary)? = v["summary"], case .array(let cs)? = v["changes"] else {
+            throw HistoryError(message: "a step needs a 'summary' and 'changes'")
+        }
+        var changes: [Change] = []
+        for c in cs {
+            guard case .string(let kind)? = c["kind"], let b = c["before"], let a = c["after"] else {
+                throw HistoryError(message: "a change needs a 'kind', 'before' and 'after'")
+            }
+            switch kind {
+            case "task": changes.append(.task(before: try optional(b, task), after: try optional(a, task)))
+            case "project": changes.append(.project(before: try optional(b, project), after: try optional(a, project)))
+            case "settings": changes.append(.settings(before: try settings(b), after: try settings(a)))
+            case "filters": changes.append(.filters(before: try filters(b), after: try filters(a)))
+            default: throw HistoryError(message: "unknown change kind '\(kind)'")
+            }
+        }
+        return JournalStep(summary: summary, changes: changes)
+    }
+
+    static func optional<T>(_ v: JSONValue, _ read: (JSONValue) throws(HistoryError) -> T) throws(HistoryError) -> T? {
+        if v.isNull { return nil }
+        return try read(v)
+    }
+
+    /// Reads a value with the store's own reader, so a task in the history is checked exactly
+    /// as one in the tasks list.
+    static func reread<T>(_ v: JSONValue, _ read: (inout JSONReader) throws(JSONError) -> T) throws(HistoryError) -> T {
+        var bytes: [UInt8] = []
+        JSONWriter.append(v, to: &bytes, pretty: false, indent: 0, level: 0)
+        var r = JSONReader(bytes: bytes)
+        do throws(JSONError) {
+            return try read(&r)
+        } catch {
+            throw HistoryError(message: error.message)
+        }
+    }
+
+    static func task(_ v: JSONValue) throws(HistoryError) -> Task {
+        guard case .object = v else { throw HistoryError(message: "a task is an object") }
+        return try reread(v) { (r: inout JSONReader) throws(JSONError) in try decodeTask(&r) }
+    }
+
+    static func settings(_ v: JSONValue) throws(HistoryError) -> Settings {
+        guard case .object = v else { throw HistoryError(message: "settings are an object") }
+        return try reread(v) { (r: inout JSONReader) throws(JSONError) in try decodeSettings(&r) }
+    }
+
+    static func project(_ v: JSONValue) throws(HistoryError) -> Project {
+        guard case .object(let o) = v, case .string(let n)? = o["name"], !n.isEmpty else { throw HistoryError(message: "a project needs a 'name'") }
+        var p = Project(name: n)
+        if case .bool(let a)? = o["archived"] { p.archived = a }
+        for (k, x) in o.members where k != "name" && k != "archived" { p.extra[k] = x }
+        return p
+    }
+
+    static func filters(_ v: JSONValue) throws(HistoryError) -> [SavedFilter] {
+        guard case .array(let list) = v else { throw HistoryError(message: "filters are a list") }
+        var out: [SavedFilter] = []
+        for f in list {
+            guard case .object(let o) = f, case .string(let n)? = o["name"], case .string(let text)? = o["filter"] else {
+                throw HistoryError(message: "a saved filter needs a 'name' and a 'filter'")
+            }
+            var s = SavedFilter(name: n, filter: text)
+            if case .bool(let b)? = o["starred"] { s.starred = b }
+            for (k, x) in o.members where !["name", "filter", "starred"].contains(k) { s.extra[k] = x }
+            out.append(s)
+        }
+        return out
+    }
+}
