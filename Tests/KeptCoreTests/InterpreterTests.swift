@@ -4,21 +4,11 @@
 import XCTest
 @testable import KeptCore
 
-final class InterpreterTests: XCTestCase {
+final class InterpreterTests: XCTestCase, SessionTesting {
     static let monday9 = CivilDateTime(iso: "2026-06-15T09:00") ?? CivilDateTime(date: CivilDate(dayNumber: 0), time: .midnight)
 
     func session(_ store: Store = Store()) -> Session {
         Session(store: store, clock: .wall(Self.monday9), defaultZone: Zone(identifier: "Europe/Berlin") ?? .utc)
-    }
-
-    @discardableResult
-    func run(_ s: Session, _ text: String) -> CommandOutput {
-        s.run(StatementSource(file: SourceFile(name: "t", text: text)))
-    }
-
-    func lines(_ s: Session, _ text: String) -> [String] {
-        let r = run(s, text)
-        return r.lines + r.diagnostics.map { "! \($0.code) \($0.message)" }
     }
 
     func testAddShowListComplete() {

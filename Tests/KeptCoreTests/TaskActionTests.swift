@@ -4,22 +4,12 @@
 import XCTest
 @testable import KeptCore
 
-final class TaskActionTests: XCTestCase {
+final class TaskActionTests: XCTestCase, SessionTesting {
     /// Wednesday 2026-06-17 09:00, Europe/Berlin: the week still has days after tomorrow.
     static let wednesday9 = CivilDateTime(iso: "2026-06-17T09:00") ?? CivilDateTime(date: CivilDate(dayNumber: 0), time: .midnight)
 
     func session(_ store: Store = Store()) -> Session {
         Session(store: store, clock: .wall(Self.wednesday9), defaultZone: Zone(identifier: "Europe/Berlin") ?? .utc)
-    }
-
-    @discardableResult
-    func run(_ s: Session, _ text: String) -> CommandOutput {
-        s.run(StatementSource(file: SourceFile(name: "t", text: text)))
-    }
-
-    func lines(_ s: Session, _ text: String) -> [String] {
-        let r = run(s, text)
-        return r.lines + r.diagnostics.map { "! \($0.code) \($0.message)" }
     }
 
     func setup(_ s: Session, _ ls: [String]) {
