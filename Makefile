@@ -30,7 +30,7 @@ build: deps
 	$(SWIFT) build
 
 release: deps
-	$(SWIFT) build -c release
+	$(SWIFT) build -c release --static-swift-stdlib
 
 # Unit tests (XCTest), repeat dates against python-dateutil, then every transcript in
 # examples/ through the real binary.

@@ -24,5 +24,5 @@ echo "== peers (dateparse_bench.py: dateparser, parsedatetime; writes $DATA/phra
 
 echo
 echo "== kept"
-(cd "$ROOT" && swift build -c release --product kept-bench >/dev/null 2>&1)
+(cd "$ROOT" && swift build -c release --static-swift-stdlib --product kept-bench >/dev/null 2>&1)
 "$ROOT/.build/release/kept-bench" capture "$DATA/phrases.jsonl" "$SECONDS_PER_ROW" | tee "$ROOT/bench/results/capture-bench.txt"

@@ -18,7 +18,7 @@ for n in 1000 10000 100000; do
     "$PY" "$ROOT/bench/convert_store.py" "$DATA/tasks-$label.jsonl" "$DATA/store-$label.json" --zone Europe/Berlin
   fi
 done
-(cd "$ROOT" && swift build -c release >/dev/null 2>&1)
+(cd "$ROOT" && swift build -c release --static-swift-stdlib >/dev/null 2>&1)
 KEPT="$ROOT/.build/release/kept"
 echo "== in memory"
 "$ROOT/.build/release/kept-bench" filter "$DATA/store-100k.json" 2

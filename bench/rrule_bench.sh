@@ -31,7 +31,7 @@ cp "$WORK/results/rrule.json" "$RESULTS/rrule-bench-dateutil.json"
 
 echo
 echo "== kept"
-(cd "$ROOT" && swift build -c release --product kept-bench >/dev/null 2>&1)
+(cd "$ROOT" && swift build -c release --static-swift-stdlib --product kept-bench >/dev/null 2>&1)
 "$ROOT/.build/release/kept-bench" next "$DATA/rrule-next.jsonl" "$SECONDS_PER_ROW" | tee "$RESULTS/rrule-bench-kept.txt"
 
 echo

@@ -59,9 +59,9 @@ if [[ -n "${KEPT:-}" ]]; then
 else
   KEPT=.build/release/kept
   if [[ ! -x "$KEPT" ]] || [[ -n "$(find Sources Package.swift -newer "$KEPT" -print -quit 2>/dev/null)" ]]; then
-    say "building: swift build -c release"
-    if ! swift build -c release >&2; then
-      echo "error: swift build -c release failed (if someone is mid-edit in Sources/, retry later)" >&2
+    say "building: swift build -c release --static-swift-stdlib"
+    if ! swift build -c release --static-swift-stdlib >&2; then
+      echo "error: swift build -c release --static-swift-stdlib failed (if someone is mid-edit in Sources/, retry later)" >&2
       exit 1
     fi
   fi

@@ -18,7 +18,7 @@ for tool in task hyperfine; do command -v "$tool" >/dev/null || { echo "skip: $t
 [ -f "$PEERS/tw/taskrc" ] || { echo "skip: no peers folder at $PEERS"; exit 0; }
 PY="$(python3 -c 'import sys; print(sys.executable)')"
 mkdir -p "$DATA" "$RES" "$TW_ROOT"
-(cd "$ROOT" && swift build -c release --product kept >/dev/null 2>&1)
+(cd "$ROOT" && swift build -c release --static-swift-stdlib --product kept >/dev/null 2>&1)
 KEPT="$ROOT/.build/release/kept"
 export TASKRC="$PEERS/tw/taskrc"
 CLOCK="LD_PRELOAD=$FT_LIB FAKETIME='2026-06-15 09:00:00' TZ=Europe/Berlin"

@@ -173,6 +173,19 @@ final class TaskKeyTests: XCTestCase {
             let other = Array("\"\(key.rawValue.dropLast())x\"".utf8)
             XCTAssertNil(TaskKey.of(JSONStringRef(start: 1, end: other.count - 1, escaped: false), in: JSONReader(bytes: other)))
         }
+        // Inside a record the key is read as two whole words and masked to its length: the
+        // bytes after it must not count, and a prefix of a key is not the key.
+        let tail = ":1,\"priorityestimates\":2}"
+        for key in TaskKey.allCases {
+            let name = key.rawValue
+            let bytes = Array("{\"\(name)\"\(tail)".utf8)
+            let r = JSONReader(bytes: bytes)
+            XCTAssertEqual(TaskKey.of(JSONStringRef(start: 2, end: 2 + name.utf8.count, escaped: false), in: r), key, name)
+            let prefix = Array("{\"\(name.dropLast())\"\(tail)".utf8)
+            XCTAssertNil(TaskKey.of(JSONStringRef(start: 2, end: 2 + name.utf8.count - 1, escaped: false), in: JSONReader(bytes: prefix)), "prefix of \(name)")
+            let longer = Array("{\"\(name)s\"\(tail)".utf8)
+            XCTAssertNil(TaskKey.of(JSONStringRef(start: 2, end: 2 + name.utf8.count + 1, escaped: false), in: JSONReader(bytes: longer)), "\(name)s")
+        }
         let escaped = Array("\"\\u0069d\"".utf8)
         XCTAssertEqual(TaskKey.of(JSONStringRef(start: 1, end: escaped.count - 1, escaped: true), in: JSONReader(bytes: escaped)), .id)
     }
@@ -194,5 +207,48 @@ final class SplitEvaluationTests: XCTestCase {
             XCTAssertFalse(plain.isEmpty, f)
             XCTAssertEqual(compiled.rows(in: ix), plain, f)
         }
+    }
+}
+
+final class StoreFileReadTests: XCTestCase {
+    /// A large file is read in two halves on two threads; the bytes must be the file's, at
+    /// every size around the threshold, odd sizes included.
+    func testTwoHalfReadGivesTheFileBytes() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("kept-read-\(getpid())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let t = StoreFile.parallelReadThreshold
+        for size in [0, 1, 4_097, t - 1, t, t + 1, 3 * t + 7] {
+            var bytes = [UInt8](repeating: 0, count: size)
+            var x: UInt32 = 2_463_534_242
+            for k in 0..<size {
+                x ^= x << 13; x ^= x >> 17; x ^= x << 5
+                bytes[k] = UInt8(truncatingIfNeeded: x)
+            }
+            let path = dir.appendingPathComponent("f\(size)").path
+            try Data(bytes).write(to: URL(fileURLWithPath: path))
+            guard case .success(let read) = StoreFile.readBytes(path) else { return XCTFail("read \(size)") }
+            XCTAssertEqual(read.count, size)
+            XCTAssertTrue(read == bytes, "bytes of a \(size)-byte file")
+        }
+    }
+
+    /// A pipe has no offsets: it is read on from where it is, to its end.
+    func testAPipeIsReadToItsEnd() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("kept-fifo-\(getpid())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("pipe").path
+        XCTAssertEqual(mkfifo(path, 0o600), 0)
+        let text = String(repeating: "{\"id\": 1}\n", count: 20_000)
+        let writer = Thread {
+            let fd = open(path, O_WRONLY)
+            guard fd >= 0 else { return }
+            _ = text.utf8CString.withUnsafeBufferPointer { write(fd, $0.baseAddress, $0.count - 1) }
+            close(fd)
+        }
+        writer.start()
+        guard case .success(let read) = StoreFile.readBytes(path) else { return XCTFail("read the pipe") }
+        XCTAssertEqual(String(decoding: read, as: UTF8.self), text)
     }
 }

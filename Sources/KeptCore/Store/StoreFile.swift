@@ -7,6 +7,8 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Dispatch
+import Synchronization
 
 /// File operations on a store path.
 public enum StoreFile {
@@ -27,24 +29,37 @@ public enum StoreFile {
         guard fstat(fd, &st) == 0 else { return .failure(FileError(errno: errno)) }
         if (st.st_mode & S_IFMT) == S_IFDIR { return .failure(FileError(reason: "it is a directory", code: EISDIR)) }
         // Read straight into the array, sized by fstat; a file that grows meanwhile is read on.
+        // A large file is read in two halves at once: most of a read's time is faulting in and
+        // copying the pages of the array, which two cores do in half the time.
         let size = max(Int(st.st_size), 0)
+        // Pipes and terminals have no offsets: they are read on, from where they are.
+        let regular = (st.st_mode & S_IFMT) == S_IFREG
         var failure: Int32 = 0
         var out = [UInt8](unsafeUninitializedCapacity: size) { buf, count in
-            while count < size {
-                let n = read(fd, buf.baseAddress.map { $0 + count }, size - count)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    failure = errno
-                    return
+            guard let base = buf.baseAddress else { return }
+            let half = regular && size >= parallelReadThreshold && StoreCodec.cores() >= 2 ? size / 2 : size
+            let tail = Mutex<(Int, Int32)>((0, 0))
+            let group = DispatchGroup()
+            if half < size {
+                let address = UInt(bitPattern: base + half)
+                DispatchQueue.global(qos: .userInitiated).async(group: group) {
+                    let got = readFully(fd, UnsafeMutablePointer(bitPattern: address), size - half, at: half)
+                    tail.withLock { $0 = got }
                 }
-                if n == 0 { return }
-                count += n
             }
+            let head = readFully(fd, base, half, at: regular ? 0 : nil)
+            group.wait()
+            let (tailCount, tailError) = tail.withLock { $0 }
+            failure = head.1 != 0 ? head.1 : tailError
+            // A short first half (the file shrank) ends the array there; the second half is
+            // used only when the first was read whole.
+            count = head.0 < half ? head.0 : half + tailCount
         }
         if failure != 0 { return .failure(FileError(errno: failure)) }
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
-            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            let at = off_t(out.count)
+            let n = chunk.withUnsafeMutableBytes { regular ? pread(fd, $0.baseAddress, $0.count, at) : read(fd, $0.baseAddress, $0.count) }
             if n < 0 {
                 if errno == EINTR { continue }
                 return .failure(FileError(errno: errno))
@@ -53,6 +68,27 @@ public enum StoreFile {
             out.append(contentsOf: chunk[0..<n])
         }
         return .success(out)
+    }
+
+    /// A file this large is read on two threads.
+    static let parallelReadThreshold = 1 << 22
+
+    /// Reads up to `n` bytes at `offset` (pread, so threads share the descriptor; nil reads on
+    /// from the descriptor's position): the count read and the errno that stopped it, or 0 when
+    /// it reached `n` or the end of the file.
+    static func readFully(_ fd: Int32, _ base: UnsafeMutablePointer<UInt8>?, _ n: Int, at offset: Int?) -> (Int, Int32) {
+        guard let base else { return (0, 0) }
+        var count = 0
+        while count < n {
+            let got = offset.map { pread(fd, base + count, n - count, off_t($0 + count)) } ?? read(fd, base + count, n - count)
+            if got < 0 {
+                if errno == EINTR { continue }
+                return (count, errno)
+            }
+            if got == 0 { break }
+            count += got
+        }
+        return (count, 0)
     }
 
     /// Loads a store; a missing file is an empty store, anything unreadable a diagnostic E0308.

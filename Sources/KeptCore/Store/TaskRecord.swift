@@ -108,6 +108,16 @@ enum TaskKey: String, CaseIterable {
     /// Up to 16 bytes from `start` as two words, zero past `n`.
     @inline(__always)
     static func words(_ b: UnsafeBufferPointer<UInt8>, _ start: Int, _ n: Int) -> (UInt64, UInt64) {
+        // Two unaligned loads when 16 bytes are there (a key is always followed by more of the
+        // record), masked to the key's length; byte by byte near the end of the buffer.
+        if n <= 16, start >= 0, start + 16 <= b.count, let base = b.baseAddress {
+            let raw = UnsafeRawPointer(base + start)
+            let a = UInt64(littleEndian: raw.loadUnaligned(as: UInt64.self))
+            let c = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+            let m0: UInt64 = n >= 8 ? ~0 : (1 << (8 * UInt64(n))) - 1
+            let m1: UInt64 = n >= 16 ? ~0 : (n <= 8 ? 0 : (1 << (8 * UInt64(n - 8))) - 1)
+            return (a & m0, c & m1)
+        }
         var w0: UInt64 = 0
         var w1: UInt64 = 0
         var k = 0
