@@ -549,6 +549,37 @@ final class JSONTests: XCTestCase {
         ], "json-reader-01")
     }
 
+    /// The string scanner reads eight bytes at a time and stops at the first special byte of a
+    /// word: a quote, a backslash, a control byte or a non-ASCII byte at every offset in and
+    /// across the words must give the string the byte-at-a-time reading gives.
+    func testStringScanStopsAtEverySpecialOffset() throws {
+        let specials: [(insert: String, text: String?)] = [
+            ("\\\"", "\""), ("\\n", "\n"), ("\\u00e9", "é"), ("é", "é"), ("🙂", "🙂"), ("\u{01}", nil), ("\u{1F}", nil),
+        ]
+        for length in 0..<20 {
+            for at in 0...length {
+                for (insert, text) in specials {
+                    let plain = String(repeating: "a", count: length)
+                    let i = plain.index(plain.startIndex, offsetBy: at)
+                    let raw = String(plain[..<i]) + insert + String(plain[i...])
+                    let document = "[\"" + raw + "\", 1" + String(repeating: " ", count: 20) + "]"
+                    var reader = JSONReader(bytes: utf8(document))
+                    try reader.beginArray()
+                    XCTAssertTrue(try reader.nextElement())
+                    let label = "json-scan: \(length) \(at) \(insert.debugDescription)"
+                    guard let want = text else {
+                        XCTAssertThrowsError(try reader.readStringRef(), label)
+                        continue
+                    }
+                    let ref = try reader.readStringRef()
+                    XCTAssertEqual(reader.string(ref), String(plain[..<i]) + want + String(plain[i...]), label)
+                    XCTAssertTrue(try reader.nextElement(), label)
+                    XCTAssertEqual(try reader.readInt(), 1, label)
+                }
+            }
+        }
+    }
+
     func testReaderPeeksAndNulls() throws {
         var reader = JSONReader(bytes: utf8(#" [null, 5, "s", nul]"#))
         XCTAssertEqual(reader.peekKind(), .array, "json-reader-02")

@@ -25,12 +25,14 @@ extension JSONReader {
                 let ones: UInt64 = 0x0101_0101_0101_0101
                 let highs: UInt64 = 0x8080_8080_8080_8080
                 while index + 8 <= buffer.count {
-                    let w = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+                    let w = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
                     let below = (w &- ones &* 0x20) & ~w
                     let q = w ^ (ones &* 0x22)
                     let bs = w ^ (ones &* 0x5C)
                     let special = (below | w | ((q &- ones) & ~q) | ((bs &- ones) & ~bs)) & highs
-                    if special != 0 { break }
+                    // The lowest flagged byte is always a special one (a borrow only runs
+                    // upwards, past it), so it is where the run ends.
+                    if special != 0 { return index + special.trailingZeroBitCount >> 3 }
                     index += 8
                 }
             }

@@ -159,6 +159,19 @@ enum TaskKey: String, CaseIterable {
 }
 
 extension StoreCodec {
+    /// The priority a store writes (`none`, `low`, `medium`, `high`, `critical`), or nil.
+    @inline(__always)
+    static func canonicalPriority(_ ref: JSONStringRef, _ r: JSONReader) -> Priority? {
+        if ref.escaped { return nil }
+        switch ref.count {
+        case 3: return r.text(ref, is: "low") ? .low : nil
+        case 4: return r.text(ref, is: "high") ? .high : (r.text(ref, is: "none") ? Priority.none : nil)
+        case 6: return r.text(ref, is: "medium") ? .medium : nil
+        case 8: return r.text(ref, is: "critical") ? .critical : nil
+        default: return nil
+        }
+    }
+
     /// Reads one task record into `t`. With `keep`, reminders, comments and unknown fields are
     /// kept as JSON; without it they are checked and skipped.
     static func readTask(_ r: inout JSONReader, into t: inout TaskRecord, keep: Bool) throws(JSONError) {
@@ -190,6 +203,12 @@ extension StoreCodec {
             case .start: t.startDue = try decodeDue(&r, at)
             case .priority:
                 let ref = try r.readStringRef()
+                // The words a store is written with, matched on their bytes; any other spelling
+                // goes through the accepted words of Priority.
+                if let pr = canonicalPriority(ref, r) {
+                    t.priority = pr
+                    continue
+                }
                 let p = r.string(ref)
                 guard let pr = Priority(word: p) else { throw r.error("'\(p)' is not a priority", at: at) }
                 t.priority = pr
