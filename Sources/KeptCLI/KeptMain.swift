@@ -33,6 +33,7 @@ public enum KeptMain {
                                               color: term.stderrIsTTY && !term.colorDisabled)
             switch SessionFactory.make(o, testMode: false) {
             case .success(let session):
+                keepUntilExit(session)
                 return BatchRunner(session: session, options: o, out: out, err: err, renderer: renderer).run(sources)
             case .failure(let f):
                 return report(f, err: err, renderer: renderer)
@@ -52,6 +53,16 @@ public enum KeptMain {
                 return report(f, err: err, renderer: renderer)
             }
         }
+    }
+
+    /// Sessions the process ends with. `kept run` exits right after its last output, so the
+    /// session is not released: freeing a large store's columns page by page (milliseconds for
+    /// 100,000 tasks) would only delay the exit that returns the memory anyway (clang's
+    /// `-disable-free` is the same idea).
+    nonisolated(unsafe) static var keptUntilExit: [Session] = []
+
+    static func keepUntilExit(_ session: Session) {
+        keptUntilExit.append(session)
     }
 
     static func report(_ f: SessionFactory.Failure, err: OutputStream, renderer: DiagnosticRenderer) -> Int32 {
