@@ -125,7 +125,9 @@ final class InterpreterTests: XCTestCase, SessionTesting {
         XCTAssertEqual(lines(s, "add Water plants @today 8am every 2 days +Home #garden !high [[Plants]]"),
                        ["Added 1 · Water plants · Today 8 AM · Every 2 days · +Home · #garden"])
         var t = try XCTUnwrap(s.store.task(1))
-        t.reminders = [.object(JSONObject([("at", .string("2026-06-15T07:30")), ("via", .string("phone"))]))]
+        var early = Reminder(at: try XCTUnwrap(CivilDateTime(iso: "2026-06-15T07:30")))
+        early.extra["via"] = .string("phone")
+        t.reminders = [early]
         t.comments = [.string("watered the fern")]
         t.heldUntil = CivilDate(iso: "2026-06-16")
         t.description = "balcony first"
@@ -141,7 +143,9 @@ final class InterpreterTests: XCTestCase, SessionTesting {
         XCTAssertEqual(n.description, "balcony first")
         XCTAssertEqual(n.estimate, Estimate(minutes: 10))
         XCTAssertEqual(n.due, Due(date: try XCTUnwrap(CivilDate(iso: "2026-06-17")), time: WallTime(hour: 8, minute: 0)))
-        XCTAssertEqual(n.reminders, [.object(JSONObject([("at", .string("2026-06-17T07:30")), ("via", .string("phone"))]))])
+        var moved = Reminder(at: try XCTUnwrap(CivilDateTime(iso: "2026-06-17T07:30")))
+        moved.extra["via"] = .string("phone")
+        XCTAssertEqual(n.reminders, [moved])
         XCTAssertTrue(n.comments.isEmpty)
         XCTAssertNil(n.heldUntil)
         XCTAssertEqual(n.status, .open)

@@ -225,6 +225,8 @@ extension Session {
             after.status = .open
             after.completedAt = nil
             after.nextOccurrence = nil
+            // R-TASK-7: reopening restores the reminders; one that passed meanwhile is Past due.
+            after = self.restoringReminders(after, leftOpenAt: t.completedAt)
             var changes: [Change] = [.task(before: t, after: after)]
             var note = ""
             // R-REP-6: the occurrence its completion made goes too, unless it was changed since.
@@ -269,6 +271,7 @@ extension Session {
                 }
                 // A task finished before it was archived comes back finished.
                 after.status = t.completedAt == nil ? .open : .done
+                after = self.restoringReminders(after, leftOpenAt: t.completedAt)
             }
             self.stage([.task(before: t, after: after)], into: &step)
             return .success(ActionResult(line: "\(t.id) · \(t.title)",
@@ -415,6 +418,13 @@ extension Session {
             c.heldUntil = nil
             c.comments = []
             c.steps = t.steps.map { Step(title: $0.title) }
+            // The copy keeps the reminders still ahead; a passed one belongs to the original.
+            let z = self.zone, n = self.now
+            c.reminders = t.reminders.filter { z.instant(for: $0.at) > n }.map { r in
+                var x = r
+                x.pastDue = false
+                return x
+            }
             self.stage([.task(before: nil, after: c)], into: &step)
             return .success(ActionResult(line: "\(t.id) · \(t.title) as \(c.id)",
                                          json: .object(JSONObject([("added", TaskJSON.value(c, zone: self.zone))]))))

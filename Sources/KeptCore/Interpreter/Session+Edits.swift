@@ -136,7 +136,7 @@ extension Session {
                 a.parent = pid
                 return .success(a)
             }
-        case .id, .tags, .notes, .created, .completed, .steps:
+        case .id, .tags, .notes, .created, .completed, .steps, .reminders:
             return .failure(Catalog.badFieldValue(f.rawValue, value: v, range: value.range, file: file, expected: "a settable field"))
         }
     }

@@ -48,6 +48,7 @@ extension Session {
         case .parent: return t.parent.map(String.init) ?? "none"
         case .goal: return t.goal ?? "none"
         case .steps: return t.steps.isEmpty ? "none" : "\(t.steps.filter(\.done).count)/\(t.steps.count)"
+        case .reminders: return remindersText(t)
         }
     }
 
@@ -66,6 +67,7 @@ extension Session {
         if let e = t.estimate { rows.append(("estimate", "\(e.minutes)m")) }
         if let p = t.parent { rows.append(("parent", String(p))) }
         if !t.steps.isEmpty { rows.append(("steps", fieldText(t, .steps, txt))) }
+        if !t.reminders.isEmpty { rows.append(("reminders", remindersText(t))) }
         if let d = t.description { rows.append(("description", d)) }
         if let g = t.goal { rows.append(("goal", g)) }
         if !t.comments.isEmpty { rows.append(("comments", String(t.comments.count))) }

@@ -368,9 +368,16 @@ public enum StoreCodec {
         if t.pristine { o.members.append(("pristine", .bool(true))) }
         if let g = t.goal { o.members.append(("goal", .string(g))) }
         if !t.steps.isEmpty { o.members.append(("steps", TaskJSON.steps(t.steps))) }
-        if !t.reminders.isEmpty { o.members.append(("reminders", .array(t.reminders))) }
+        if !t.reminders.isEmpty { o.members.append(("reminders", .array(t.reminders.map { .object(reminderObject($0)) }))) }
         if !t.comments.isEmpty { o.members.append(("comments", .array(t.comments))) }
         for (k, v) in t.extra.members { o.members.append((k, v)) }
         return o
+    }
+
+    /// A reminder's store record: `at`, `pastDue` when set, then the keys this version does not know.
+    static func reminderObject(_ r: Reminder) -> JSONObject {
+        var o = JSONObject([("at", .string(r.at.iso))])
+        if r.pastDue { o["pastDue"] = .bool(true) }
+        return merge(o, r.extra)
     }
 }

@@ -100,6 +100,11 @@ public enum StatementKind: Sendable {
     case comment(TaskRef, TextArg)
     case link(TaskTarget, TextArg, add: Bool)
     case subtask(TaskRef, TextArg)
+    /// `remind ID PRESET|DATE-PHRASE` (R-TASK-7).
+    case remind(TaskTarget, TextArg)
+    /// `unremind ID N|all`.
+    case unremind(TaskTarget, TextArg)
+    case reminders
     case undo(count: Int)
     case redo(count: Int)
     case projectAdd(TextArg)

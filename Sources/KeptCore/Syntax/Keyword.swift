@@ -33,6 +33,9 @@ public enum Keyword: String, CaseIterable, Sendable {
     case link
     case unlink
     case subtask
+    case remind
+    case unremind
+    case reminders
     case set
     case undo
     case redo
@@ -50,7 +53,7 @@ public enum Keyword: String, CaseIterable, Sendable {
     public static let commands: [Keyword] = [
         .add, .capture, .parse, .date, .explain, .repeat, .rrule, .show, .list, .count, .filter, .filters, .areas, .complete, .reopen, .delete,
         .archive, .unarchive, .tomorrow, .reschedule, .move, .tag, .untag, .duplicate, .step, .comment, .link, .unlink, .subtask,
-        .set, .undo, .redo, .project, .now, .zone, .help,
+        .remind, .unremind, .reminders, .set, .undo, .redo, .project, .now, .zone, .help,
     ]
 
     /// The subcommands a command takes, for `project add`.
@@ -96,6 +99,9 @@ public enum Keyword: String, CaseIterable, Sendable {
         case .link: return "link a task to notes"
         case .unlink: return "remove note links from a task"
         case .subtask: return "file a task as a subtask of another"
+        case .remind: return "add a reminder: later today, in an hour, this evening, tomorrow morning, next week, in 1 month, or a date and time"
+        case .unremind: return "remove one reminder of a task, or all of them"
+        case .reminders: return "list the Past due reminders and the nearest 60 scheduled ones"
         case .set: return "change a setting, or a field of a task"
         case .undo: return "undo the last change, or the last N"
         case .redo: return "redo what undo undid"
@@ -139,6 +145,9 @@ public enum Keyword: String, CaseIterable, Sendable {
         case .link: return "link ID|\"TITLE\"|where (FILTER) [[NOTE]]..."
         case .unlink: return "unlink ID|\"TITLE\"|where (FILTER) [[NOTE]]..."
         case .subtask: return "subtask PARENT-ID|\"TITLE\" QUICK-ADD-LINE"
+        case .remind: return "remind ID|\"TITLE\"|where (FILTER) later today|in an hour|this evening|tomorrow morning|next week|in 1 month|DATE [TIME]"
+        case .unremind: return "unremind ID|\"TITLE\"|where (FILTER) N|all"
+        case .reminders: return "reminders"
         case .set: return "set [SETTING VALUE] | set ID|\"TITLE\"|where (FILTER) FIELD VALUE"
         case .undo: return "undo [N]"
         case .redo: return "redo [N]"
@@ -182,6 +191,9 @@ public enum Keyword: String, CaseIterable, Sendable {
         case .link: return "link 1 [[Trip plan]]"
         case .unlink: return "unlink 1 [[Trip plan]]"
         case .subtask: return "subtask 1 Book the flights @fri"
+        case .remind: return "remind 1 tomorrow morning"
+        case .unremind: return "unremind 1 all"
+        case .reminders: return "reminders"
         case .set: return "set where (+Home) priority high"
         case .undo: return "undo 2"
         case .redo: return "redo"

@@ -81,7 +81,7 @@ public struct Parser {
     ///   | count_stmt | filter_stmt | filters_stmt | areas_stmt | complete_stmt | reopen_stmt
     ///   | delete_stmt | archive_stmt | tomorrow_stmt | reschedule_stmt | move_stmt | tag_stmt
     ///   | duplicate_stmt | step_stmt | comment_stmt | link_stmt | subtask_stmt
-    ///   | undo_stmt | redo_stmt | project_stmt | help_stmt ;
+    ///   | remind_stmt | unremind_stmt | reminders_stmt | undo_stmt | redo_stmt | project_stmt | help_stmt ;
     mutating func parseStatement() throws(Diagnostic) -> Statement {
         let first = peek
         guard first.kind == .word, let kw = Keyword(rawValue: first.text.lowercased()), kw.isCommand else {
@@ -119,6 +119,9 @@ public struct Parser {
         case .comment: kind = try parseCommentStmt()
         case .link, .unlink: kind = try parseLinkStmt(first)
         case .subtask: kind = try parseSubtaskStmt()
+        case .remind: kind = try parseRemindStmt()
+        case .unremind: kind = try parseUnremindStmt()
+        case .reminders: kind = try parseRemindersStmt()
         case .undo: kind = .undo(count: try parseUndoStmt())
         case .redo: kind = .redo(count: try parseRedoStmt())
         case .project: kind = try parseProjectStmt(first)
