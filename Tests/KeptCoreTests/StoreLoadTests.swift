@@ -138,6 +138,7 @@ final class StoreLoadTests: XCTestCase {
             text.replacingOccurrences(of: "{\"id\":160,", with: "{\"id\":160,\"estimate\":{\"minutes\":-1},"),
             text.replacingOccurrences(of: "{\"id\":40,", with: "{\"id\":40,\"steps\":[{}],"),
             text.replacingOccurrences(of: "{\"id\":190,", with: "{\"id\":190,\"reminders\":{},"),
+            text.replacingOccurrences(of: "{\"id\":100,", with: "{\"id\":100,\"reminders\":[{\"at\":\"soon\"}],"),
             text.replacingOccurrences(of: "{\"id\":120,", with: "{\"id\":120,\"priority\":\"huge\","),
             text.replacingOccurrences(of: "{\"id\":130,", with: "{\"id\":130 \"title\":\"x\","),
         ]

@@ -16,7 +16,7 @@ final class TaskActionTests: XCTestCase, SessionTesting {
         for l in ls { XCTAssertFalse(run(s, l).failed, l) }
     }
 
-    /// R-TASK-1: every action kind is undone and redone as one step.
+    /// R-TASK-1, R-TASK-7: every action kind is undone and redone as one step.
     func testUndoRedoOfEveryActionKind() {
         let base = ["project add Home", "add A @today 8am #errand +Home", "add B @tomorrow #errand", "add C"]
         let table: [(String, [String], String)] = [
@@ -56,6 +56,14 @@ final class TaskActionTests: XCTestCase, SessionTesting {
             ("act-34", ["subtask 1 D"], "complete 4"),
             ("act-35", [], "move where (#errand) to this week"),
             ("act-36", ["complete 3"], "reopen where done"),
+            // R-TASK-7: reminders are changes like any other.
+            ("act-37", [], "remind 1 tomorrow morning"),
+            ("act-38", [], "remind where (#errand) in an hour"),
+            ("act-39", ["remind 1 fri 9am", "remind 1 later today"], "unremind 1 2"),
+            ("act-40", ["remind 1 fri 9am", "remind 2 next week"], "unremind where (#errand) all"),
+            ("act-41", ["remind 1 this evening"], "complete 1"),
+            ("act-42", ["remind 1 this evening", "complete 1"], "reopen 1"),
+            ("act-43", ["remind 1 this evening"], "delete 1"),
         ]
         for (id, more, action) in table {
             let s = session()
