@@ -251,6 +251,11 @@ public enum Catalog {
                    help: "'show \(t.id) reminders' lists them in order")
     }
 
+    static func bulkDeleteNeedsConfirmation(_ message: String, range: SourceRange, file: SourceFile) -> Diagnostic {
+        Diagnostic(code: "E0318", message: message, file: file, range: range, label: "these tasks would be deleted",
+                   help: "confirm it: answer y in the REPL, pass --yes to 'kept run' or 'kept test', or write @yes before it in a transcript")
+    }
+
     public static func wrongState(_ message: String, range: SourceRange, file: SourceFile, help: String? = nil) -> Diagnostic {
         Diagnostic(code: "E0310", message: message, file: file, range: range, label: "see the task's status", help: help)
     }

@@ -242,7 +242,16 @@ extension Session {
     }
 
     func runDelete(_ s: Statement, _ target: TaskTarget) -> CommandOutput {
-        runAction(s, target, TaskAction(verb: "Deleted", name: "delete") { t, step in
+        // A bulk delete waits for a yes when the front end asks for one.
+        if case .filter(let f) = target, bulkDelete == .ask, !confirmed {
+            switch compileTarget(f, s) {
+            case .failure(let d): return .error(d)
+            case .success(let e):
+                let hit = select(e).matched
+                if !hit.isEmpty { return confirmDelete(s, f, hit) }
+            }
+        }
+        return runAction(s, target, TaskAction(verb: "Deleted", name: "delete") { t, step in
             // R-TASK-3: subtasks go with their parent, deepest first, so undo restores the
             // parent first and each subtask finds its parent's new id.
             let below = self.descendants(of: t.id)
@@ -251,6 +260,22 @@ extension Session {
             return .success(ActionResult(line: "\(t.id) · \(t.title)\(note)",
                                          json: .object(JSONObject([("deleted", TaskJSON.value(t, zone: self.zone))]))))
         })
+    }
+
+    /// What a bulk delete would take, as a question and as the E0318 error for a front end that
+    /// cannot ask.
+    func confirmDelete(_ s: Statement, _ f: FilterSource, _ hit: [Task]) -> CommandOutput {
+        let where_ = "where " + s.source.rawText(f.range)
+        var gone = Set(hit.map(\.id))
+        for t in hit { for d in descendants(of: t.id) { gone.insert(d.id) } }
+        let below = gone.count - hit.count
+        let what = Session.tasks(hit.count) + (below == 0 ? "" : below == 1 ? " and 1 subtask" : " and \(below) subtasks")
+        let txt = text
+        var d = Catalog.bulkDeleteNeedsConfirmation("'delete \(where_)' would delete \(what)", range: f.range, file: s.source.file)
+        d.notes = hit.prefix(10).map { "would delete: " + txt.summary($0) } + (hit.count > 10 ? ["and \(hit.count - 10) more"] : [])
+        var o = CommandOutput(diagnostics: [d])
+        o.confirmation = Confirmation(question: "Delete \(what) \(where_)?", details: hit.map { "  " + txt.summary($0) })
+        return o
     }
 
     // MARK: archive, unarchive

@@ -26,6 +26,10 @@ public final class Session {
     public var zoneOverride: Zone?
     /// The zone used when neither the store nor the command line names one.
     public let defaultZone: Zone
+    /// Whether `delete where …` runs at once or first reports what it would delete.
+    public var bulkDelete: BulkDeletePolicy = .run
+    /// True while a statement the user confirmed runs.
+    var confirmed = false
 
     public init(store: Store, clock: SessionClock, defaultZone: Zone, zoneOverride: Zone? = nil, format: OutputFormat = .text) {
         self.store = store
@@ -37,7 +41,9 @@ public final class Session {
 
     /// An independent copy: the same store, journal, clock and zone, changed separately.
     public func copy() -> Session {
-        Session(store: store, clock: clock, defaultZone: defaultZone, zoneOverride: zoneOverride, format: format)
+        let s = Session(store: store, clock: clock, defaultZone: defaultZone, zoneOverride: zoneOverride, format: format)
+        s.bulkDelete = bulkDelete
+        return s
     }
 
     // MARK: time
@@ -77,10 +83,12 @@ public final class Session {
 
     // MARK: running
 
-    /// Parses and runs one statement.
-    public func run(_ source: StatementSource) -> CommandOutput {
+    /// Parses and runs one statement; `confirmed` is the user's yes to a question it asked.
+    public func run(_ source: StatementSource, confirmed: Bool = false) -> CommandOutput {
         let (stmt, diags) = Parser.parse(source)
         guard let stmt else { return CommandOutput(diagnostics: diags) }
+        self.confirmed = confirmed
+        defer { self.confirmed = false }
         return execute(stmt)
     }
 
