@@ -247,6 +247,8 @@ final class InterpreterTests: XCTestCase, SessionTesting {
                     // R-TASK-7: reminders, one task and bulk.
                     "remind \(id) tomorrow morning", "remind \(id) in an hour", "remind \(id) fri 3pm", "unremind \(id) 1",
                     "unremind \(id) all", "remind where (#x0) next week", "unremind where (#x1) all",
+                    // A project's own statuses.
+                    "project statuses \(project) add S\(performed % 2)", "project statuses \(project) remove S0", "set \(id) status s1",
                 ]
                 let r = run(s, actions[Int(rng.next() % UInt64(actions.count))])
                 if !r.failed { performed += 1 }
@@ -281,7 +283,7 @@ struct Snapshot: Equatable {
             x.parent = nil
             return String(describing: x) + (t.parent.map { " parent: \(titles[$0] ?? "missing \($0)")" } ?? "")
         }.sorted()
-        projects = s.projects.map { $0.name + ($0.archived ? " (archived)" : "") }.sorted()
+        projects = s.projects.map { $0.name + ($0.archived ? " (archived)" : "") + ($0.statuses.isEmpty ? "" : " \($0.statuses)") }.sorted()
         settings = s.settings
     }
 

@@ -256,6 +256,26 @@ public enum Catalog {
                    help: "confirm it: answer y in the REPL, pass --yes to 'kept run' or 'kept test', or write @yes before it in a transcript")
     }
 
+    static func unknownStatus(_ message: String, range: SourceRange, file: SourceFile, allowed: [String]) -> Diagnostic {
+        Diagnostic(code: "E0319", message: message, file: file, range: range, label: "not one of its statuses",
+                   help: "statuses: " + allowed.joined(separator: ", "))
+    }
+
+    static func statusExists(_ message: String, range: SourceRange, file: SourceFile, builtIn: Bool) -> Diagnostic {
+        Diagnostic(code: "E0320", message: message, file: file, range: range, label: builtIn ? "a built-in status" : "already in its list",
+                   help: builtIn ? "open, waiting, done and archived are every task's; any and all are words of the status: filter" : nil)
+    }
+
+    static func noSuchStatus(_ message: String, range: SourceRange, file: SourceFile, own: [String], project: String) -> Diagnostic {
+        Diagnostic(code: "E0321", message: message, file: file, range: range, label: "not in its list",
+                   help: own.isEmpty ? "it has no statuses of its own" : "its own: " + own.joined(separator: ", "))
+    }
+
+    static func archivedProject(_ name: String, range: SourceRange, file: SourceFile) -> Diagnostic {
+        Diagnostic(code: "E0322", message: "project \(name) is archived", file: file, range: range, label: "an archived project takes no tasks",
+                   help: "'project unarchive \(name)' brings it back")
+    }
+
     public static func wrongState(_ message: String, range: SourceRange, file: SourceFile, help: String? = nil) -> Diagnostic {
         Diagnostic(code: "E0310", message: message, file: file, range: range, label: "see the task's status", help: help)
     }

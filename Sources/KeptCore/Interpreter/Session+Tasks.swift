@@ -32,7 +32,7 @@ extension Session {
         switch f {
         case .id: return String(t.id)
         case .title: return t.title
-        case .status: return t.status.rawValue
+        case .status: return statusText(t)
         case .due: return t.due.map(txt.longDue) ?? "none"
         case .start: return t.start.map(txt.longDue) ?? "none"
         case .priority: return t.priority.name
@@ -55,7 +55,7 @@ extension Session {
     /// The lines of `show ID`: a heading, then the fields that hold something (R-VIEW-5: nothing
     /// is reported as a zero).
     func detail(_ t: Task, _ txt: TaskText) -> [String] {
-        var rows: [(String, String)] = [("status", t.status.rawValue)]
+        var rows: [(String, String)] = [("status", statusText(t))]
         if let d = t.due { rows.append(("due", txt.longDue(d))) }
         if let d = t.start { rows.append(("start", txt.longDue(d))) }
         if t.priority != .none { rows.append(("priority", t.priority.name)) }

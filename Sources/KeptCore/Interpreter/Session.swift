@@ -140,6 +140,8 @@ public final class Session {
         case .projectRename(let a, let b): return runProjectRename(s, a, b)
         case .projectArchive(let n, let a): return runProjectArchive(s, n, archived: a)
         case .projectDelete(let n, let c): return runProjectDelete(s, n, c)
+        case .projectStatuses(let n, let e): return runProjectStatuses(s, n, e)
+        case .projects: return runProjects()
         case .help(let topic): return runHelp(s, topic)
         }
     }

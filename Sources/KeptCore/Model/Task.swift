@@ -51,6 +51,11 @@ public struct TaskStatus: RawRepresentable, Sendable, Hashable {
 
     /// Open, or a custom status of open work.
     public var isOpen: Bool { self != .done && self != .archived }
+
+    /// The statuses every task may have: `waiting` is the built-in status of open work.
+    public static let builtIn = ["open", "waiting", "done", "archived"]
+    /// Words that a filter reads as something else (`status:any`), so no project may use them.
+    public static let reserved = builtIn + ["any", "all"]
 }
 
 /// One task.
