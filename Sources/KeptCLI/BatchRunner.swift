@@ -80,7 +80,8 @@ final class BatchRunner {
             let text = src.text
             if !text.isEmpty { out.line("> " + text) }
         }
-        let result = session.run(src)
+        // `@yes` confirms the next command's bulk delete, as an answer in the REPL would.
+        let result = session.run(src, confirmed: modifiers.contains { $0.name == "yes" })
         if result.changed, options.write, let path = options.store {
             if case .failure(let d) = StoreFile.save(session.store, to: path) {
                 report(d)

@@ -13,6 +13,9 @@ public struct SessionOptions: Sendable {
     public var errors: DiagnosticRenderer.Style?
     /// Print each command (`> …`) before its output, as a transcript reads.
     public var echo = false
+    /// Confirm every bulk delete in advance (`--yes`); without it `run` and `test` refuse one
+    /// (E0318) and the REPL asks.
+    public var yes = false
 }
 
 /// One source of statements for `kept run`, in command-line order.
@@ -38,9 +41,9 @@ public struct UsageError: Error, Sendable {
 /// Parses arguments (without the program name).
 public enum CommandLineOptions {
     public static let usage = """
-    usage: kept [repl] [--store FILE] [--now ISO] [--zone TZ]
-           kept run [--store FILE] [--now ISO] [--zone TZ] [--format text|json] [--write] [--echo] [-e COMMAND]... [SCRIPT...]
-           kept test [--update] [-j N] PATH...
+    usage: kept [repl] [--store FILE] [--now ISO] [--zone TZ] [--yes]
+           kept run [--store FILE] [--now ISO] [--zone TZ] [--format text|json] [--write] [--echo] [--yes] [-e COMMAND]... [SCRIPT...]
+           kept test [--update] [--yes] [-j N] PATH...
            kept help [COMMAND] | kept --help | kept --version
     """
 
@@ -107,6 +110,8 @@ public enum CommandLineOptions {
                     opts.errors = s
                 case .failure(let e): return .failure(e)
                 }
+            case "--yes", "-y":
+                opts.yes = true
             case "--echo" where verb == "run":
                 opts.echo = true
             case "--write" where verb == "run":

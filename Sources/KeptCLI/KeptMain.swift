@@ -90,6 +90,8 @@ public enum KeptMain {
                 "  --format F       text (default) or json: one JSON object per command",
                 "  --write          let 'run' write the store file (it is left unchanged otherwise)",
                 "  --echo           with 'run': print each command before its output, as a transcript",
+                "  --yes, -y        confirm bulk deletes ('delete where …') in advance; without it 'run' and 'test'",
+                "                   refuse one (E0318) and the REPL asks; '@yes' in a transcript confirms one command",
                 "  -e COMMAND       run one command; may be repeated; stdin is read when there is no script",
                 "  --errors S       rich (source line and caret) or short (file:line:col); default by terminal",
                 "  --update         with 'test': rewrite failing expected blocks with the actual output",

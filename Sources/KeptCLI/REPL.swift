@@ -25,6 +25,16 @@ final class REPL {
         self.interactive = interactive
     }
 
+    /// Asks a question: true for y or yes, false for anything else, nil at the end of input.
+    func confirm(_ q: Confirmation) -> Bool? {
+        out.lines(q.details)
+        let ask = q.question + " [y/N] "
+        if !interactive { out.line(ask.trimmedSpaces) }
+        out.flush()
+        guard let answer = editor.readLine(prompt: interactive ? ask : "") else { return nil }
+        return ["y", "yes"].contains(answer.trimmedSpaces.lowercased())
+    }
+
     func run() -> Int32 {
         if interactive {
             let where_ = options.store.map { "store \($0), written after each change" } ?? "no store file: changes last for this session"
@@ -39,7 +49,18 @@ final class REPL {
             editor.remember(line)
             if trimmed == ".quit" || trimmed == ".exit" { break }
             let file = SourceFile(name: interactive ? "<repl>" : "<stdin>", text: line)
-            let r = session.run(StatementSource(file: file))
+            var r = session.run(StatementSource(file: file))
+            if let q = r.confirmation {
+                // The engine asks; the REPL reads the answer through its editor (R-TASK-5).
+                guard let yes = confirm(q) else { break }
+                if yes {
+                    r = session.run(StatementSource(file: file), confirmed: true)
+                } else {
+                    out.line("Nothing deleted")
+                    out.flush()
+                    continue
+                }
+            }
             if r.changed, let path = options.store {
                 if case .failure(let d) = StoreFile.save(session.store, to: path) {
                     err.line(renderer.render(d))

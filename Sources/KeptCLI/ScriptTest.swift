@@ -92,7 +92,7 @@ struct ScriptTest {
                 if let f = c.modifiers.first(where: { $0.name == "format" }), let fmt = OutputFormat(rawValue: f.argument) {
                     session.format = fmt
                 }
-                let result = session.run(c.statement)
+                let result = session.run(c.statement, confirmed: c.modifiers.contains { $0.name == "yes" })
                 let actual = ScriptTest.actualLines(result, format: session.format)
                 session.format = saved
                 let expected = ExpectedOutput(c.expected)

@@ -59,6 +59,9 @@ enum SessionFactory {
         let override: Zone?
         switch zone(o.zone) { case .success(let z): override = z; case .failure(let f): return .failure(f) }
         let def = testMode ? (Zone(identifier: testZone) ?? Zone.utc) : machineZone
-        return .success(Session(store: store, clock: clk, defaultZone: def, zoneOverride: override, format: o.format))
+        let session = Session(store: store, clock: clk, defaultZone: def, zoneOverride: override, format: o.format)
+        // A bulk delete waits for a yes unless --yes gave it in advance (docs/SCRIPTS.md).
+        session.bulkDelete = o.yes ? .run : .ask
+        return .success(session)
     }
 }

@@ -7,7 +7,7 @@ import Foundation
 import XCTest
 
 final class CLITests: XCTestCase {
-    static let usageLine = "usage: kept [repl] [--store FILE] [--now ISO] [--zone TZ]"
+    static let usageLine = "usage: kept [repl] [--store FILE] [--now ISO] [--zone TZ] [--yes]"
 
     // MARK: - Diagnostics
 
@@ -81,8 +81,9 @@ final class CLITests: XCTestCase {
         XCTAssertEqual(r.stdoutLines.first, "Kept: the rules engine of a personal planner, as a small language.", r.summary)
         XCTAssertTrue(r.stdout.contains(Self.usageLine), r.summary)
         XCTAssertTrue(r.stdout.contains("       kept run [--store FILE]"), r.summary)
-        XCTAssertTrue(r.stdout.contains("       kept test [--update] [-j N] PATH..."), r.summary)
+        XCTAssertTrue(r.stdout.contains("       kept test [--update] [--yes] [-j N] PATH..."), r.summary)
         XCTAssertTrue(r.stdoutLines.contains { $0.hasPrefix("  --write ") }, r.summary)
+        XCTAssertTrue(r.stdoutLines.contains { $0.hasPrefix("  --yes, -y ") }, r.summary)
     }
 
     /// An unknown verb is a usage error: exit 64, the message and the usage on stderr, nothing

@@ -35,7 +35,12 @@ final class StoreLoadTests: XCTestCase {
             if rng.next() % 6 == 0 { t.repeatRule = RepeatSpec(text: rng.next() % 2 == 0 ? "every week" : "every month", anchor: t.due?.date) }
             if rng.next() % 7 == 0 { t.estimate = Estimate(minutes: Int(rng.next() % 90), source: rng.next() % 2 == 0 ? .user : .suggested) }
             if rng.next() % 9 == 0 { t.steps = [Step(title: "first", done: true), Step(title: "second")] }
-            if rng.next() % 11 == 0 { t.reminders = [.object(JSONObject([("at", .string("2026-06-15T08:00:00Z"))]))] }
+            if rng.next() % 11 == 0, let at = CivilDateTime(iso: "2026-06-15T08:00") {
+                // A reminder with a key this version does not know, and a Past due one.
+                var r = Reminder(at: at)
+                r.extra["via"] = .string("phone")
+                t.reminders = [r, Reminder(at: at.adding(days: 1), pastDue: true)]
+            }
             if rng.next() % 13 == 0 { t.extra["syncedFrom"] = .string("phone") }
             tasks.append(t)
         }
@@ -133,6 +138,7 @@ final class StoreLoadTests: XCTestCase {
             text.replacingOccurrences(of: "{\"id\":160,", with: "{\"id\":160,\"estimate\":{\"minutes\":-1},"),
             text.replacingOccurrences(of: "{\"id\":40,", with: "{\"id\":40,\"steps\":[{}],"),
             text.replacingOccurrences(of: "{\"id\":190,", with: "{\"id\":190,\"reminders\":{},"),
+            text.replacingOccurrences(of: "{\"id\":100,", with: "{\"id\":100,\"reminders\":[{\"at\":\"soon\"}],"),
             text.replacingOccurrences(of: "{\"id\":120,", with: "{\"id\":120,\"priority\":\"huge\","),
             text.replacingOccurrences(of: "{\"id\":130,", with: "{\"id\":130 \"title\":\"x\","),
         ]

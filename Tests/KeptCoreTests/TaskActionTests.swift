@@ -16,7 +16,7 @@ final class TaskActionTests: XCTestCase, SessionTesting {
         for l in ls { XCTAssertFalse(run(s, l).failed, l) }
     }
 
-    /// R-TASK-1: every action kind is undone and redone as one step.
+    /// R-TASK-1, R-TASK-7: every action kind is undone and redone as one step.
     func testUndoRedoOfEveryActionKind() {
         let base = ["project add Home", "add A @today 8am #errand +Home", "add B @tomorrow #errand", "add C"]
         let table: [(String, [String], String)] = [
@@ -56,6 +56,17 @@ final class TaskActionTests: XCTestCase, SessionTesting {
             ("act-34", ["subtask 1 D"], "complete 4"),
             ("act-35", [], "move where (#errand) to this week"),
             ("act-36", ["complete 3"], "reopen where done"),
+            // R-TASK-7: reminders are changes like any other.
+            ("act-37", [], "remind 1 tomorrow morning"),
+            ("act-38", [], "remind where (#errand) in an hour"),
+            ("act-39", ["remind 1 fri 9am", "remind 1 later today"], "unremind 1 2"),
+            ("act-40", ["remind 1 fri 9am", "remind 2 next week"], "unremind where (#errand) all"),
+            ("act-41", ["remind 1 this evening"], "complete 1"),
+            ("act-42", ["remind 1 this evening", "complete 1"], "reopen 1"),
+            ("act-43", ["remind 1 this evening"], "delete 1"),
+            ("act-44", [], "project statuses Home add \"In review\""),
+            ("act-45", ["project statuses Home add Blocked", "set 1 status blocked"], "project statuses Home remove Blocked"),
+            ("act-46", ["project statuses Home add Blocked"], "set 1 status blocked"),
         ]
         for (id, more, action) in table {
             let s = session()
@@ -262,5 +273,67 @@ final class TaskActionTests: XCTestCase, SessionTesting {
         let bad = Array("{\"tasks\": [], \"history\": {\"undo\": [{\"summary\": 1}]}}".utf8)
         guard case .failure(let e) = StoreCodec.decode(bad) else { return XCTFail("a bad history was read") }
         XCTAssertTrue(e.message.hasPrefix("the undo history"), e.message)
+    }
+
+    /// R-TASK-5 (status), R-CAP-6: a project's own statuses. `set ID status` takes a built-in
+    /// status or one of the task's project's; the filter finds it by name in any case; removing
+    /// one sets its tasks back to open; each change is one step and bad input changes nothing.
+    func testCustomStatusesPerProject() {
+        let s = session()
+        setup(s, ["project add Home", "add Paint +Home", "add Loose", "project add Work", "add Report +Work"])
+        XCTAssertEqual(lines(s, "project statuses Home add \"In review\""), ["Added the status In review to project Home"])
+        XCTAssertEqual(lines(s, "project statuses Home add in REVIEW"), ["! E0320 project Home already has the status 'in REVIEW'"])
+        XCTAssertEqual(lines(s, "project statuses Home add any"), ["! E0320 project Home already has the status 'any'"])
+        XCTAssertEqual(lines(s, "project statuses Home"), ["Home: open, waiting, archived, done · its own: In review"])
+        XCTAssertEqual(lines(s, "set 1 status in review"), ["Set status of 1 · Paint: In review"])
+        XCTAssertEqual(s.store.task(1)?.status.rawValue, "in review")
+        XCTAssertEqual(lines(s, "set 2 status in review"), ["! E0319 'in review' is not a status of a task without a project"])
+        XCTAssertEqual(lines(s, "set 3 status in review"), ["! E0319 'in review' is not a status of project Work"])
+        XCTAssertEqual(lines(s, "set 2 status waiting"), ["Set status of 2 · Loose: waiting"])
+        XCTAssertEqual(lines(s, "count status:\"In Review\""), ["1 of 3"])
+        XCTAssertEqual(lines(s, "add Sand +Home status:\"in review\""), ["Added 4 · Sand · +Home"])
+        XCTAssertEqual(lines(s, "add Glue status:blocked"), ["! E0319 'blocked' is not a status of a task without a project"])
+        XCTAssertEqual(lines(s, "set where (+Home or +Work) status in review"),
+                       ["Nothing changed where (+Home or +Work)", "  skipped 3 · Report: 'in review' is not a status of project Work", "  2 tasks already so"])
+        XCTAssertEqual(lines(s, "projects"), ["Home  2 open tasks  statuses: In review", "Work  1 open task"])
+        XCTAssertEqual(lines(s, "project statuses Home remove \"in review\""), ["Removed the status In review from project Home · 2 tasks back to open"])
+        XCTAssertEqual(s.store.task(1)?.status, .open)
+        XCTAssertEqual(lines(s, "project statuses Home remove nope"), ["! E0321 project Home has no status 'nope'"])
+        setup(s, ["undo"])
+        XCTAssertEqual(s.store.project(named: "Home")?.statuses, ["In review"])
+        XCTAssertEqual(lines(s, "show 1 status"), ["In review"])
+        // Stored with the project, and read back.
+        let back = try? StoreCodec.decode(StoreCodec.encode(s.store)).get()
+        XCTAssertEqual(back?.project(named: "Home")?.statuses, ["In review"])
+    }
+
+    /// An archived project takes no new tasks: `add … +P` and `set ID project P` are refused
+    /// (E0322) and change nothing.
+    func testArchivedProjectsTakeNoTasks() {
+        let s = session()
+        setup(s, ["project add Old", "add Keep +Old", "project archive Old", "add Loose"])
+        let before = Snapshot(s.store)
+        XCTAssertEqual(lines(s, "add New +Old"), ["! E0322 project Old is archived"])
+        XCTAssertEqual(lines(s, "set 2 project Old"), ["! E0322 project Old is archived"])
+        XCTAssertEqual(Snapshot(s.store), before)
+        XCTAssertEqual(lines(s, "projects"), ["Old  1 open task  archived"])
+        setup(s, ["project unarchive Old", "set 2 project Old"])
+        XCTAssertEqual(s.store.task(2)?.project, "Old")
+    }
+
+    /// Every `help COMMAND` example parses as a statement, and runs without an unknown-command
+    /// or syntax error in a session that has a task 1, a project Home and a saved filter.
+    func testEveryHelpExampleParsesAndRuns() {
+        for kw in Keyword.commands {
+            let (stmt, diags) = Parser.parse(StatementSource(file: SourceFile(name: "help", text: kw.example)))
+            XCTAssertNotNil(stmt, "help \(kw.rawValue): '\(kw.example)' does not parse: \(diags.map(\.message))")
+            XCTAssertEqual(stmt?.keyword, kw, "help \(kw.rawValue): the example runs another command")
+            let s = session()
+            setup(s, ["project add Home", "add Call the dentist @tomorrow 3pm", "add B #someday", "add C", "complete 3", "filter NAME = #x"])
+            let r = run(s, kw.example)
+            for d in r.diagnostics {
+                XCTAssertFalse(d.code.hasPrefix("E00") || d.code.hasPrefix("E01"), "help \(kw.rawValue): '\(kw.example)': \(d.code) \(d.message)")
+            }
+        }
     }
 }

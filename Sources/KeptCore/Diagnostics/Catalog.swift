@@ -49,6 +49,14 @@ public enum Catalog {
         Entry(code: "E0312", summary: "a task cannot be moved into that due group"),
         Entry(code: "E0313", summary: "a task cannot be a subtask of itself or of its own subtask"),
         Entry(code: "E0314", summary: "a project with tasks needs to be told what happens to them"),
+        Entry(code: "E0315", summary: "not a reminder time this version understands"),
+        Entry(code: "E0316", summary: "a reminder time that has passed"),
+        Entry(code: "E0317", summary: "no reminder with that number"),
+        Entry(code: "E0318", summary: "a bulk delete needs confirmation"),
+        Entry(code: "E0319", summary: "a status the task's project does not have"),
+        Entry(code: "E0320", summary: "a project already has that status"),
+        Entry(code: "E0321", summary: "a project does not have that status"),
+        Entry(code: "E0322", summary: "an archived project takes no tasks"),
     ]
 
     /// The summary of a code, or nil for a code not in the catalog.
@@ -226,6 +234,46 @@ public enum Catalog {
         Diagnostic(code: "E0314", message: "project '\(name)' has \(count == 1 ? "1 task" : "\(count) tasks")", file: file, range: range,
                    label: "say what happens to its tasks",
                    help: "'project delete \(name) move-to inbox' keeps them without a project; 'project delete \(name) delete-tasks' deletes them")
+    }
+
+    static func badReminderTime(_ text: String, range: SourceRange, file: SourceFile) -> Diagnostic {
+        Diagnostic(code: "E0315", message: "'\(text)' is not a reminder time", file: file, range: range, label: "not a preset or a date phrase",
+                   help: "presets: later today, in an hour, this evening, tomorrow morning, next week, in 1 month; or a date and time like fri 9am")
+    }
+
+    static func reminderPassed(_ message: String, range: SourceRange, file: SourceFile, label: String, help: String? = nil) -> Diagnostic {
+        Diagnostic(code: "E0316", message: message, file: file, range: range, label: label, help: help)
+    }
+
+    static func noReminder(_ n: Int, of t: Task, range: SourceRange, file: SourceFile) -> Diagnostic {
+        Diagnostic(code: "E0317", message: "task \(t.id) has no reminder \(n)", file: file, range: range,
+                   label: t.reminders.isEmpty ? "it has no reminders" : "its reminders are 1 to \(t.reminders.count)",
+                   help: "'show \(t.id) reminders' lists them in order")
+    }
+
+    static func bulkDeleteNeedsConfirmation(_ message: String, range: SourceRange, file: SourceFile) -> Diagnostic {
+        Diagnostic(code: "E0318", message: message, file: file, range: range, label: "these tasks would be deleted",
+                   help: "confirm it: answer y in the REPL, pass --yes to 'kept run' or 'kept test', or write @yes before it in a transcript")
+    }
+
+    static func unknownStatus(_ message: String, range: SourceRange, file: SourceFile, allowed: [String]) -> Diagnostic {
+        Diagnostic(code: "E0319", message: message, file: file, range: range, label: "not one of its statuses",
+                   help: "statuses: " + allowed.joined(separator: ", "))
+    }
+
+    static func statusExists(_ message: String, range: SourceRange, file: SourceFile, builtIn: Bool) -> Diagnostic {
+        Diagnostic(code: "E0320", message: message, file: file, range: range, label: builtIn ? "a built-in status" : "already in its list",
+                   help: builtIn ? "open, waiting, done and archived are every task's; any and all are words of the status: filter" : nil)
+    }
+
+    static func noSuchStatus(_ message: String, range: SourceRange, file: SourceFile, own: [String], project: String) -> Diagnostic {
+        Diagnostic(code: "E0321", message: message, file: file, range: range, label: "not in its list",
+                   help: own.isEmpty ? "it has no statuses of its own" : "its own: " + own.joined(separator: ", "))
+    }
+
+    static func archivedProject(_ name: String, range: SourceRange, file: SourceFile) -> Diagnostic {
+        Diagnostic(code: "E0322", message: "project \(name) is archived", file: file, range: range, label: "an archived project takes no tasks",
+                   help: "'project unarchive \(name)' brings it back")
     }
 
     public static func wrongState(_ message: String, range: SourceRange, file: SourceFile, help: String? = nil) -> Diagnostic {

@@ -6,6 +6,20 @@ public enum OutputFormat: String, Sendable {
     case text, json
 }
 
+/// A question a front end asks before running a statement again with `confirmed: true`.
+public struct Confirmation: Sendable, Equatable {
+    /// `Delete 3 tasks where #errand?`
+    public var question: String
+    /// What would be deleted, one task a line.
+    public var details: [String]
+}
+
+/// Whether a bulk delete runs at once or waits for a yes: the engine never reads a terminal, so
+/// the REPL and the runners decide (R-TASK-5; docs/SCRIPTS.md).
+public enum BulkDeletePolicy: Sendable {
+    case run, ask
+}
+
 /// The result of one statement.
 public struct CommandOutput: Sendable {
     /// Output lines, without line breaks; in JSON mode one JSON object per line.
@@ -13,6 +27,9 @@ public struct CommandOutput: Sendable {
     public var diagnostics: [Diagnostic] = []
     /// True when the statement changed the store.
     public var changed = false
+    /// Set when the statement waits for the user's yes (a bulk delete under `.ask`); it changed
+    /// nothing, and `diagnostics` holds the E0318 error a front end that cannot ask reports.
+    public var confirmation: Confirmation?
 
     public init(lines: [String] = [], diagnostics: [Diagnostic] = [], changed: Bool = false) {
         self.lines = lines

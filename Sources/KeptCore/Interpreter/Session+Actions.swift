@@ -225,6 +225,8 @@ extension Session {
             after.status = .open
             after.completedAt = nil
             after.nextOccurrence = nil
+            // R-TASK-7: reopening restores the reminders; one that passed meanwhile is Past due.
+            after = self.restoringReminders(after, leftOpenAt: t.completedAt)
             var changes: [Change] = [.task(before: t, after: after)]
             var note = ""
             // R-REP-6: the occurrence its completion made goes too, unless it was changed since.
@@ -240,7 +242,16 @@ extension Session {
     }
 
     func runDelete(_ s: Statement, _ target: TaskTarget) -> CommandOutput {
-        runAction(s, target, TaskAction(verb: "Deleted", name: "delete") { t, step in
+        // A bulk delete waits for a yes when the front end asks for one.
+        if case .filter(let f) = target, bulkDelete == .ask, !confirmed {
+            switch compileTarget(f, s) {
+            case .failure(let d): return .error(d)
+            case .success(let e):
+                let hit = select(e).matched
+                if !hit.isEmpty { return confirmDelete(s, f, hit) }
+            }
+        }
+        return runAction(s, target, TaskAction(verb: "Deleted", name: "delete") { t, step in
             // R-TASK-3: subtasks go with their parent, deepest first, so undo restores the
             // parent first and each subtask finds its parent's new id.
             let below = self.descendants(of: t.id)
@@ -249,6 +260,22 @@ extension Session {
             return .success(ActionResult(line: "\(t.id) · \(t.title)\(note)",
                                          json: .object(JSONObject([("deleted", TaskJSON.value(t, zone: self.zone))]))))
         })
+    }
+
+    /// What a bulk delete would take, as a question and as the E0318 error for a front end that
+    /// cannot ask.
+    func confirmDelete(_ s: Statement, _ f: FilterSource, _ hit: [Task]) -> CommandOutput {
+        let where_ = "where " + s.source.rawText(f.range)
+        var gone = Set(hit.map(\.id))
+        for t in hit { for d in descendants(of: t.id) { gone.insert(d.id) } }
+        let below = gone.count - hit.count
+        let what = Session.tasks(hit.count) + (below == 0 ? "" : below == 1 ? " and 1 subtask" : " and \(below) subtasks")
+        let txt = text
+        var d = Catalog.bulkDeleteNeedsConfirmation("'delete \(where_)' would delete \(what)", range: f.range, file: s.source.file)
+        d.notes = hit.prefix(10).map { "would delete: " + txt.summary($0) } + (hit.count > 10 ? ["and \(hit.count - 10) more"] : [])
+        var o = CommandOutput(diagnostics: [d])
+        o.confirmation = Confirmation(question: "Delete \(what) \(where_)?", details: hit.map { "  " + txt.summary($0) })
+        return o
     }
 
     // MARK: archive, unarchive
@@ -269,6 +296,7 @@ extension Session {
                 }
                 // A task finished before it was archived comes back finished.
                 after.status = t.completedAt == nil ? .open : .done
+                after = self.restoringReminders(after, leftOpenAt: t.completedAt)
             }
             self.stage([.task(before: t, after: after)], into: &step)
             return .success(ActionResult(line: "\(t.id) · \(t.title)",
@@ -415,6 +443,13 @@ extension Session {
             c.heldUntil = nil
             c.comments = []
             c.steps = t.steps.map { Step(title: $0.title) }
+            // The copy keeps the reminders still ahead; a passed one belongs to the original.
+            let z = self.zone, n = self.now
+            c.reminders = t.reminders.filter { z.instant(for: $0.at) > n }.map { r in
+                var x = r
+                x.pastDue = false
+                return x
+            }
             self.stage([.task(before: nil, after: c)], into: &step)
             return .success(ActionResult(line: "\(t.id) · \(t.title) as \(c.id)",
                                          json: .object(JSONObject([("added", TaskJSON.value(c, zone: self.zone))]))))

@@ -21,6 +21,19 @@ extension Session {
                                                            file: s.source.file, candidates: store.projects.map(\.name)))
                 }
                 d.project = p.name
+                let (a, b) = d.projectRange ?? (0, line.text.utf8.count)
+                if p.archived {
+                    return .failure(Catalog.archivedProject(p.name, range: SourceRange(start: line.range.start + a, end: line.range.start + b), file: s.source.file))
+                }
+            }
+            // R-CAP-6: a status is a built-in one or one of the project's own.
+            if let st = d.status, st != "done" {
+                let tok = d.tokens.first { $0.kind == .status }
+                let r = SourceRange(start: line.range.start + (tok?.start ?? 0), end: line.range.start + (tok?.end ?? line.text.utf8.count))
+                switch status(st, for: d.project, range: r, file: s.source.file) {
+                case .success(let x): d.status = x.rawValue
+                case .failure(let e): return .failure(e)
+                }
             }
             if let p = d.parent, store.task(p) == nil {
                 let tok = d.tokens.first { $0.kind == .parent }

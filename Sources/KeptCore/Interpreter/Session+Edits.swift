@@ -95,6 +95,7 @@ extension Session {
             guard let p = store.project(named: v) else {
                 return .failure(Catalog.unknownProject(v, range: value.range, file: file, candidates: store.projects.map(\.name)))
             }
+            guard !p.archived else { return .failure(Catalog.archivedProject(p.name, range: value.range, file: file)) }
             return plain { $0.project = p.name }
         case .area:
             if v.lowercased() == "none" { return plain { $0.area = nil } }
@@ -116,11 +117,14 @@ extension Session {
                 return .failure(Catalog.badFieldValue("status", value: v, range: value.range, file: file, expected: "open, archived or a status of open work",
                                                       help: "'complete ID' marks a task done, with its next occurrence"))
             }
-            guard !w.isEmpty, w.unicodeScalars.allSatisfy({ ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" }) else {
-                return .failure(Catalog.badFieldValue("status", value: v, range: value.range, file: file,
-                                                      expected: "one word of letters, digits and '-'"))
+            // A built-in status, or one of the task's project's own, checked task by task.
+            return .success { t in
+                self.status(v, for: t.project, range: value.range, file: file).map { st in
+                    var a = t
+                    a.status = st
+                    return a
+                }
             }
-            return plain { $0.status = TaskStatus(rawValue: w) }
         case .parent:
             if v.lowercased() == "none" { return plain { $0.parent = nil } }
             guard let pid = Int(v), pid >= 1 else {
@@ -136,7 +140,7 @@ extension Session {
                 a.parent = pid
                 return .success(a)
             }
-        case .id, .tags, .notes, .created, .completed, .steps:
+        case .id, .tags, .notes, .created, .completed, .steps, .reminders:
             return .failure(Catalog.badFieldValue(f.rawValue, value: v, range: value.range, file: file, expected: "a settable field"))
         }
     }

@@ -46,10 +46,14 @@ extension Session {
         if let oldStart = t.start, let oldDue = t.due {
             n.start = Due(date: oldStart.date.adding(days: oldDue.date.days(until: d)), time: oldStart.time)
         }
-        // R-REP-5: a reminder moves with the date, keeping its time of day.
-        if let oldDue = t.due {
-            let shift = oldDue.date.days(until: d)
-            n.reminders = t.reminders.map { Session.shifted($0, byDays: shift) }
+        // R-REP-5: a reminder moves with the date, keeping its time of day; a task that had no
+        // date keeps its reminder's time on the day it is next due. Either is a new reminder,
+        // so it is not Past due.
+        n.reminders = t.reminders.map { r in
+            var m = r
+            m.pastDue = false
+            if let oldDue = t.due { m.at = r.at.adding(days: oldDue.date.days(until: d)) } else { m.at = CivilDateTime(date: d, time: r.at.time) }
+            return m
         }
         n.completedAt = nil
         n.heldUntil = nil
@@ -60,14 +64,6 @@ extension Session {
         n.nextOccurrence = nil
         n.pristine = true
         return n
-    }
-
-    /// A stored reminder (`{"at": "2026-06-15T09:00", …}`, a wall-clock time) moved by days.
-    static func shifted(_ reminder: JSONValue, byDays days: Int) -> JSONValue {
-        guard case .object(var o) = reminder, case .string(let at)? = o["at"],
-              let dt = CivilDateTime.parseISO(Array(at.utf8)) else { return reminder }
-        o["at"] = .string(CivilDateTime(date: dt.date.adding(days: days), time: dt.time).iso)
-        return .object(o)
     }
 
     /// A rule from words (`every …`, the `every` may be left out) or an RRULE with an optional

@@ -32,7 +32,7 @@ extension Session {
         switch f {
         case .id: return String(t.id)
         case .title: return t.title
-        case .status: return t.status.rawValue
+        case .status: return statusText(t)
         case .due: return t.due.map(txt.longDue) ?? "none"
         case .start: return t.start.map(txt.longDue) ?? "none"
         case .priority: return t.priority.name
@@ -48,13 +48,14 @@ extension Session {
         case .parent: return t.parent.map(String.init) ?? "none"
         case .goal: return t.goal ?? "none"
         case .steps: return t.steps.isEmpty ? "none" : "\(t.steps.filter(\.done).count)/\(t.steps.count)"
+        case .reminders: return remindersText(t)
         }
     }
 
     /// The lines of `show ID`: a heading, then the fields that hold something (R-VIEW-5: nothing
     /// is reported as a zero).
     func detail(_ t: Task, _ txt: TaskText) -> [String] {
-        var rows: [(String, String)] = [("status", t.status.rawValue)]
+        var rows: [(String, String)] = [("status", statusText(t))]
         if let d = t.due { rows.append(("due", txt.longDue(d))) }
         if let d = t.start { rows.append(("start", txt.longDue(d))) }
         if t.priority != .none { rows.append(("priority", t.priority.name)) }
@@ -66,6 +67,7 @@ extension Session {
         if let e = t.estimate { rows.append(("estimate", "\(e.minutes)m")) }
         if let p = t.parent { rows.append(("parent", String(p))) }
         if !t.steps.isEmpty { rows.append(("steps", fieldText(t, .steps, txt))) }
+        if !t.reminders.isEmpty { rows.append(("reminders", remindersText(t))) }
         if let d = t.description { rows.append(("description", d)) }
         if let g = t.goal { rows.append(("goal", g)) }
         if !t.comments.isEmpty { rows.append(("comments", String(t.comments.count))) }

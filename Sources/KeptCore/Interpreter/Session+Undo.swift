@@ -23,6 +23,7 @@ extension Session {
                 }
                 apply(step.changes[k], forward: false)
             }
+            restoreReminders(after: step.changes, forward: false)
             journal.pushRedo(step)
             // The parent of a deleted tree is restored first, so it is named first.
             var note = ""
@@ -42,6 +43,7 @@ extension Session {
         for _ in 0..<count {
             guard let step = journal.popRedo() else { break }
             for c in step.changes { apply(c, forward: true) }
+            restoreReminders(after: step.changes, forward: true)
             journal.pushUndo(step)
             lines.append("Redid \(step.summary)")
             done.append(.string(step.summary))

@@ -26,6 +26,10 @@ public final class Session {
     public var zoneOverride: Zone?
     /// The zone used when neither the store nor the command line names one.
     public let defaultZone: Zone
+    /// Whether `delete where …` runs at once or first reports what it would delete.
+    public var bulkDelete: BulkDeletePolicy = .run
+    /// True while a statement the user confirmed runs.
+    var confirmed = false
 
     public init(store: Store, clock: SessionClock, defaultZone: Zone, zoneOverride: Zone? = nil, format: OutputFormat = .text) {
         self.store = store
@@ -37,7 +41,9 @@ public final class Session {
 
     /// An independent copy: the same store, journal, clock and zone, changed separately.
     public func copy() -> Session {
-        Session(store: store, clock: clock, defaultZone: defaultZone, zoneOverride: zoneOverride, format: format)
+        let s = Session(store: store, clock: clock, defaultZone: defaultZone, zoneOverride: zoneOverride, format: format)
+        s.bulkDelete = bulkDelete
+        return s
     }
 
     // MARK: time
@@ -77,10 +83,12 @@ public final class Session {
 
     // MARK: running
 
-    /// Parses and runs one statement.
-    public func run(_ source: StatementSource) -> CommandOutput {
+    /// Parses and runs one statement; `confirmed` is the user's yes to a question it asked.
+    public func run(_ source: StatementSource, confirmed: Bool = false) -> CommandOutput {
         let (stmt, diags) = Parser.parse(source)
         guard let stmt else { return CommandOutput(diagnostics: diags) }
+        self.confirmed = confirmed
+        defer { self.confirmed = false }
         return execute(stmt)
     }
 
@@ -123,12 +131,17 @@ public final class Session {
         case .comment(let r, let body): return runComment(s, r, body)
         case .link(let t, let notes, let add): return runLink(s, t, notes, add: add)
         case .subtask(let r, let line): return runSubtask(s, r, line)
+        case .remind(let t, let when): return runRemind(s, t, when)
+        case .unremind(let t, let which): return runUnremind(s, t, which)
+        case .reminders: return runReminders(s)
         case .undo(let n): return runUndo(s, n)
         case .redo(let n): return runRedo(s, n)
         case .projectAdd(let name): return runProjectAdd(s, name)
         case .projectRename(let a, let b): return runProjectRename(s, a, b)
         case .projectArchive(let n, let a): return runProjectArchive(s, n, archived: a)
         case .projectDelete(let n, let c): return runProjectDelete(s, n, c)
+        case .projectStatuses(let n, let e): return runProjectStatuses(s, n, e)
+        case .projects: return runProjects()
         case .help(let topic): return runHelp(s, topic)
         }
     }

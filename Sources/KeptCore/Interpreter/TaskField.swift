@@ -3,7 +3,7 @@
 /// A task field a statement can name.
 public enum TaskField: String, CaseIterable, Sendable {
     case id, title, status, due, start, priority, project, area, tags, notes, description
-    case `repeat`, estimate, created, completed, parent, goal, steps
+    case `repeat`, estimate, created, completed, parent, goal, steps, reminders
 
     /// True for the fields `set` can change in this version.
     public var isSettable: Bool {

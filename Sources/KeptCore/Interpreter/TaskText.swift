@@ -41,6 +41,13 @@ public struct TaskText: Sendable {
         return TimeText.longDate(due.date)
     }
 
+    /// A reminder's time: `Today 3 PM`, `Tomorrow 9 AM`, `Mon Jun 22 9 AM` (R-TASK-7).
+    public func reminderTime(_ at: CivilDateTime) -> String {
+        let diff = today.days(until: at.date)
+        let day = diff == 0 ? "Today" : diff == 1 ? "Tomorrow" : shortDate(at.date)
+        return "\(day) \(time(at.time))"
+    }
+
     /// An instant in the account zone, as `Sat Feb 28, 2026 9 AM`.
     public func instant(_ i: Instant, in zone: Zone) -> String {
         let l = zone.local(at: i)

@@ -51,6 +51,11 @@ public struct TaskStatus: RawRepresentable, Sendable, Hashable {
 
     /// Open, or a custom status of open work.
     public var isOpen: Bool { self != .done && self != .archived }
+
+    /// The statuses every task may have: `waiting` is the built-in status of open work.
+    public static let builtIn = ["open", "waiting", "done", "archived"]
+    /// Words that a filter reads as something else (`status:any`), so no project may use them.
+    public static let reserved = builtIn + ["any", "all"]
 }
 
 /// One task.
@@ -81,8 +86,9 @@ public struct Task: Sendable, Equatable {
     /// On a made occurrence: true until anything changes it, so reopening the earlier one may
     /// take it back (R-REP-6).
     public var pristine = false
-    /// Reminders and comments are kept as written until their issues model them.
-    public var reminders: [JSONValue] = []
+    /// Reminders, in the order they were added (R-TASK-7).
+    public var reminders: [Reminder] = []
+    /// Comments are kept as written until their issue models them.
     public var comments: [JSONValue] = []
     /// Fields this version does not know; written back unchanged (R-STORE-1).
     public var extra = JSONObject()

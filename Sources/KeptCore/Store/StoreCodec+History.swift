@@ -56,10 +56,24 @@ extension StoreCodec {
         }
     }
 
+    /// A project's record, in `projects` and in the history alike.
     static func projectObject(_ p: Project) -> JSONObject {
         var o = JSONObject([("name", .string(p.name))])
         if p.archived { o["archived"] = .bool(true) }
+        if !p.statuses.isEmpty { o["statuses"] = .array(p.statuses.map { .string($0) }) }
         return merge(o, p.extra)
+    }
+
+    /// A project's own statuses: non-empty names, none built in, none twice.
+    static func projectStatuses(_ v: JSONValue) -> [String]? {
+        guard case .array(let items) = v else { return nil }
+        var out: [String] = []
+        for item in items {
+            guard case .string(let n) = item, !n.trimmedSpaces.isEmpty, !TaskStatus.reserved.contains(n.lowercased()),
+                  !out.contains(where: { $0.lowercased() == n.lowercased() }) else { return nil }
+            out.append(n)
+        }
+        return out
     }
 
     static func filterObject(_ f: SavedFilter) -> JSONObject {
@@ -148,7 +162,11 @@ extension StoreCodec {
         guard case .object(let o) = v, case .string(let n)? = o["name"], !n.isEmpty else { throw HistoryError(message: "a project needs a 'name'") }
         var p = Project(name: n)
         if case .bool(let a)? = o["archived"] { p.archived = a }
-        for (k, x) in o.members where k != "name" && k != "archived" { p.extra[k] = x }
+        if let v = o["statuses"] {
+            guard let list = projectStatuses(v) else { throw HistoryError(message: "a project's 'statuses' is a list of names") }
+            p.statuses = list
+        }
+        for (k, x) in o.members where k != "name" && k != "archived" && k != "statuses" { p.extra[k] = x }
         return p
     }
 

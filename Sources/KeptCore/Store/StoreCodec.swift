@@ -54,11 +54,17 @@ public enum StoreCodec {
             case "settings":
                 store.settings = try decodeSettings(&r)
             case "projects":
-                store.projects = try decodeList(&r, known: ["name", "archived"]) { (o: SplitObject) throws(FieldError) in
+                store.projects = try decodeList(&r, known: ["name", "archived", "statuses"]) { (o: SplitObject) throws(FieldError) in
                     guard case .string(let n)? = o.known["name"], !n.isEmpty else { throw FieldError(message: "a project needs a 'name'", offset: o.start) }
                     var p = Project(name: n)
                     p.extra = o.rest
                     if case .bool(let a)? = o.known["archived"] { p.archived = a }
+                    if let v = o.known["statuses"] {
+                        guard let list = projectStatuses(v) else {
+                            throw FieldError(message: "a project's 'statuses' is a list of names", offset: o.start)
+                        }
+                        p.statuses = list
+                    }
                     return p
                 }
             case "areas":
@@ -281,11 +287,7 @@ public enum StoreCodec {
         key("settings")
         JSONWriter.append(.object(settingsObject(s.settings)), to: &out, pretty: true, indent: 2, level: 1)
         key("projects")
-        list(s.projects.map { p in
-            var o = JSONObject([("name", .string(p.name))])
-            if p.archived { o["archived"] = .bool(true) }
-            return merge(o, p.extra)
-        }, &out)
+        list(s.projects.map(projectObject), &out)
         key("areas")
         list(s.areas.map { merge(JSONObject([("name", .string($0.name))]), $0.extra) }, &out)
         key("filters")
@@ -368,9 +370,16 @@ public enum StoreCodec {
         if t.pristine { o.members.append(("pristine", .bool(true))) }
         if let g = t.goal { o.members.append(("goal", .string(g))) }
         if !t.steps.isEmpty { o.members.append(("steps", TaskJSON.steps(t.steps))) }
-        if !t.reminders.isEmpty { o.members.append(("reminders", .array(t.reminders))) }
+        if !t.reminders.isEmpty { o.members.append(("reminders", .array(t.reminders.map { .object(reminderObject($0)) }))) }
         if !t.comments.isEmpty { o.members.append(("comments", .array(t.comments))) }
         for (k, v) in t.extra.members { o.members.append((k, v)) }
         return o
+    }
+
+    /// A reminder's store record: `at`, `pastDue` when set, then the keys this version does not know.
+    static func reminderObject(_ r: Reminder) -> JSONObject {
+        var o = JSONObject([("at", .string(r.at.iso))])
+        if r.pastDue { o["pastDue"] = .bool(true) }
+        return merge(o, r.extra)
     }
 }

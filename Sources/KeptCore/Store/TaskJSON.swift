@@ -23,6 +23,11 @@ public enum TaskJSON {
         .array(s.map { .object(JSONObject([("title", .string($0.title)), ("done", .bool($0.done))])) })
     }
 
+    /// A reminder in the output shape: its wall-clock time and whether it is Past due.
+    static func reminder(_ r: Reminder) -> JSONValue {
+        .object(JSONObject([("at", .string(r.at.iso)), ("pastDue", .bool(r.pastDue))]))
+    }
+
     /// The output shape (LANGUAGE.md): instants with the account zone's offset.
     public static func value(_ t: Task, zone: Zone) -> JSONValue {
         .object(JSONObject([
@@ -42,7 +47,7 @@ public enum TaskJSON {
             ("createdAt", .string(TimeText.isoInstant(t.createdAt, in: zone))),
             ("parent", t.parent.map { .number(JSONNumber($0)) } ?? .null),
             ("steps", steps(t.steps)),
-            ("reminders", .array(t.reminders)),
+            ("reminders", .array(t.reminders.map(reminder))),
         ]))
     }
 }

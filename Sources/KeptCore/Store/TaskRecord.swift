@@ -33,8 +33,9 @@ struct TaskRecord {
     var pristine = false
     /// Steps are built as they are: they are small and rare.
     var steps: [Step] = []
+    /// Reminders are always checked; built only when the record is read with `keep`.
+    var reminders: [Reminder] = []
     /// Kept only when the record is read with `keep` (for a Task); otherwise checked and skipped.
-    var reminders: [JSONValue] = []
     var comments: [JSONValue] = []
     var extra = JSONObject()
 
@@ -253,7 +254,7 @@ extension StoreCodec {
             case .reminders:
                 r.skipWhitespace()
                 guard r.peekKind() == .array else { throw r.error("'reminders' is a list", at: at) }
-                if keep, case .array(let a) = try r.readValue() { t.reminders = a } else if !keep { try r.skipValue() }
+                try readReminders(&r, into: &t.reminders, keep: keep)
             case .comments:
                 r.skipWhitespace()
                 guard r.peekKind() == .array else { throw r.error("'comments' is a list", at: at) }
@@ -262,6 +263,28 @@ extension StoreCodec {
         }
         guard t.hasID else { throw r.error("a task needs an 'id'", at: start) }
         guard t.hasTitle else { throw r.error("task \(t.id) needs a 'title'", at: start) }
+    }
+
+    /// R-TASK-7: each reminder is `{"at": "2026-06-15T09:00", "pastDue": true}`; `at` is required
+    /// and checked whether or not the reminders are kept, so every load path refuses the same file.
+    static func readReminders(_ r: inout JSONReader, into out: inout [Reminder], keep: Bool) throws(JSONError) {
+        try r.beginArray()
+        while try r.nextElement() {
+            let o = try object(&r, known: ["at", "pastDue"])
+            guard case .string(let s)? = o.known["at"], let at = CivilDateTime.parseISO(Array(s.utf8)) else {
+                throw r.error("a reminder needs an 'at' like 2026-06-15T09:00 (a wall-clock time)", at: o.start)
+            }
+            var pastDue = false
+            if let v = o.known["pastDue"] {
+                guard case .bool(let b) = v else { throw r.error("a reminder's 'pastDue' is true or false", at: o.start) }
+                pastDue = b
+            }
+            if keep {
+                var rem = Reminder(at: at, pastDue: pastDue)
+                rem.extra = o.rest
+                out.append(rem)
+            }
+        }
     }
 
     static func stringRefs(_ r: inout JSONReader, into out: inout [JSONStringRef]) throws(JSONError) {

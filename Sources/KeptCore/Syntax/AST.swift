@@ -35,6 +35,12 @@ public enum StepEdit: Sendable {
     case remove(Int, SourceRange)
 }
 
+/// A change to a project's statuses.
+public enum StatusEdit: Sendable {
+    case add(TextArg)
+    case remove(TextArg)
+}
+
 /// What `project delete NAME` does with the project's tasks (R-TASK-6).
 public enum ProjectTasksChoice: String, Sendable {
     case moveToInbox = "move-to inbox"
@@ -100,12 +106,20 @@ public enum StatementKind: Sendable {
     case comment(TaskRef, TextArg)
     case link(TaskTarget, TextArg, add: Bool)
     case subtask(TaskRef, TextArg)
+    /// `remind ID PRESET|DATE-PHRASE` (R-TASK-7).
+    case remind(TaskTarget, TextArg)
+    /// `unremind ID N|all`.
+    case unremind(TaskTarget, TextArg)
+    case reminders
     case undo(count: Int)
     case redo(count: Int)
     case projectAdd(TextArg)
     case projectRename(TextArg, to: TextArg)
     case projectArchive(TextArg, archived: Bool)
     case projectDelete(TextArg, ProjectTasksChoice?)
+    /// `project statuses NAME [add|remove STATUS]`: a project's own statuses.
+    case projectStatuses(TextArg, StatusEdit?)
+    case projects
     case help(TextArg?)
 }
 

@@ -33,10 +33,14 @@ public enum Keyword: String, CaseIterable, Sendable {
     case link
     case unlink
     case subtask
+    case remind
+    case unremind
+    case reminders
     case set
     case undo
     case redo
     case project
+    case projects
     case now
     case zone
     case help
@@ -50,13 +54,13 @@ public enum Keyword: String, CaseIterable, Sendable {
     public static let commands: [Keyword] = [
         .add, .capture, .parse, .date, .explain, .repeat, .rrule, .show, .list, .count, .filter, .filters, .areas, .complete, .reopen, .delete,
         .archive, .unarchive, .tomorrow, .reschedule, .move, .tag, .untag, .duplicate, .step, .comment, .link, .unlink, .subtask,
-        .set, .undo, .redo, .project, .now, .zone, .help,
+        .remind, .unremind, .reminders, .set, .undo, .redo, .project, .projects, .now, .zone, .help,
     ]
 
     /// The subcommands a command takes, for `project add`.
     public var subcommands: [String] {
         switch self {
-        case .project: return ["add", "rename", "archive", "unarchive", "delete"]
+        case .project: return ["add", "rename", "archive", "unarchive", "delete", "statuses"]
         case .step: return ["add", "check", "uncheck", "remove"]
         case .explain: return ["date"]
         case .filter: return ["star", "unstar", "delete", "rename", "move"]
@@ -96,10 +100,14 @@ public enum Keyword: String, CaseIterable, Sendable {
         case .link: return "link a task to notes"
         case .unlink: return "remove note links from a task"
         case .subtask: return "file a task as a subtask of another"
+        case .remind: return "add a reminder: later today, in an hour, this evening, tomorrow morning, next week, in 1 month, or a date and time"
+        case .unremind: return "remove one reminder of a task, or all of them"
+        case .reminders: return "list the Past due reminders and the nearest 60 scheduled ones"
         case .set: return "change a setting, or a field of a task"
         case .undo: return "undo the last change, or the last N"
         case .redo: return "redo what undo undid"
-        case .project: return "manage projects"
+        case .project: return "manage projects and their own statuses"
+        case .projects: return "list the projects with their task counts and statuses"
         case .now: return "print the clock, or fix it"
         case .zone: return "print the account time zone, or set it"
         case .help: return "list the commands, or explain one"
@@ -139,10 +147,14 @@ public enum Keyword: String, CaseIterable, Sendable {
         case .link: return "link ID|\"TITLE\"|where (FILTER) [[NOTE]]..."
         case .unlink: return "unlink ID|\"TITLE\"|where (FILTER) [[NOTE]]..."
         case .subtask: return "subtask PARENT-ID|\"TITLE\" QUICK-ADD-LINE"
+        case .remind: return "remind ID|\"TITLE\"|where (FILTER) later today|in an hour|this evening|tomorrow morning|next week|in 1 month|DATE [TIME]"
+        case .unremind: return "unremind ID|\"TITLE\"|where (FILTER) N|all"
+        case .reminders: return "reminders"
         case .set: return "set [SETTING VALUE] | set ID|\"TITLE\"|where (FILTER) FIELD VALUE"
         case .undo: return "undo [N]"
         case .redo: return "redo [N]"
-        case .project: return "project add NAME | project rename OLD to NEW | project archive|unarchive NAME | project delete NAME [move-to inbox|delete-tasks]"
+        case .project: return "project add NAME | project rename OLD to NEW | project archive|unarchive NAME | project delete NAME [move-to inbox|delete-tasks] | project statuses NAME [add|remove STATUS]"
+        case .projects: return "projects"
         case .now: return "now [YYYY-MM-DD HH:MM | ISO-INSTANT]"
         case .zone: return "zone [IANA-NAME]"
         case .help: return "help [COMMAND]"
@@ -182,10 +194,14 @@ public enum Keyword: String, CaseIterable, Sendable {
         case .link: return "link 1 [[Trip plan]]"
         case .unlink: return "unlink 1 [[Trip plan]]"
         case .subtask: return "subtask 1 Book the flights @fri"
+        case .remind: return "remind 1 tomorrow morning"
+        case .unremind: return "unremind 1 all"
+        case .reminders: return "reminders"
         case .set: return "set where (+Home) priority high"
         case .undo: return "undo 2"
         case .redo: return "redo"
-        case .project: return "project delete Home move-to inbox"
+        case .project: return "project statuses Home add \"In review\""
+        case .projects: return "projects"
         case .now: return "now 2026-06-15 09:00"
         case .zone: return "zone Europe/Berlin"
         case .help: return "help add"

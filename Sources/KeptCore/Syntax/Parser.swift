@@ -81,7 +81,7 @@ public struct Parser {
     ///   | count_stmt | filter_stmt | filters_stmt | areas_stmt | complete_stmt | reopen_stmt
     ///   | delete_stmt | archive_stmt | tomorrow_stmt | reschedule_stmt | move_stmt | tag_stmt
     ///   | duplicate_stmt | step_stmt | comment_stmt | link_stmt | subtask_stmt
-    ///   | undo_stmt | redo_stmt | project_stmt | help_stmt ;
+    ///   | remind_stmt | unremind_stmt | reminders_stmt | undo_stmt | redo_stmt | project_stmt | projects_stmt | help_stmt ;
     mutating func parseStatement() throws(Diagnostic) -> Statement {
         let first = peek
         guard first.kind == .word, let kw = Keyword(rawValue: first.text.lowercased()), kw.isCommand else {
@@ -119,9 +119,13 @@ public struct Parser {
         case .comment: kind = try parseCommentStmt()
         case .link, .unlink: kind = try parseLinkStmt(first)
         case .subtask: kind = try parseSubtaskStmt()
+        case .remind: kind = try parseRemindStmt()
+        case .unremind: kind = try parseUnremindStmt()
+        case .reminders: kind = try parseRemindersStmt()
         case .undo: kind = .undo(count: try parseUndoStmt())
         case .redo: kind = .redo(count: try parseRedoStmt())
         case .project: kind = try parseProjectStmt(first)
+        case .projects: kind = try parseProjectsStmt()
         case .help: kind = try parseHelpStmt()
         case .all:
             throw Catalog.unknownCommand(first, file: file, candidates: Keyword.commands.map(\.rawValue))
@@ -343,13 +347,13 @@ public struct Parser {
     }
 
     /// project_stmt ::= "project" ( "add" NAME | "rename" NAME "to" NAME | ( "archive" | "unarchive" ) NAME
-    ///   | "delete" NAME [ "move-to" "inbox" | "delete-tasks" ] ) ;
+    ///   | "delete" NAME [ "move-to" "inbox" | "delete-tasks" ] | "statuses" NAME [ ( "add" | "remove" ) NAME ] ) ;
     mutating func parseProjectStmt(_ kw: Token) throws(Diagnostic) -> StatementKind {
         let sub = peek
         let verb = sub.kind == .word ? sub.text.lowercased() : ""
         guard Keyword.project.subcommands.contains(verb) else {
             if sub.kind == .end {
-                throw Catalog.expected("a subcommand", after: "project", at: sub, file: file, help: "project add|rename|archive|unarchive|delete NAME")
+                throw Catalog.expected("a subcommand", after: "project", at: sub, file: file, help: "project add|rename|archive|unarchive|delete|statuses NAME")
             }
             throw Catalog.unknownSubcommand(sub, of: "project", file: file, candidates: Keyword.project.subcommands)
         }
@@ -371,6 +375,15 @@ public struct Parser {
         case "archive", "unarchive":
             let name = try projectName(after: "project \(verb)", until: { _ in false })
             return .projectArchive(name, archived: verb == "archive")
+        case "statuses":
+            let name = try projectName(after: "project statuses", until: { $0.isWord("add") || $0.isWord("remove") })
+            guard !atEnd else { return .projectStatuses(name, nil) }
+            let op = advance()
+            guard let status = valueText(), !status.text.isEmpty else {
+                throw Catalog.expected("a status", after: "project statuses \(name.text) \(op.text.lowercased())", at: peek, file: file,
+                                       help: "for example: project statuses \(name.text) add \"In review\"")
+            }
+            return .projectStatuses(name, op.isWord("add") ? .add(status) : .remove(status))
         default:
             // R-TASK-6: what happens to the tasks is the caller's choice, written after the name.
             let name = try projectName(after: "project delete", until: { $0.isWord("move-to") || $0.isWord("delete-tasks") })
@@ -387,6 +400,12 @@ public struct Parser {
             try expectEnd("project delete")
             return .projectDelete(name, choice)
         }
+    }
+
+    /// projects_stmt ::= "projects" ;
+    mutating func parseProjectsStmt() throws(Diagnostic) -> StatementKind {
+        try expectEnd("projects")
+        return .projects
     }
 
     /// A project name: a quoted string, or the words up to `stop`.

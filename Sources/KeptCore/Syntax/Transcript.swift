@@ -38,7 +38,7 @@ public struct Transcript: Sendable {
     /// Directives that stand alone: `@case "name"`, `@store FILE`.
     public static let fileDirectives = ["case", "store"]
     /// Directives that modify the next command.
-    public static let commandDirectives = ["format", "unordered", "skip"]
+    public static let commandDirectives = ["format", "unordered", "skip", "yes"]
 
     public let file: SourceFile
     public let items: [TranscriptItem]
