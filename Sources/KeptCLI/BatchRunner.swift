@@ -7,10 +7,15 @@ import KeptCore
 /// Runs statements in batch.
 final class BatchRunner {
     let session: Session
-    let options: SessionOptions
+    /// The REPL changes the store file with `.open`.
+    var options: SessionOptions
     let out: OutputStream
     let err: OutputStream
-    let renderer: DiagnosticRenderer
+    /// The REPL turns colour off with `.color off`.
+    var renderer: DiagnosticRenderer
+    /// Told of every statement run, with the format it ran in and what it printed (the REPL's
+    /// `.record` listens here).
+    var observer: ((StatementSource, OutputFormat, CommandOutput) -> Void)?
     var failed = false
     var unreadable = false
 
@@ -93,6 +98,7 @@ final class BatchRunner {
             report(d)
             if d.severity == .error { failed = true }
         }
+        observer?(src, session.format, result)
         if options.echo { out.line("") }
         return true
     }

@@ -45,7 +45,16 @@ public enum KeptMain {
                                               color: interactive && !term.colorDisabled)
             switch SessionFactory.make(o, testMode: false) {
             case .success(let session):
-                let editor: LineEditor = interactive ? ReadlineEditor() : PlainLineEditor()
+                let color = interactive && !term.colorDisabled
+                let editor: LineEditor
+                if interactive {
+                    let rl = ReadlineEditor(historyPath: History.path(environment: History.processEnvironment),
+                                            completer: Completer(session: session), highlighter: CaptureHighlighter(session: session))
+                    rl.setColor(color)
+                    editor = rl
+                } else {
+                    editor = PlainLineEditor()
+                }
                 return REPL(session: session, editor: editor, options: o, out: out, err: err, renderer: renderer,
                             interactive: interactive).run()
             case .failure(let f):
