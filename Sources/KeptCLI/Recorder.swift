@@ -60,7 +60,14 @@ final class Recorder {
     }
 
     func command(_ lines: [String], format: OutputFormat, output: CommandOutput) {
-        entries.append(.command(lines: lines, format: format, output: ScriptTest.actualLines(output, format: format)))
+        // Output lines are written so they read back as themselves; errors as `! CODE message`.
+        var text = output
+        text.diagnostics = []
+        var expected = ScriptTest.actualLines(text, format: format).map(Recorder.expectedLine)
+        var errors = output
+        errors.lines = []
+        expected += ScriptTest.actualLines(errors, format: format).map { $0.isEmpty ? "<BLANKLINE>" : $0 }
+        entries.append(.command(lines: lines, format: format, output: expected))
     }
 
     func opened(_ store: Store) {
@@ -113,7 +120,7 @@ final class Recorder {
             case .command(let lines, let format, let output):
                 if format == .json { out.append("@format json") }
                 for (k, l) in lines.enumerated() { out.append((k == 0 ? "> " : "... ") + l) }
-                out += output.map(Recorder.expectedLine)
+                out += output
                 out.append("")
             }
         }
