@@ -2,6 +2,7 @@
 // list (KeptCore's Vocabulary), field names, project, tag, area and saved-filter names, date
 // and repeat words, and file names after the dot-commands that take a file. It only reads.
 
+import Foundation
 import KeptCore
 
 /// What Tab offers for the word at the cursor.
@@ -153,7 +154,9 @@ final class Completer {
         let w = word.lowercased()
         var seen = Set<String>()
         var out: [String] = []
-        for c in candidates where c.lowercased().hasPrefix(w) && seen.insert(c).inserted { out.append(c) }
+        // A quoted name (`+"Home Stuff"`) also matches as typed without its quote (`+Ho`).
+        for c in candidates where (c.lowercased().hasPrefix(w) || c.lowercased().replacingOccurrences(of: "\"", with: "").hasPrefix(w))
+            && seen.insert(c).inserted { out.append(c) }
         return out
     }
 }
