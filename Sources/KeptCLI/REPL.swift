@@ -59,7 +59,7 @@ final class REPL {
     func run() -> Int32 {
         if interactive {
             let where_ = options.store.map { "store \($0), written after each change" } ?? "no store file: changes last for this session"
-            out.line("Kept \(KeptMain.version) · \(where_) · '.help' for the REPL, 'help' for the language, Ctrl-D quits")
+            out.line("Kept \(KeptMain.version) · \(where_) · .help · Ctrl-D quits")
             out.flush()
             runInteractive()
             out.flush()
