@@ -11,6 +11,10 @@ import Glibc
 
 /// Set by the SIGINT handler, read by the poll loop.
 nonisolated(unsafe) private var sigintSeen: sig_atomic_t = 0
+/// The handler also writes a byte here, so a Ctrl-C that lands outside poll (while a key is
+/// being handled) still wakes the next poll instead of waiting for another key.
+nonisolated(unsafe) private var wakeRead: Int32 = -1
+nonisolated(unsafe) private var wakeWrite: Int32 = -1
 
 /// The state readline's callbacks read, and the callbacks themselves.
 enum ReadlineHooks {
@@ -35,10 +39,27 @@ enum ReadlineHooks {
         _ = rl_variable_bind("enable-bracketed-paste", "off")
         rl_catch_signals = 0
         var sa = sigaction()
-        sa.__sigaction_handler.sa_handler = { _ in sigintSeen = 1 }
+        var fds: [Int32] = [-1, -1]
+        if pipe(&fds) == 0 {
+            wakeRead = fds[0]
+            wakeWrite = fds[1]
+            for fd in fds { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
+        }
+        sa.__sigaction_handler.sa_handler = { _ in
+            sigintSeen = 1
+            if wakeWrite >= 0 {
+                var b: UInt8 = 1
+                _ = write(wakeWrite, &b, 1)
+            }
+        }
         sigemptyset(&sa.sa_mask)
         sa.sa_flags = 0
         sigaction(SIGINT, &sa, nil)
+        // A parent may have started us with SIGINT blocked (the mask is inherited across exec).
+        var set = sigset_t()
+        sigemptyset(&set)
+        sigaddset(&set, SIGINT)
+        sigprocmask(SIG_UNBLOCK, &set, nil)
         // `@`, `+`, `#`, `:`, `.` and `/` stay inside a word, so `@tom`, `+Ho`, `area:Ho` and
         // file paths complete as one word.
         rl_completer_word_break_characters = UnsafePointer(strdup(" \t\n\"(),=<>~&|"))
@@ -58,6 +79,7 @@ enum ReadlineHooks {
         ghost = ""
         painted = false
         sigintSeen = 0
+        drainWake()
         rl_callback_handler_install(prompt) { line in
             ReadlineHooks.lineDone = true
             ReadlineHooks.lineRead = line.map { String(cString: $0) }
@@ -66,10 +88,11 @@ enum ReadlineHooks {
             rl_callback_handler_remove()
         }
         while !lineDone {
-            var fds = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
-            let r = poll(&fds, 1, -1)
+            var fds = [pollfd(fd: 0, events: Int16(POLLIN), revents: 0), pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
+            let r = sigintSeen != 0 ? 0 : poll(&fds, wakeRead >= 0 ? 2 : 1, -1)
             if sigintSeen != 0 {
                 sigintSeen = 0
+                drainWake()
                 // Ctrl-C: drop what was typed, leave the terminal as readline found it.
                 rl_free_line_state()
                 rl_callback_sigcleanup()
@@ -87,7 +110,7 @@ enum ReadlineHooks {
                 rl_callback_handler_remove()
                 return .end
             }
-            if fds.revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
+            if fds[0].revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
                 rl_callback_read_char()
             }
         }
@@ -98,6 +121,12 @@ enum ReadlineHooks {
             return .end
         }
         return .line(line)
+    }
+
+    static func drainWake() {
+        guard wakeRead >= 0 else { return }
+        var b = [UInt8](repeating: 0, count: 64)
+        while Glibc.read(wakeRead, &b, b.count) > 0 {}
     }
 
     // MARK: Enter, Right arrow

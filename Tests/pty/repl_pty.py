@@ -127,6 +127,15 @@ def main():
         t.send(b"\r")
         t.expect(b"Added 3 \xc2\xb7 Pay rent \xc2\xb7 Tomorrow", "the task filed")
 
+        # Right arrow at the end of the line takes the ghost of an unfinished repeat phrase.
+        t.expect(b"kept> ")
+        t.send(b"parse Gym every mo")
+        t.expect(b"\x1b[90mnday", "the grey ghost 'nday' after 'every mo'")
+        t.send(b"\x1b[C")
+        t.expect(b"\x1b[35mevery monday", "'every monday' coloured as a repeat after Right arrow")
+        t.send(b"\r")
+        t.expect(b"Every Monday", "parse shows the repeat")
+
         # Ctrl-C clears a half-typed line and never exits.
         t.expect(b"kept> ")
         t.send(b"add Half typed")

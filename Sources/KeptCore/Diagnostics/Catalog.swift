@@ -49,7 +49,7 @@ public enum Catalog {
         Entry(code: "E0312", summary: "a task cannot be moved into that due group"),
         Entry(code: "E0313", summary: "a task cannot be a subtask of itself or of its own subtask"),
         Entry(code: "E0314", summary: "a project with tasks needs to be told what happens to them"),
-        Entry(code: "E0501", summary: "unknown dot-command of the REPL"),
+        Entry(code: "E0501", summary: "unknown dot-command"),
         Entry(code: "E0502", summary: "a dot-command's argument is missing or not allowed"),
         Entry(code: "E0503", summary: "a file a dot-command writes could not be written"),
         Entry(code: "E0504", summary: "scripts read with '.read' nest too deeply"),
