@@ -7,10 +7,18 @@ import KeptCore
 /// Runs statements in batch.
 final class BatchRunner {
     let session: Session
-    let options: SessionOptions
+    /// The REPL changes the store file with `.open`.
+    var options: SessionOptions
     let out: OutputStream
     let err: OutputStream
-    let renderer: DiagnosticRenderer
+    /// The REPL turns colour off with `.color off`.
+    var renderer: DiagnosticRenderer
+    /// Told of every statement run, with the format it ran in and what it printed (the REPL's
+    /// `.record` listens here).
+    var observer: ((StatementSource, OutputFormat, CommandOutput) -> Void)?
+    /// Answers a question a statement asks (a bulk delete): true to go on, false for no, nil
+    /// when input ended. Without it the statement's refusal stands, as in a script.
+    var confirm: ((Confirmation) -> Bool?)?
     var failed = false
     var unreadable = false
 
@@ -81,7 +89,18 @@ final class BatchRunner {
             if !text.isEmpty { out.line("> " + text) }
         }
         // `@yes` confirms the next command's bulk delete, as an answer in the REPL would.
-        let result = session.run(src, confirmed: modifiers.contains { $0.name == "yes" })
+        var result = session.run(src, confirmed: modifiers.contains { $0.name == "yes" })
+        if let q = result.confirmation, let confirm {
+            // The engine asks; an interactive front end answers through its editor (R-TASK-5).
+            switch confirm(q) {
+            case true?:
+                result = session.run(src, confirmed: true)
+            case false?:
+                result = CommandOutput(lines: ["Nothing deleted"])
+            case nil:
+                return true
+            }
+        }
         if result.changed, options.write, let path = options.store {
             if case .failure(let d) = StoreFile.save(session.store, to: path) {
                 report(d)
@@ -94,6 +113,7 @@ final class BatchRunner {
             report(d)
             if d.severity == .error { failed = true }
         }
+        observer?(src, session.format, result)
         if options.echo { out.line("") }
         return true
     }

@@ -41,7 +41,7 @@ public struct UsageError: Error, Sendable {
 /// Parses arguments (without the program name).
 public enum CommandLineOptions {
     public static let usage = """
-    usage: kept [repl] [--store FILE] [--now ISO] [--zone TZ] [--yes]
+    usage: kept [repl] [--store FILE] [--now ISO] [--zone TZ] [--format text|json] [--yes]
            kept run [--store FILE] [--now ISO] [--zone TZ] [--format text|json] [--write] [--echo] [--yes] [-e COMMAND]... [SCRIPT...]
            kept test [--update] [--yes] [-j N] PATH...
            kept help [COMMAND] | kept --help | kept --version

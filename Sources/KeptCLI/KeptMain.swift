@@ -46,7 +46,16 @@ public enum KeptMain {
                                               color: interactive && !term.colorDisabled)
             switch SessionFactory.make(o, testMode: false) {
             case .success(let session):
-                let editor: LineEditor = interactive ? ReadlineEditor() : PlainLineEditor()
+                let color = interactive && !term.colorDisabled
+                let editor: LineEditor
+                if interactive {
+                    let rl = ReadlineEditor(historyPath: History.path(environment: History.processEnvironment),
+                                            completer: Completer(session: session), highlighter: CaptureHighlighter(session: session))
+                    rl.setColor(color)
+                    editor = rl
+                } else {
+                    editor = PlainLineEditor()
+                }
                 return REPL(session: session, editor: editor, options: o, out: out, err: err, renderer: renderer,
                             interactive: interactive).run()
             case .failure(let f):
@@ -63,6 +72,37 @@ public enum KeptMain {
 
     static func keepUntilExit(_ session: Session) {
         keptUntilExit.append(session)
+    }
+
+    /// `kept help repl` and `kept help .NAME`: the REPL's side, which is not part of the language.
+    static func replHelp(_ topic: String, out: OutputStream, err: OutputStream) -> Int32 {
+        if topic.hasPrefix(".") {
+            guard let d = DotCommand.table.first(where: { $0.name == topic.dropFirst().lowercased() }) else {
+                err.line("kept: no dot-command '\(topic)'; 'kept help repl' lists them")
+                return 64
+            }
+            out.lines([d.usage, "  \(d.summary)"])
+            return 0
+        }
+        let width = DotCommand.table.map(\.usage.count).max() ?? 0
+        out.lines([
+            "kept repl [--store FILE] [--now ISO] [--zone TZ] [--format text|json] [--errors rich|short]",
+            "",
+            "The REPL runs the statements of the language, as 'kept run' does, and writes the store after each change.",
+            "On a terminal it uses GNU readline; piped or with TERM=dumb it reads stdin exactly as 'kept run' does.",
+            "",
+            "Dot-commands (one line each, for the session; never part of a script for 'kept run'):",
+        ] + DotCommand.table.map { "  \($0.usage.padding(width))  \($0.summary)" } + [
+            "",
+            "Keys: Tab completes commands, fields, names from the store, date and repeat words, and files after",
+            "  .open/.read/.record/.save; Right arrow or Tab takes the grey completion of an unfinished date or repeat;",
+            "  Ctrl-C clears the line (or the unfinished statement); Ctrl-D on an empty line quits.",
+            "A statement with an open quote or an unclosed filter '(' continues on the next line ('  ... ').",
+            "History: $KEPT_HISTFILE, else $XDG_STATE_HOME/kept/history (~/.local/state/kept/history), the last \(History.maxEntries) lines;",
+            "  a line starting with a space, or the same as the one before, is not kept.",
+            "Colour: capture tokens as you type and errors; off with NO_COLOR, TERM=dumb or '.color off'.",
+        ])
+        return 0
     }
 
     static func report(_ f: SessionFactory.Failure, err: OutputStream, renderer: DiagnosticRenderer) -> Int32 {
@@ -98,8 +138,12 @@ public enum KeptMain {
                 "  -j N             with 'test': scripts to run at once (default 2)",
                 "",
                 "'kept help COMMAND' explains a command of the language; 'kept help' with no name lists them.",
+                "'kept help repl' lists the REPL's dot-commands, keys and history file.",
             ])
             return 0
+        }
+        if topic == "repl" || topic.hasPrefix(".") {
+            return replHelp(topic, out: out, err: err)
         }
         let session = Session(store: Store(), clock: .clock(SystemClock()), defaultZone: Zone.utc)
         let r = session.run(StatementSource(file: SourceFile(name: "help", text: "help \(topic)")))

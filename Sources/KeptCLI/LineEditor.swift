@@ -9,35 +9,54 @@ import Glibc
 import Darwin
 #endif
 
-/// A source of input lines.
-protocol LineEditor: AnyObject {
-    /// The next line without its line break, or nil at the end of input.
-    func readLine(prompt: String) -> String?
-    /// Records an accepted line in the history.
-    func remember(_ line: String)
+/// What one read gave.
+enum EditorInput: Equatable {
+    /// A line, without its line break.
+    case line(String)
+    /// Ctrl-C: the line being typed was thrown away.
+    case interrupted
+    /// Ctrl-D on an empty line, or the end of the input.
+    case end
+    /// A line that is not valid UTF-8: its bytes and the offset of the first bad byte.
+    case invalid([UInt8], offset: Int)
 }
 
-/// Reads standard input line by line: no prompt, no echo, no colour (pipes and TERM=dumb).
+/// A source of input lines.
+protocol LineEditor: AnyObject {
+    /// The next line; `prompt` is shown by an editor that shows prompts.
+    func read(prompt: String) -> EditorInput
+    /// Records an accepted entry in the history (an editor without history ignores it).
+    func remember(_ entry: String)
+    /// The history, oldest first.
+    var history: [String] { get }
+}
+
+/// Reads standard input line by line: no prompt, no echo, no colour, no history (pipes and
+/// TERM=dumb).
 final class PlainLineEditor: LineEditor {
     private var buffer: [UInt8] = []
     private var chunk = [UInt8](repeating: 0, count: 1 << 16)
     private var eof = false
+    private let fd: Int32
 
-    func readLine(prompt: String) -> String? {
+    init(fd: Int32 = 0) { self.fd = fd }
+
+    func read(prompt: String) -> EditorInput {
         while true {
             if let nl = buffer.firstIndex(of: 0x0A) {
                 var line = Array(buffer[..<nl])
                 buffer.removeSubrange(...nl)
                 if line.last == 0x0D { line.removeLast() }
-                return String(decoding: line, as: UTF8.self)
+                return PlainLineEditor.decode(line)
             }
             if eof {
-                guard !buffer.isEmpty else { return nil }
-                let line = buffer
+                guard !buffer.isEmpty else { return .end }
+                var line = buffer
                 buffer.removeAll()
-                return String(decoding: line, as: UTF8.self)
+                if line.last == 0x0D { line.removeLast() }
+                return PlainLineEditor.decode(line)
             }
-            let n = chunk.withUnsafeMutableBytes { read(0, $0.baseAddress, $0.count) }
+            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
             if n < 0, errno == EINTR { continue }
             if n <= 0 {
                 eof = true
@@ -47,5 +66,12 @@ final class PlainLineEditor: LineEditor {
         }
     }
 
-    func remember(_ line: String) {}
+    static func decode(_ line: [UInt8]) -> EditorInput {
+        if let bad = firstInvalidUTF8(line) { return .invalid(line, offset: bad) }
+        return .line(String(decoding: line, as: UTF8.self))
+    }
+
+    func remember(_ entry: String) {}
+
+    var history: [String] { [] }
 }

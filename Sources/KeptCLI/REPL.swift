@@ -1,85 +1,170 @@
-// The interactive loop: read a line, run it in the session, print. The same Session as
-// `kept run`; with --store, the REPL writes the store after each change.
+// The interactive loop: read a statement (several lines while the parser says it is
+// unfinished), run it through the same runner as `kept run`, print. With a store file the
+// store is written after each change. Dot-commands (REPL+DotCommands.swift) act on the session;
+// piped input (REPL+Piped.swift) reads scripts exactly as `kept run` does.
 
+import Foundation
 import KeptCore
 
 /// The read-eval-print loop.
 final class REPL {
+    static let prompt = "kept> "
+    static let continuationPrompt = "  ... "
+
     let session: Session
     let editor: LineEditor
-    let options: SessionOptions
     let out: OutputStream
     let err: OutputStream
-    let renderer: DiagnosticRenderer
     let interactive: Bool
-    var failed = false
+    /// Runs statements the way `kept run --write` does: the same output, errors and store writes.
+    let runner: BatchRunner
+    let recorder: Recorder
+    var timer = false
+    /// Live colouring and coloured errors (`.color`); off with NO_COLOR or TERM=dumb.
+    var color: Bool
+    /// Lines read so far: a statement's diagnostics count lines of the whole session.
+    var lineNumber = 0
+    var quit = false
+    /// A piped script could not be read (not UTF-8, a stray transcript line): exit 2.
+    var unreadable = false
+
+    var options: SessionOptions { runner.options }
 
     init(session: Session, editor: LineEditor, options: SessionOptions, out: OutputStream, err: OutputStream,
          renderer: DiagnosticRenderer, interactive: Bool) {
         self.session = session
         self.editor = editor
-        self.options = options
         self.out = out
         self.err = err
-        self.renderer = renderer
         self.interactive = interactive
+        self.color = renderer.color
+        var o = options
+        // The REPL writes its store after each change; `kept run` only with --write.
+        o.write = options.store != nil
+        o.echo = false
+        runner = BatchRunner(session: session, options: o, out: out, err: err, renderer: renderer)
+        recorder = Recorder(session: session, startedWithStore: options.store != nil)
+        runner.observer = { [unowned self] src, format, result in
+            let answer = self.answer
+            self.answer = nil
+            // A declined bulk delete changed nothing and is not recorded: replayed, it would
+            // be refused rather than declined. A confirmed one is recorded with `@yes`.
+            if answer == false { return }
+            self.recorder.command(self.recordedLines(src), format: format, output: result, confirmed: answer == true)
+        }
+        // On a terminal a bulk delete asks; piped input is a script and needs --yes or @yes.
+        if interactive {
+            runner.confirm = { [unowned self] q in self.confirm(q) }
+        }
     }
 
-    /// Asks a question: true for y or yes, false for anything else, nil at the end of input.
+    /// Asks a bulk delete's question through the editor (R-TASK-5): `y` or `yes` goes on,
+    /// anything else (Ctrl-C too) is no; nil when input ended.
     func confirm(_ q: Confirmation) -> Bool? {
         out.lines(q.details)
-        let ask = q.question + " [y/N] "
-        if !interactive { out.line(ask.trimmedSpaces) }
         out.flush()
-        guard let answer = editor.readLine(prompt: interactive ? ask : "") else { return nil }
-        return ["y", "yes"].contains(answer.trimmedSpaces.lowercased())
+        switch editor.read(prompt: q.question + " [y/N] ") {
+        case .line(let a): answer = ["y", "yes"].contains(a.trimmedSpaces.lowercased())
+        case .interrupted, .invalid: answer = false
+        case .end: answer = nil
+        }
+        return answer
+    }
+
+    /// The answer to the question of the statement running, for `.record`.
+    var answer: Bool? = nil
+
+    /// The lines of a statement as they were typed, for `.record`.
+    var pendingLines: [String]? = nil
+    func recordedLines(_ src: StatementSource) -> [String] {
+        if let p = pendingLines { return p }
+        return [src.text]
     }
 
     func run() -> Int32 {
         if interactive {
             let where_ = options.store.map { "store \($0), written after each change" } ?? "no store file: changes last for this session"
-            out.line("Kept \(KeptMain.version) · \(where_) · 'help' lists the commands, Ctrl-D quits")
+            out.line("Kept \(KeptMain.version) · \(where_) · .help · Ctrl-D quits")
             out.flush()
-        }
-        var n = 0
-        while let line = editor.readLine(prompt: interactive ? "kept> " : "") {
-            n += 1
-            let trimmed = line.trimmedSpaces
-            if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
-            editor.remember(line)
-            if trimmed == ".quit" || trimmed == ".exit" { break }
-            let file = SourceFile(name: interactive ? "<repl>" : "<stdin>", text: line)
-            var r = session.run(StatementSource(file: file))
-            if let q = r.confirmation {
-                // The engine asks; the REPL reads the answer through its editor (R-TASK-5).
-                guard let yes = confirm(q) else { break }
-                if yes {
-                    r = session.run(StatementSource(file: file), confirmed: true)
-                } else {
-                    out.line("Nothing deleted")
-                    out.flush()
-                    continue
-                }
-            }
-            if r.changed, let path = options.store {
-                if case .failure(let d) = StoreFile.save(session.store, to: path) {
-                    err.line(renderer.render(d))
-                    failed = true
-                }
-            }
-            out.lines(r.lines)
-            out.flush()
-            for d in r.diagnostics {
-                if session.format == .json {
-                    out.line(JSONWriter.compact(DiagnosticJSON.value(d)))
-                } else {
-                    err.line(renderer.render(d))
-                }
-                failed = true
-            }
+            runInteractive()
             out.flush()
             err.flush()
+            return quitOnWriteFailure ? 1 : 0
         }
-        return failed && !interactive ? 1 : 0
+        runPiped()
+        out.flush()
+        err.flush()
+        if unreadable || runner.unreadable { return 2 }
+        return runner.failed ? 1 : 0
+    }
+
+    /// Set when the store could not be written; the interactive session then exits 1.
+    var quitOnWriteFailure = false
+
+    func runInteractive() {
+        var pending: [String] = []
+        var firstLine = 0
+        while !quit {
+            switch editor.read(prompt: pending.isEmpty ? REPL.prompt : REPL.continuationPrompt) {
+            case .end:
+                quit = true
+            case .interrupted:
+                // Ctrl-C drops the whole unfinished statement, never the session.
+                pending = []
+            case .invalid:
+                continue
+            case .line(let l):
+                lineNumber += 1
+                if pending.isEmpty {
+                    let t = l.trimmedSpaces
+                    if t.isEmpty { continue }
+                    if t.hasPrefix(".") {
+                        editor.remember(l)
+                        dotCommand(l, name: "<repl>", line: lineNumber)
+                        flush()
+                        continue
+                    }
+                    firstLine = lineNumber
+                }
+                pending.append(l)
+                let file = SourceFile(name: "<repl>", text: pending.joined(separator: "\n"), firstLine: firstLine)
+                let src = StatementSource(file: file)
+                if Parser.isIncomplete(src) { continue }
+                editor.remember(pending.joined(separator: " "))
+                execute(src, lines: pending, modifiers: [])
+                pending = []
+                flush()
+            }
+        }
+    }
+
+    func flush() {
+        out.flush()
+        err.flush()
+    }
+
+    /// Runs one statement through the runner, with `.timer` and `.record` around it.
+    func execute(_ src: StatementSource, lines: [String]?, modifiers: [TranscriptDirective]) {
+        recorder.willRun(session)
+        pendingLines = lines
+        defer { pendingLines = nil }
+        let t0 = DispatchTime.now().uptimeNanoseconds
+        let ok = runner.runStatement(src, modifiers: modifiers)
+        if timer {
+            let ms = Double(DispatchTime.now().uptimeNanoseconds - t0) / 1_000_000
+            out.flush()
+            err.line("time: \(String(format: "%.3f", ms)) ms")
+        }
+        if !ok {
+            // The store could not be written: `kept run` stops here, and so does piped input.
+            quitOnWriteFailure = true
+            if !interactive { quit = true }
+        }
+    }
+
+    /// Reports a diagnostic of the REPL itself (a dot-command's), as the runner reports errors.
+    func report(_ d: Diagnostic) {
+        runner.report(d)
+        runner.failed = true
     }
 }

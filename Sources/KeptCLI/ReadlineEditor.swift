@@ -1,5 +1,7 @@
-// GNU readline, for a terminal on both ends. All readline calls live in this file; Swift 6
-// needs @preconcurrency for readline's C globals.
+// GNU readline, for a terminal on both ends. All readline calls live in this file and in
+// ReadlineHooks.swift. It uses readline's callback interface under a poll loop, so that Ctrl-C
+// (a flag set by the signal handler, seen when poll is interrupted) clears the line and returns
+// to the REPL instead of ending the process. Swift 6 needs @preconcurrency for readline's globals.
 
 import KeptCore
 
@@ -8,21 +10,53 @@ import KeptCore
 import Glibc
 #endif
 
-/// Line editing and history through GNU readline.
+/// Line editing, history, completion and live capture colouring through GNU readline.
 final class ReadlineEditor: LineEditor {
-    init() {
-        // Bracketed paste wraps each prompt in escape codes that confuse pty-driven tests.
-        _ = rl_variable_bind("enable-bracketed-paste", "off")
+    private let historyPath: String?
+    private var entries: [String] = []
+
+    /// - Parameters:
+    ///   - historyPath: the history file, or nil to keep history in memory only.
+    ///   - completer: what Tab offers; it reads the session, never changes it.
+    ///   - highlighter: colours a capture line as it is typed; nil for no colour.
+    init(historyPath: String?, completer: Completer, highlighter: CaptureHighlighter?) {
+        self.historyPath = historyPath
+        ReadlineHooks.completer = completer
+        ReadlineHooks.highlighter = highlighter
+        ReadlineHooks.install()
+        if let p = historyPath, History.prepare(p) {
+            _ = read_history(p)
+            _ = history_truncate_file(p, Int32(History.maxEntries))
+            stifle_history(Int32(History.maxEntries))
+            var k = history_base
+            while let h = history_get(k) {
+                if let l = h.pointee.line { entries.append(String(cString: l)) }
+                k += 1
+            }
+        } else {
+            stifle_history(Int32(History.maxEntries))
+        }
     }
 
-    func readLine(prompt: String) -> String? {
-        guard let p = readline(prompt) else { return nil }
-        defer { free(p) }
-        return String(cString: p)
+    deinit {
+        if let p = historyPath { _ = history_truncate_file(p, Int32(History.maxEntries)) }
     }
 
-    func remember(_ line: String) {
-        guard !line.isEmpty, !line.hasPrefix(" ") else { return }
-        add_history(line)
+    func read(prompt: String) -> EditorInput {
+        ReadlineHooks.read(prompt: prompt)
     }
+
+    func remember(_ entry: String) {
+        guard History.accepts(entry, after: entries.last) else { return }
+        entries.append(entry)
+        if entries.count > History.maxEntries { entries.removeFirst(entries.count - History.maxEntries) }
+        add_history(entry)
+        // Appended after each accepted line, so a second session or a crash keeps it.
+        if let p = historyPath, History.prepare(p) { _ = append_history(1, p) }
+    }
+
+    var history: [String] { entries }
+
+    /// Turns the live colouring on or off (`.color`).
+    func setColor(_ on: Bool) { ReadlineHooks.colorOn = on }
 }

@@ -7,7 +7,7 @@ import Foundation
 import XCTest
 
 final class CLITests: XCTestCase {
-    static let usageLine = "usage: kept [repl] [--store FILE] [--now ISO] [--zone TZ] [--yes]"
+    static let usageLine = "usage: kept [repl] [--store FILE] [--now ISO] [--zone TZ] [--format text|json] [--yes]"
 
     // MARK: - Diagnostics
 

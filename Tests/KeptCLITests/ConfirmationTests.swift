@@ -40,32 +40,19 @@ final class ConfirmationTests: XCTestCase {
         XCTAssertEqual(r.stdoutLines.last.map { $0.hasPrefix(#"{"error":{"code":"E0318","#) }, true, r.summary)
     }
 
-    /// R-TASK-5: the REPL asks through its line editor; anything but y or yes keeps the tasks,
-    /// and the end of input while asking deletes nothing.
-    func testTheREPLAsks() throws {
-        let input = "add Milk #errand\nadd Stamps #errand\ndelete where #errand\nn\ncount\ndelete where #errand\nyes\ncount\nundo\ndelete where #errand\n"
-        let r = try Kept.run(["repl"] + Kept.clock, stdin: Data(input.utf8))
-        XCTAssertEqual(r.status, 0, r.summary)
-        XCTAssertEqual(r.stdoutLines, [
-            "Added 1 · Milk · #errand",
-            "Added 2 · Stamps · #errand",
-            "  1 · Milk",
-            "  2 · Stamps",
-            "Delete 2 tasks where #errand? [y/N]",
-            "Nothing deleted",
-            "All 2 tasks",
-            "  1 · Milk",
-            "  2 · Stamps",
-            "Delete 2 tasks where #errand? [y/N]",
-            "Deleted 2 tasks where #errand:",
-            "  1 · Milk",
-            "  2 · Stamps",
-            "All 0 tasks",
-            "Undid delete where #errand · 2 tasks (back as 3 and 4)",
-            "  3 · Stamps",
-            "  4 · Milk",
-            "Delete 2 tasks where #errand? [y/N]",
-        ], r.summary)
+    /// R-TASK-5: input piped into the REPL is a script, read as `kept run` reads it, so a bulk
+    /// delete there is refused without --yes, exactly as `kept run` refuses it; with --yes it
+    /// runs. (On a terminal the REPL asks through readline: Tests/pty/repl_pty.py answers no,
+    /// then yes, and checks the recording replays with `@yes`.)
+    func testPipedREPLInputNeedsYesAsAScriptDoes() throws {
+        let script = "add Milk #errand\nadd Stamps #errand\ndelete where #errand\ncount\n"
+        let repl = try Kept.run(["repl"] + Kept.clock, stdin: Data(script.utf8))
+        let run = try Kept.run(["run"] + Kept.clock, stdin: Data(script.utf8))
+        XCTAssertEqual(repl.status, 1, repl.summary)
+        XCTAssertEqual(repl.stdout, run.stdout, repl.summary)
+        XCTAssertEqual(repl.stderr, run.stderr, repl.summary)
+        XCTAssertEqual(repl.stdoutLines.last, "All 2 tasks", repl.summary)
+        XCTAssertTrue(repl.stderr.contains("E0318"), repl.summary)
         let yes = try Kept.run(["repl", "--yes"] + Kept.clock, stdin: Data("add Milk #errand\ndelete where #errand\ncount\n".utf8))
         XCTAssertEqual(yes.stdoutLines, ["Added 1 · Milk · #errand", "Deleted 1 task where #errand:", "  1 · Milk", "All 0 tasks"], yes.summary)
     }

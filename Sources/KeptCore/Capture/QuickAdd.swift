@@ -54,6 +54,10 @@ public struct CaptureError: Error, Sendable {
     public var end: Int
     public var label: String
     public var help: String?
+    /// The tokens recognised before the error, so a front end can still highlight them.
+    public var tokens: [CaptureToken] = []
+    /// The completion offered for an unfinished last word, if one was found before the error.
+    public var completion: CaptureCompletion?
 }
 
 /// Parses quick-add lines.
@@ -148,7 +152,7 @@ public enum QuickAdd {
         let endsOpen = b.count > 0 && !isSpace(b[b.count - 1]) && literalFrom == nil
         var k = 0
         func err(_ code: String, _ message: String, _ s: Int, _ e: Int, _ label: String, _ help: String? = nil) -> Result<TaskDraft, CaptureError> {
-            .failure(CaptureError(code: code, message: message, start: s, end: e, label: label, help: help))
+            .failure(CaptureError(code: code, message: message, start: s, end: e, label: label, help: help, tokens: draft.tokens, completion: draft.completion))
         }
         while k < ws.count {
             let w = ws[k]

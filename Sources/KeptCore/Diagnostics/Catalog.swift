@@ -57,6 +57,10 @@ public enum Catalog {
         Entry(code: "E0320", summary: "a project already has that status"),
         Entry(code: "E0321", summary: "a project does not have that status"),
         Entry(code: "E0322", summary: "an archived project takes no tasks"),
+        Entry(code: "E0501", summary: "unknown dot-command"),
+        Entry(code: "E0502", summary: "a dot-command's argument is missing or not allowed"),
+        Entry(code: "E0503", summary: "a file a dot-command writes could not be written"),
+        Entry(code: "E0504", summary: "scripts read with '.read' nest too deeply"),
     ]
 
     /// The summary of a code, or nil for a code not in the catalog.
@@ -71,7 +75,7 @@ public enum Catalog {
                    label: "this quote is never closed", help: "add a closing '\"'")
     }
 
-    static func strayTranscriptLine(file: SourceFile, range: SourceRange) -> Diagnostic {
+    public static func strayTranscriptLine(file: SourceFile, range: SourceRange) -> Diagnostic {
         Diagnostic(code: "E0002", message: "line outside any command block", file: file, range: range,
                    label: "not a command, comment, directive or expected output",
                    help: "start a command with '> ' and a comment with '#'; expected output follows its command without a blank line")
@@ -278,5 +282,25 @@ public enum Catalog {
 
     public static func wrongState(_ message: String, range: SourceRange, file: SourceFile, help: String? = nil) -> Diagnostic {
         Diagnostic(code: "E0310", message: message, file: file, range: range, label: "see the task's status", help: help)
+    }
+
+    // MARK: E05xx the REPL's dot-commands
+
+    public static func unknownDotCommand(_ name: String, range: SourceRange, file: SourceFile, candidates: [String]) -> Diagnostic {
+        Diagnostic(code: "E0501", message: "unknown dot-command '.\(name)'", file: file, range: range, label: "not a dot-command",
+                   help: Suggestion.nearest(name, in: candidates).map { "did you mean '.\($0)'?" } ?? "'.help' lists the dot-commands")
+    }
+
+    public static func dotArgument(_ message: String, range: SourceRange, file: SourceFile, label: String, usage: String) -> Diagnostic {
+        Diagnostic(code: "E0502", message: message, file: file, range: range, label: label, help: "usage: \(usage)")
+    }
+
+    public static func dotWriteFailed(_ path: String, reason: String, range: SourceRange, file: SourceFile) -> Diagnostic {
+        Diagnostic(code: "E0503", message: "could not write '\(path)': \(reason)", file: file, range: range, label: "this file")
+    }
+
+    public static func readTooDeep(_ path: String, range: SourceRange, file: SourceFile) -> Diagnostic {
+        Diagnostic(code: "E0504", message: "'.read \(path)' nests more than 16 scripts deep", file: file, range: range,
+                   label: "read from a script already being read", help: "a script that reads itself never ends")
     }
 }

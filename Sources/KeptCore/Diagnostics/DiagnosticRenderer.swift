@@ -74,7 +74,7 @@ public struct DiagnosticRenderer: Sendable {
             out.append("\(String(repeating: " ", count: width - num.count))\(num) \(bar) \(text)")
             for (r, label, primary) in entry.marks {
                 let col = file.lineColumn(of: r.start).column - 1 - shift
-                let lineEnd = entry.line < file.lineStarts.count ? file.lineStarts[entry.line] - 1 : file.bytes.count
+                let lineEnd = file.lineEnd(entry.line)
                 let endOff = min(r.end, lineEnd)
                 let len = max(1, SourceFile.scalarCount(file.bytes, from: r.start, to: endOff))
                 let mark = String(repeating: primary ? "^" : "-", count: min(len, 80))

@@ -169,7 +169,7 @@ public enum StoreFile {
         return d.isEmpty ? "/" : d
     }
 
-    static func basename(of path: String) -> String {
+    public static func basename(of path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return path }
         return String(path[path.index(after: slash)...])
     }

@@ -9,10 +9,15 @@ public final class SourceFile: Sendable {
     public let bytes: [UInt8]
     /// Byte offsets at which each line starts; line 1 starts at 0.
     public let lineStarts: [Int]
+    /// The line number of the first line: 1 for a whole file; a later number when the text is
+    /// one piece of a longer input read line by line (the REPL), so diagnostics count lines of
+    /// the whole input.
+    public let firstLine: Int
 
-    public init(name: String, bytes: [UInt8]) {
+    public init(name: String, bytes: [UInt8], firstLine: Int = 1) {
         self.name = name
         self.bytes = bytes
+        self.firstLine = max(1, firstLine)
         var starts = [0]
         for (i, b) in bytes.enumerated() where b == 0x0A {
             starts.append(i + 1)
@@ -20,12 +25,17 @@ public final class SourceFile: Sendable {
         self.lineStarts = starts
     }
 
-    public convenience init(name: String, text: String) {
-        self.init(name: name, bytes: Array(text.utf8))
+    public convenience init(name: String, text: String, firstLine: Int = 1) {
+        self.init(name: name, bytes: Array(text.utf8), firstLine: firstLine)
     }
 
-    /// The 1-based line that holds a byte offset.
+    /// The line number (counting from `firstLine`) that holds a byte offset.
     public func line(of offset: Int) -> Int {
+        localLine(of: offset) + firstLine - 1
+    }
+
+    /// The 1-based line within this text that holds a byte offset.
+    func localLine(of offset: Int) -> Int {
         var lo = 0
         var hi = lineStarts.count - 1
         while lo < hi {
@@ -39,13 +49,20 @@ public final class SourceFile: Sendable {
     /// drawn that many cells in lands under the right character.
     public func lineColumn(of offset: Int) -> (line: Int, column: Int) {
         let clamped = max(0, min(offset, bytes.count))
-        let line = self.line(of: clamped)
-        let start = lineStarts[line - 1]
-        return (line, SourceFile.scalarCount(bytes, from: start, to: clamped) + 1)
+        let local = localLine(of: clamped)
+        let start = lineStarts[local - 1]
+        return (local + firstLine - 1, SourceFile.scalarCount(bytes, from: start, to: clamped) + 1)
     }
 
-    /// The text of a 1-based line, without its line break; empty past the end.
-    public func lineText(_ line: Int) -> String {
+    /// The byte offset where a line (counting from `firstLine`) ends, before its line break.
+    public func lineEnd(_ line: Int) -> Int {
+        let local = line - firstLine + 1
+        return local >= 1 && local < lineStarts.count ? lineStarts[local] - 1 : bytes.count
+    }
+
+    /// The text of a line (counting from `firstLine`), without its line break; empty past the end.
+    public func lineText(_ number: Int) -> String {
+        let line = number - firstLine + 1
         guard line >= 1, line <= lineStarts.count else { return "" }
         let start = lineStarts[line - 1]
         var end = line < lineStarts.count ? lineStarts[line] - 1 : bytes.count

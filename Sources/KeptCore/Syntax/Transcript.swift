@@ -24,6 +24,13 @@ public struct TranscriptDirective: Sendable, Equatable {
     public let argument: String
     public let line: Int
     public let range: SourceRange
+
+    public init(name: String, argument: String, line: Int, range: SourceRange) {
+        self.name = name
+        self.argument = argument
+        self.line = line
+        self.range = range
+    }
 }
 
 /// One element of a script, in order.

@@ -1,0 +1,132 @@
+// The dot-commands of the REPL (DotCommand.swift lists them): they act on the session, not on
+// the store's tasks, and are never part of the language. Their errors are E05xx diagnostics
+// pointing into the line just typed.
+
+import KeptCore
+
+extension REPL {
+    /// Runs a dot-command line. `from` skips a transcript's `> ` before it.
+    func dotCommand(_ line: String, name: String, line number: Int, from: Int = 0) {
+        let bytes = Array(line.utf8)
+        let file = SourceFile(name: name, bytes: bytes, firstLine: number)
+        guard let cmd = DotCommand(Array(bytes[min(from, bytes.count)...])) else { return }
+        func shift(_ r: SourceRange) -> SourceRange { SourceRange(start: r.start + from, end: r.end + from) }
+        func argError(_ message: String, _ label: String, range: SourceRange? = nil) {
+            let r = range.map(shift) ?? SourceRange.at(bytes.count)
+            report(Catalog.dotArgument(message, range: r, file: file, label: label, usage: DotCommand.usage(cmd.name)))
+        }
+        func onOff(_ current: Bool, _ what: String) -> Bool? {
+            guard let a = cmd.arguments.first else {
+                out.line("\(what) \(current ? "on" : "off")")
+                return nil
+            }
+            switch a.text.lowercased() {
+            case "on": return true
+            case "off": return false
+            default:
+                argError("'.\(cmd.name)' takes on or off, not '\(a.text)'", "expected on or off", range: a.range)
+                return nil
+            }
+        }
+        switch cmd.name {
+        case "quit", "exit", "q":
+            quit = true
+        case "help":
+            help(cmd.rest)
+        case "mode":
+            guard let a = cmd.arguments.first else {
+                out.line("mode \(session.format.rawValue)")
+                return
+            }
+            guard let f = OutputFormat(rawValue: a.text.lowercased()), cmd.arguments.count == 1 else {
+                argError("'.mode' takes text or json, not '\(cmd.rest)'", "expected text or json", range: a.range)
+                return
+            }
+            session.format = f
+        case "timer":
+            if let on = onOff(timer, "timer") { timer = on }
+        case "color", "colour":
+            if let on = onOff(color, "color") {
+                color = on
+                runner.renderer.color = on
+                (editor as? ReadlineEditor)?.setColor(on)
+            }
+        case "history":
+            for (k, h) in editor.history.enumerated() {
+                out.line("\(String(k + 1).leftPadded(5))  \(h)")
+            }
+        case "open":
+            guard !cmd.rest.isEmpty else { return argError("'.open' needs a store file", "expected a file name") }
+            switch SessionFactory.store(cmd.rest) {
+            case .success(let s):
+                session.replaceStore(s)
+                runner.options.store = cmd.rest
+                runner.options.write = true
+                recorder.opened(s)
+                out.line("Opened \(cmd.rest) · \(s.taskCount == 1 ? "1 task" : "\(s.taskCount) tasks") · written after each change")
+            case .failure(.store(let d)):
+                report(d)
+            case .failure(.usage(let m)):
+                argError(m, "this file", range: cmd.restRange)
+            }
+        case "save":
+            guard let path = cmd.rest.isEmpty ? options.store : cmd.rest else {
+                return argError("this session has no store file", "expected a file name")
+            }
+            switch StoreFile.save(session.store, to: path) {
+            case .success: out.line("Saved \(path)")
+            case .failure(let d): report(d)
+            }
+        case "read":
+            guard !cmd.rest.isEmpty else { return argError("'.read' needs a script", "expected a file name") }
+            guard let f = runner.load(cmd.rest) else {
+                // The script could not be read: this command failed, the session goes on.
+                runner.unreadable = false
+                runner.failed = true
+                return
+            }
+            _ = runner.run(file: f, wholeFileIsOneStatement: false)
+            if runner.unreadable {
+                runner.unreadable = false
+                runner.failed = true
+            }
+        case "record":
+            guard !cmd.rest.isEmpty else { return argError("'.record' needs a file to write", "expected a file name") }
+            switch recorder.write(to: cmd.rest) {
+            case .success(let stores):
+                let n = recorder.commandCount
+                var msg = "Recorded \(n == 1 ? "1 command" : "\(n) commands") to \(cmd.rest)"
+                if !stores.isEmpty { msg += " (store: \(stores.joined(separator: ", ")))" }
+                out.line(msg)
+            case .failure(let e):
+                report(Catalog.dotWriteFailed(e.path, reason: e.reason, range: shift(cmd.restRange), file: file))
+            }
+        default:
+            report(Catalog.unknownDotCommand(cmd.name, range: shift(cmd.nameRange), file: file, candidates: DotCommand.names))
+        }
+    }
+
+    /// `.help`: the dot-commands; `.help .NAME` one of them; `.help WORD` the language's help.
+    func help(_ topic: String) {
+        if topic.isEmpty {
+            out.line("Dot-commands act on the session; every other line is a statement of the language ('help' lists them).")
+            let width = DotCommand.table.map(\.usage.count).max() ?? 0
+            for d in DotCommand.table { out.line("  \(d.usage.padding(width))  \(d.summary)") }
+            out.line("Tab completes, Ctrl-C clears the line, Ctrl-D on an empty line quits; history: \(History.maxEntries) lines.")
+            return
+        }
+        let name = topic.hasPrefix(".") ? String(topic.dropFirst()).lowercased() : topic.lowercased()
+        if let d = DotCommand.table.first(where: { $0.name == name }) {
+            out.line(d.usage)
+            out.line("  \(d.summary)")
+            return
+        }
+        let r = session.run(StatementSource(file: SourceFile(name: "help", text: "help \(topic)")))
+        out.lines(r.lines)
+        for d in r.diagnostics { report(d) }
+    }
+}
+
+extension String {
+    func leftPadded(_ n: Int) -> String { count >= n ? self : String(repeating: " ", count: n - count) + self }
+}

@@ -1,0 +1,111 @@
+// Piped input: no prompt, no echo, no colour, no history, and the same reading as `kept run`
+// on stdin, line by line so output keeps pace with input: a plain script (a command per line,
+// `... ` continuing it) or a transcript (`> ` commands, their expected output skipped), `#`
+// comments and `@format json` before a command. A failing statement is reported and the next
+// runs; the exit status is 1 when one failed (docs/DECISIONS.md), 2 when the input is unreadable.
+
+import KeptCore
+
+extension REPL {
+    func runPiped() {
+        var transcript = false
+        var inExpected = false
+        var modifiers: [TranscriptDirective] = []
+        var lookahead: EditorInput? = nil
+        func next() -> EditorInput {
+            if let l = lookahead { lookahead = nil; return l }
+            return editor.read(prompt: "")
+        }
+        while !quit {
+            let input = next()
+            let line: String
+            switch input {
+            case .end, .interrupted:
+                return
+            case .invalid(let bytes, let offset):
+                lineNumber += 1
+                report(Catalog.invalidUTF8(file: SourceFile(name: "<stdin>", bytes: bytes, firstLine: lineNumber), offset: offset))
+                unreadable = true
+                return
+            case .line(let l):
+                line = l
+                lineNumber += 1
+            }
+            let isCommand = line.hasPrefix("> ") || line == ">"
+            let blank = line.allSatisfy { $0 == " " || $0 == "\t" }
+            if inExpected {
+                if blank { inExpected = false; continue }
+                if !isCommand { continue }
+                inExpected = false
+            }
+            if isCommand { transcript = true }
+            if blank || line.hasPrefix("#") { continue }
+            if line.hasPrefix("@") {
+                let d = REPL.directive(line, line: lineNumber)
+                if Transcript.fileDirectives.contains(d.name) { continue }
+                guard Transcript.commandDirectives.contains(d.name) else {
+                    let file = SourceFile(name: "<stdin>", text: line, firstLine: lineNumber)
+                    report(Catalog.unknownDirective(d, file: file, candidates: Transcript.fileDirectives + Transcript.commandDirectives))
+                    unreadable = true
+                    return
+                }
+                modifiers.append(d)
+                continue
+            }
+            if transcript && !isCommand {
+                let file = SourceFile(name: "<stdin>", text: line, firstLine: lineNumber)
+                report(Catalog.strayTranscriptLine(file: file, range: SourceRange(start: 0, end: file.bytes.count)))
+                unreadable = true
+                return
+            }
+            let prefix = isCommand ? min(2, line.utf8.count) : 0
+            if String(line.dropFirst(prefix)).trimmedSpaces.hasPrefix(".") {
+                dotCommand(line, name: "<stdin>", line: lineNumber, from: prefix)
+                modifiers = []
+                if transcript { inExpected = true }
+                continue
+            }
+            // Continuations: `... text`, right after the command or another continuation.
+            let first = lineNumber
+            var lines = [line]
+            while true {
+                let n = next()
+                if case .line(let c) = n, c.hasPrefix("... ") {
+                    lines.append(c)
+                    lineNumber += 1
+                } else {
+                    lookahead = n
+                    break
+                }
+            }
+            let text = lines.joined(separator: "\n")
+            let file = SourceFile(name: "<stdin>", text: text, firstLine: first)
+            var blanks: [SourceRange] = []
+            var offset = lines[0].utf8.count + 1
+            for c in lines.dropFirst() {
+                blanks.append(SourceRange(start: offset, end: offset + 4))
+                offset += c.utf8.count + 1
+            }
+            let src = StatementSource(file: file, range: SourceRange(start: prefix, end: file.bytes.count), blanking: blanks)
+            let typed = [String(lines[0].dropFirst(prefix))] + lines.dropFirst().map { String($0.dropFirst(4)) }
+            execute(src, lines: typed, modifiers: modifiers)
+            modifiers = []
+            if transcript { inExpected = true }
+        }
+    }
+
+    /// A directive line `@name rest`, as Transcript reads it.
+    static func directive(_ line: String, line number: Int) -> TranscriptDirective {
+        let text = String(line.dropFirst())
+        let name: String
+        let arg: String
+        if let sp = text.firstIndex(where: { $0 == " " || $0 == "\t" }) {
+            name = String(text[..<sp])
+            arg = String(text[sp...]).trimmedSpaces
+        } else {
+            name = text
+            arg = ""
+        }
+        return TranscriptDirective(name: name, argument: arg, line: number, range: SourceRange(start: 0, end: line.utf8.count))
+    }
+}

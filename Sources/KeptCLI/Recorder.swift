@@ -1,0 +1,146 @@
+// `.record FILE`: the session so far as a `kept test` transcript. It starts from the store and
+// the clock the session started from (a snapshot of the store is written beside the
+// transcript, since the REPL has been writing the store file since), then every statement with
+// the output it printed, so a surprise found by hand becomes a regression test in one step.
+
+import Foundation
+import KeptCore
+
+/// Collects what the session ran, to write it as a transcript.
+final class Recorder {
+    enum Entry {
+        /// A statement's lines as typed, the format it ran in, what it printed, and whether the
+        /// user said yes to its question (a bulk delete; written as `@yes`).
+        case command(lines: [String], format: OutputFormat, output: [String], confirmed: Bool)
+        /// The session switched to another store (`.open`), in this state.
+        case store(Store)
+        /// The live clock moved on to another minute; recorded as `now INSTANT`.
+        case now(String)
+    }
+
+    private(set) var entries: [Entry] = []
+    /// The store the session started from; nil for the empty store of a session without one.
+    private let startStore: Store?
+    /// The argument of the first `now`.
+    private let startNow: String
+    /// The argument of the first `zone`, when test mode's default would not give the same zone.
+    private let startZone: String?
+    private var lastMinute: Int64
+
+    init(session: Session, startedWithStore: Bool) {
+        startStore = startedWithStore ? session.store : nil
+        let now = session.now
+        lastMinute = Recorder.minute(now)
+        switch session.clock {
+        case .wall(let w): startNow = "\(w.date.iso) \(w.time.iso)"
+        case .instant(let i): startNow = TimeText.isoInstant(i, in: Zone.utc)
+        case .clock: startNow = TimeText.isoInstant(now, in: Zone.utc)
+        }
+        if let z = session.zoneOverride {
+            startZone = z.identifier
+        } else if session.store.settings.zone == nil {
+            startZone = session.defaultZone.identifier
+        } else {
+            startZone = nil
+        }
+    }
+
+    /// Called before a statement runs: a session on the system clock records the minute it runs in.
+    func willRun(_ session: Session) {
+        guard case .clock = session.clock else { return }
+        let now = session.now
+        let minute = Recorder.minute(now)
+        if minute != lastMinute {
+            lastMinute = minute
+            entries.append(.now(TimeText.isoInstant(now, in: Zone.utc)))
+        }
+    }
+
+    static func minute(_ i: Instant) -> Int64 {
+        Int64((i.date.timeIntervalSince1970 / 60).rounded(.down))
+    }
+
+    func command(_ lines: [String], format: OutputFormat, output: CommandOutput, confirmed: Bool = false) {
+        // Output lines are written so they read back as themselves; errors as `! CODE message`.
+        var text = output
+        text.diagnostics = []
+        var expected = ScriptTest.actualLines(text, format: format).map(Recorder.expectedLine)
+        var errors = output
+        errors.lines = []
+        expected += ScriptTest.actualLines(errors, format: format).map { $0.isEmpty ? "<BLANKLINE>" : $0 }
+        entries.append(.command(lines: lines, format: format, output: expected, confirmed: confirmed))
+    }
+
+    func opened(_ store: Store) {
+        entries.append(.store(store))
+    }
+
+    var commandCount: Int {
+        entries.reduce(0) { n, e in if case .command = e { return n + 1 }; return n }
+    }
+
+    /// The snapshot file for the k-th store (from 1) of a transcript at `path`.
+    static func storePath(for path: String, _ k: Int) -> String {
+        let stem = path.hasSuffix(".kept") ? String(path.dropLast(5)) : path
+        return k == 1 ? "\(stem).store.json" : "\(stem).store-\(k).json"
+    }
+
+    /// An expected line as a transcript must write it so it is read back as that line.
+    static func expectedLine(_ line: String) -> String {
+        if line.isEmpty { return "<BLANKLINE>" }
+        if line.hasPrefix(">") || line == "..." || line.hasPrefix("! ") {
+            // These would read as a command, "any lines" or an error: match them literally.
+            return "\\Q\(line.replacingOccurrences(of: "\\E", with: "\\E\\\\E\\Q"))\\E (re)"
+        }
+        return line
+    }
+
+    /// The transcript text and the stores to write beside it (path, store).
+    func transcript(path: String) -> (text: String, stores: [(String, Store)]) {
+        var out = ["# recorded in the kept REPL with .record; 'kept test' checks it, 'kept test --update' refreshes it"]
+        var stores: [(String, Store)] = []
+        func addStore(_ s: Store) {
+            let p = Recorder.storePath(for: path, stores.count + 1)
+            stores.append((p, s))
+            out.append("@store \(StoreFile.basename(of: p))")
+        }
+        if let s = startStore { addStore(s) }
+        out.append("> now \(startNow)")
+        out.append("")
+        if let z = startZone {
+            out.append("> zone \(z)")
+            out.append("")
+        }
+        for e in entries {
+            switch e {
+            case .store(let s):
+                addStore(s)
+            case .now(let n):
+                out.append("> now \(n)")
+                out.append("")
+            case .command(let lines, let format, let output, let confirmed):
+                if format == .json { out.append("@format json") }
+                if confirmed { out.append("@yes") }
+                for (k, l) in lines.enumerated() { out.append((k == 0 ? "> " : "... ") + l) }
+                out += output
+                out.append("")
+            }
+        }
+        return (out.joined(separator: "\n"), stores)
+    }
+
+    /// Writes the transcript and its store snapshots; the error names the file that failed.
+    struct WriteError: Error {
+        let path: String
+        let reason: String
+    }
+
+    func write(to path: String) -> Result<[String], WriteError> {
+        let (text, stores) = transcript(path: path)
+        for (p, s) in stores {
+            if case .failure(let e) = StoreFile.writeAtomically(StoreCodec.encode(s), to: p) { return .failure(WriteError(path: p, reason: e.reason)) }
+        }
+        if case .failure(let e) = StoreFile.writeAtomically(Array(text.utf8), to: path) { return .failure(WriteError(path: path, reason: e.reason)) }
+        return .success(stores.map(\.0))
+    }
+}

@@ -1,0 +1,296 @@
+// The REPL: piped input gives exactly what `kept run` gives, `.record` writes a transcript that
+// `kept test` passes unchanged, dot-command errors, and (with @testable) the pure parts: what
+// Tab completes, how a capture line is coloured, what goes into the history, when a statement
+// is unfinished. testPseudoTerminalSession drives the real binary in a pty (Tests/pty).
+
+import Foundation
+import XCTest
+@testable import KeptCLI
+import KeptCore
+
+final class REPLTests: XCTestCase {
+    static let script = """
+    # a plain script: a command per line, a continuation, errors that do not stop the rest
+    project add Home
+    add Call mom @tomorrow 3pm #phone +Home
+    add Pay rent @jan 31 every month on the 31st
+    lsit
+    list (#phone
+    ... or #errand)
+    add Broken "quote
+    @format json
+    show 1 due
+    complete 1
+    count
+    """
+
+    static let transcript = """
+    # a transcript: its expected blocks are skipped
+    > add Buy milk @today
+    Added 1 · whatever was expected
+
+    > list
+    All 1 task
+
+    > show 9
+    ! E0301 no task with id 9
+
+    """
+
+    /// Piped into `kept repl`, a script prints exactly what `kept run` prints on stdout and
+    /// stderr, with the same exit status (1: a command failed, and the next ones still ran).
+    func testPipedScriptMatchesKeptRun() throws {
+        for (name, text) in [("plain", REPLTests.script), ("transcript", REPLTests.transcript)] {
+            let run = try Kept.run(["run"] + Kept.clock, stdin: Data(text.utf8))
+            let repl = try Kept.run(["repl"] + Kept.clock, stdin: Data(text.utf8))
+            XCTAssertEqual(repl.stdout, run.stdout, "\(name): stdout")
+            XCTAssertEqual(repl.stderr, run.stderr, "\(name): stderr")
+            XCTAssertEqual(repl.status, run.status, "\(name): exit status")
+            XCTAssertEqual(repl.status, 1, name)
+            XCTAssertFalse(repl.stdout.contains("kept>"), "\(name): no prompt when piped")
+        }
+        let run = try Kept.run(["run"] + Kept.clock, stdin: Data(REPLTests.script.utf8))
+        XCTAssertTrue(run.stderr.contains("<stdin>:5:1: error[E0101]"), run.summary)
+        XCTAssertTrue(run.stdout.contains("{\"due\""), run.summary)
+    }
+
+    /// Examples run through both give the same output too.
+    func testPipedExamplesMatchKeptRun() throws {
+        for ex in ["tour.kept", "capture.kept", "errors.kept"] {
+            let data = try Data(contentsOf: Kept.packageRoot.appendingPathComponent("examples/\(ex)"))
+            let run = try Kept.run(["run"] + Kept.clock, stdin: data)
+            let repl = try Kept.run(["repl"] + Kept.clock, stdin: data)
+            XCTAssertEqual(repl.stdout, run.stdout, ex)
+            XCTAssertEqual(repl.stderr, run.stderr, ex)
+            XCTAssertEqual(repl.status, run.status, ex)
+        }
+    }
+
+    /// Input that is not UTF-8 is unreadable (exit 2), as for `kept run`.
+    func testPipedInvalidUTF8ExitsTwo() throws {
+        let r = try Kept.run(["repl"] + Kept.clock, stdin: Data([0x6C, 0x69, 0x73, 0x74, 0x0A, 0xFF, 0x0A]))
+        XCTAssertEqual(r.status, 2, r.summary)
+        XCTAssertTrue(r.stderr.contains("error[E0003]"), r.summary)
+    }
+
+    /// `.record` writes the session so far, with the store it started from (a snapshot beside
+    /// the transcript, since the REPL has written the store since) and its clock; `kept test`
+    /// passes it unchanged, JSON mode, errors and a two-line statement included.
+    func testRecordPassesKeptTest() throws {
+        let tmp = try TempDir()
+        defer { tmp.cleanUp() }
+        let store = tmp.path("home.json")
+        let setup = try Kept.run(["run", "--store", store, "--write"] + Kept.clock + ["-e", "project add Home", "-e", "add Water plants @today +Home"])
+        XCTAssertEqual(setup.status, 0, setup.summary)
+        let rec = tmp.path("found.kept")
+        let session = """
+        add Call mom @tomorrow 3pm #phone +Home
+        list (#phone
+        ... or +Home)
+        complete 1
+        show 7
+        .mode json
+        show 2
+        .mode text
+        undo
+        list
+        .record \(rec)
+        """
+        let r = try Kept.run(["repl", "--store", store] + Kept.clock, stdin: Data(session.utf8))
+        XCTAssertEqual(r.status, 1, r.summary) // `show 7` failed
+        XCTAssertTrue(r.stdout.contains("Recorded 7 commands to \(rec) (store: \(tmp.path("found.store.json")))"), r.summary)
+        let text = try tmp.readText("found.kept")
+        XCTAssertTrue(text.contains("@store found.store.json\n> now 2026-06-15 09:00\n\n> zone Europe/Berlin\n"), text)
+        XCTAssertTrue(text.contains("> list (#phone\n... or +Home)\n"), text)
+        XCTAssertTrue(text.contains("> show 7\n! E0301 "), text)
+        XCTAssertTrue(text.contains("@format json\n> show 2\n{"), text)
+        // The store file moved on (the REPL wrote it); the snapshot is the start.
+        let test = try Kept.run(["test", rec])
+        XCTAssertEqual(test.status, 0, test.summary + "\n" + text)
+        XCTAssertTrue(test.stdout.hasSuffix("9 passed, 0 failed\n"), test.summary)
+        // The store file itself moved on (the REPL wrote it), so the snapshot is what makes the
+        // recording replay.
+        let now = try Kept.run(["run", "--store", store] + Kept.clock + ["-e", "list"])
+        XCTAssertEqual(now.stdoutLines.first, "All 2 tasks", now.summary)
+    }
+
+    /// The REPL writes the store after each change (kept run only with --write).
+    func testReplWritesStoreAfterEachChange() throws {
+        let tmp = try TempDir()
+        defer { tmp.cleanUp() }
+        let store = tmp.path("s.json")
+        _ = try Kept.run(["repl", "--store", store] + Kept.clock, stdin: Data("add One\nadd Two\n".utf8))
+        let r = try Kept.run(["run", "--store", store] + Kept.clock + ["-e", "list"])
+        XCTAssertEqual(r.stdoutLines.first, "All 2 tasks", r.summary)
+    }
+
+    /// Dot-command errors are E05xx diagnostics with the line and a caret.
+    func testDotCommandErrors() throws {
+        let r = try Kept.run(["repl", "--errors", "rich"] + Kept.clock, stdin: Data(".mdoe json\n.mode yaml\n.timer maybe\n.save\n.help .record\n".utf8))
+        XCTAssertEqual(r.status, 1, r.summary)
+        XCTAssertTrue(r.stderr.contains("error[E0501]: unknown dot-command '.mdoe'"), r.summary)
+        XCTAssertTrue(r.stderr.contains("did you mean '.mode'?"), r.summary)
+        XCTAssertTrue(r.stderr.contains("  --> <stdin>:2:7"), r.summary)
+        XCTAssertTrue(r.stderr.contains("error[E0502]: '.mode' takes text or json, not 'yaml'"), r.summary)
+        XCTAssertTrue(r.stderr.contains("error[E0502]: '.timer' takes on or off, not 'maybe'"), r.summary)
+        XCTAssertTrue(r.stderr.contains("error[E0502]: this session has no store file"), r.summary)
+        XCTAssertTrue(r.stdout.contains(".record FILE"), r.summary)
+    }
+
+    /// `.read` runs a script as `kept run` would; `.open` switches the store.
+    func testReadAndOpen() throws {
+        let tmp = try TempDir()
+        defer { tmp.cleanUp() }
+        let script = try tmp.write("s.kept", "add From script\nlist\n")
+        let other = tmp.path("other.json")
+        let r = try Kept.run(["repl"] + Kept.clock, stdin: Data(".read \(script)\n.open \(other)\nadd In other\n.read \(tmp.path("missing.kept"))\n".utf8))
+        XCTAssertEqual(r.stdoutLines, [
+            "Added 1 · From script", "All 1 task", "1  From script",
+            "Opened \(other) · 0 tasks · written after each change", "Added 1 · In other",
+        ], r.summary)
+        XCTAssertTrue(r.stderr.contains("E0309"), r.summary)
+        XCTAssertEqual(r.status, 1, r.summary)
+        let check = try Kept.run(["run", "--store", other] + Kept.clock + ["-e", "list"])
+        XCTAssertEqual(check.stdoutLines.first, "All 1 task", check.summary)
+    }
+
+    /// The real binary in a pseudo-terminal: Tests/pty/repl_pty.py.
+    func testPseudoTerminalSession() throws {
+        let bin = try Kept.requireBinary()
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        p.arguments = ["python3", Kept.packageRoot.appendingPathComponent("Tests/pty/repl_pty.py").path, bin]
+        let pipe = Pipe()
+        p.standardOutput = pipe
+        p.standardError = pipe
+        try p.run()
+        let out = pipe.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        XCTAssertEqual(p.terminationStatus, 0, String(decoding: out, as: UTF8.self))
+    }
+
+    // MARK: - the pure parts
+
+    func session() -> Session {
+        var store = Store()
+        store.put(Project(name: "Home"))
+        store.put(Project(name: "Home Stuff"))
+        let s = Session(store: store, clock: .wall(SessionFactory.testNow), defaultZone: Zone(identifier: "Europe/Berlin") ?? Zone.utc)
+        _ = s.run(StatementSource(file: SourceFile(name: "t", text: "add Call mom #phone")))
+        _ = s.run(StatementSource(file: SourceFile(name: "t", text: "set 1 area Family")))
+        return s
+    }
+
+    func complete(_ line: String, _ c: Completer) -> CompletionResult {
+        let b = Array(line.utf8)
+        var start = b.count
+        while start > 0, !" \t\"(),=<>~&|".utf8.contains(b[start - 1]) { start -= 1 }
+        return c.complete(line: b, wordStart: start, cursor: b.count)
+    }
+
+    func testCompletion() {
+        let c = Completer(session: session())
+        let table: [(String, String, CompletionResult)] = [
+            ("comp-01", "compl", .words(["complete"])),
+            ("comp-02", "re", .words(["repeat", "reopen", "reschedule", "remind", "reminders", "redo"])),
+            ("comp-03", ".re", .words([".read", ".record"])),
+            ("comp-04", "add Call @tom", .words(["@tomorrow"])),
+            ("comp-05", "add Call +Ho", .words(["+Home", "+\"Home Stuff\""])),
+            ("comp-06", "list #ph", .words(["#phone"])),
+            ("comp-07", "list are", .words(["area:"])),
+            ("comp-08", "list area:F", .words(["area:Family"])),
+            ("comp-09", "list filter:Ov", .words(["filter:Overdue"])),
+            ("comp-10", "add Pay every mo", .words(["monday", "mon", "mondays", "month", "months"])),
+            ("comp-11", "show 1 du", .words(["due"])),
+            ("comp-12", "set week", .words(["week-start"])),
+            ("comp-13", "project ren", .words(["rename"])),
+            ("comp-14", ".open ex", .files),
+            ("comp-15", ".mode j", .words(["json"])),
+            ("comp-16", "help lis", .words(["list"])),
+            ("comp-17", "date next fr", .words(["from", "friday", "fri"])),
+            ("comp-18", "move 1 to tom", .words(["tomorrow"])),
+        ]
+        for (id, line, want) in table {
+            XCTAssertEqual(complete(line, c), want, id)
+        }
+    }
+
+    func testCompletionNeverWrites() {
+        let s = session()
+        let before = StoreCodec.encode(s.store)
+        let c = Completer(session: s)
+        for l in ["add x +", "list #", "list area:", "filter del", "@", ""] { _ = complete(l, c) }
+        XCTAssertEqual(StoreCodec.encode(s.store), before)
+    }
+
+    func testCaptureHighlight() throws {
+        let h = CaptureHighlighter(session: session())
+        let line = "add Call mom @tomorrow 3pm every monday !high +Home #phone [[Plan]]"
+        let got = try XCTUnwrap(h.highlight(Array(line.utf8), cursor: line.utf8.count))
+        XCTAssertEqual(got.tokens.map(\.kind), [.date, .repeat, .priority, .project, .tag, .note])
+        XCTAssertEqual(got.painted, "\u{1B}[1madd\u{1B}[0m Call mom \u{1B}[36m@tomorrow 3pm\u{1B}[0m \u{1B}[35mevery monday\u{1B}[0m "
+            + "\u{1B}[31m!high\u{1B}[0m \u{1B}[34m+Home\u{1B}[0m \u{1B}[32m#phone\u{1B}[0m \u{1B}[33m[[Plan]]\u{1B}[0m")
+        XCTAssertEqual(got.ghost, "")
+        // The visible text is the line itself.
+        XCTAssertEqual(got.painted.replacingOccurrences(of: "\u{1B}\\[[0-9;]*m", with: "", options: .regularExpression), line)
+        // An unfinished date or repeat phrase shows its completion after the cursor only.
+        XCTAssertEqual(h.highlight(Array("add Call @tom".utf8), cursor: 13)?.ghost, "orrow")
+        XCTAssertEqual(h.highlight(Array("parse Pay every mo".utf8), cursor: 18)?.ghost, "nday")
+        XCTAssertEqual(h.highlight(Array("add Call @tom".utf8), cursor: 5)?.ghost, "")
+        // A line with an error still colours the tokens before it.
+        XCTAssertEqual(h.highlight(Array("add #phone !hi".utf8), cursor: 14)?.tokens.map(\.kind), [.tag])
+        // Only capture lines.
+        XCTAssertNil(h.highlight(Array("list #phone".utf8), cursor: 11))
+        XCTAssertNil(h.highlight(Array("add".utf8), cursor: 3))
+    }
+
+    func testHistoryPolicy() {
+        XCTAssertEqual(History.path(environment: ["KEPT_HISTFILE": "/a/h", "XDG_STATE_HOME": "/s"]), "/a/h")
+        XCTAssertEqual(History.path(environment: ["XDG_STATE_HOME": "/s", "HOME": "/home/u"]), "/s/kept/history")
+        XCTAssertEqual(History.path(environment: ["XDG_STATE_HOME": "relative", "HOME": "/home/u"]), "/home/u/.local/state/kept/history")
+        XCTAssertNil(History.path(environment: [:]))
+        XCTAssertTrue(History.accepts("list", after: nil))
+        XCTAssertFalse(History.accepts("list", after: "list"))
+        XCTAssertFalse(History.accepts(" secret", after: nil))
+        XCTAssertFalse(History.accepts("", after: nil))
+        XCTAssertEqual(History.maxEntries, 1000)
+    }
+
+    func testHistoryFileIsCreated() throws {
+        let tmp = try TempDir()
+        defer { tmp.cleanUp() }
+        let p = tmp.path("a/b/history")
+        XCTAssertTrue(History.prepare(p))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: p))
+    }
+
+    func testIncompleteStatements() {
+        func incomplete(_ s: String) -> Bool { Parser.isIncomplete(StatementSource(file: SourceFile(name: "t", text: s))) }
+        XCTAssertTrue(incomplete("list (#a or"))
+        XCTAssertTrue(incomplete("add Call \"mom"))
+        XCTAssertTrue(incomplete("set where (#a priority high"))
+        XCTAssertTrue(incomplete("list (#a or\n#b"))
+        XCTAssertFalse(incomplete("list (#a or\n#b)"))
+        XCTAssertFalse(incomplete("add Buy milk (2 litres"))
+        XCTAssertFalse(incomplete("list"))
+        XCTAssertFalse(incomplete("list #a)"))
+    }
+
+    /// A statement read line by line reports the line of the whole input.
+    func testDiagnosticsCountLinesOfTheWholeInput() {
+        let file = SourceFile(name: "<repl>", text: "lsit", firstLine: 7)
+        let r = Session(store: Store(), clock: .wall(SessionFactory.testNow), defaultZone: Zone.utc).run(StatementSource(file: file))
+        let d = r.diagnostics
+        XCTAssertEqual(d.first?.location?.line, 7)
+        XCTAssertEqual(DiagnosticRenderer(style: .short).render(d[0]), "<repl>:7:1: error[E0101]: unknown command 'lsit'; help: did you mean 'list'?")
+        XCTAssertTrue(DiagnosticRenderer(style: .rich).render(d[0]).contains(" 7 | lsit\n   | ^^^^ not a command"))
+    }
+
+    func testRecordedExpectedLinesReadBack() {
+        XCTAssertEqual(Recorder.expectedLine(""), "<BLANKLINE>")
+        XCTAssertEqual(Recorder.expectedLine("All 2 tasks"), "All 2 tasks")
+        XCTAssertEqual(Recorder.expectedLine("> x"), "\\Q> x\\E (re)")
+        XCTAssertEqual(Recorder.storePath(for: "dir/bug.kept", 1), "dir/bug.store.json")
+        XCTAssertEqual(Recorder.storePath(for: "bug", 2), "bug.store-2.json")
+    }
+}
