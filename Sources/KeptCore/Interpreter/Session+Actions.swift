@@ -413,6 +413,7 @@ extension Session {
             c.nextOccurrence = nil
             c.pristine = false
             c.heldUntil = nil
+            c.notTodayOn = nil
             c.comments = []
             c.steps = t.steps.map { Step(title: $0.title) }
             self.stage([.task(before: nil, after: c)], into: &step)

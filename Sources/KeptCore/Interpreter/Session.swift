@@ -130,6 +130,11 @@ public final class Session {
         case .projectArchive(let n, let a): return runProjectArchive(s, n, archived: a)
         case .projectDelete(let n, let c): return runProjectDelete(s, n, c)
         case .help(let topic): return runHelp(s, topic)
+        case .plan(let r): return runPlan(s, r)
+        case .why(let ref): return runWhy(s, ref)
+        case .notToday(let t): return runNotToday(s, t)
+        case .back(let ref): return runBack(s, ref)
+        case .top3(let e): return runTop3(s, e)
         }
     }
 
@@ -158,6 +163,8 @@ public final class Session {
             store.settings = forward ? after : before
         case .filters(let before, let after):
             store.filters = forward ? after : before
+        case .plan(let before, let after):
+            store.plan = forward ? after : before
         }
     }
 
