@@ -15,6 +15,8 @@ extension Session {
         var shown: Int
         var total: Int
         var expr: FilterExpr?
+        /// Whether making the view stored a new snapshot or new picks.
+        var stored = false
     }
 
     /// The snapshot of today's plan; a new one (made now, no picks yet) when there is none or
@@ -51,8 +53,9 @@ extension Session {
         }
         let u = urgency(snap)
         var input = SmartPlan.Input(index: index, rows: rows, urgency: u, quickWinMinutes: store.settings.quickWinMinutes, limit: limit)
-        // reminders: wired when the reminder model lands (the term is `urgency.reminder-today`).
-        input.reminderToday = { _ in false }
+        // reminders: wired when the reminder model lands (the term is `urgency.reminder-today`);
+        // until then no task has a reminder today, which is what a nil reminderToday means.
+        input.reminderToday = nil
         var extra: [PlanRow] = []
         if expr == nil {
             // A pick keeps its seat while it is open and not held, or finished today (R-REP-2).
@@ -70,11 +73,15 @@ extension Session {
             input.picks = picks
         }
         let plan = SmartPlan.make(input, extraSeats: extra)
+        var changed = false
         if expr == nil, persist {
             snap.top3 = plan.top3.map(\.id)
-            if !stored || snap != store.plan { store.plan = snap }
+            if !stored || snap != store.plan {
+                store.plan = snap
+                changed = true
+            }
         }
-        return PlanView(input: input, plan: plan, snapshot: snap, shown: rows.count, total: total, expr: expr)
+        return PlanView(input: input, plan: plan, snapshot: snap, shown: rows.count, total: total, expr: expr, stored: changed)
     }
 
     /// Tasks of plan rows, built one by one.
@@ -112,7 +119,7 @@ extension Session {
     }
 
     /// The text and JSON of a Smart plan (R-PLAN-2, R-PLAN-4).
-    func planOutput(_ v: PlanView, explain: Bool, changed: Bool = true) -> CommandOutput {
+    func planOutput(_ v: PlanView, explain: Bool, changed: Bool? = nil) -> CommandOutput {
         let p = v.plan
         var head = explain ? "Smart plan with scores · as of \(madeText(v.snapshot))" : "Smart follows your plan · updated \(madeText(v.snapshot))"
         if let e = v.expr {
@@ -140,7 +147,7 @@ extension Session {
         if explain {
             members.append(("scores", .object(JSONObject((p.top3 + p.quickWins + p.rest).map { (String($0.id), Session.decimal($0.score, 2)) }))))
         }
-        return out(lines, json: .object(JSONObject(members)), changed: changed)
+        return out(lines, json: .object(JSONObject(members)), changed: changed ?? v.stored)
     }
 
     /// `plan by date`: the date order, overdue first, no due last (R-PLAN-1).
@@ -167,7 +174,7 @@ extension Session {
         var v = planView(nil, limit: Session.planRows, snapshot: fresh, persist: false)
         v.snapshot.top3 = v.plan.top3.map(\.id)
         commit("plan refresh", [.plan(before: before, after: v.snapshot)])
-        return planOutput(v, explain: false)
+        return planOutput(v, explain: false, changed: true)
     }
 
     // MARK: why
@@ -234,7 +241,7 @@ extension Session {
             ("above", at > 0 ? .number(JSONNumber(flat[at - 1].id)) : .null),
             ("below", at + 1 < flat.count ? .number(JSONNumber(flat[at + 1].id)) : .null),
         ]))
-        return out(lines, json: json, changed: true)
+        return out(lines, json: json, changed: v.stored)
     }
 
     /// A number rounded for JSON, as text shows it.
@@ -363,7 +370,7 @@ extension Session {
         let summary: String
         switch edit {
         case .show:
-            return out(top3Lines(v), json: .object(JSONObject([("top3", .array(seats.map { .number(JSONNumber($0)) }))])), changed: true)
+            return out(top3Lines(v), json: .object(JSONObject([("top3", .array(seats.map { .number(JSONNumber($0)) }))])), changed: v.stored)
         case .change:
             // R-PLAN-7: new picks at once: the best open tasks that are not picks now; a pick
             // finished today keeps its seat.
@@ -375,7 +382,8 @@ extension Session {
             let extra = v.plan.top3.filter { !open.contains($0.id) }
             let fresh = SmartPlan.make(input, extraSeats: extra)
             guard fresh.top3.contains(where: { !seats.contains($0.id) }) else {
-                return out(["No other open task to pick; Top 3 stays"] + top3Lines(v), json: .object(JSONObject([("top3", .array(seats.map { .number(JSONNumber($0)) }))])))
+                return out(["No other open task to pick; Top 3 stays"] + top3Lines(v), json: .object(JSONObject([("top3", .array(seats.map { .number(JSONNumber($0)) }))])),
+                           changed: v.stored)
             }
             after.top3 = fresh.top3.map(\.id)
             summary = "top3 change"

@@ -41,19 +41,23 @@ public enum PlanSection: String, Sendable {
 /// The best `k` of a stream in an order, kept sorted; for small k over many rows.
 struct TopRows {
     let k: Int
-    let before: (PlanRow, PlanRow) -> Bool
+    /// The By date order instead of the Smart order.
+    let byDate: Bool
     var rows: [PlanRow] = []
-    var seen = 0
 
-    init(_ k: Int, _ before: @escaping (PlanRow, PlanRow) -> Bool) {
+    init(_ k: Int, byDate: Bool = false) {
         self.k = k
-        self.before = before
+        self.byDate = byDate
         rows.reserveCapacity(min(k, 1024) + 1)
     }
 
     @inline(__always)
+    func before(_ a: PlanRow, _ b: PlanRow) -> Bool {
+        byDate ? PlanRow.byDate(a, b) : PlanRow.before(a, b)
+    }
+
+    @inline(__always)
     mutating func offer(_ r: PlanRow) {
-        seen += 1
         guard k > 0 else { return }
         if rows.count == k, let last = rows.last, !before(r, last) { return }
         var lo = 0
@@ -90,8 +94,9 @@ public struct SmartPlan: Sendable {
         public var quickWinMinutes: Int
         /// How many rows of Quick wins and of the rest to keep in order; nil keeps all.
         public var limit: Int?
-        /// Given by the caller: the reminder model decides it.
-        public var reminderToday: (Int) -> Bool = { _ in false }
+        /// Given by the caller: whether a row has a reminder today (the reminder model decides
+        /// it); nil for none.
+        public var reminderToday: ((Int) -> Bool)? = nil
     }
 
     /// The row of an id in an index (rows are in id order), or nil.
@@ -143,7 +148,7 @@ public struct SmartPlan: Sendable {
         var out: [PlanRow] = []
         out.reserveCapacity(inp.rows.count)
         for i in inp.rows {
-            let x = input(ix, i, blocked: blocked, reminder: inp.reminderToday(i))
+            let x = input(ix, i, blocked: blocked, reminder: inp.reminderToday?(i) ?? false)
             out.append(PlanRow(row: i, score: inp.urgency.score(x), dueKey: dueKey(ix, i), created: ix.created[i], id: ix.ids[i]))
         }
         return out
@@ -151,7 +156,7 @@ public struct SmartPlan: Sendable {
 
     /// The urgency input of a row, as the plan scored it (for `why`).
     public static func input(of row: Int, _ inp: Input) -> UrgencyInput {
-        input(inp.index, row, blocked: blockedIDs(inp.index), reminder: inp.reminderToday(row))
+        input(inp.index, row, blocked: blockedIDs(inp.index), reminder: inp.reminderToday?(row) ?? false)
     }
 
     /// Whether a row is held out of Top 3 and Quick wins today (R-PLAN-6).
@@ -183,17 +188,18 @@ public struct SmartPlan: Sendable {
             for r in extraSeats { byID[r.id] = r }
         }
         var seats: [PlanRow] = inp.picks.compactMap { byID[$0] }
-        let seated = Set(seats.map(\.id))
+        let seated = seats.map(\.id)
         if seats.count < 3 {
-            var best = TopRows(3 - seats.count, PlanRow.before)
+            var best = TopRows(3 - seats.count)
             for r in scoredRows where !seated.contains(r.id) && !held(ix, r.row, today: today) { best.offer(r) }
             seats += best.rows
         }
         plan.top3 = seats
-        let inTop = Set(seats.map(\.id))
+        // At most three ids: a scan is cheaper than hashing every row.
+        let inTop = seats.map(\.id)
         let k = inp.limit ?? Int.max
-        var wins = TopRows(k, PlanRow.before)
-        var rest = TopRows(k, PlanRow.before)
+        var wins = TopRows(k)
+        var rest = TopRows(k)
         var winsAll: [PlanRow] = []
         var restAll: [PlanRow] = []
         for r in scoredRows where !inTop.contains(r.id) {
@@ -215,7 +221,7 @@ public struct SmartPlan: Sendable {
     public static func byDate(_ inp: Input) -> (rows: [PlanRow], count: Int) {
         let ix = inp.index
         if let k = inp.limit {
-            var best = TopRows(k, PlanRow.byDate)
+            var best = TopRows(k, byDate: true)
             for i in inp.rows { best.offer(PlanRow(row: i, score: 0, dueKey: dueKey(ix, i), created: ix.created[i], id: ix.ids[i])) }
             return (best.rows, inp.rows.count)
         }
