@@ -13,12 +13,11 @@ extension Parser {
         }
         var byDate = false
         if peek.isWord("by") {
-            let by = advance()
+            _ = advance()
             guard peek.isWord("date") else {
                 throw Catalog.expected("'date'", after: "plan by", at: peek, file: file, help: "plan by date prints the date order; plan alone the Smart order")
             }
             _ = advance()
-            _ = by
             byDate = true
         }
         var r = try parsePlanBody()
