@@ -29,8 +29,8 @@ fi
 if [[ -z "${KEPT:-}" ]]; then
   KEPT=.build/release/kept
   if [[ ! -x "$KEPT" ]] || [[ -n "$(find Sources Package.swift -newer "$KEPT" -print -quit 2>/dev/null)" ]]; then
-    say "building: swift build -c release"
-    swift build -c release >&2
+    say "building: swift build -c release --static-swift-stdlib"
+    swift build -c release --static-swift-stdlib >&2
   fi
 fi
 

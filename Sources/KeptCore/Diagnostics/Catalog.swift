@@ -1,5 +1,6 @@
 // The message catalog: every diagnostic code with its one-line summary, and the functions that
-// make each diagnostic. Codes: E00xx lexical, E01xx syntax, E02xx meaning, E03xx runtime, W warnings.
+// make each diagnostic. Codes: E00xx lexical, E01xx syntax, E02xx meaning, E03xx runtime, E04xx
+// the plan, E05xx the REPL's dot-commands, W warnings.
 
 /// Every diagnostic the engine can produce.
 public enum Catalog {
@@ -57,6 +58,12 @@ public enum Catalog {
         Entry(code: "E0320", summary: "a project already has that status"),
         Entry(code: "E0321", summary: "a project does not have that status"),
         Entry(code: "E0322", summary: "an archived project takes no tasks"),
+        Entry(code: "E0401", summary: "a plan limit is a whole number from 1, or all"),
+        Entry(code: "E0402", summary: "the task is not in the plan"),
+        Entry(code: "E0403", summary: "top 3 is full"),
+        Entry(code: "E0404", summary: "the task is not a top 3 pick"),
+        Entry(code: "E0405", summary: "the task is held by not today"),
+        Entry(code: "E0406", summary: "the task is already a top 3 pick"),
         Entry(code: "E0501", summary: "unknown dot-command"),
         Entry(code: "E0502", summary: "a dot-command's argument is missing or not allowed"),
         Entry(code: "E0503", summary: "a file a dot-command writes could not be written"),
@@ -302,5 +309,39 @@ public enum Catalog {
     public static func readTooDeep(_ path: String, range: SourceRange, file: SourceFile) -> Diagnostic {
         Diagnostic(code: "E0504", message: "'.read \(path)' nests more than 16 scripts deep", file: file, range: range,
                    label: "read from a script already being read", help: "a script that reads itself never ends")
+    }
+
+    // MARK: E04xx the plan
+
+    static func badPlanLimit(_ t: Token, file: SourceFile) -> Diagnostic {
+        Diagnostic(code: "E0401", message: "a plan limit is a whole number from 1, or all", file: file,
+                   range: t.kind == .end ? SourceRange.at(t.range.start) : t.range, label: "not a row count", help: "for example: plan limit 50")
+    }
+
+    static func notInPlan(_ t: Task, range: SourceRange, file: SourceFile, why: String) -> Diagnostic {
+        Diagnostic(code: "E0402", message: "task \(t.id) is not in the plan", file: file, range: range, label: why,
+                   help: t.isOpen ? nil : "'reopen \(t.id)' brings a finished task back into the plan")
+    }
+
+    static func top3Full(_ picks: [Task], adding t: Task, range: SourceRange, file: SourceFile) -> Diagnostic {
+        var d = Diagnostic(code: "E0403", message: "Top 3 is full: which pick does \(t.id) replace?", file: file, range: range,
+                           label: "three picks already", help: "top3 replace \(picks.first.map { String($0.id) } ?? "ID") with \(t.id)")
+        d.notes = picks.map { "pick: \($0.id) · \($0.title)" }
+        return d
+    }
+
+    static func notAPick(_ t: Task, range: SourceRange, file: SourceFile, picks: [Int]) -> Diagnostic {
+        Diagnostic(code: "E0404", message: "task \(t.id) is not a Top 3 pick", file: file, range: range,
+                   label: picks.isEmpty ? "Top 3 is empty" : "the picks are \(picks.map(String.init).joined(separator: ", "))",
+                   help: "'top3' lists the picks")
+    }
+
+    static func heldTask(_ t: Task, until: String, range: SourceRange, file: SourceFile) -> Diagnostic {
+        Diagnostic(code: "E0405", message: "task \(t.id) is held by Not today until \(until)", file: file, range: range,
+                   label: "held", help: "'back \(t.id)' ends the hold and shows it in Top 3")
+    }
+
+    static func alreadyPicked(_ t: Task, range: SourceRange, file: SourceFile) -> Diagnostic {
+        Diagnostic(code: "E0406", message: "task \(t.id) is already a Top 3 pick", file: file, range: range, label: "in Top 3")
     }
 }

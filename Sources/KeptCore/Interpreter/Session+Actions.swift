@@ -441,6 +441,7 @@ extension Session {
             c.nextOccurrence = nil
             c.pristine = false
             c.heldUntil = nil
+            c.notTodayOn = nil
             c.comments = []
             c.steps = t.steps.map { Step(title: $0.title) }
             // The copy keeps the reminders still ahead; a passed one belongs to the original.

@@ -57,6 +57,7 @@ extension Session {
         }
         n.completedAt = nil
         n.heldUntil = nil
+        n.notTodayOn = nil
         n.comments = []
         n.steps = t.steps.map { Step(title: $0.title, done: false) }
         n.createdAt = now

@@ -74,7 +74,15 @@ extension Session {
         }
         if spec.key == "zone" { zoneOverride = nil }
         if after != store.settings {
-            commit("set \(spec.key) \(value.text)", [.settings(before: store.settings, after: after)])
+            var changes: [Change] = [.settings(before: store.settings, after: after)]
+            // A new weight is the user's own new order: Top 3 is picked again in it at once
+            // (R-PLAN-5); a pick finished today keeps its seat.
+            if spec.key.hasPrefix("urgency.") || spec.key == "quick-wins", let p = store.plan {
+                var q = p
+                q.top3 = p.top3.filter { store.task($0)?.status == .done }
+                if q != p { changes.append(.plan(before: p, after: q)) }
+            }
+            commit("set \(spec.key) \(value.text)", changes)
             return CommandOutput(changed: true)
         }
         return CommandOutput()

@@ -143,6 +143,11 @@ public final class Session {
         case .projectStatuses(let n, let e): return runProjectStatuses(s, n, e)
         case .projects: return runProjects()
         case .help(let topic): return runHelp(s, topic)
+        case .plan(let r): return runPlan(s, r)
+        case .why(let ref): return runWhy(s, ref)
+        case .notToday(let t): return runNotToday(s, t)
+        case .back(let ref): return runBack(s, ref)
+        case .top3(let e): return runTop3(s, e)
         }
     }
 
@@ -171,6 +176,8 @@ public final class Session {
             store.settings = forward ? after : before
         case .filters(let before, let after):
             store.filters = forward ? after : before
+        case .plan(let before, let after):
+            store.plan = forward ? after : before
         }
     }
 

@@ -63,7 +63,10 @@ public struct TaskText: Sendable {
     }
 
     /// List rows: ids right-aligned, titles in a column, then the date, then the repeat mark.
-    public func rows(_ tasks: [Task]) -> [String] {
+    /// At the detailed row level (or with `scores`, for `explain plan`) a row also shows the
+    /// High and Critical priority words and its urgency score (R-PLAN-4).
+    public func rows(_ tasks: [Task], scores: [Double]? = nil) -> [String] {
+        let detailed = settings.rowDetail == .detailed
         let idWidth = tasks.map { String($0.id).count }.max() ?? 1
         let titleWidth = min(48, tasks.map { $0.title.unicodeScalars.count }.max() ?? 0)
         let dates = tasks.map { t in t.due.map { rowDate($0, open: t.isOpen) } ?? "" }
@@ -78,6 +81,8 @@ public struct TaskText: Sendable {
             // R-REP-9: a list marks a repeating task; a completed occurrence drops the mark.
             if let r = t.repeatRule, t.isOpen { cols.append(("↻ " + r.text, 0)) }
             if t.status == .done { cols.append(("done", 0)) }
+            if detailed, t.priority >= .high { cols.append((t.priority == .critical ? "Critical" : "High", 0)) }
+            if let sc = scores, k < sc.count { cols.append(("urgency " + Urgency.text(sc[k]), 0)) }
             while let last = cols.last, last.0.isEmpty { cols.removeLast() }
             guard !cols.isEmpty else { return line }
             line += String(repeating: " ", count: max(0, titleWidth - t.title.unicodeScalars.count))

@@ -12,6 +12,12 @@ public enum NextWeekday: String, Sendable, CaseIterable {
     case followingWeek = "following-week"
 }
 
+/// How much a row shows: `simple` (the default) or `detailed`, which adds the High and
+/// Critical priority words and the urgency score (R-PLAN-4).
+public enum RowDetail: String, Sendable, CaseIterable {
+    case simple, detailed
+}
+
 /// The account settings.
 public struct Settings: Sendable, Equatable {
     public var day = DayRules()
@@ -21,6 +27,11 @@ public struct Settings: Sendable, Equatable {
     public var afternoon = WallTime(hour: 15, minute: 0) ?? .midnight
     public var evening = WallTime(hour: 18, minute: 0) ?? .midnight
     public var tonight = WallTime(hour: 20, minute: 0) ?? .midnight
+    /// The weights of the plan's urgency score (docs/PLAN.md).
+    public var urgency = UrgencyWeights()
+    /// Quick wins: a user-set estimate at or under this many minutes (R-PLAN-3).
+    public var quickWinMinutes = 15
+    public var rowDetail: RowDetail = .simple
     /// The account zone's IANA name; nil means the machine's zone.
     public var zone: String?
     /// Settings this version does not know, kept as written (R-STORE-1).
@@ -36,6 +47,8 @@ public struct Settings: Sendable, Equatable {
         let get: @Sendable (Settings) -> String
         /// Returns nil when the value is not allowed.
         let set: @Sendable (inout Settings, String) -> Bool
+        /// False for settings a store file holds only when they differ from the default.
+        var storedWhenDefault = true
     }
 
     public static let specs: [Spec] = [
@@ -69,7 +82,21 @@ public struct Settings: Sendable, Equatable {
         Spec(key: "zone", values: "an IANA zone like Europe/Berlin", summary: "the account time zone (R-DAY-1)",
              get: { $0.zone ?? "" },
              set: { s, v in guard Zone(identifier: v) != nil else { return false }; s.zone = v; return true }),
-    ]
+        Spec(key: "quick-wins", values: "a duration like 15m", summary: "Quick wins: a user-set estimate at or under this (R-PLAN-3)",
+             get: { "\($0.quickWinMinutes)m" },
+             set: { s, v in guard v.count <= 8, let m = FilterParser.minutes(v), m >= 0, m <= 100_000 else { return false }; s.quickWinMinutes = m; return true },
+             storedWhenDefault: false),
+        Spec(key: "row-detail", values: "simple or detailed", summary: "detailed rows show High, Critical and the urgency score (R-PLAN-4)",
+             get: { $0.rowDetail.rawValue },
+             set: { s, v in guard let d = RowDetail(rawValue: v.lowercased()) else { return false }; s.rowDetail = d; return true },
+             storedWhenDefault: false),
+    ] + UrgencyWeights.keys.map { k in
+        Spec(key: k.key, values: k.minimum > -1000 ? "a number from \(UrgencyWeights.text(k.minimum)) to 1000" : "a number from -1000 to 1000",
+             summary: k.summary,
+             get: { UrgencyWeights.text($0.urgency[keyPath: k.path]) },
+             set: { s, v in guard let x = UrgencyWeights.parse(v, minimum: k.minimum) else { return false }; s.urgency[keyPath: k.path] = x; return true },
+             storedWhenDefault: false)
+    }
 
     public static func spec(_ key: String) -> Spec? {
         specs.first { $0.key == key.lowercased() }

@@ -76,6 +76,9 @@ public struct Task: Sendable, Equatable {
     public var estimate: Estimate?
     /// The day a Not today hold ends (R-PLAN-6).
     public var heldUntil: CivilDate?
+    /// The account day of the last Not today: a second one within seven days holds for seven
+    /// days (R-PLAN-6).
+    public var notTodayOn: CivilDate?
     public var completedAt: Instant?
     public var createdAt: Instant
     public var parent: Int?

@@ -13,6 +13,7 @@ extension TaskIndex {
         priority.reserveCapacity(n); dueDay.reserveCapacity(n); dueDate.reserveCapacity(n); dueMinute.reserveCapacity(n)
         repeatFreq.reserveCapacity(n); estimate.reserveCapacity(n); created.reserveCapacity(n); completed.reserveCapacity(n)
         held.reserveCapacity(n)
+        ids.reserveCapacity(n); userEstimate.reserveCapacity(n); hasGoal.reserveCapacity(n); parent.reserveCapacity(n)
         textSpans.reserveCapacity(4 * n)
         tagStart.append(0)
         noteStart.append(0)
@@ -75,6 +76,14 @@ extension TaskIndex {
             index.created.append(t.createdAt.seconds)
             index.completed.append(t.completedAt?.seconds ?? Int64.min)
             index.held.append(t.heldUntil.map { Int32($0.dayNumber) } ?? TaskIndex.none)
+            index.ids.append(t.id)
+            index.userEstimate.append(t.estimate.map { $0.source == .user ? Int32(clamping: $0.minutes) : -1 } ?? -1)
+            index.hasGoal.append(t.goal != nil)
+            index.parent.append(t.parent ?? 0)
+            for rem in t.reminders {
+                index.reminderRows.append(Int32(index.count))
+                index.reminderMinutes.append(TaskIndex.civilMinute(rem.at))
+            }
             span(t.title, r)
             span(t.description ?? .empty, r)
             index.count += 1
@@ -218,6 +227,13 @@ extension TaskIndex {
         created += o.created
         completed += o.completed
         held += o.held
+        ids += o.ids
+        userEstimate += o.userEstimate
+        hasGoal += o.hasGoal
+        parent += o.parent
+        let rowBase = Int32(count)
+        for x in o.reminderRows { reminderRows.append(x + rowBase) }
+        reminderMinutes += o.reminderMinutes
         // Both runs point into the same file; only decoded spans move.
         textSpans.reserveCapacity(textSpans.count + o.textSpans.count)
         for x in o.textSpans { textSpans.append(x >= 0 ? x : x - decodedBase) }

@@ -26,6 +26,17 @@ public struct TaskIndex: Sendable {
     var created: [Int64] = []
     var completed: [Int64] = []
     var held: [Int32] = []
+    /// The plan's columns (R-PLAN): each task's id, its estimate in minutes when the user set it
+    /// (-1 without one, or for a suggested one), whether it has a goal, and its parent's id (0
+    /// for none).
+    var ids: [Int] = []
+    var userEstimate: [Int32] = []
+    var hasGoal: [Bool] = []
+    var parent: [Int] = []
+    /// Reminders, sparse (most tasks have none): row k has a reminder at civil minute
+    /// `reminderMinutes[j]` for each j with `reminderRows[j] == k`, rows ascending.
+    var reminderRows: [Int32] = []
+    var reminderMinutes: [Int64] = []
     /// Titles and descriptions as UTF-8, for a regex, without a String per task: task i's title
     /// is the span `textSpans[4i]..<textSpans[4i+1]` of `text`, its description the next two.
     /// Built from records, `text` is the store file itself; a string with escapes is decoded
@@ -80,6 +91,7 @@ public struct TaskIndex: Sendable {
         priority.reserveCapacity(n); dueDay.reserveCapacity(n); dueDate.reserveCapacity(n); dueMinute.reserveCapacity(n)
         repeatFreq.reserveCapacity(n); estimate.reserveCapacity(n); created.reserveCapacity(n); completed.reserveCapacity(n)
         held.reserveCapacity(n)
+        ids.reserveCapacity(n); userEstimate.reserveCapacity(n); hasGoal.reserveCapacity(n); parent.reserveCapacity(n)
         let ds = dayStart.minuteOfDay
         for t in tasks {
             tagStart.append(Int32(tagIDs.count))
@@ -103,6 +115,14 @@ public struct TaskIndex: Sendable {
             created.append(t.createdAt.seconds)
             completed.append(t.completedAt?.seconds ?? Int64.min)
             held.append(t.heldUntil.map { Int32($0.dayNumber) } ?? TaskIndex.none)
+            ids.append(t.id)
+            userEstimate.append(t.estimate.map { $0.source == .user ? Int32(clamping: $0.minutes) : -1 } ?? -1)
+            hasGoal.append(t.goal != nil)
+            parent.append(t.parent ?? 0)
+            for r in t.reminders {
+                reminderRows.append(Int32(ids.count - 1))
+                reminderMinutes.append(TaskIndex.civilMinute(r.at))
+            }
             if withText {
                 textSpans.append(text.count)
                 text.append(contentsOf: t.title.utf8)
@@ -136,6 +156,22 @@ public struct TaskIndex: Sendable {
             dueMinute.append(-1)
             dueDay.append(Int32(date))
         }
+    }
+
+    /// A wall-clock date and time as minutes since the civil epoch.
+    @inline(__always)
+    static func civilMinute(_ at: CivilDateTime) -> Int64 {
+        Int64(at.date.dayNumber) * 1440 + Int64(at.time.minuteOfDay)
+    }
+
+    /// The rows with a reminder on an account day (the plan's reminder-today term).
+    public func rowsWithReminder(onDay day: Int32) -> Set<Int> {
+        var rows = Set<Int>()
+        let ds = dayStart.minuteOfDay
+        for (j, m) in reminderMinutes.enumerated() where TaskIndex.accountDay(m, ds) == day {
+            rows.insert(Int(reminderRows[j]))
+        }
+        return rows
     }
 
     /// The account day of a civil minute: a timed due before the day start belongs to the day before.

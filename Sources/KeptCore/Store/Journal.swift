@@ -8,6 +8,8 @@ public enum Change: Sendable {
     case settings(before: Settings, after: Settings)
     /// The whole list of saved filters: they are few, and their order is part of them.
     case filters(before: [SavedFilter], after: [SavedFilter])
+    /// The plan snapshot with its Top 3 picks (R-PLAN-7).
+    case plan(before: PlanSnapshot?, after: PlanSnapshot?)
 }
 
 extension Change {

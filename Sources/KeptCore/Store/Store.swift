@@ -13,6 +13,8 @@ public struct Store: Sendable {
     /// Saved filters in the user's order; a new store has the presets (R-FIL-2).
     public var filters: [SavedFilter] = SavedFilter.presets
     public var settings = Settings()
+    /// The Smart plan as it was last made (R-PLAN-5); nil until the first `plan`.
+    public var plan: PlanSnapshot? = nil
     /// The id the next new task gets; ids are never reused, even after a delete.
     public var nextID = 1
     /// The largest id a store may hold (2^53 - 1, exact in every JSON reader); the loader

@@ -53,7 +53,40 @@ extension StoreCodec {
             return pair("settings", .object(settingsObject(b)), .object(settingsObject(a)))
         case .filters(let b, let a):
             return pair("filters", .array(b.map { .object(filterObject($0)) }), .array(a.map { .object(filterObject($0)) }))
+        case .plan(let b, let a):
+            return pair("plan", b.map(planValue) ?? .null, a.map(planValue) ?? .null)
         }
+    }
+
+    /// `{"madeAt": INSTANT, "day": DATE, "top3": [ID…]}`.
+    static func planValue(_ p: PlanSnapshot) -> JSONValue {
+        .object(JSONObject([
+            ("madeAt", .string(TimeText.isoInstant(p.madeAt, in: .utc))),
+            ("day", .string(p.day.iso)),
+            ("top3", .array(p.top3.map { .number(JSONNumber($0)) })),
+        ]))
+    }
+
+    static func planSnapshot(_ v: JSONValue) throws(HistoryError) -> PlanSnapshot {
+        guard case .object(let o) = v else { throw HistoryError(message: "a plan is an object") }
+        guard case .string(let m)? = o["madeAt"], let madeAt = TimeText.parseISOInstant(m) else {
+            throw HistoryError(message: "a plan needs 'madeAt', an instant")
+        }
+        guard case .string(let d)? = o["day"], let day = CivilDate.parseISO(Array(d.utf8)) else {
+            throw HistoryError(message: "a plan needs 'day', a date like 2026-06-15")
+        }
+        var top3: [Int] = []
+        if let t = o["top3"] {
+            guard case .array(let ids) = t else { throw HistoryError(message: "a plan's 'top3' is a list of task ids") }
+            for x in ids {
+                guard case .number(let n) = x, let id = n.int, id >= 1, id <= Store.maxID else {
+                    throw HistoryError(message: "a plan's 'top3' is a list of task ids")
+                }
+                top3.append(id)
+            }
+        }
+        guard top3.count <= 3 else { throw HistoryError(message: "a plan has at most 3 Top 3 picks") }
+        return PlanSnapshot(madeAt: madeAt, day: day, top3: top3)
     }
 
     /// A project's record, in `projects` and in the history alike.
@@ -124,6 +157,7 @@ extension StoreCodec {
             case "project": changes.append(.project(before: try optional(b, project), after: try optional(a, project)))
             case "settings": changes.append(.settings(before: try settings(b), after: try settings(a)))
             case "filters": changes.append(.filters(before: try filters(b), after: try filters(a)))
+            case "plan": changes.append(.plan(before: try optional(b, planSnapshot), after: try optional(a, planSnapshot)))
             default: throw HistoryError(message: "unknown change kind '\(kind)'")
             }
         }

@@ -106,6 +106,13 @@ public enum StoreCodec {
                 }
             case "history":
                 store.history = try decodeHistory(&r)
+            case "plan":
+                let v = try r.readValue()
+                do throws(HistoryError) {
+                    store.plan = try optional(v, planSnapshot)
+                } catch {
+                    throw r.error("the plan: \(error.message)", at: at)
+                }
             default:
                 store.extra[key] = try r.readValue()
             }
@@ -124,6 +131,7 @@ public enum StoreCodec {
         s.settings = store.settings
         s.extra = store.extra
         s.history = store.history
+        s.plan = store.plan
         if let n = nextID { s.nextID = max(n, s.nextID) }
         return s
     }
@@ -220,6 +228,7 @@ public enum StoreCodec {
         }
         t.estimate = rec.estimate
         t.heldUntil = rec.heldUntil
+        t.notTodayOn = rec.notTodayOn
         t.completedAt = rec.completedAt
         t.parent = rec.parent
         t.nextOccurrence = rec.nextOccurrence
@@ -296,6 +305,10 @@ public enum StoreCodec {
         }, &out)
         key("tasks")
         list(s.tasks.map(taskObject), &out)
+        if let p = s.plan {
+            key("plan")
+            JSONWriter.append(planValue(p), to: &out, pretty: false, indent: 0, level: 0)
+        }
         if !s.history.undoStack.isEmpty || !s.history.redoStack.isEmpty {
             key("history")
             appendHistory(s.history, to: &out)
@@ -330,9 +343,12 @@ public enum StoreCodec {
 
     static func settingsObject(_ s: Settings) -> JSONObject {
         var o = JSONObject()
+        let standard = Settings()
         for spec in Settings.specs {
             let v = spec.get(s)
             if spec.key == "zone", v.isEmpty { continue }
+            // Settings newer than the format's first version are written only when changed.
+            if !spec.storedWhenDefault, v == spec.get(standard) { continue }
             o[spec.key] = .string(v)
         }
         return merge(o, s.extra)
@@ -363,6 +379,7 @@ public enum StoreCodec {
             o.members.append(("estimate", .object(JSONObject([("minutes", .number(JSONNumber(e.minutes))), ("source", .string(e.source.rawValue))]))))
         }
         if let h = t.heldUntil { o.members.append(("heldUntil", .string(h.iso))) }
+        if let d = t.notTodayOn { o.members.append(("notTodayOn", .string(d.iso))) }
         if let c = t.completedAt { o.members.append(("completedAt", .string(TimeText.isoInstant(c, in: .utc)))) }
         o.members.append(("createdAt", .string(TimeText.isoInstant(t.createdAt, in: .utc))))
         if let p = t.parent { o.members.append(("parent", .number(JSONNumber(p)))) }

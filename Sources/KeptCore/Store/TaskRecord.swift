@@ -26,6 +26,7 @@ struct TaskRecord {
     var repeatAnchor: CivilDate? = nil
     var estimate: Estimate? = nil
     var heldUntil: CivilDate? = nil
+    var notTodayOn: CivilDate? = nil
     var completedAt: Instant? = nil
     var createdAt = Instant(seconds: 0)
     var parent: Int? = nil
@@ -50,7 +51,7 @@ struct TaskRecord {
         notes.removeAll(keepingCapacity: true)
         description = nil; goal = nil
         hasRepeat = false; repeatText = .empty; repeatRRULE = nil; repeatAnchor = nil
-        estimate = nil; heldUntil = nil; completedAt = nil; createdAt = Instant(seconds: 0)
+        estimate = nil; heldUntil = nil; notTodayOn = nil; completedAt = nil; createdAt = Instant(seconds: 0)
         parent = nil; nextOccurrence = nil; pristine = false
         steps.removeAll(keepingCapacity: true)
         if !reminders.isEmpty { reminders = [] }
@@ -62,7 +63,7 @@ struct TaskRecord {
 /// The keys of a task record that the codec knows.
 enum TaskKey: String, CaseIterable {
     case id, title, status, due, start, priority, project, area, tags, notes, description, goal
-    case `repeat`, estimate, heldUntil, completedAt, createdAt, parent, nextOccurrence, pristine
+    case `repeat`, estimate, heldUntil, notTodayOn, completedAt, createdAt, parent, nextOccurrence, pristine
     case steps, reminders, comments
 
     static let all = TaskKey.allCases
@@ -97,6 +98,7 @@ enum TaskKey: String, CaseIterable {
             if w0 == Words.held.0, w1 == Words.held.1 { return .heldUntil }
             if w0 == Words.reminders.0, w1 == Words.reminders.1 { return .reminders }
             return nil
+        case 10: return w0 == Words.notToday.0 && w1 == Words.notToday.1 ? .notTodayOn : nil
         case 11:
             if w0 == Words.description.0, w1 == Words.description.1 { return .description }
             if w0 == Words.completed.0, w1 == Words.completed.1 { return .completedAt }
@@ -152,6 +154,7 @@ enum TaskKey: String, CaseIterable {
         static let comments: UInt64 = 0x73746e656d6d6f63 // comments
         static let created: (UInt64, UInt64) = (0x4164657461657263, 0x74) // createdAt
         static let held: (UInt64, UInt64) = (0x69746e55646c6568, 0x6c) // heldUntil
+        static let notToday: (UInt64, UInt64) = (0x7961646f54746f6e, 0x6e4f) // notTodayOn
         static let reminders: (UInt64, UInt64) = (0x7265646e696d6572, 0x73) // reminders
         static let description: (UInt64, UInt64) = (0x7470697263736564, 0x6e6f69) // description
         static let completed: (UInt64, UInt64) = (0x6574656c706d6f63, 0x744164) // completedAt
@@ -229,6 +232,10 @@ extension StoreCodec {
                 guard let s = try r.readStringRefOrNull() else { t.heldUntil = nil; continue }
                 guard let d = r.withText(s, { CivilDate.parseISO($0) }) else { throw r.error("'\(r.string(s))' is not a date", at: at) }
                 t.heldUntil = d
+            case .notTodayOn:
+                guard let s = try r.readStringRefOrNull() else { t.notTodayOn = nil; continue }
+                guard let d = r.withText(s, { CivilDate.parseISO($0) }) else { throw r.error("'\(r.string(s))' is not a date", at: at) }
+                t.notTodayOn = d
             case .completedAt:
                 guard let s = try r.readStringRefOrNull() else { t.completedAt = nil; continue }
                 guard let i = r.withText(s, { TimeText.parseISOInstant($0) }) else { throw r.error("'\(r.string(s))' is not an instant", at: at) }
@@ -279,11 +286,10 @@ extension StoreCodec {
                 guard case .bool(let b) = v else { throw r.error("a reminder's 'pastDue' is true or false", at: o.start) }
                 pastDue = b
             }
-            if keep {
-                var rem = Reminder(at: at, pastDue: pastDue)
-                rem.extra = o.rest
-                out.append(rem)
-            }
+            // Kept on every path: the plan's columns need their times (unknown keys only for a Task).
+            var rem = Reminder(at: at, pastDue: pastDue)
+            if keep { rem.extra = o.rest }
+            out.append(rem)
         }
     }
 

@@ -47,6 +47,27 @@ public enum ProjectTasksChoice: String, Sendable {
     case deleteTasks = "delete-tasks"
 }
 
+/// What `plan` and `explain plan` show (R-PLAN-1…5).
+public struct PlanRequest: Sendable {
+    public enum Order: Sendable { case smart, byDate }
+    public var order: Order = .smart
+    /// `plan refresh`: score again now and pick a new Top 3.
+    public var refresh = false
+    /// `explain plan`: every row with its score.
+    public var explain = false
+    public var filter: FilterSource? = nil
+    /// `limit N` (rows of Quick wins and of the rest); nil for the default, Int.max for `all`.
+    public var limit: Int? = nil
+}
+
+/// What `top3 …` does (R-PLAN-7).
+public enum Top3Edit: Sendable {
+    case show
+    case change
+    case add(TaskRef)
+    case replace(TaskRef, with: TaskRef)
+}
+
 /// A piece of statement text that another module parses (a date, a value).
 public struct TextArg: Sendable, Equatable {
     public var text: String
@@ -121,6 +142,11 @@ public enum StatementKind: Sendable {
     case projectStatuses(TextArg, StatusEdit?)
     case projects
     case help(TextArg?)
+    case plan(PlanRequest)
+    case why(TaskRef)
+    case notToday(TaskTarget)
+    case back(TaskRef)
+    case top3(Top3Edit)
 }
 
 /// One parsed statement with its source.

@@ -44,6 +44,11 @@ public enum Keyword: String, CaseIterable, Sendable {
     case now
     case zone
     case help
+    case plan
+    case why
+    case not
+    case back
+    case top3
     // Words inside statements.
     case all
 
@@ -55,6 +60,7 @@ public enum Keyword: String, CaseIterable, Sendable {
         .add, .capture, .parse, .date, .explain, .repeat, .rrule, .show, .list, .count, .filter, .filters, .areas, .complete, .reopen, .delete,
         .archive, .unarchive, .tomorrow, .reschedule, .move, .tag, .untag, .duplicate, .step, .comment, .link, .unlink, .subtask,
         .remind, .unremind, .reminders, .set, .undo, .redo, .project, .projects, .now, .zone, .help,
+        .plan, .why, .not, .back, .top3,
     ]
 
     /// The subcommands a command takes, for `project add`.
@@ -62,7 +68,10 @@ public enum Keyword: String, CaseIterable, Sendable {
         switch self {
         case .project: return ["add", "rename", "archive", "unarchive", "delete", "statuses"]
         case .step: return ["add", "check", "uncheck", "remove"]
-        case .explain: return ["date"]
+        case .explain: return ["date", "plan"]
+        case .plan: return ["refresh", "by"]
+        case .top3: return ["change", "add", "replace"]
+        case .not: return ["today"]
         case .filter: return ["star", "unstar", "delete", "rename", "move"]
         default: return []
         }
@@ -111,6 +120,11 @@ public enum Keyword: String, CaseIterable, Sendable {
         case .now: return "print the clock, or fix it"
         case .zone: return "print the account time zone, or set it"
         case .help: return "list the commands, or explain one"
+        case .plan: return "print the Smart plan: Top 3, Quick wins and all other tasks (or by date)"
+        case .why: return "print every term of a task's score, its section and its neighbours"
+        case .not: return "not today: hold a task out of Top 3 and Quick wins until tomorrow"
+        case .back: return "end a Not today hold early and show the task in Top 3"
+        case .top3: return "print Top 3, pick a new one, add a task or replace a pick"
         case .all: return ""
         }
     }
@@ -122,7 +136,7 @@ public enum Keyword: String, CaseIterable, Sendable {
         case .capture: return "capture TITLE [DATE]"
         case .parse: return "parse LINE"
         case .date: return "date PHRASE"
-        case .explain: return "explain date PHRASE | explain FILTER"
+        case .explain: return "explain date PHRASE | explain plan [FILTER] [limit N] | explain FILTER"
         case .repeat: return "repeat RULE|RRULE [from DATE] [next N]"
         case .rrule: return "rrule RULE"
         case .show: return "show ID|\"TITLE\" [FIELD]"
@@ -158,6 +172,11 @@ public enum Keyword: String, CaseIterable, Sendable {
         case .now: return "now [YYYY-MM-DD HH:MM | ISO-INSTANT]"
         case .zone: return "zone [IANA-NAME]"
         case .help: return "help [COMMAND]"
+        case .plan: return "plan [refresh | by date] [FILTER] [limit N|all]"
+        case .why: return "why ID|\"TITLE\""
+        case .not: return "not today ID|\"TITLE\"|where FILTER"
+        case .back: return "back ID|\"TITLE\""
+        case .top3: return "top3 [change | add ID | replace ID with ID]"
         case .all: return ""
         }
     }
@@ -205,6 +224,11 @@ public enum Keyword: String, CaseIterable, Sendable {
         case .now: return "now 2026-06-15 09:00"
         case .zone: return "zone Europe/Berlin"
         case .help: return "help add"
+        case .plan: return "plan +Work limit 10"
+        case .why: return "why 3"
+        case .not: return "not today 3"
+        case .back: return "back 3"
+        case .top3: return "top3 replace 2 with 7"
         case .all: return ""
         }
     }

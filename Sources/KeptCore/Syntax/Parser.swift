@@ -81,7 +81,8 @@ public struct Parser {
     ///   | count_stmt | filter_stmt | filters_stmt | areas_stmt | complete_stmt | reopen_stmt
     ///   | delete_stmt | archive_stmt | tomorrow_stmt | reschedule_stmt | move_stmt | tag_stmt
     ///   | duplicate_stmt | step_stmt | comment_stmt | link_stmt | subtask_stmt
-    ///   | remind_stmt | unremind_stmt | reminders_stmt | undo_stmt | redo_stmt | project_stmt | projects_stmt | help_stmt ;
+    ///   | remind_stmt | unremind_stmt | reminders_stmt | undo_stmt | redo_stmt | project_stmt | projects_stmt | help_stmt
+    ///   | plan_stmt | why_stmt | not_today_stmt | back_stmt | top3_stmt ;
     mutating func parseStatement() throws(Diagnostic) -> Statement {
         let first = peek
         guard first.kind == .word, let kw = Keyword(rawValue: first.text.lowercased()), kw.isCommand else {
@@ -127,6 +128,11 @@ public struct Parser {
         case .project: kind = try parseProjectStmt(first)
         case .projects: kind = try parseProjectsStmt()
         case .help: kind = try parseHelpStmt()
+        case .plan: kind = try parsePlanStmt()
+        case .why: kind = try parseWhyStmt()
+        case .not: kind = try parseNotTodayStmt(first)
+        case .back: kind = try parseBackStmt()
+        case .top3: kind = try parseTop3Stmt()
         case .all:
             throw Catalog.unknownCommand(first, file: file, candidates: Keyword.commands.map(\.rawValue))
         }
@@ -193,11 +199,17 @@ public struct Parser {
         return .date(try requireRest("a date phrase", after: "date", example: "date next fri 3pm"))
     }
 
-    /// explain_stmt ::= "explain" ( "date" DATE_PHRASE | filter ) ;
+    /// explain_stmt ::= "explain" ( "date" DATE_PHRASE | "plan" plan_body | filter ) ;
     mutating func parseExplainStmt() throws(Diagnostic) -> StatementKind {
         let sub = peek
         if sub.kind == .end {
-            throw Catalog.expected("what to explain", after: "explain", at: sub, file: file, help: "explain date PHRASE, or explain FILTER")
+            throw Catalog.expected("what to explain", after: "explain", at: sub, file: file, help: "explain date PHRASE, explain plan, or explain FILTER")
+        }
+        if sub.isWord("plan") {
+            _ = advance()
+            var r = try parsePlanBody()
+            r.explain = true
+            return .plan(r)
         }
         guard sub.isWord("date") else {
             guard let f = restAsFilter() else { throw Catalog.expected("a filter", after: "explain", at: sub, file: file) }
