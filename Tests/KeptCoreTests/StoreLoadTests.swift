@@ -213,7 +213,8 @@ final class SplitEvaluationTests: XCTestCase {
         let ix = store.columns(dayStart: .midnight, withText: true, withSearch: true)
         guard let now = CivilDateTime(year: 2026, month: 6, day: 15, hour: 9, minute: 0) else { return XCTFail("now") }
         let session = Session(store: store, clock: .wall(now), defaultZone: Zone.utc)
-        for f in ["title ~ /budget|report/i", "status:any description ~ /review/", "budget", "#call or title ~ /hi/"] {
+        for f in ["title ~ /budget|report/i", "status:any description ~ /review/", "budget", "#call or title ~ /hi/",
+                  "title ~ /(re(view)|fix) .*(budget|report)/i"] {
             let expr = try FilterParser.parse(f, name: "t", context: session.dateContext, projects: [], saved: [], visiting: []).get()
             let compiled = CompiledFilter(expr, index: ix, context: session.filterContext)
             XCTAssertTrue(CompiledFilter.costly(compiled.root), f)

@@ -88,13 +88,15 @@ public struct CompiledFilter: Sendable {
         let n = ix.count
         guard n >= CompiledFilter.splitAt, CompiledFilter.costly(root), StoreCodec.cores() >= 2 else {
             var out: [Int] = []
-            for i in 0..<n where matches(i, in: ix) { out.append(i) }
+            let scratch = RegexScratch()
+            for i in 0..<n where matches(i, in: ix, scratch) { out.append(i) }
             return out
         }
         let halves = Mutex<[[Int]]>([[], []])
         DispatchQueue.concurrentPerform(iterations: 2) { part in
             var out: [Int] = []
-            for i in (part == 0 ? 0..<(n / 2) : (n / 2)..<n) where matches(i, in: ix) { out.append(i) }
+            let scratch = RegexScratch()
+            for i in (part == 0 ? 0..<(n / 2) : (n / 2)..<n) where matches(i, in: ix, scratch) { out.append(i) }
             halves.withLock { $0[part] = out }
         }
         return halves.withLock { $0[0] + $0[1] }
@@ -113,22 +115,27 @@ public struct CompiledFilter: Sendable {
     }
 
     public func matches(_ i: Int, in ix: TaskIndex) -> Bool {
+        matches(i, in: ix, nil)
+    }
+
+    /// The same with one thread's regex scratch.
+    func matches(_ i: Int, in ix: TaskIndex, _ s: RegexScratch?) -> Bool {
         if openOnly {
             let k = ix.statusKind[i]
             if k != 0 && k != 3 { return false }
         }
-        return eval(root, i, ix)
+        return eval(root, i, ix, s)
     }
 
-    func eval(_ n: Node, _ i: Int, _ ix: TaskIndex) -> Bool {
+    func eval(_ n: Node, _ i: Int, _ ix: TaskIndex, _ s: RegexScratch? = nil) -> Bool {
         switch n {
         case .and(let xs):
-            for x in xs where !eval(x, i, ix) { return false }
+            for x in xs where !eval(x, i, ix, s) { return false }
             return true
         case .or(let xs):
-            for x in xs where eval(x, i, ix) { return true }
+            for x in xs where eval(x, i, ix, s) { return true }
             return false
-        case .not(let x): return !eval(x, i, ix)
+        case .not(let x): return !eval(x, i, ix, s)
         case .tag(let id): return id >= 0 && ix.has(id, in: ix.tagStart, ix.tagIDs, i)
         case .note(let id): return id >= 0 && ix.has(id, in: ix.noteStart, ix.noteIDs, i)
         case .project(let id): return id >= 0 && ix.project[i] == id
@@ -162,7 +169,9 @@ public struct CompiledFilter: Sendable {
             return true
         case .regex(let f, let re):
             guard ix.hasText, 4 * i + 3 < ix.textSpans.count else { return false }
-            return ix.withText(i, f == .title ? 0 : 1) { re.matches(bytes: $0, valid: true) }
+            return ix.withText(i, f == .title ? 0 : 1) { t in
+                s.map { re.matches(bytes: t, valid: true, scratch: $0) } ?? re.matches(bytes: t, valid: true)
+            }
         case .never: return false
         }
     }

@@ -97,6 +97,13 @@ public final class RegexPattern: @unchecked Sendable {
             }
             if !kept { pcre2_match_data_free_8(md) }
         }
+        return try firstMatch(bytes: buf, valid: valid, md)
+    }
+
+    /// The first match, with the given match data (its ovector may be shorter than the
+    /// pattern's groups: only the whole match is read).
+    @inline(__always)
+    func firstMatch(bytes buf: UnsafeBufferPointer<UInt8>, valid: Bool, _ md: OpaquePointer) throws(RegexError) -> Range<Int>? {
         let options: UInt32 = valid ? UInt32(PCRE2_NO_UTF_CHECK) : 0
         // An empty buffer may have no base address; PCRE2 takes a valid pointer with length 0.
         var empty: UInt8 = 0
@@ -121,8 +128,29 @@ public final class RegexPattern: @unchecked Sendable {
         (try? firstMatch(bytes: buf, valid: valid)) != nil
     }
 
+    /// The same with one thread's scratch match data: no lock and no allocation per match.
+    public func matches(bytes buf: UnsafeBufferPointer<UInt8>, valid: Bool = false, scratch: RegexScratch) -> Bool {
+        guard let md = scratch.md else { return matches(bytes: buf, valid: valid) }
+        return (try? firstMatch(bytes: buf, valid: valid, md)) != nil
+    }
+
     /// True when the pattern matches somewhere in the subject; a limit counts as no match.
     public func matches(_ subject: String) -> Bool {
         (try? firstMatch(in: subject)) != nil
+    }
+}
+
+/// Match data for one thread's run of matches, good for every pattern: it holds only the whole
+/// match (PCRE2 returns 0 for "the ovector was too small", still a match). Not shared between
+/// threads.
+public final class RegexScratch {
+    let md: OpaquePointer?
+
+    public init() {
+        md = pcre2_match_data_create_8(1, nil)
+    }
+
+    deinit {
+        if let md { pcre2_match_data_free_8(md) }
     }
 }

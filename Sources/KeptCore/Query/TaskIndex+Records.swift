@@ -201,22 +201,21 @@ extension TaskIndex {
         var remap = [Int32](repeating: -1, count: o.names.count)
         for (name, id) in o.names { remap[Int(id)] = intern(name) }
         for (spelling, id) in o.spelled where spelled[spelling] == nil { spelled[spelling] = remap[Int(id)] }
-        func mapped(_ id: Int32) -> Int32 { id >= 0 && Int(id) < remap.count ? remap[Int(id)] : id }
         let tagBase = Int32(tagIDs.count)
         let noteBase = Int32(noteIDs.count)
         let decodedBase = decoded.count
-        tagIDs.reserveCapacity(tagIDs.count + o.tagIDs.count)
-        for x in o.tagIDs { tagIDs.append(mapped(x)) }
-        noteIDs.reserveCapacity(noteIDs.count + o.noteIDs.count)
-        for x in o.noteIDs { noteIDs.append(mapped(x)) }
-        tagStart += o.tagStart.dropFirst().map { $0 + tagBase }
-        noteStart += o.noteStart.dropFirst().map { $0 + noteBase }
-        project.reserveCapacity(project.count + o.project.count)
-        for x in o.project { project.append(mapped(x)) }
-        area.reserveCapacity(area.count + o.area.count)
-        for x in o.area { area.append(mapped(x)) }
-        statusID.reserveCapacity(statusID.count + o.statusID.count)
-        for x in o.statusID { statusID.append(mapped(x)) }
+        let rowBase = Int32(count)
+        // Whole columns at a time: name ids through the remap, offsets moved by a base.
+        remap.withUnsafeBufferPointer { m in
+            let map = { (id: Int32) -> Int32 in id >= 0 && Int(id) < m.count ? m[Int(id)] : id }
+            TaskIndex.append(&tagIDs, o.tagIDs, map)
+            TaskIndex.append(&noteIDs, o.noteIDs, map)
+            TaskIndex.append(&project, o.project, map)
+            TaskIndex.append(&area, o.area, map)
+            TaskIndex.append(&statusID, o.statusID, map)
+        }
+        TaskIndex.append(&tagStart, o.tagStart.dropFirst()) { $0 + tagBase }
+        TaskIndex.append(&noteStart, o.noteStart.dropFirst()) { $0 + noteBase }
         statusKind += o.statusKind
         priority += o.priority
         dueDay += o.dueDay
@@ -231,13 +230,28 @@ extension TaskIndex {
         userEstimate += o.userEstimate
         hasGoal += o.hasGoal
         parent += o.parent
-        let rowBase = Int32(count)
-        for x in o.reminderRows { reminderRows.append(x + rowBase) }
+        TaskIndex.append(&reminderRows, o.reminderRows) { $0 + rowBase }
         reminderMinutes += o.reminderMinutes
         // Both runs point into the same file; only decoded spans move.
-        textSpans.reserveCapacity(textSpans.count + o.textSpans.count)
-        for x in o.textSpans { textSpans.append(x >= 0 ? x : x - decodedBase) }
+        TaskIndex.append(&textSpans, o.textSpans) { $0 >= 0 ? $0 : $0 - decodedBase }
         decoded += o.decoded
         count += o.count
     }
+
+    /// Appends `src` mapped through `f`, written in one pass into the grown column.
+    @inline(__always)
+    static func append<T: FixedWidthInteger, C: Collection<T>>(_ dst: inout [T], _ src: C, _ f: (T) -> T) {
+        let n = src.count
+        guard n > 0 else { return }
+        let at = dst.count
+        dst.append(contentsOf: repeatElement(0, count: n))
+        dst.withUnsafeMutableBufferPointer { d in
+            var k = at
+            for x in src {
+                d[k] = f(x)
+                k += 1
+            }
+        }
+    }
+
 }
