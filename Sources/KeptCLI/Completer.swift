@@ -107,7 +107,7 @@ final class Completer {
     func dotArgument(_ dot: String, word: String, before: [String]) -> [String] {
         switch dot {
         case ".mode": return Completer.filter(["text", "json"], word)
-        case ".timer", ".color": return Completer.filter(["on", "off"], word)
+        case ".timer", ".color", ".bail": return Completer.filter(["on", "off"], word)
         case ".help": return Completer.filter(Vocabulary.commands + DotCommand.names.map { "." + $0 }, word)
         default: return []
         }

@@ -12,6 +12,7 @@ struct DotCommand {
         ("save", ".save [FILE]", "write the store now, to its file or to FILE"),
         ("mode", ".mode text|json", "print results as text or as one JSON object per command"),
         ("timer", ".timer on|off", "print how long each command took, on stderr"),
+        ("bail", ".bail on|off", "stop piped input at the first error, exit 1 (on unless turned off; as 'sqlite3 -bail')"),
         ("read", ".read SCRIPT", "run a script's statements, as 'kept run SCRIPT' would"),
         ("record", ".record FILE", "write the session so far as a 'kept test' transcript, with the store and clock it started from"),
         ("history", ".history", "list the history"),

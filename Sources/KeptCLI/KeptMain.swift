@@ -89,7 +89,8 @@ public enum KeptMain {
             "kept repl [--store FILE] [--now ISO] [--zone TZ] [--format text|json] [--errors rich|short]",
             "",
             "The REPL runs the statements of the language, as 'kept run' does, and writes the store after each change.",
-            "On a terminal it uses GNU readline; piped or with TERM=dumb it reads stdin exactly as 'kept run' does.",
+            "On a terminal it uses GNU readline; piped or with TERM=dumb it reads stdin exactly as 'kept run' does,",
+            "but stops at the first error with exit 1 ('.bail off' reads on).",
             "",
             "Dot-commands (one line each, for the session; never part of a script for 'kept run'):",
         ] + DotCommand.table.map { "  \($0.usage.padding(width))  \($0.summary)" } + [

@@ -45,6 +45,8 @@ extension REPL {
             session.format = f
         case "timer":
             if let on = onOff(timer, "timer") { timer = on }
+        case "bail":
+            if let on = onOff(bail, "bail") { bail = on }
         case "color", "colour":
             if let on = onOff(color, "color") {
                 color = on

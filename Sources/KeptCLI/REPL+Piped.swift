@@ -1,8 +1,10 @@
 // Piped input: no prompt, no echo, no colour, no history, and the same reading as `kept run`
 // on stdin, line by line so output keeps pace with input: a plain script (a command per line,
 // `... ` continuing it) or a transcript (`> ` commands, their expected output skipped), `#`
-// comments and `@format json` before a command. A failing statement is reported and the next
-// runs; the exit status is 1 when one failed (docs/DECISIONS.md), 2 when the input is unreadable.
+// comments and `@format json` before a command. The first failing statement (or dot-command)
+// is reported and ends the input with exit 1, as issue 8 asks (`sqlite3 -bail`); after
+// `.bail off` the input reads on as `kept run` does. Exit 2 when the input is unreadable
+// (docs/DECISIONS.md).
 
 import KeptCore
 
@@ -63,6 +65,7 @@ extension REPL {
                 dotCommand(line, name: "<stdin>", line: lineNumber, from: prefix)
                 modifiers = []
                 if transcript { inExpected = true }
+                if bail, runner.failed { return }
                 continue
             }
             // Continuations: `... text`, right after the command or another continuation.
@@ -91,6 +94,8 @@ extension REPL {
             execute(src, lines: typed, modifiers: modifiers)
             modifiers = []
             if transcript { inExpected = true }
+            // The first error ends piped input (exit 1), unless `.bail off`.
+            if bail, runner.failed { return }
         }
     }
 

@@ -20,6 +20,9 @@ final class REPL {
     let runner: BatchRunner
     let recorder: Recorder
     var timer = false
+    /// Piped input stops at its first error with exit 1 (issue 8); `.bail off` reads on, as
+    /// `kept run` does. A terminal session never stops on an error.
+    var bail = true
     /// Live colouring and coloured errors (`.color`); off with NO_COLOR or TERM=dumb.
     var color: Bool
     /// Lines read so far: a statement's diagnostics count lines of the whole session.

@@ -45,13 +45,15 @@ final class ConfirmationTests: XCTestCase {
     /// runs. (On a terminal the REPL asks through readline: Tests/pty/repl_pty.py answers no,
     /// then yes, and checks the recording replays with `@yes`.)
     func testPipedREPLInputNeedsYesAsAScriptDoes() throws {
-        let script = "add Milk #errand\nadd Stamps #errand\ndelete where #errand\ncount\n"
-        let repl = try Kept.run(["repl"] + Kept.clock, stdin: Data(script.utf8))
+        // The refusal is an error, so piped input stops there (issue 8), after printing what
+        // kept run prints up to it.
+        let script = "add Milk #errand\nadd Stamps #errand\ndelete where #errand\n"
+        let repl = try Kept.run(["repl"] + Kept.clock, stdin: Data((script + "count\n").utf8))
         let run = try Kept.run(["run"] + Kept.clock, stdin: Data(script.utf8))
         XCTAssertEqual(repl.status, 1, repl.summary)
         XCTAssertEqual(repl.stdout, run.stdout, repl.summary)
         XCTAssertEqual(repl.stderr, run.stderr, repl.summary)
-        XCTAssertEqual(repl.stdoutLines.last, "All 2 tasks", repl.summary)
+        XCTAssertEqual(repl.stdoutLines.last, "Added 2 · Stamps · #errand", repl.summary)
         XCTAssertTrue(repl.stderr.contains("E0318"), repl.summary)
         let yes = try Kept.run(["repl", "--yes"] + Kept.clock, stdin: Data("add Milk #errand\ndelete where #errand\ncount\n".utf8))
         XCTAssertEqual(yes.stdoutLines, ["Added 1 · Milk · #errand", "Deleted 1 task where #errand:", "  1 · Milk", "All 0 tasks"], yes.summary)

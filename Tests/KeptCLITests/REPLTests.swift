@@ -1,4 +1,5 @@
-// The REPL: piped input gives exactly what `kept run` gives, `.record` writes a transcript that
+// The REPL: piped input gives exactly what `kept run` gives up to its first error, where it
+// stops with exit 1 (`.bail off` reads on, as `kept run` does), `.record` writes a transcript that
 // `kept test` passes unchanged, dot-command errors, and (with @testable) the pure parts: what
 // Tab completes, how a capture line is coloured, what goes into the history, when a statement
 // is unfinished. testPseudoTerminalSession drives the real binary in a pty (Tests/pty).
@@ -10,7 +11,7 @@ import KeptCore
 
 final class REPLTests: XCTestCase {
     static let script = """
-    # a plain script: a command per line, a continuation, errors that do not stop the rest
+    # a plain script: a command per line, a continuation, errors (piped into the REPL the first stops it)
     project add Home
     add Call mom @tomorrow 3pm #phone +Home
     add Pay rent @jan 31 every month on the 31st
@@ -37,32 +38,58 @@ final class REPLTests: XCTestCase {
 
     """
 
-    /// Piped into `kept repl`, a script prints exactly what `kept run` prints on stdout and
-    /// stderr, with the same exit status (1: a command failed, and the next ones still ran).
-    func testPipedScriptMatchesKeptRun() throws {
-        for (name, text) in [("plain", REPLTests.script), ("transcript", REPLTests.transcript)] {
-            let run = try Kept.run(["run"] + Kept.clock, stdin: Data(text.utf8))
-            let repl = try Kept.run(["repl"] + Kept.clock, stdin: Data(text.utf8))
-            XCTAssertEqual(repl.stdout, run.stdout, "\(name): stdout")
-            XCTAssertEqual(repl.stderr, run.stderr, "\(name): stderr")
-            XCTAssertEqual(repl.status, run.status, "\(name): exit status")
-            XCTAssertEqual(repl.status, 1, name)
-            XCTAssertFalse(repl.stdout.contains("kept>"), "\(name): no prompt when piped")
+    /// What `kept run` prints for the same input cut after its first error: piped input is read
+    /// as `kept run` reads it and stops at the first error with exit 1 (issue 8). Short errors
+    /// are one line each, so the first error is the first stderr line, and stdout up to it is
+    /// a prefix of `kept run`'s.
+    func assertStopsWhereKeptRunFirstFails(_ data: Data, _ name: String, file: StaticString = #filePath, line: UInt = #line) throws {
+        let run = try Kept.run(["run", "--errors", "short"] + Kept.clock, stdin: data)
+        let repl = try Kept.run(["repl", "--errors", "short"] + Kept.clock, stdin: data)
+        XCTAssertFalse(repl.stdout.contains("kept>"), "\(name): no prompt when piped", file: file, line: line)
+        guard run.status == 1, let first = run.stderr.split(separator: "\n").first else {
+            // No error: everything runs, exactly as kept run.
+            XCTAssertEqual(repl.stdout, run.stdout, "\(name): stdout", file: file, line: line)
+            XCTAssertEqual(repl.stderr, run.stderr, "\(name): stderr", file: file, line: line)
+            XCTAssertEqual(repl.status, run.status, "\(name): exit status", file: file, line: line)
+            return
         }
-        let run = try Kept.run(["run"] + Kept.clock, stdin: Data(REPLTests.script.utf8))
-        XCTAssertTrue(run.stderr.contains("<stdin>:5:1: error[E0101]"), run.summary)
-        XCTAssertTrue(run.stdout.contains("{\"due\""), run.summary)
+        XCTAssertEqual(repl.status, 1, "\(name): exit status", file: file, line: line)
+        XCTAssertEqual(repl.stderr, String(first) + "\n", "\(name): only the first error", file: file, line: line)
+        XCTAssertTrue(run.stdout.hasPrefix(repl.stdout), "\(name): stdout is kept run's up to the error\n\(repl.stdout)", file: file, line: line)
+        // With `.bail off` first (dot-commands are the REPL's, not the script's), it reads on
+        // and prints all kept run prints; only the error lines' numbers move by one.
+        let on = try Kept.run(["repl", "--errors", "short"] + Kept.clock, stdin: Data(".bail off\n".utf8) + data)
+        // (JSON mode prints errors on stdout, with their line: those lines moved too.)
+        func withoutErrors(_ t: String) -> [Substring] { t.split(separator: "\n").filter { !$0.hasPrefix("{\"error\"") } }
+        XCTAssertEqual(withoutErrors(on.stdout), withoutErrors(run.stdout), "\(name): .bail off stdout", file: file, line: line)
+        XCTAssertEqual(on.stdout.split(separator: "\n").count, run.stdout.split(separator: "\n").count, "\(name): .bail off stdout lines", file: file, line: line)
+        XCTAssertEqual(on.status, 1, "\(name): .bail off exit status", file: file, line: line)
+        XCTAssertEqual(on.stderr.split(separator: "\n").count, run.stderr.split(separator: "\n").count, "\(name): .bail off errors", file: file, line: line)
     }
 
-    /// Examples run through both give the same output too.
+    /// Piped into `kept repl`, a script without errors prints exactly what `kept run` prints on
+    /// stdout and stderr, with the same exit status; one with errors stops at the first.
+    func testPipedScriptMatchesKeptRun() throws {
+        let clean = REPLTests.script.split(separator: "\n", omittingEmptySubsequences: false)
+            .filter { !$0.hasPrefix("lsit") && !$0.hasPrefix("add Broken") }.joined(separator: "\n")
+        for (name, text) in [("clean", clean), ("plain", REPLTests.script), ("transcript", REPLTests.transcript)] {
+            try assertStopsWhereKeptRunFirstFails(Data(text.utf8), name)
+        }
+        let cleanRun = try Kept.run(["repl"] + Kept.clock, stdin: Data(clean.utf8))
+        XCTAssertEqual(cleanRun.status, 0, cleanRun.summary)
+        XCTAssertTrue(cleanRun.stdout.contains("{\"due\""), cleanRun.summary)
+        let plain = try Kept.run(["repl", "--errors", "short"] + Kept.clock, stdin: Data(REPLTests.script.utf8))
+        XCTAssertTrue(plain.stderr.hasPrefix("<stdin>:5:1: error[E0101]"), plain.summary)
+        XCTAssertFalse(plain.stdout.contains("{\"due\""), plain.summary)
+    }
+
+    /// Every example, piped: the same as `kept run` up to its first error.
     func testPipedExamplesMatchKeptRun() throws {
-        for ex in ["tour.kept", "capture.kept", "errors.kept"] {
-            let data = try Data(contentsOf: Kept.packageRoot.appendingPathComponent("examples/\(ex)"))
-            let run = try Kept.run(["run"] + Kept.clock, stdin: data)
-            let repl = try Kept.run(["repl"] + Kept.clock, stdin: data)
-            XCTAssertEqual(repl.stdout, run.stdout, ex)
-            XCTAssertEqual(repl.stderr, run.stderr, ex)
-            XCTAssertEqual(repl.status, run.status, ex)
+        let dir = Kept.packageRoot.appendingPathComponent("examples")
+        let names = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasSuffix(".kept") }.sorted()
+        XCTAssertGreaterThan(names.count, 5)
+        for ex in names {
+            try assertStopsWhereKeptRunFirstFails(try Data(contentsOf: dir.appendingPathComponent(ex)), ex)
         }
     }
 
@@ -84,6 +111,7 @@ final class REPLTests: XCTestCase {
         XCTAssertEqual(setup.status, 0, setup.summary)
         let rec = tmp.path("found.kept")
         let session = """
+        .bail off
         add Call mom @tomorrow 3pm #phone +Home
         list (#phone
         ... or +Home)
@@ -126,15 +154,20 @@ final class REPLTests: XCTestCase {
 
     /// Dot-command errors are E05xx diagnostics with the line and a caret.
     func testDotCommandErrors() throws {
-        let r = try Kept.run(["repl", "--errors", "rich"] + Kept.clock, stdin: Data(".mdoe json\n.mode yaml\n.timer maybe\n.save\n.help .record\n".utf8))
+        let r = try Kept.run(["repl", "--errors", "rich"] + Kept.clock, stdin: Data(".bail off\n.mdoe json\n.mode yaml\n.timer maybe\n.save\n.help .record\n".utf8))
         XCTAssertEqual(r.status, 1, r.summary)
         XCTAssertTrue(r.stderr.contains("error[E0501]: unknown dot-command '.mdoe'"), r.summary)
         XCTAssertTrue(r.stderr.contains("did you mean '.mode'?"), r.summary)
-        XCTAssertTrue(r.stderr.contains("  --> <stdin>:2:7"), r.summary)
+        XCTAssertTrue(r.stderr.contains("  --> <stdin>:3:7"), r.summary)
         XCTAssertTrue(r.stderr.contains("error[E0502]: '.mode' takes text or json, not 'yaml'"), r.summary)
         XCTAssertTrue(r.stderr.contains("error[E0502]: '.timer' takes on or off, not 'maybe'"), r.summary)
         XCTAssertTrue(r.stderr.contains("error[E0502]: this session has no store file"), r.summary)
         XCTAssertTrue(r.stdout.contains(".record FILE"), r.summary)
+        // Without `.bail off` the first error ends the input.
+        let bail = try Kept.run(["repl", "--errors", "short"] + Kept.clock, stdin: Data(".mdoe json\n.mode yaml\n.help\n".utf8))
+        XCTAssertEqual(bail.status, 1, bail.summary)
+        XCTAssertEqual(bail.stderr.split(separator: "\n").count, 1, bail.summary)
+        XCTAssertEqual(bail.stdout, "", bail.summary)
     }
 
     /// `.read` runs a script as `kept run` would; `.open` switches the store.
