@@ -49,6 +49,7 @@ bench: release
 	bash bench/rrule_bench.sh
 	bash bench/filter_bench.sh
 	bash bench/tw_compare.sh
+	bash bench/plan_compare.sh
 	bash bench/repl_startup.sh
 
 clean:
