@@ -606,4 +606,14 @@ final class PlanTests: XCTestCase, SessionTesting {
             }
         }
     }
+
+    /// R-PLAN-1…7: every plan command's `help` example runs without an error on the morning store.
+    func testPlanHelpExamplesRun() {
+        for kw in [Keyword.plan, .why, .not, .back, .top3] {
+            let s = morning()
+            setup(s, ["plan", "top3 replace 1 with 3"])
+            let r = run(s, kw.example)
+            XCTAssertFalse(r.failed, "help \(kw.rawValue): '\(kw.example)': \(r.diagnostics.map(\.message))")
+        }
+    }
 }
