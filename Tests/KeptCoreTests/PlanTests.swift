@@ -494,4 +494,126 @@ final class PlanTests: XCTestCase, SessionTesting {
             XCTAssertEqual(lp.quickWins.map(\.id), p.quickWins.map(\.id), "round \(round)")
         }
     }
+
+    // MARK: the audit of issue 7
+
+    /// The morning store of examples/plan.kept, at Monday 2026-06-15 07:42.
+    func morning(dayStart: String? = nil) -> Session {
+        let s = session(at: "2026-06-08T18:00")
+        setup(s, (dayStart.map { ["set day-start " + $0] } ?? []) + [
+            "add Pay rent @2026-06-14 !high", "add Call the dentist @2026-06-15 3pm", "add File taxes @2026-06-19",
+            "add Renew passport @2026-07-01", "add Water the plants", "set 5 estimate 10m", "add Read the contract !critical @2026-06-16",
+            "add Tidy the garage", "set 7 estimate 2h", "add Reply to Anna", "set 8 estimate 5m suggested",
+        ])
+        s.clock = .wall(Self.wall("2026-06-15T07:42"))
+        return s
+    }
+
+    /// R-PLAN-7: `top3 replace "TITLE" with ID` finds the pick by its title even when another
+    /// open task has the same title; two picks of one title are ambiguous, with candidates, and
+    /// change nothing.
+    func testTop3ReplaceFindsThePickByTitle() {
+        let s = morning()
+        XCTAssertEqual(section(lines(s, "plan"), "Top 3"), [1, 6, 2])
+        setup(s, ["add Pay rent"])
+        XCTAssertEqual(lines(s, "top3 replace \"Pay rent\" with 3"),
+                       ["Top 3", "  3  File taxes         Fri Jun 19", "  6  Read the contract  Tomorrow", "  2  Call the dentist   Today 3 PM"])
+        setup(s, ["undo", "set 6 title Pay rent"])
+        let plan = s.store.plan
+        let r = run(s, "top3 replace \"Pay rent\" with 3")
+        XCTAssertEqual(r.diagnostics.map(\.code), ["E0306"])
+        XCTAssertEqual(r.diagnostics.first?.message, "2 Top 3 picks are titled \"Pay rent\"")
+        XCTAssertEqual(r.diagnostics.first?.notes.count, 2)
+        XCTAssertEqual(s.store.plan, plan)
+        XCTAssertEqual(lines(s, "top3 replace \"Nope\" with 3"), ["! E0305 no open task titled \"Nope\""])
+    }
+
+    /// R-PLAN-5, R-PLAN-6, R-PLAN-7: an error of a plan statement has a code, a location and
+    /// changes nothing: not the tasks, and not the day's snapshot either (none is made by a
+    /// statement that failed).
+    func testPlanErrorsChangeNothing() {
+        let s = morning()
+        setup(s, ["add Pay rent"])
+        let before = Snapshot(s.store)
+        for bad in ["not today 999", "not today \"Pay rent\"", "top3 add 999", "top3 replace 999 with 1", "top3 replace 1 with 999",
+                    "top3 replace 1 with 1", "back 999", "why 999", "why \"Pay rent\"", "plan (due:", "plan (foo:bar)", "plan limit 0",
+                    "plan limit 99999999999999999999", "plan by date limit -1", "explain plan limit", "why", "why abc", "not today",
+                    "top3 frob", "top3 replace 1", "top3 replace 1 with"] {
+            let r = run(s, bad)
+            XCTAssertTrue(r.failed, bad)
+            for d in r.diagnostics {
+                XCTAssertFalse(d.code.isEmpty, bad)
+                XCTAssertNotNil(d.range, "\(bad): \(d.code) has a location")
+            }
+            XCTAssertNil(s.store.plan, "\(bad) made no snapshot")
+            XCTAssertEqual(Snapshot(s.store), before, bad)
+        }
+        // `back` on a task that is neither held nor free to seat changes nothing.
+        setup(s, ["plan"])
+        let plan = s.store.plan
+        let r = run(s, "back 3")
+        XCTAssertFalse(r.changed)
+        XCTAssertEqual(r.lines.first, "Back 3 · File taxes")
+        XCTAssertEqual(s.store.plan, plan)
+        XCTAssertEqual(lines(s, "undo"), ["Undid add 9 · Pay rent"], "back made no undo step")
+    }
+
+    /// R-PLAN-6: hold lengths through the statements, with a day start of 04:00 and across a
+    /// week boundary: a Not today at 02:00 on Monday belongs to Sunday and ends at 04:00 on
+    /// Monday; a second one within the rolling week holds seven days from its account day.
+    func testHoldLengthsAcrossAWeekWithDayStart0400() {
+        let s = morning(dayStart: "04:00")
+        // Monday Jun 22, 02:00 is still Sunday Jun 21.
+        s.clock = .wall(Self.wall("2026-06-22T02:00"))
+        XCTAssertEqual(lines(s, "not today 4").first, "Not today 4 · Renew passport · Back Jun 22")
+        s.clock = .wall(Self.wall("2026-06-22T03:59"))
+        XCTAssertEqual(lines(s, "count held"), ["1 of 8"])
+        s.clock = .wall(Self.wall("2026-06-22T04:00"))
+        XCTAssertEqual(lines(s, "count held"), ["Nothing matches these filters (0 of 8)"])
+        // Tuesday Jun 23 of the next week: a second within a week, back Tuesday Jun 30.
+        s.clock = .wall(Self.wall("2026-06-23T09:00"))
+        XCTAssertEqual(lines(s, "not today 4").first,
+                       "Not today 4 · Renew passport · Back Jun 30 · a second Not today within a week holds it for 7 days")
+        XCTAssertEqual(lines(s, "show 4 due"), ["Wed Jul 1, 2026"])
+        // Seven days after the last one (Tuesday Jun 30, 03:00 is still Monday Jun 29: six days).
+        s.clock = .wall(Self.wall("2026-06-30T03:00"))
+        XCTAssertEqual(lines(s, "not today 4").first,
+                       "Not today 4 · Renew passport · Back Jul 6 · a second Not today within a week holds it for 7 days")
+        // Monday Jul 6 at 04:00 is seven days on: a first again, back the next day.
+        s.clock = .wall(Self.wall("2026-07-06T04:00"))
+        XCTAssertEqual(lines(s, "not today 4").first, "Not today 4 · Renew passport · Back Jul 7")
+    }
+
+    /// R-PLAN-2, R-PLAN-6: `plan FILTER` over random stores: each matching open task once, no
+    /// other task, and its Top 3 never holds a held task.
+    func testFilteredPlanOnceOnlyOverRandomStores() throws {
+        var rng = Seeded(state: 7)
+        let today = CivilDate(iso: "2026-06-15") ?? CivilDate(dayNumber: 0)
+        for round in 0..<30 {
+            let store = Self.randomStore(&rng, count: Int.random(in: 1...80, using: &rng))
+            let s = session(store)
+            for filter in ["has due", "no due", "priority >= high", "held", "estimate <= 15m"] {
+                let out = lines(s, "plan " + filter + " limit all")
+                let ids = section(out, "Top 3") + section(out, "Quick wins") + section(out, "All other tasks") + section(out, "All tasks")
+                let expected = lines(s, "list " + filter + " limit 100000").dropFirst().compactMap {
+                    Int($0.trimmingCharacters(in: .whitespaces).split(separator: " ").first ?? "")
+                }
+                XCTAssertEqual(ids.count, Set(ids).count, "round \(round) \(filter): each task once")
+                XCTAssertEqual(Set(ids), Set(expected), "round \(round) \(filter): only the matching open tasks")
+                for id in section(out, "Top 3") {
+                    XCTAssertFalse(Holds.isHeld(store.task(id)?.heldUntil, today: today), "round \(round) \(filter): Top 3 never holds a held task")
+                }
+            }
+        }
+    }
+
+    /// R-PLAN-1…7: every plan command's `help` example runs without an error on the morning store.
+    func testPlanHelpExamplesRun() {
+        for kw in [Keyword.plan, .why, .not, .back, .top3] {
+            let s = morning()
+            setup(s, ["plan", "top3 replace 1 with 3"])
+            let r = run(s, kw.example)
+            XCTAssertFalse(r.failed, "help \(kw.rawValue): '\(kw.example)': \(r.diagnostics.map(\.message))")
+        }
+    }
 }

@@ -289,7 +289,9 @@ extension Session {
     }
 
     func runNotToday(_ s: Statement, _ target: TaskTarget) -> CommandOutput {
-        // The plan of today first, so a pick that leaves is known as a pick.
+        // The plan of today first, so a pick that leaves is known as a pick; an error puts
+        // back the snapshot as it was, so it changes nothing.
+        let saved = store.plan
         let picksBefore = planView(nil, limit: 0).snapshot.top3
         let out0 = runAction(s, target, TaskAction(verb: "Not today", name: "not today") { t, step in
             guard t.isOpen else {
@@ -313,6 +315,7 @@ extension Session {
             if end.dayNumber - self.today.dayNumber > 1 { line += " · a second Not today within a week holds it for 7 days" }
             return .success(ActionResult(line: line, json: TaskJSON.value(after, zone: self.zone)))
         })
+        if out0.failed, !out0.changed { store.plan = saved }
         guard !out0.failed, out0.changed else { return out0 }
         let v = planView(nil, limit: 0)
         // R-PLAN-7: Not today on a pick shows the new picks at once.
@@ -359,10 +362,19 @@ extension Session {
         lines.insert(parts.joined(separator: " · "), at: 0)
         if picked { lines += top3Lines(shown) }
         return out(lines, json: .object(JSONObject([("back", .number(JSONNumber(t.id))),
-                                                   ("top3", .array(shown.snapshot.top3.map { .number(JSONNumber($0)) }))])), changed: true)
+                                                   ("top3", .array(shown.snapshot.top3.map { .number(JSONNumber($0)) }))])),
+                   changed: !changes.isEmpty || v.stored)
     }
 
+    /// `top3 …`: an error changes nothing, not even the day's first snapshot it looked at.
     func runTop3(_ s: Statement, _ edit: Top3Edit) -> CommandOutput {
+        let saved = store.plan
+        let r = runTop3Edit(s, edit)
+        if r.failed, !r.changed { store.plan = saved }
+        return r
+    }
+
+    func runTop3Edit(_ s: Statement, _ edit: Top3Edit) -> CommandOutput {
         let file = s.source.file
         let v = planView(nil, limit: 0)
         let seats = v.snapshot.top3
@@ -400,7 +412,7 @@ extension Session {
             summary = "top3 add \(t.id) · \(t.title)"
         case .replace(let oldRef, let newRef):
             let old: Task
-            switch resolveAny(oldRef, s) {
+            switch resolvePick(oldRef, s, picks: seats) {
             case .success(let x): old = x
             case .failure(let d): return .error(d)
             }
@@ -420,12 +432,19 @@ extension Session {
         return out(top3Lines(shown), json: .object(JSONObject([("top3", .array(shown.snapshot.top3.map { .number(JSONNumber($0)) }))])), changed: true)
     }
 
-    /// A task by reference in any state (a Top 3 pick may be finished).
-    func resolveAny(_ ref: TaskRef, _ s: Statement) -> Result<Task, Diagnostic> {
-        if case .id = ref { return resolve(ref, s, scope: .open) }
-        switch resolve(ref, s, scope: .open) {
-        case .success(let t): return .success(t)
-        case .failure: return resolve(ref, s, scope: .done)
-        }
+    /// The pick a reference names (R-PLAN-7): an id, or a title matched among the picks first
+    /// (open or finished today), so a pick titled like another open task is still found; two
+    /// picks of one title are ambiguous, with both as candidates. A title no pick has is
+    /// looked up among the open tasks, so the error says what it matches.
+    func resolvePick(_ ref: TaskRef, _ s: Statement, picks: [Int]) -> Result<Task, Diagnostic> {
+        guard case .title(let title, let r) = ref else { return resolve(ref, s, scope: .open) }
+        let matches = picks.compactMap { store.task($0) }.filter { $0.title == title }
+        if matches.count == 1, let t = matches.first { return .success(t) }
+        if matches.isEmpty { return resolve(ref, s, scope: .open) }
+        var d = Catalog.ambiguousTitle(title, ids: matches.map(\.id), range: r, file: s.source.file)
+        d.message = "\(matches.count) Top 3 picks are titled \"\(title)\""
+        let txt = text
+        d.notes = matches.map { "candidate: " + txt.summary($0) }
+        return .failure(d)
     }
 }

@@ -224,7 +224,7 @@ public enum Keyword: String, CaseIterable, Sendable {
         case .now: return "now 2026-06-15 09:00"
         case .zone: return "zone Europe/Berlin"
         case .help: return "help add"
-        case .plan: return "plan +Work limit 10"
+        case .plan: return "plan @next 7 days limit 10"
         case .why: return "why 3"
         case .not: return "not today 3"
         case .back: return "back 3"
