@@ -220,6 +220,11 @@ final class PlanTests: XCTestCase, SessionTesting {
         XCTAssertEqual(out.last, "  … 7 more (plan limit N shows more)")
         XCTAssertEqual(section(lines(s, "plan limit 2"), "All other tasks"), [4, 5])
         XCTAssertEqual(section(lines(s, "plan limit all"), "All other tasks"), Array(4...30))
+        // `explain plan` prints the whole plan (R-PLAN-4, issue 7: "the whole plan with scores").
+        let explained = lines(s, "explain plan")
+        XCTAssertEqual(section(explained, "All other tasks"), Array(4...30))
+        XCTAssertFalse(explained.contains { $0.contains("more (plan limit") }, explained.joined(separator: "\n"))
+        XCTAssertEqual(section(lines(s, "explain plan limit 2"), "All other tasks"), [4, 5])
         XCTAssertEqual(lines(s, "plan limit 0"), ["! E0401 a plan limit is a whole number from 1, or all"])
         XCTAssertEqual(lines(s, "plan limit"), ["! E0401 a plan limit is a whole number from 1, or all"])
     }

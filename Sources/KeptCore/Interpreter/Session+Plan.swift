@@ -112,7 +112,8 @@ extension Session {
         case .success(let e): expr = e
         case .failure(let d): return .error(d)
         }
-        let limit = r.limit == Int.max ? nil : (r.limit ?? Session.planRows)
+        // `explain plan` prints the whole plan unless told a limit; `plan` the first rows.
+        let limit = r.limit == Int.max ? nil : (r.limit ?? (r.explain ? nil : Session.planRows))
         if r.order == .byDate { return runPlanByDate(expr, limit: limit) }
         let v = planView(expr, limit: limit)
         return planOutput(v, explain: r.explain)
