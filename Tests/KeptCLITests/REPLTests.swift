@@ -277,6 +277,19 @@ final class REPLTests: XCTestCase {
         XCTAssertNil(h.highlight(Array("add".utf8), cursor: 3))
     }
 
+    func testCaptureColumnsMeasureWideCharacters() throws {
+        // Readline sets LC_CTYPE from the environment; the painter measures in that locale.
+        guard setlocale(LC_CTYPE, "C.UTF-8") != nil else { throw XCTSkip("no C.UTF-8 locale") }
+        XCTAssertEqual(CaptureHighlighter.columns(Array("add Pay rent".utf8)), 12)
+        // CJK and emoji take two columns each, a combining mark none.
+        XCTAssertEqual(CaptureHighlighter.columns(Array("日本 🎉".utf8)), 7)
+        XCTAssertEqual(CaptureHighlighter.columns(Array("e\u{301}".utf8)), 1)
+        // A control character (readline draws `^X`): not painted.
+        XCTAssertNil(CaptureHighlighter.columns([0x61, 0x01]))
+        XCTAssertTrue(CaptureHighlighter.narrow(Array("café".utf8)))
+        XCTAssertFalse(CaptureHighlighter.narrow(Array("add 日本".utf8)))
+    }
+
     func testHistoryPolicy() {
         XCTAssertEqual(History.path(environment: ["KEPT_HISTFILE": "/a/h", "XDG_STATE_HOME": "/s"]), "/a/h")
         XCTAssertEqual(History.path(environment: ["XDG_STATE_HOME": "/s", "HOME": "/home/u"]), "/s/kept/history")
