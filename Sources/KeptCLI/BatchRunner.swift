@@ -96,7 +96,9 @@ final class BatchRunner {
             case true?:
                 result = session.run(src, confirmed: true)
             case false?:
-                result = CommandOutput(lines: ["Nothing deleted"])
+                // In JSON mode too one object a line: a bulk delete's, with nothing deleted.
+                result = CommandOutput(lines: [session.format == .json
+                    ? #"{"bulk":"delete","results":[],"skipped":[],"declined":true}"# : "Nothing deleted"])
             case nil:
                 return true
             }

@@ -4,6 +4,7 @@
 // session's date context and returns text; ReadlineHooks draws it.
 
 import KeptCore
+@preconcurrency import CReadline
 
 /// One line as it should be drawn.
 struct CaptureHighlight: Equatable {
@@ -37,11 +38,32 @@ final class CaptureHighlighter {
         }
     }
 
-    /// Terminal columns of UTF-8 text, one per scalar (wide characters are not measured).
-    static func columns(_ bytes: [UInt8]) -> Int {
+    /// Terminal columns of UTF-8 text as readline counts them (wcwidth in the locale readline
+    /// set up: 2 for CJK and most emoji, 0 for a combining mark), or nil when a character has
+    /// no width (a control character, which readline draws as `^X`): such a line is not painted.
+    static func columns(_ bytes: [UInt8]) -> Int? {
         var n = 0
-        for b in bytes where b & 0xC0 != 0x80 { n += 1 }
+        for s in String(decoding: bytes, as: UTF8.self).unicodeScalars {
+            if s.value < 0x80 {
+                guard s.value >= 0x20, s.value != 0x7F else { return nil }
+                n += 1
+                continue
+            }
+            let w = kept_wcwidth(s.value)
+            guard w >= 0 else { return nil }
+            n += Int(w)
+        }
         return n
+    }
+
+    /// True when every character of the text takes one column, so a line that wraps breaks
+    /// exactly every `width` columns (readline moves a wide character that does not fit to the
+    /// next row, which this painter does not follow).
+    static func narrow(_ bytes: [UInt8]) -> Bool {
+        for s in String(decoding: bytes, as: UTF8.self).unicodeScalars where s.value >= 0x80 {
+            if kept_wcwidth(s.value) != 1 { return false }
+        }
+        return true
     }
 
     /// The drawing of a line, or nil when it is not a capture line.

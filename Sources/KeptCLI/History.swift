@@ -9,7 +9,8 @@ import Glibc
 
 /// The history policy, apart from readline so it can be tested on its own.
 struct History {
-    /// The most lines the file keeps; older ones are dropped at start-up and at exit.
+    /// The most lines the file keeps; older ones are dropped at start-up, when an append takes
+    /// the file past it, and at exit.
     static let maxEntries = 1000
 
     /// The file, from the environment; nil when neither variable nor a home gives one.

@@ -14,6 +14,9 @@ import Glibc
 final class ReadlineEditor: LineEditor {
     private let historyPath: String?
     private var entries: [String] = []
+    /// The lines the history file holds, as far as this session knows (another session may
+    /// append too): once past the limit, each append cuts the file back to it.
+    private var fileLines = 0
 
     /// - Parameters:
     ///   - historyPath: the history file, or nil to keep history in memory only.
@@ -33,6 +36,7 @@ final class ReadlineEditor: LineEditor {
                 if let l = h.pointee.line { entries.append(String(cString: l)) }
                 k += 1
             }
+            fileLines = entries.count
         } else {
             stifle_history(Int32(History.maxEntries))
         }
@@ -52,7 +56,14 @@ final class ReadlineEditor: LineEditor {
         if entries.count > History.maxEntries { entries.removeFirst(entries.count - History.maxEntries) }
         add_history(entry)
         // Appended after each accepted line, so a second session or a crash keeps it.
-        if let p = historyPath, History.prepare(p) { _ = append_history(1, p) }
+        if let p = historyPath, History.prepare(p), append_history(1, p) == 0 {
+            fileLines += 1
+            // Never more than the documented size, even in a long session or after a crash.
+            if fileLines > History.maxEntries {
+                _ = history_truncate_file(p, Int32(History.maxEntries))
+                fileLines = History.maxEntries
+            }
+        }
     }
 
     var history: [String] { entries }

@@ -11,6 +11,8 @@ import Glibc
 
 /// Set by the SIGINT handler, read by the poll loop.
 nonisolated(unsafe) private var sigintSeen: sig_atomic_t = 0
+/// Set by the SIGWINCH handler: the terminal was resized, readline must learn its new width.
+nonisolated(unsafe) private var sigwinchSeen: sig_atomic_t = 0
 /// The handler also writes a byte here, so a Ctrl-C that lands outside poll (while a key is
 /// being handled) still wakes the next poll instead of waiting for another key.
 nonisolated(unsafe) private var wakeRead: Int32 = -1
@@ -55,6 +57,21 @@ enum ReadlineHooks {
         sigemptyset(&sa.sa_mask)
         sa.sa_flags = 0
         sigaction(SIGINT, &sa, nil)
+        // A resize: readline's own handler is only in place while it handles a key (callback
+        // mode), so a resize during poll would go unseen and the next redisplay would wrap at
+        // the old width. The poll loop tells readline instead.
+        rl_catch_sigwinch = 0
+        var wa = sigaction()
+        wa.__sigaction_handler.sa_handler = { _ in
+            sigwinchSeen = 1
+            if wakeWrite >= 0 {
+                var b: UInt8 = 1
+                _ = write(wakeWrite, &b, 1)
+            }
+        }
+        sigemptyset(&wa.sa_mask)
+        wa.sa_flags = SA_RESTART
+        sigaction(SIGWINCH, &wa, nil)
         // A parent may have started us with SIGINT blocked (the mask is inherited across exec).
         var set = sigset_t()
         sigemptyset(&set)
@@ -62,6 +79,11 @@ enum ReadlineHooks {
         sigprocmask(SIG_UNBLOCK, &set, nil)
         // `@`, `+`, `#`, `:`, `.` and `/` stay inside a word, so `@tom`, `+Ho`, `area:Ho` and
         // file paths complete as one word.
+        // Readline reads the terminal's capabilities once, at its first initialisation, and
+        // treats the terminal as dumb (no wrapping: long lines scroll sideways) when a custom
+        // redisplay function is set by then; so it initialises first.
+        _ = rl_initialize()
+        _ = rl_variable_bind("enable-bracketed-paste", "off")
         rl_completer_word_break_characters = UnsafePointer(strdup(" \t\n\"(),=<>~&|"))
         rl_attempted_completion_function = { text, start, end in ReadlineHooks.complete(text, start, end) }
         rl_redisplay_function = { ReadlineHooks.redisplay() }
@@ -80,6 +102,11 @@ enum ReadlineHooks {
         painted = false
         sigintSeen = 0
         drainWake()
+        // Resized while a command ran: the new size, before the prompt is drawn.
+        if sigwinchSeen != 0 {
+            sigwinchSeen = 0
+            rl_reset_screen_size()
+        }
         rl_callback_handler_install(prompt) { line in
             ReadlineHooks.lineDone = true
             ReadlineHooks.lineRead = line.map { String(cString: $0) }
@@ -90,6 +117,8 @@ enum ReadlineHooks {
         while !lineDone {
             var fds = [pollfd(fd: 0, events: Int16(POLLIN), revents: 0), pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
             let r = sigintSeen != 0 ? 0 : poll(&fds, wakeRead >= 0 ? 2 : 1, -1)
+            // Read before anything below can change it.
+            let pollErrno = r < 0 ? errno : 0
             if sigintSeen != 0 {
                 sigintSeen = 0
                 drainWake()
@@ -99,14 +128,23 @@ enum ReadlineHooks {
                 rl_replace_line("", 0)
                 rl_point = 0
                 rl_end = 0
+                // The ghost goes from the screen too (it is only ever shown at the line's end).
+                if !ghost.isEmpty { fputs("\u{1B}[J", rl_outstream) }
                 ghost = ""
                 fputs("^C\n", stdout)
                 fflush(stdout)
                 rl_callback_handler_remove()
                 return .interrupted
             }
+            if sigwinchSeen != 0 {
+                sigwinchSeen = 0
+                drainWake()
+                // The new width, and the line drawn again for it on the cursor's row (the
+                // terminal has rewrapped what was there; a row above it may stay as it was).
+                resized()
+            }
             if r < 0 {
-                if errno == EINTR { continue }
+                if pollErrno == EINTR { continue }
                 rl_callback_handler_remove()
                 return .end
             }
@@ -127,6 +165,29 @@ enum ReadlineHooks {
         guard wakeRead >= 0 else { return }
         var b = [UInt8](repeating: 0, count: 64)
         while Glibc.read(wakeRead, &b, b.count) > 0 {}
+    }
+
+    /// A resize while a line is edited: readline learns the new size, and the line is drawn
+    /// again from its first row. Terminals that rewrap their rows on a resize (most do) put
+    /// the cursor at row (prompt + text before it) / new width; one that does not may leave
+    /// a stale row above.
+    static func resized() {
+        rl_reset_screen_size()
+        var rows: Int32 = 0
+        var cols: Int32 = 0
+        rl_get_screen_size(&rows, &cols)
+        let prompt = Array((rl_display_prompt.map { String(cString: $0) } ?? "").utf8)
+        var at = 0
+        if let buf = rl_line_buffer {
+            let bytes = Array(UnsafeBufferPointer(start: UnsafeRawPointer(buf).assumingMemoryBound(to: UInt8.self), count: Int(rl_end)))
+            let point = max(0, min(Int(rl_point), bytes.count))
+            at = (CaptureHighlighter.columns(prompt) ?? 0) + (CaptureHighlighter.columns(Array(bytes[..<point])) ?? 0)
+        }
+        let row = cols > 0 ? at / Int(cols) : 0
+        fputs((row > 0 ? "\u{1B}[\(row)A" : "") + "\r\u{1B}[J", rl_outstream)
+        painted = false
+        // Readline starts its drawing at the cursor (rl_on_new_line), then the painter runs.
+        _ = rl_forced_update_display()
     }
 
     // MARK: Enter, Right arrow
@@ -196,8 +257,10 @@ enum ReadlineHooks {
     static func redisplay() { redisplay(showGhost: true) }
 
     /// Lets readline draw the line, then draws it again with capture tokens coloured and the
-    /// ghost completion in grey after it, and puts the cursor back where readline left it. Only
-    /// for a line that fits the terminal's width; a wrapping line is left as readline drew it.
+    /// ghost completion in grey after it, and puts the cursor back where readline left it. A
+    /// line that wraps is drawn row by row when every character is one column wide (readline
+    /// breaks such a line every `width` columns); a wrapping line with wide characters, or one
+    /// taller than the screen, is left as readline drew it.
     static func redisplay(showGhost: Bool) {
         rl_redisplay()
         guard colorOn, let highlighter, let buf = rl_line_buffer else {
@@ -206,33 +269,63 @@ enum ReadlineHooks {
         }
         let bytes = Array(UnsafeBufferPointer(start: UnsafeRawPointer(buf).assumingMemoryBound(to: UInt8.self), count: Int(rl_end)))
         let point = max(0, min(Int(rl_point), bytes.count))
-        guard let h = highlighter.highlight(bytes, cursor: point) else {
-            ghost = ""
-            if painted {
-                painted = false
-                if point == bytes.count { fputs("\u{1B}[K", rl_outstream); fflush(rl_outstream) }
-            }
-            return
-        }
-        ghost = showGhost ? h.ghost : ""
-        let prompt = rl_display_prompt.map { String(cString: $0) } ?? ""
-        let promptWidth = prompt.unicodeScalars.count
+        let h = highlighter.highlight(bytes, cursor: point)
+        ghost = showGhost ? (h?.ghost ?? "") : ""
+        // Nothing of ours on the screen and nothing to colour: readline's drawing stands.
+        guard h != nil || painted else { return }
+        // No longer a capture line (its command word was edited): the plain text, drawn once
+        // more so the colour and any ghost go.
+        let drawn = h?.painted ?? String(decoding: bytes, as: UTF8.self)
+        let promptBytes = Array((rl_display_prompt.map { String(cString: $0) } ?? "").utf8)
         var rows: Int32 = 0
         var cols: Int32 = 0
         rl_get_screen_size(&rows, &cols)
-        let width = promptWidth + CaptureHighlighter.columns(bytes) + ghost.unicodeScalars.count
-        guard cols <= 0 || width < Int(cols) else {
-            ghost = ""
-            if painted, point == bytes.count { fputs("\u{1B}[K", rl_outstream); fflush(rl_outstream) }
-            return
+        let ghostBytes = Array(ghost.utf8)
+        guard let promptCols = CaptureHighlighter.columns(promptBytes),
+              let lineCols = CaptureHighlighter.columns(bytes),
+              let pointCols = CaptureHighlighter.columns(Array(bytes[..<point])),
+              let ghostCols = CaptureHighlighter.columns(ghostBytes) else {
+            return unpainted(atEnd: point == bytes.count)
         }
-        var out = "\r" + prompt + h.painted
+        let width = Int(cols) > 0 ? Int(cols) : Int.max
+        let total = promptCols + lineCols + ghostCols
+        if total >= width {
+            // Wrapping: only for one-column characters, and only when the whole line is on
+            // the screen (moving up past its top row is not possible).
+            guard CaptureHighlighter.narrow(promptBytes + bytes + ghostBytes),
+                  rows <= 0 || total / width < Int(rows) - 1 else { return unpainted(atEnd: point == bytes.count) }
+        }
+        // Readline left the cursor at the point: row (prompt + text before it) / width.
+        let at = promptCols + pointCols
+        let pointRow = at / width
+        var out = pointRow > 0 ? "\u{1B}[\(pointRow)A\r" : "\r"
+        out += String(decoding: promptBytes, as: UTF8.self) + drawn
         if !ghost.isEmpty { out += "\u{1B}[90m" + ghost + "\u{1B}[0m" }
-        out += "\u{1B}[K\r"
-        let col = promptWidth + CaptureHighlighter.columns(Array(bytes[..<point]))
+        // A drawing that ends on the right margin leaves the cursor waiting to wrap (or
+        // wrapped, by the terminal): a space and a carriage return put it at the next row's
+        // start either way.
+        if total > 0, total % width == 0 { out += " \r" }
+        out += "\u{1B}[J"
+        let endRow = total / width
+        if endRow > pointRow { out += "\u{1B}[\(endRow - pointRow)A" }
+        out += "\r"
+        let col = at % width
         if col > 0 { out += "\u{1B}[\(col)C" }
         fputs(out, rl_outstream)
         fflush(rl_outstream)
-        painted = true
+        // A plain drawing leaves nothing of ours behind.
+        painted = h != nil
+    }
+
+    /// A line this painter cannot draw: readline's own drawing stands and the ghost goes. With
+    /// the cursor at the end, what an earlier painting left after the line is cleared.
+    static func unpainted(atEnd: Bool) {
+        ghost = ""
+        guard painted else { return }
+        painted = false
+        if atEnd {
+            fputs("\u{1B}[J", rl_outstream)
+            fflush(rl_outstream)
+        }
     }
 }

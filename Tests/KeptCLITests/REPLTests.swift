@@ -202,6 +202,40 @@ final class REPLTests: XCTestCase {
         XCTAssertEqual(p.terminationStatus, 0, String(decoding: out, as: UTF8.self))
     }
 
+    /// Answers the REPL's reads from a list, as a terminal would (the questions too).
+    final class ScriptedEditor: LineEditor {
+        var lines: [String]
+        var prompts: [String] = []
+        init(_ lines: [String]) { self.lines = lines }
+        func read(prompt: String) -> EditorInput {
+            prompts.append(prompt)
+            return lines.isEmpty ? .end : .line(lines.removeFirst())
+        }
+        func remember(_ entry: String) {}
+        var history: [String] { [] }
+    }
+
+    /// On a terminal a bulk delete asks; declined in JSON mode, its answer is still JSON.
+    func testDeclinedBulkDeleteInJSONMode() {
+        let s = session()
+        s.bulkDelete = .ask
+        _ = s.run(StatementSource(file: SourceFile(name: "t", text: "add Buy milk #phone")))
+        let editor = ScriptedEditor([".mode json", "delete where #phone", "n", "count", "delete where #phone", "y"])
+        let out = OutputStream(fd: 1)
+        out.captured = []
+        let err = OutputStream(fd: 2)
+        err.captured = []
+        let repl = REPL(session: s, editor: editor, options: SessionOptions(), out: out, err: err,
+                        renderer: DiagnosticRenderer(style: .short), interactive: true)
+        XCTAssertEqual(repl.run(), 0)
+        XCTAssertTrue(editor.prompts.contains("Delete 2 tasks where #phone? [y/N] "), "\(editor.prompts)")
+        let lines = out.captured ?? []
+        XCTAssertTrue(lines.contains(#"{"bulk":"delete","results":[],"skipped":[],"declined":true}"#), "\(lines)")
+        XCTAssertTrue(lines.contains(#"{"count":2,"total":2}"#), "\(lines)")
+        XCTAssertFalse(lines.contains("Nothing deleted"), "\(lines)")
+        XCTAssertEqual(s.store.taskCount, 0)
+    }
+
     // MARK: - the pure parts
 
     func session() -> Session {
@@ -275,6 +309,19 @@ final class REPLTests: XCTestCase {
         // Only capture lines.
         XCTAssertNil(h.highlight(Array("list #phone".utf8), cursor: 11))
         XCTAssertNil(h.highlight(Array("add".utf8), cursor: 3))
+    }
+
+    func testCaptureColumnsMeasureWideCharacters() throws {
+        // Readline sets LC_CTYPE from the environment; the painter measures in that locale.
+        guard setlocale(LC_CTYPE, "C.UTF-8") != nil else { throw XCTSkip("no C.UTF-8 locale") }
+        XCTAssertEqual(CaptureHighlighter.columns(Array("add Pay rent".utf8)), 12)
+        // CJK and emoji take two columns each, a combining mark none.
+        XCTAssertEqual(CaptureHighlighter.columns(Array("日本 🎉".utf8)), 7)
+        XCTAssertEqual(CaptureHighlighter.columns(Array("e\u{301}".utf8)), 1)
+        // A control character (readline draws `^X`): not painted.
+        XCTAssertNil(CaptureHighlighter.columns([0x61, 0x01]))
+        XCTAssertTrue(CaptureHighlighter.narrow(Array("café".utf8)))
+        XCTAssertFalse(CaptureHighlighter.narrow(Array("add 日本".utf8)))
     }
 
     func testHistoryPolicy() {

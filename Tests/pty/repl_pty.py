@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """Drives the real `kept repl` in a pseudo-terminal, as a person would: types commands, presses
 Tab to complete `@tom` and a project name, sees the coloured capture tokens and the grey ghost
-completion, clears a half-typed line with Ctrl-C, continues a statement on a second line, answers a bulk
-delete's question, records
-the session with .record, exits with Ctrl-D, and checks the history file and the recording.
+completion (also after wide characters, and on a line that wraps after a resize), clears a
+half-typed line with Ctrl-C, keeps a full history file at its size, continues a statement on a
+second line, answers a bulk delete's question, records the session with .record, exits with
+Ctrl-D, and checks the history file and the recording.
 
 usage: repl_pty.py KEPT_BINARY
 Exit status 0 when every check passed; otherwise it prints what it waited for and what the
@@ -66,6 +67,11 @@ class Term:
                 fail(f"waited for {what or text!r}", self.buf[self.mark:])
             self.pump(min(left, 0.5))
 
+    def resize(self, cols):
+        """Sets the terminal's width; the kernel sends kept a SIGWINCH."""
+        import fcntl, struct, termios
+        fcntl.ioctl(self.master, termios.TIOCSWINSZ, struct.pack("HHHH", 40, cols, 0, 0))
+
     def send(self, data):
         os.write(self.master, data)
 
@@ -110,6 +116,11 @@ def main():
         env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "KEPT_HISTFILE")}
         env.update({"TERM": "xterm", "XDG_STATE_HOME": os.path.join(tmp, "state"), "INPUTRC": "/dev/null",
                     "HOME": tmp, "LANG": "C.UTF-8"})
+        # A full history file: the session keeps it at the documented 1000 lines as it appends.
+        hist = os.path.join(tmp, "state", "kept", "history")
+        os.makedirs(os.path.dirname(hist))
+        with open(hist, "w", encoding="utf-8") as f:
+            f.write("".join(f"count old-{k}\n" for k in range(1000)))
         t = Term([kept, "repl", "--store", store, *opts], env)
         t.expect(b"written after each change", "the banner naming the store")
         t.expect(b"kept> ", "the first prompt")
@@ -127,6 +138,27 @@ def main():
         t.expect(b"\x1b[31m!high", "'!high' coloured as a priority")
         t.send(b"\r")
         t.expect(b"Added 3 \xc2\xb7 Pay rent \xc2\xb7 Tomorrow", "the task filed")
+        live = open(hist, encoding="utf-8").read().splitlines()
+        check(len(live) == 1000 and live[-1].startswith("add Pay rent"),
+              f"after an append the history file should hold the last 1000 lines: {len(live)}, last {live[-1:]}")
+
+        # Wide characters: the cursor goes back to where readline put it, two columns each
+        # ("kept> add 日本 @tom" is 19 columns).
+        t.expect(b"kept> ")
+        t.send("add 日本 @tom".encode())
+        t.expect(b"\x1b[90morrow\x1b[0m\x1b[J\r\x1b[19C", "the cursor after '@tom' at column 19")
+        t.send(b"\x03")
+        t.expect(b"kept> ", "a fresh prompt")
+
+        # A resize reaches readline, and a capture line that wraps is still coloured: drawn
+        # from its first row, one up from the cursor.
+        t.resize(40)
+        t.send(b"add " + b"a" * 40 + b" @tom")
+        t.expect(b"\x1b[1A\rkept> \x1b[1madd", "the wrapped capture line drawn from its first row")
+        t.expect(b"\x1b[90morrow", "the ghost on the wrapped row")
+        t.send(b"\x03")
+        t.expect(b"kept> ", "a fresh prompt")
+        t.resize(120)
 
         # Right arrow at the end of the line takes the ghost of an unfinished repeat phrase.
         t.expect(b"kept> ")
@@ -188,7 +220,6 @@ def main():
         rc = t.wait_exit()
         check(rc == 0, f"kept repl exited {rc} after Ctrl-D")
 
-        hist = os.path.join(tmp, "state", "kept", "history")
         check(os.path.exists(hist), "the history file was not written")
         lines = open(hist, encoding="utf-8").read().splitlines()
         check(any(l.startswith("add Pay rent @tomorrow +Home") for l in lines), f"history lacks the add line: {lines}")
