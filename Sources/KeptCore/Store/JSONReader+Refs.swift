@@ -32,6 +32,14 @@ extension JSONReader {
     /// The next member's key as a reference, with its `:` consumed; nil once `}` is consumed.
     public mutating func nextKeyRef() throws(JSONError) -> JSONStringRef? {
         guard try advanceToMember() else { return nil }
+        // A key is nearly always plain ASCII followed at once by its colon: found by the word
+        // scan, with no escape or UTF-8 checks to run and no white space to skip.
+        let start = position + 1
+        let end = plainRunEnd(from: start)
+        if end + 1 < bytes.count, bytes[end] == 0x22, bytes[end + 1] == UInt8(ascii: ":") {
+            position = end + 2
+            return JSONStringRef(start: start, end: end, escaped: false)
+        }
         let key = try parseStringRef()
         try consumeColon()
         return key
