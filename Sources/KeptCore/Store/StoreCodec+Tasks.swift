@@ -14,11 +14,10 @@ import Darwin
 import Synchronization
 
 extension StoreCodec {
-    /// Records, offsets and ids of a run of the tasks list.
+    /// Records and offsets of a run of the tasks list (the ids are the index's `ids` column).
     struct TaskRun: Sendable {
         var loader: TaskIndex.RecordLoader
         var offsets: [Int] = []
-        var ids: [Int] = []
         var inOrder = true
         var error: JSONError? = nil
         /// Where the reader stopped: after the closing `]` for the run that ends the list.
@@ -28,16 +27,14 @@ extension StoreCodec {
         init(reserving n: Int, dayStart: WallTime) {
             loader = TaskIndex.RecordLoader(reserving: n, dayStart: dayStart)
             offsets.reserveCapacity(n)
-            ids.reserveCapacity(n)
         }
 
         /// Reads the record at the reader's position and keeps its columns.
         mutating func read(_ r: inout JSONReader, _ record: inout TaskRecord) throws(JSONError) {
             let start = r.offset
             try StoreCodec.readTask(&r, into: &record, keep: false)
-            if inOrder, let last = ids.last, record.id <= last { inOrder = false }
+            if inOrder, let last = loader.index.ids.last, record.id <= last { inOrder = false }
             offsets.append(start)
-            ids.append(record.id)
             loader.append(record, r)
         }
     }
@@ -94,14 +91,14 @@ extension StoreCodec {
         }
         if !head.inOrder {
             var seen = Set<Int>()
-            seen.reserveCapacity(head.ids.count)
-            for (k, id) in head.ids.enumerated() where !seen.insert(id).inserted {
+            seen.reserveCapacity(head.loader.index.ids.count)
+            for (k, id) in head.loader.index.ids.enumerated() where !seen.insert(id).inserted {
                 throw r.error("two tasks have id \(id)", at: head.offsets[k])
             }
         }
         var index = head.loader.index
         index.text = r.bytes // the spans of unescaped text point into the file
-        return DeferredTasks(bytes: r.bytes, offsets: head.offsets, ids: head.ids, index: index, inOrder: head.inOrder)
+        return DeferredTasks(bytes: r.bytes, offsets: head.offsets, ids: index.ids, index: index, inOrder: head.inOrder)
     }
 
     /// Reads records from `start` (the `{` of one) to the end of the list, on its own reader.
@@ -150,9 +147,8 @@ extension StoreCodec.TaskRun {
     /// Appends a later run, which follows this one in the file.
     mutating func append(_ t: StoreCodec.TaskRun) {
         if inOrder, !t.inOrder { inOrder = false }
-        if inOrder, let a = ids.last, let b = t.ids.first, b <= a { inOrder = false }
+        if inOrder, let a = loader.index.ids.last, let b = t.loader.index.ids.first, b <= a { inOrder = false }
         offsets += t.offsets
-        ids += t.ids
         loader.index.append(t.loader.index)
     }
 }
