@@ -101,16 +101,6 @@ extension REPL {
 
     /// A directive line `@name rest`, as Transcript reads it.
     static func directive(_ line: String, line number: Int) -> TranscriptDirective {
-        let text = String(line.dropFirst())
-        let name: String
-        let arg: String
-        if let sp = text.firstIndex(where: { $0 == " " || $0 == "\t" }) {
-            name = String(text[..<sp])
-            arg = String(text[sp...]).trimmedSpaces
-        } else {
-            name = text
-            arg = ""
-        }
-        return TranscriptDirective(name: name, argument: arg, line: number, range: SourceRange(start: 0, end: line.utf8.count))
+        TranscriptDirective(text: String(line.dropFirst()), line: number, range: SourceRange(start: 0, end: line.utf8.count))
     }
 }

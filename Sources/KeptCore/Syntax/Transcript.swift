@@ -31,6 +31,16 @@ public struct TranscriptDirective: Sendable, Equatable {
         self.line = line
         self.range = range
     }
+
+    /// A directive from its text after the `@`: the name up to the first blank, the rest
+    /// trimmed as its argument.
+    public init(text: String, line: Int, range: SourceRange) {
+        if let sp = text.firstIndex(where: { $0 == " " || $0 == "\t" }) {
+            self.init(name: String(text[..<sp]), argument: String(text[sp...]).trimmedSpaces, line: line, range: range)
+        } else {
+            self.init(name: text, argument: "", line: line, range: range)
+        }
+    }
 }
 
 /// One element of a script, in order.
@@ -96,18 +106,8 @@ public struct Transcript: Sendable {
         var caseName: String? = nil
         var n = 0
         func directive(_ l: (start: Int, end: Int), line: Int) -> TranscriptDirective {
-            let text = String(decoding: b[(l.start + 1)..<l.end], as: UTF8.self)
-            let name: String
-            let arg: String
-            if let sp = text.firstIndex(where: { $0 == " " || $0 == "\t" }) {
-                name = String(text[..<sp])
-                arg = String(text[sp...]).trimmedSpaces
-            } else {
-                name = text
-                arg = ""
-            }
-            return TranscriptDirective(name: name, argument: arg, line: line,
-                                       range: SourceRange(start: l.start, end: l.end))
+            TranscriptDirective(text: String(decoding: b[(l.start + 1)..<l.end], as: UTF8.self), line: line,
+                                range: SourceRange(start: l.start, end: l.end))
         }
         func addDirective(_ d: TranscriptDirective) {
             switch d.name {
