@@ -136,6 +136,34 @@ final class StoreFileTests: XCTestCase {
         XCTAssertEqual((o["sync"] as? [String: Any])?["revision"] as? Int, 42)
     }
 
+    /// R-STORE-3: repeated edits to one task fold into its final version in the store (one
+    /// record, the last title and priority, the unknown fields kept), and a change that cannot
+    /// be applied is reported with its code and reason, never dropped silently: the run exits 1
+    /// and the store holds exactly what the applied changes made.
+    func testRepeatedEditsFoldAndRefusedChangesAreReported() throws {
+        let dir = try TempDir()
+        defer { dir.cleanUp() }
+        let store = try dir.write("s.json", Self.storeWithUnknownFields)
+        let r = try Kept.run(["run", "--store", store, "--write", "--errors", "short"] + Kept.clock + [
+            "-e", "set 1 title Pay the rent", "-e", "set 1 priority high", "-e", "set 1 title Pay rent in full",
+            "-e", "set 1 priority low", "-e", "set 7 title Nothing here", "-e", "move 1 to overdue",
+        ])
+        XCTAssertEqual(r.status, 1, r.summary)
+        let errors = r.stderr.split(separator: "\n")
+        XCTAssertEqual(errors.count, 2, r.summary)
+        XCTAssertTrue(errors[0].contains("error[E0301]: no task with id 7"), r.summary)
+        XCTAssertTrue(errors[1].contains("error[E0312]"), r.summary)
+        let o = try Self.json(try dir.read("s.json"))
+        let tasks = try XCTUnwrap(o["tasks"] as? [[String: Any]])
+        XCTAssertEqual(tasks.count, 1)
+        XCTAssertEqual(tasks[0]["title"] as? String, "Pay rent in full")
+        XCTAssertEqual(tasks[0]["priority"] as? String, "low")
+        XCTAssertEqual(tasks[0]["syncedFrom"] as? String, "phone")
+        XCTAssertNil(tasks[0]["due"])
+        // Each applied edit is its own undo step; the refused ones left none.
+        XCTAssertEqual(((o["history"] as? [String: Any])?["undo"] as? [Any])?.count, 4)
+    }
+
     /// Without --write the store file is byte-identical afterwards, even when statements change
     /// the store in the session (and the output shows the change happened).
     func testNoWriteLeavesFileUntouched() throws {
