@@ -225,6 +225,7 @@ final class PlanTests: XCTestCase, SessionTesting {
         XCTAssertEqual(section(explained, "All other tasks"), Array(4...30))
         XCTAssertFalse(explained.contains { $0.contains("more (plan limit") }, explained.joined(separator: "\n"))
         XCTAssertEqual(section(lines(s, "explain plan limit 2"), "All other tasks"), [4, 5])
+        XCTAssertEqual(lines(s, "explain plan by date"), ["! E0102 expected a filter or 'limit' after 'explain plan'"])
         XCTAssertEqual(lines(s, "plan limit 0"), ["! E0401 a plan limit is a whole number from 1, or all"])
         XCTAssertEqual(lines(s, "plan limit"), ["! E0401 a plan limit is a whole number from 1, or all"])
     }

@@ -176,5 +176,11 @@ final class ReminderTests: XCTestCase, SessionTesting {
                 guard case .failure = StoreCodec.decode(b, deferTasks: deferred, parallelAt: Int.max) else { return XCTFail("accepted \(bad)") }
             }
         }
+        // A repeated key: the last list wins, as for every field, on both load paths.
+        let twice = Array(#"{"tasks": [{"id": 1, "title": "A", "reminders": [{"at": "2026-06-18T09:00"}], "reminders": [{"at": "2026-06-19T10:00"}]}]}"#.utf8)
+        for deferred in [false, true] {
+            let st = try StoreCodec.decode(twice, deferTasks: deferred, parallelAt: Int.max).get()
+            XCTAssertEqual(st.task(1)?.reminders.map(\.at.description), ["2026-06-19T10:00"], "deferred \(deferred)")
+        }
     }
 }

@@ -275,6 +275,8 @@ extension StoreCodec {
     /// R-TASK-7: each reminder is `{"at": "2026-06-15T09:00", "pastDue": true}`; `at` is required
     /// and checked whether or not the reminders are kept, so every load path refuses the same file.
     static func readReminders(_ r: inout JSONReader, into out: inout [Reminder], keep: Bool) throws(JSONError) {
+        // A repeated key's last value wins, as for every other field.
+        out.removeAll(keepingCapacity: true)
         try r.beginArray()
         while try r.nextElement() {
             let o = try object(&r, known: ["at", "pastDue"])

@@ -15,7 +15,7 @@ extension Parser {
         let w = peek
         guard w.kind == .number || w.isWord("all") else {
             throw Catalog.expected("a reminder number or 'all'", after: "unremind \(t.describe)", at: w, file: file,
-                                   help: "for example: unremind \(t.describe) 1; 'show ID reminders' numbers them")
+                                   help: "for example: unremind \(t.describe) 1; N counts from 1 in the time order 'show ID reminders' lists")
         }
         _ = advance()
         try expectEnd("unremind")

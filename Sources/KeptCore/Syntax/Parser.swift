@@ -207,6 +207,11 @@ public struct Parser {
         }
         if sub.isWord("plan") {
             _ = advance()
+            if peek.isWord("by") {
+                // The date order has no scores to explain.
+                throw Catalog.expected("a filter or 'limit'", after: "explain plan", at: peek, file: file,
+                                       help: "explain plan explains the Smart order's scores; 'plan by date' prints the date order")
+            }
             var r = try parsePlanBody()
             r.explain = true
             return .plan(r)
