@@ -299,6 +299,18 @@ final class PlanTests: XCTestCase, SessionTesting {
         let old = Array("{\"format\": \"kept-store\", \"version\": 1, \"tasks\": [{\"id\": 1, \"title\": \"A\", \"createdAt\": \"2026-06-01T08:00:00Z\"}]}".utf8)
         guard case .success(let o) = StoreCodec.decode(old) else { return XCTFail("an old store loads") }
         XCTAssertNil(o.plan)
+        // R-STORE-1: a key of the plan this version does not know is kept, also when a new
+        // plan is made (a refresh, or the next day's).
+        let device = Array("{\"format\": \"kept-store\", \"version\": 1, \"plan\": {\"madeAt\": \"2026-06-15T07:00:00+00:00\", \"day\": \"2026-06-15\", \"top3\": [1], \"device\": \"phone\"}, \"tasks\": [{\"id\": 1, \"title\": \"A\", \"createdAt\": \"2026-06-01T08:00:00Z\"}]}".utf8)
+        for deferred in [true, false] {
+            guard case .success(let d) = StoreCodec.decode(device, deferTasks: deferred) else { return XCTFail("decode") }
+            XCTAssertTrue(String(decoding: StoreCodec.encode(d), as: UTF8.self).contains("\"device\":\"phone\""))
+            for (at, step) in [("2026-06-15T09:00", "plan refresh"), ("2026-06-16T09:00", "plan")] {
+                let later = session(d, at: at)
+                setup(later, [step])
+                XCTAssertTrue(String(decoding: StoreCodec.encode(later.store), as: UTF8.self).contains("\"device\":\"phone\""), step)
+            }
+        }
         let bad = Array("{\"format\": \"kept-store\", \"version\": 1, \"plan\": {\"madeAt\": \"soon\"}, \"tasks\": []}".utf8)
         guard case .failure(let e) = StoreCodec.decode(bad) else { return XCTFail("a bad plan is refused") }
         XCTAssertTrue(e.message.contains("the plan"), e.message)

@@ -23,7 +23,7 @@ extension Session {
     /// it is of another day (R-PLAN-5). `stored` says whether it is the store's.
     func todaysSnapshot() -> (PlanSnapshot, stored: Bool) {
         if let p = store.plan, p.isCurrent(today: today) { return (p, true) }
-        return (PlanSnapshot(madeAt: now, day: today, top3: []), false)
+        return (PlanSnapshot(madeAt: now, day: today, top3: [], extra: store.plan?.extra ?? JSONObject()), false)
     }
 
     /// The urgency of a snapshot: scores as of the moment it was made, so rows hold still.
@@ -171,7 +171,7 @@ extension Session {
     /// `plan refresh`: score again now and pick a new Top 3; one undo step (R-PLAN-5).
     func runPlanRefresh(_ s: Statement) -> CommandOutput {
         let before = store.plan
-        let fresh = PlanSnapshot(madeAt: now, day: today, top3: [])
+        let fresh = PlanSnapshot(madeAt: now, day: today, top3: [], extra: before?.extra ?? JSONObject())
         var v = planView(nil, limit: Session.planRows, snapshot: fresh, persist: false)
         v.snapshot.top3 = v.plan.top3.map(\.id)
         commit("plan refresh", [.plan(before: before, after: v.snapshot)])

@@ -10,11 +10,15 @@ public struct PlanSnapshot: Sendable, Equatable {
     public var day: CivilDate
     /// The Top 3 picks by id, in seat order (R-PLAN-7).
     public var top3: [Int]
+    /// Keys of the stored plan this version does not know; kept, and carried to the next plan
+    /// made (R-STORE-1).
+    public var extra = JSONObject()
 
-    public init(madeAt: Instant, day: CivilDate, top3: [Int]) {
+    public init(madeAt: Instant, day: CivilDate, top3: [Int], extra: JSONObject = JSONObject()) {
         self.madeAt = madeAt
         self.day = day
         self.top3 = top3
+        self.extra = extra
     }
 
     /// Whether the snapshot is still the plan of `today`.

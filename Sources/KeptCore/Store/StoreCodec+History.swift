@@ -60,11 +60,13 @@ extension StoreCodec {
 
     /// `{"madeAt": INSTANT, "day": DATE, "top3": [ID…]}`.
     static func planValue(_ p: PlanSnapshot) -> JSONValue {
-        .object(JSONObject([
+        var o = JSONObject([
             ("madeAt", .string(TimeText.isoInstant(p.madeAt, in: .utc))),
             ("day", .string(p.day.iso)),
             ("top3", .array(p.top3.map { .number(JSONNumber($0)) })),
-        ]))
+        ])
+        for (k, v) in p.extra.members where o[k] == nil { o[k] = v }
+        return .object(o)
     }
 
     static func planSnapshot(_ v: JSONValue) throws(HistoryError) -> PlanSnapshot {
@@ -86,7 +88,9 @@ extension StoreCodec {
             }
         }
         guard top3.count <= 3 else { throw HistoryError(message: "a plan has at most 3 Top 3 picks") }
-        return PlanSnapshot(madeAt: madeAt, day: day, top3: top3)
+        var extra = JSONObject()
+        for (k, x) in o.members where !["madeAt", "day", "top3"].contains(k) { extra[k] = x }
+        return PlanSnapshot(madeAt: madeAt, day: day, top3: top3, extra: extra)
     }
 
     /// A project's record, in `projects` and in the history alike.
