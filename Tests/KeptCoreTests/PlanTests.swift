@@ -386,10 +386,33 @@ final class PlanTests: XCTestCase, SessionTesting {
         XCTAssertEqual(lines(s, "undo"), ["Undid delete 5 · E (back as 7)"])
         setup(s, ["not today 7"])
         XCTAssertEqual(lines(s, "top3 add 7"), ["! E0405 task 7 is held by Not today until Tue Jun 16"])
-        // Undo of the replace brings back picks 4, 6 and the deleted 5, now 7: its seat is
-        // filled again in the Smart order.
+        // Undo of the replace brings back the picks it replaced, 4, 5 and 6, with 5 under its
+        // new id 7 (it was deleted and restored since): the seats are as they were.
         XCTAssertEqual(lines(s, "undo 3").count, 3)
-        XCTAssertEqual(lines(s, "top3"), ["Top 3", "  4  D  Thu Jun 18", "  6  F", "  1  A  Today"])
+        XCTAssertEqual(lines(s, "top3"), ["Top 3", "  4  D  Thu Jun 18", "  7  E  Fri Jun 19", "  6  F"])
+    }
+
+    /// R-TASK-1 with R-PLAN-7: deleting or archiving a Top 3 pick frees its seat in the same
+    /// undo step, so undo gives the seat back (under the restored task's new id, R-TASK-3),
+    /// and redo takes it again.
+    func testUndoGivesAPickItsSeatBack() {
+        let s = session()
+        setup(s, ["add A", "add B", "add C", "add D", "set 4 priority critical"])
+        XCTAssertEqual(section(lines(s, "top3"), "Top 3"), [4, 1, 2])
+        setup(s, ["delete 2"])
+        XCTAssertEqual(section(lines(s, "top3"), "Top 3"), [4, 1, 3])
+        XCTAssertEqual(lines(s, "undo"), ["Undid delete 2 · B (back as 5)"])
+        XCTAssertEqual(section(lines(s, "top3"), "Top 3"), [4, 1, 5])
+        setup(s, ["archive 1"])
+        XCTAssertEqual(section(lines(s, "top3"), "Top 3"), [4, 5, 3])
+        setup(s, ["undo"])
+        XCTAssertEqual(section(lines(s, "top3"), "Top 3"), [4, 1, 5])
+        setup(s, ["redo"])
+        XCTAssertEqual(section(lines(s, "top3"), "Top 3"), [4, 5, 3])
+        // A later session undoes it too: the plan change is in the stored history.
+        let back = session(StoreLoadTests.reloaded(s.store))
+        setup(back, ["undo"])
+        XCTAssertEqual(section(lines(back, "top3"), "Top 3"), [4, 1, 5])
     }
 
     // MARK: why and explain plan

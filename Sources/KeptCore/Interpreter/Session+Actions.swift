@@ -62,6 +62,15 @@ extension Session {
         step += changes
     }
 
+    /// The plan change that takes these tasks out of their Top 3 seats, if any holds one: part
+    /// of the step that deletes or archives them, so undo puts the picks back.
+    func unseating(_ ids: Set<Int>) -> [Change] {
+        guard let p = store.plan, p.top3.contains(where: ids.contains) else { return [] }
+        var after = p
+        after.top3.removeAll(where: ids.contains)
+        return [.plan(before: p, after: after)]
+    }
+
     /// Takes back the changes staged after `mark`, newest first.
     func rollback(_ step: inout [Change], to mark: Int) {
         while step.count > mark, let c = step.popLast() { apply(c, forward: false) }
@@ -255,7 +264,10 @@ extension Session {
             // R-TASK-3: subtasks go with their parent, deepest first, so undo restores the
             // parent first and each subtask finds its parent's new id.
             let below = self.descendants(of: t.id)
-            self.stage(below.reversed().map { .task(before: $0, after: nil) } + [.task(before: t, after: nil)], into: &step)
+            // A Top 3 pick leaves its seat in the same step, staged first, so undo gives the
+            // seat back to the task under its new id (R-TASK-1, R-TASK-3).
+            let seat = self.unseating(Set(below.map(\.id) + [t.id]))
+            self.stage(seat + below.reversed().map { .task(before: $0, after: nil) } + [.task(before: t, after: nil)], into: &step)
             let note = below.isEmpty ? "" : " with \(below.count == 1 ? "1 subtask" : "\(below.count) subtasks")"
             return .success(ActionResult(line: "\(t.id) · \(t.title)\(note)",
                                          json: .object(JSONObject([("deleted", TaskJSON.value(t, zone: self.zone))]))))
@@ -298,7 +310,7 @@ extension Session {
                 after.status = t.completedAt == nil ? .open : .done
                 after = self.restoringReminders(after, leftOpenAt: t.completedAt)
             }
-            self.stage([.task(before: t, after: after)], into: &step)
+            self.stage((archive ? self.unseating([t.id]) : []) + [.task(before: t, after: after)], into: &step)
             return .success(ActionResult(line: "\(t.id) · \(t.title)",
                                          json: .object(JSONObject([(archive ? "archived" : "unarchived", TaskJSON.value(after, zone: self.zone))]))))
         }

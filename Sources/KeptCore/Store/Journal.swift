@@ -15,6 +15,15 @@ public enum Change: Sendable {
 extension Change {
     /// The same change with task `old` called `new`, as the task itself or as a parent.
     public func renumbered(task old: Int, to new: Int) -> Change {
+        if case .plan(let b, let a) = self {
+            // A Top 3 pick restored by undo keeps its seat under its new id.
+            func fix(_ p: PlanSnapshot?) -> PlanSnapshot? {
+                guard var p else { return nil }
+                p.top3 = p.top3.map { $0 == old ? new : $0 }
+                return p
+            }
+            return .plan(before: fix(b), after: fix(a))
+        }
         guard case .task(let b, let a) = self else { return self }
         func fix(_ t: Task?) -> Task? {
             guard var t else { return nil }
