@@ -105,15 +105,7 @@ final class InterpreterTests: XCTestCase, SessionTesting {
         for (id, setup, action) in table {
             let s = session()
             for l in setup { XCTAssertFalse(run(s, l).failed, "\(id): \(l)") }
-            let before = Snapshot(s.store)
-            let r = run(s, action)
-            XCTAssertFalse(r.failed, "\(id): \(r.diagnostics.map(\.message))")
-            let after = Snapshot(s.store)
-            XCTAssertNotEqual(before, after, "\(id): the action changed nothing")
-            XCTAssertFalse(run(s, "undo").failed, id)
-            XCTAssertEqual(Snapshot(s.store), before, "\(id): undo")
-            XCTAssertFalse(run(s, "redo").failed, id)
-            XCTAssertEqual(Snapshot(s.store), after, "\(id): redo")
+            assertUndoRedo(s, action, id)
         }
     }
 

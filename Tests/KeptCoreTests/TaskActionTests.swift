@@ -71,15 +71,7 @@ final class TaskActionTests: XCTestCase, SessionTesting {
         for (id, more, action) in table {
             let s = session()
             setup(s, base + more)
-            let before = Snapshot(s.store)
-            let r = run(s, action)
-            XCTAssertFalse(r.failed, "\(id): \(r.diagnostics.map(\.message))")
-            let after = Snapshot(s.store)
-            XCTAssertNotEqual(before, after, "\(id): the action changed nothing")
-            XCTAssertFalse(run(s, "undo").failed, id)
-            XCTAssertEqual(Snapshot(s.store), before, "\(id): undo: \(Snapshot(s.store).difference(before))")
-            XCTAssertFalse(run(s, "redo").failed, id)
-            XCTAssertEqual(Snapshot(s.store), after, "\(id): redo: \(Snapshot(s.store).difference(after))")
+            assertUndoRedo(s, action, id)
         }
     }
 
