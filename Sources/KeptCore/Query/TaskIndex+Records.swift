@@ -8,12 +8,7 @@ extension TaskIndex {
         count = 0
         self.dayStart = dayStart
         hasText = true
-        tagStart.reserveCapacity(n + 1); noteStart.reserveCapacity(n + 1)
-        project.reserveCapacity(n); area.reserveCapacity(n); statusID.reserveCapacity(n); statusKind.reserveCapacity(n)
-        priority.reserveCapacity(n); dueDay.reserveCapacity(n); dueDate.reserveCapacity(n); dueMinute.reserveCapacity(n)
-        repeatFreq.reserveCapacity(n); estimate.reserveCapacity(n); created.reserveCapacity(n); completed.reserveCapacity(n)
-        held.reserveCapacity(n)
-        ids.reserveCapacity(n); userEstimate.reserveCapacity(n); hasGoal.reserveCapacity(n); parent.reserveCapacity(n)
+        reserveColumns(n)
         textSpans.reserveCapacity(4 * n)
         tagStart.append(0)
         noteStart.append(0)

@@ -86,12 +86,7 @@ public struct TaskIndex: Sendable {
         hasText = withText
         let n = tasks.count
         if withText { textSpans.reserveCapacity(4 * n) }
-        tagStart.reserveCapacity(n + 1); noteStart.reserveCapacity(n + 1)
-        project.reserveCapacity(n); area.reserveCapacity(n); statusID.reserveCapacity(n); statusKind.reserveCapacity(n)
-        priority.reserveCapacity(n); dueDay.reserveCapacity(n); dueDate.reserveCapacity(n); dueMinute.reserveCapacity(n)
-        repeatFreq.reserveCapacity(n); estimate.reserveCapacity(n); created.reserveCapacity(n); completed.reserveCapacity(n)
-        held.reserveCapacity(n)
-        ids.reserveCapacity(n); userEstimate.reserveCapacity(n); hasGoal.reserveCapacity(n); parent.reserveCapacity(n)
+        reserveColumns(n)
         let ds = dayStart.minuteOfDay
         for t in tasks {
             tagStart.append(Int32(tagIDs.count))
@@ -135,6 +130,16 @@ public struct TaskIndex: Sendable {
         }
         tagStart.append(Int32(tagIDs.count))
         noteStart.append(Int32(noteIDs.count))
+    }
+
+    /// Room for `n` tasks in every per-task column (the text spans are reserved by the caller).
+    mutating func reserveColumns(_ n: Int) {
+        tagStart.reserveCapacity(n + 1); noteStart.reserveCapacity(n + 1)
+        project.reserveCapacity(n); area.reserveCapacity(n); statusID.reserveCapacity(n); statusKind.reserveCapacity(n)
+        priority.reserveCapacity(n); dueDay.reserveCapacity(n); dueDate.reserveCapacity(n); dueMinute.reserveCapacity(n)
+        repeatFreq.reserveCapacity(n); estimate.reserveCapacity(n); created.reserveCapacity(n); completed.reserveCapacity(n)
+        held.reserveCapacity(n)
+        ids.reserveCapacity(n); userEstimate.reserveCapacity(n); hasGoal.reserveCapacity(n); parent.reserveCapacity(n)
     }
 
     /// The due columns of one task.
