@@ -44,6 +44,7 @@ func main() {
     if args.count >= 3, args[1] == "next" { return nextMain(args) }
     if args.count >= 3, args[1] == "filter" { return filterMain(args) }
     if args.count >= 3, args[1] == "load" { return loadMain(args) }
+    if args.count >= 3, args[1] == "records" { return recordsMain(args) }
     if args.count >= 3, args[1] == "plan" { return planMain(args) }
     guard args.count >= 3, args[1] == "capture" else {
         fail("usage: kept-bench capture PHRASES.jsonl [SECONDS] | kept-bench next RULES.jsonl [SECONDS] | kept-bench filter STORE.json [SECONDS]")

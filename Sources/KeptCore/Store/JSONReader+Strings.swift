@@ -16,34 +16,38 @@ extension JSONReader {
     /// The first index at or after `index` holding a quote, a backslash, a control character or a non-ASCII byte; `bytes.count` if none.
     @inline(__always)
     func plainRunEnd(from index: Int) -> Int {
-        bytes.withUnsafeBufferPointer { buffer in
-            var index = index
-            // Eight bytes at a time while none of them is special (the classic SWAR tests: a byte
-            // below 0x20, a high bit, or a byte equal to '"' or '\\').
-            if let base = buffer.baseAddress {
-                let raw = UnsafeRawPointer(base)
-                let ones: UInt64 = 0x0101_0101_0101_0101
-                let highs: UInt64 = 0x8080_8080_8080_8080
-                while index + 8 <= buffer.count {
-                    let w = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
-                    let below = (w &- ones &* 0x20) & ~w
-                    let q = w ^ (ones &* 0x22)
-                    let bs = w ^ (ones &* 0x5C)
-                    let special = (below | w | ((q &- ones) & ~q) | ((bs &- ones) & ~bs)) & highs
-                    // The lowest flagged byte is always a special one (a borrow only runs
-                    // upwards, past it), so it is where the run ends.
-                    if special != 0 { return index + special.trailingZeroBitCount >> 3 }
-                    index += 8
-                }
+        bytes.withUnsafeBufferPointer { JSONReader.plainRunEnd($0, from: index) }
+    }
+
+    /// `plainRunEnd(from:)` over a buffer: the record fast path (StoreCodec+FastRecord) scans with it too.
+    @inline(__always)
+    static func plainRunEnd(_ buffer: UnsafeBufferPointer<UInt8>, from index: Int) -> Int {
+        var index = index
+        // Eight bytes at a time while none of them is special (the classic SWAR tests: a byte
+        // below 0x20, a high bit, or a byte equal to '"' or '\\').
+        if let base = buffer.baseAddress {
+            let raw = UnsafeRawPointer(base)
+            let ones: UInt64 = 0x0101_0101_0101_0101
+            let highs: UInt64 = 0x8080_8080_8080_8080
+            while index >= 0, index + 8 <= buffer.count {
+                let w = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+                let below = (w &- ones &* 0x20) & ~w
+                let q = w ^ (ones &* 0x22)
+                let bs = w ^ (ones &* 0x5C)
+                let special = (below | w | ((q &- ones) & ~q) | ((bs &- ones) & ~bs)) & highs
+                // The lowest flagged byte is always a special one (a borrow only runs
+                // upwards, past it), so it is where the run ends.
+                if special != 0 { return index + special.trailingZeroBitCount >> 3 }
+                index += 8
             }
-            while index < buffer.count {
-                let byte = buffer[index]
-                // One unsigned compare catches both < 0x20 and >= 0x80.
-                if byte &- 0x20 >= 0x60 || byte == 0x22 || byte == 0x5C { break }
-                index += 1
-            }
-            return index
         }
+        while index >= 0, index < buffer.count {
+            let byte = buffer[index]
+            // One unsigned compare catches both < 0x20 and >= 0x80.
+            if byte &- 0x20 >= 0x60 || byte == 0x22 || byte == 0x5C { break }
+            index += 1
+        }
+        return index
     }
 
     /// Decodes the escape whose backslash is at `index`: the scalar it stands for and the index after it.
@@ -116,6 +120,12 @@ extension JSONReader {
 
     /// The index after the well-formed UTF-8 sequence starting at `index`, or nil (overlong forms, surrogates and values past U+10FFFF are not well formed).
     func utf8SequenceEnd(at index: Int) -> Int? {
+        bytes.withUnsafeBufferPointer { JSONReader.utf8SequenceEnd($0, at: index) }
+    }
+
+    /// `utf8SequenceEnd(at:)` over a buffer.
+    static func utf8SequenceEnd(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> Int? {
+        guard index >= 0, index < bytes.count else { return nil }
         let lead = bytes[index]
         var low: UInt8 = 0x80
         var high: UInt8 = 0xBF

@@ -32,7 +32,13 @@ extension StoreCodec {
         /// Reads the record at the reader's position and keeps its columns.
         mutating func read(_ r: inout JSONReader, _ record: inout TaskRecord) throws(JSONError) {
             let start = r.offset
-            try StoreCodec.readTask(&r, into: &record, keep: false)
+            // The fast path reads a record in the shape kept writes; any other goes through the
+            // general reader, which also makes every error.
+            if let end = r.bytes.withUnsafeBufferPointer({ StoreCodec.readTaskFast($0, start, into: &record) }) {
+                r.position = end
+            } else {
+                try StoreCodec.readTask(&r, into: &record, keep: false)
+            }
             if inOrder, let last = loader.index.ids.last, record.id <= last { inOrder = false }
             offsets.append(start)
             loader.append(record, r)

@@ -73,10 +73,15 @@ enum TaskKey: String, CaseIterable {
     @inline(__always)
     static func of(_ ref: JSONStringRef, in r: JSONReader) -> TaskKey? {
         if ref.escaped { return TaskKey(rawValue: r.string(ref)) }
-        let n = ref.count
+        return r.bytes.withUnsafeBufferPointer { b in TaskKey.of(b, ref.start, ref.count) }
+    }
+
+    /// The key spelled by the `n` plain bytes at `start`, or nil.
+    @inline(__always)
+    static func of(_ b: UnsafeBufferPointer<UInt8>, _ start: Int, _ n: Int) -> TaskKey? {
         guard n > 0, n <= 16 else { return nil }
         // The key's bytes as two little-endian words, compared with each known key's.
-        let (w0, w1) = r.bytes.withUnsafeBufferPointer { b in TaskKey.words(b, ref.start, n) }
+        let (w0, w1) = TaskKey.words(b, start, n)
         switch n {
         case 2: return w0 == Words.id ? .id : nil
         case 3: return w0 == Words.due ? .due : nil
@@ -167,11 +172,19 @@ extension StoreCodec {
     @inline(__always)
     static func canonicalPriority(_ ref: JSONStringRef, _ r: JSONReader) -> Priority? {
         if ref.escaped { return nil }
-        switch ref.count {
-        case 3: return r.text(ref, is: "low") ? .low : nil
-        case 4: return r.text(ref, is: "high") ? .high : (r.text(ref, is: "none") ? Priority.none : nil)
-        case 6: return r.text(ref, is: "medium") ? .medium : nil
-        case 8: return r.text(ref, is: "critical") ? .critical : nil
+        return r.bytes.withUnsafeBufferPointer { canonicalPriority($0, ref.start, ref.count) }
+    }
+
+    /// The same over `n` plain bytes at `start`: the word as one masked little-endian load.
+    @inline(__always)
+    static func canonicalPriority(_ b: UnsafeBufferPointer<UInt8>, _ start: Int, _ n: Int) -> Priority? {
+        guard n >= 3, n <= 8 else { return nil }
+        let (w, _) = TaskKey.words(b, start, n)
+        switch n {
+        case 3: return w == 0x776f6c ? .low : nil // low
+        case 4: return w == 0x68676968 ? .high : (w == 0x656e6f6e ? Priority.none : nil) // high, none
+        case 6: return w == 0x6d756964656d ? .medium : nil // medium
+        case 8: return w == 0x6c61636974697263 ? .critical : nil // critical
         default: return nil
         }
     }
