@@ -267,3 +267,41 @@ final class StoreFileReadTests: XCTestCase {
         XCTAssertEqual(String(decoding: read, as: UTF8.self), text)
     }
 }
+
+final class ByteInternerTests: XCTestCase {
+    /// The loader's name table: keys of every length up to 40 bytes, keys that share their
+    /// first 16 bytes, the same bytes under two kinds, and keys at the very end of the buffer.
+    func testByteInternerFindsWhatWasPutAndNothingElse() {
+        var keys: [String] = ["", "a", "ab"]
+        for n in 3...40 { keys.append(String(repeating: "k", count: n - 1) + "z") }
+        keys += ["same first sixteen A", "same first sixteen B", "same first sixteen", "same first sixteeN", "last"]
+        let text = keys.joined(separator: "|")
+        let bytes = Array(text.utf8)
+        var spans: [(Int, Int)] = []
+        var at = 0
+        for k in keys {
+            spans.append((at, k.utf8.count))
+            at += k.utf8.count + 1
+        }
+        var table = ByteInterner()
+        bytes.withUnsafeBufferPointer { b in
+            for (i, (s, n)) in spans.enumerated() where i % 2 == 0 { table.insert(b, s, n, 0, Int32(i), aux: UInt8(i % 7)) }
+            for (i, (s, n)) in spans.enumerated() {
+                let found = table.find(b, s, n, 0)
+                if i % 2 == 0 {
+                    XCTAssertEqual(found?.id, Int32(i), keys[i])
+                    XCTAssertEqual(found?.aux, UInt8(i % 7), keys[i])
+                } else {
+                    XCTAssertNil(found, keys[i])
+                }
+                XCTAssertNil(table.find(b, s, n, 1), "another kind: \(keys[i])")
+            }
+        }
+        // The last key ends the buffer, so its words are read byte by byte.
+        let last = spans[spans.count - 1]
+        XCTAssertEqual(last.0 + last.1, bytes.count)
+        XCTAssertNil(bytes.withUnsafeBufferPointer { table.find($0, last.0, last.1, 0) })
+        bytes.withUnsafeBufferPointer { table.insert($0, last.0, last.1, 0, 99) }
+        XCTAssertEqual(bytes.withUnsafeBufferPointer { table.find($0, last.0, last.1, 0)?.id }, 99)
+    }
+}

@@ -10,6 +10,7 @@ extension TaskIndex {
         hasText = true
         reserveColumns(n)
         textSpans.reserveCapacity(4 * n)
+        prefaultColumns()
         tagStart.append(0)
         noteStart.append(0)
     }
@@ -18,8 +19,11 @@ extension TaskIndex {
     struct RecordLoader {
         var index: TaskIndex
         var names = ByteInterner()
-        /// Repeat texts to their frequency column value: most stores repeat a few rules.
-        var frequencies: [String: Int8] = [:]
+        /// Repeat texts and rules by their bytes, and each pair of them to its frequency column
+        /// value: most stores repeat a few rules.
+        var rules = ByteInterner()
+        var frequencies: [Int: Int8] = [:]
+        var ruleCount: Int32 = 0
         let ds: Int
 
         init(reserving n: Int, dayStart: WallTime) {
@@ -27,35 +31,29 @@ extension TaskIndex {
             ds = dayStart.minuteOfDay
         }
 
-        mutating func intern(_ ref: JSONStringRef, _ kind: UInt8, _ r: JSONReader) -> Int32 {
-            if !ref.escaped, let id = r.bytes.withUnsafeBufferPointer({ names.find(UnsafeBufferPointer(rebasing: $0[ref.start..<ref.end]), kind) }) {
-                return id
-            }
+        /// The id of a name, and for a status (kind 2) its status kind.
+        @inline(__always)
+        mutating func intern(_ ref: JSONStringRef, _ kind: UInt8, _ b: UnsafeBufferPointer<UInt8>, _ r: JSONReader) -> (id: Int32, aux: UInt8) {
+            if !ref.escaped, let found = names.find(b, ref.start, ref.count, kind) { return found }
             let id = index.intern(r.string(ref), kind)
-            if !ref.escaped {
-                r.bytes.withUnsafeBufferPointer { names.insert(UnsafeBufferPointer(rebasing: $0[ref.start..<ref.end]), kind, id) }
-            }
-            return id
+            let aux: UInt8 = kind != 2 ? 0 : (r.text(ref, is: "open") ? 0 : (r.text(ref, is: "done") ? 1 : (r.text(ref, is: "archived") ? 2 : 3)))
+            if !ref.escaped { names.insert(b, ref.start, ref.count, kind, id, aux: aux) }
+            return (id, aux)
         }
 
         mutating func append(_ t: TaskRecord, _ r: JSONReader) {
-            for g in t.tags {
-                let id = intern(g, 0, r)
-                index.tagIDs.append(id)
-            }
+            r.bytes.withUnsafeBufferPointer { b in append(t, b, r) }
+        }
+
+        private mutating func append(_ t: TaskRecord, _ b: UnsafeBufferPointer<UInt8>, _ r: JSONReader) {
+            for g in t.tags { index.tagIDs.append(intern(g, 0, b, r).id) }
             index.tagStart.append(Int32(index.tagIDs.count))
-            for n in t.notes {
-                let id = intern(n, 0, r)
-                index.noteIDs.append(id)
-            }
+            for n in t.notes { index.noteIDs.append(intern(n, 0, b, r).id) }
             index.noteStart.append(Int32(index.noteIDs.count))
-            let project = t.project.map { intern($0, 0, r) } ?? -1
-            index.project.append(project)
-            let area = t.area.map { intern($0, 1, r) } ?? -1
-            index.area.append(area)
+            index.project.append(t.project.map { intern($0, 0, b, r).id } ?? -1)
+            index.area.append(t.area.map { intern($0, 1, b, r).id } ?? -1)
             if let s = t.status {
-                let kind: UInt8 = r.text(s, is: "open") ? 0 : (r.text(s, is: "done") ? 1 : (r.text(s, is: "archived") ? 2 : 3))
-                let id = intern(s, 2, r)
+                let (id, kind) = intern(s, 2, b, r)
                 index.statusKind.append(kind)
                 index.statusID.append(id)
             } else {
@@ -65,7 +63,7 @@ extension TaskIndex {
             }
             index.priority.append(UInt8(t.priority.rawValue))
             index.appendDue(t.due, ds)
-            let freq: Int8 = t.hasRepeat ? frequency(t, r) : -1
+            let freq: Int8 = t.hasRepeat ? frequency(t, b, r) : -1
             index.repeatFreq.append(freq)
             index.estimate.append(t.estimate.map { Int32(clamping: $0.minutes) } ?? -1)
             index.created.append(t.createdAt.seconds)
@@ -96,11 +94,17 @@ extension TaskIndex {
             }
         }
 
-        /// The frequency column value of a record's repeat, as the Task's RepeatSpec reads it.
-        mutating func frequency(_ t: TaskRecord, _ r: JSONReader) -> Int8 {
+        /// The frequency column value of a record's repeat, as the Task's RepeatSpec reads it:
+        /// worked out once for each pair of text and rule spelled alike.
+        mutating func frequency(_ t: TaskRecord, _ b: UnsafeBufferPointer<UInt8>, _ r: JSONReader) -> Int8 {
+            var key: Int? = nil
+            if !t.repeatText.escaped, t.repeatRRULE?.escaped != true {
+                let text = ruleID(t.repeatText, 0, b)
+                let rule = t.repeatRRULE.map { ruleID($0, 1, b) } ?? -1
+                key = Int(text) << 32 | Int(UInt32(bitPattern: rule))
+            }
+            if let key, let f = frequencies[key] { return f }
             let text = r.string(t.repeatText)
-            let key = t.repeatRRULE.map { text + "\u{0}" + r.string($0) } ?? text
-            if let f = frequencies[key] { return f }
             let spec = RepeatSpec(text: text, rrule: t.repeatRRULE.map { r.string($0) }, anchor: nil)
             let f: Int8
             switch spec.rule?.frequency {
@@ -110,81 +114,16 @@ extension TaskIndex {
             case .yearly?: f = 3
             case nil: f = 4
             }
-            frequencies[key] = f
+            if let key { frequencies[key] = f }
             return f
         }
-    }
-}
 
-/// A hash table from (kind, bytes) to an interned id, owning copies of the bytes it was given.
-struct ByteInterner {
-    private var keys: [UInt8] = []
-    /// Per slot: key start in `keys`, key length, kind and id; length -1 marks an empty slot.
-    private var starts: [Int] = Array(repeating: 0, count: 256)
-    private var lengths: [Int32] = Array(repeating: -1, count: 256)
-    private var kinds: [UInt8] = Array(repeating: 0, count: 256)
-    private var ids: [Int32] = Array(repeating: 0, count: 256)
-    private var used = 0
-
-    @inline(__always)
-    static func hash(_ b: UnsafeBufferPointer<UInt8>, _ kind: UInt8) -> UInt64 {
-        var h: UInt64 = 0xcbf29ce484222325 ^ UInt64(kind)
-        for x in b { h = (h ^ UInt64(x)) &* 0x100000001b3 }
-        return h
-    }
-
-    func find(_ b: UnsafeBufferPointer<UInt8>, _ kind: UInt8) -> Int32? {
-        let mask = lengths.count - 1
-        var slot = Int(truncatingIfNeeded: ByteInterner.hash(b, kind)) & mask
-        while lengths[slot] >= 0 {
-            if Int(lengths[slot]) == b.count, kinds[slot] == kind, equal(slot, b) { return ids[slot] }
-            slot = (slot + 1) & mask
-        }
-        return nil
-    }
-
-    private func equal(_ slot: Int, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
-        let s = starts[slot]
-        return keys.withUnsafeBufferPointer { k in
-            var j = 0
-            while j < b.count {
-                if k[s + j] != b[j] { return false }
-                j += 1
-            }
-            return true
-        }
-    }
-
-    mutating func insert(_ b: UnsafeBufferPointer<UInt8>, _ kind: UInt8, _ id: Int32) {
-        if (used + 1) * 2 > lengths.count { grow() }
-        let start = keys.count
-        keys.append(contentsOf: b)
-        place(start, Int32(b.count), kind, id, ByteInterner.hash(b, kind))
-        used += 1
-    }
-
-    private mutating func place(_ start: Int, _ length: Int32, _ kind: UInt8, _ id: Int32, _ h: UInt64) {
-        let mask = lengths.count - 1
-        var slot = Int(truncatingIfNeeded: h) & mask
-        while lengths[slot] >= 0 { slot = (slot + 1) & mask }
-        starts[slot] = start
-        lengths[slot] = length
-        kinds[slot] = kind
-        ids[slot] = id
-    }
-
-    private mutating func grow() {
-        let old = (starts, lengths, kinds, ids)
-        let n = lengths.count * 2
-        starts = Array(repeating: 0, count: n)
-        lengths = Array(repeating: -1, count: n)
-        kinds = Array(repeating: 0, count: n)
-        ids = Array(repeating: 0, count: n)
-        for slot in 0..<old.1.count where old.1[slot] >= 0 {
-            let s = old.0[slot]
-            let l = Int(old.1[slot])
-            let h = keys.withUnsafeBufferPointer { ByteInterner.hash(UnsafeBufferPointer(rebasing: $0[s..<(s + l)]), old.2[slot]) }
-            place(s, old.1[slot], old.2[slot], old.3[slot], h)
+        /// A number for the bytes of a repeat's text (kind 0) or rule (kind 1).
+        mutating func ruleID(_ ref: JSONStringRef, _ kind: UInt8, _ b: UnsafeBufferPointer<UInt8>) -> Int32 {
+            if let found = rules.find(b, ref.start, ref.count, kind) { return found.id }
+            ruleCount += 1
+            rules.insert(b, ref.start, ref.count, kind, ruleCount)
+            return ruleCount
         }
     }
 }

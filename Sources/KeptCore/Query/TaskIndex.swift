@@ -142,6 +142,17 @@ public struct TaskIndex: Sendable {
         ids.reserveCapacity(n); userEstimate.reserveCapacity(n); hasGoal.reserveCapacity(n); parent.reserveCapacity(n)
     }
 
+    /// Maps the pages of the reserved columns at once (a large store's columns are filled whole).
+    mutating func prefaultColumns() {
+        tagStart.prefaultCapacity(); noteStart.prefaultCapacity()
+        project.prefaultCapacity(); area.prefaultCapacity(); statusID.prefaultCapacity(); statusKind.prefaultCapacity()
+        priority.prefaultCapacity(); dueDay.prefaultCapacity(); dueDate.prefaultCapacity(); dueMinute.prefaultCapacity()
+        repeatFreq.prefaultCapacity(); estimate.prefaultCapacity(); created.prefaultCapacity(); completed.prefaultCapacity()
+        held.prefaultCapacity()
+        ids.prefaultCapacity(); userEstimate.prefaultCapacity(); hasGoal.prefaultCapacity(); parent.prefaultCapacity()
+        textSpans.prefaultCapacity()
+    }
+
     /// The due columns of one task.
     @inline(__always)
     mutating func appendDue(_ due: Due?, _ ds: Int) {

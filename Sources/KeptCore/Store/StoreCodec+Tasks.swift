@@ -27,6 +27,7 @@ extension StoreCodec {
         init(reserving n: Int, dayStart: WallTime) {
             loader = TaskIndex.RecordLoader(reserving: n, dayStart: dayStart)
             offsets.reserveCapacity(n)
+            offsets.prefaultCapacity()
         }
 
         /// Reads the record at the reader's position and keeps its columns.
@@ -53,7 +54,7 @@ extension StoreCodec {
     static func deferredTasks(_ r: inout JSONReader, dayStart: WallTime, parallelAt: Int) throws(JSONError) -> DeferredTasks {
         let left = r.bytes.count - r.offset
         let perTask = 256
-        var head = TaskRun(reserving: left / perTask, dayStart: dayStart)
+        var head: TaskRun
         var tail: TaskRun? = nil
         var split = Int.max
         if left >= parallelAt, cores() >= 2, let guess = recordLineStart(r.bytes, from: r.offset + left / 2) {
@@ -68,6 +69,8 @@ extension StoreCodec {
                 box.withLock { $0 = run }
             }
             defer { group.wait() }
+            // Made once the second thread is away: reserving the columns maps their pages.
+            head = TaskRun(reserving: left / perTask, dayStart: dayStart)
             var record = TaskRecord()
             var atGuess = false
             while try r.nextElement() {
@@ -83,6 +86,7 @@ extension StoreCodec {
             group.wait()
             if atGuess { tail = box.withLock { $0 } }
         } else {
+            head = TaskRun(reserving: left / perTask, dayStart: dayStart)
             var record = TaskRecord()
             while try r.nextElement() {
                 r.skipWhitespace()
