@@ -13,7 +13,7 @@ extension StoreCodec {
         guard byte(b, start) == UInt8(ascii: "{"), byte(b, start + 1) == quote else { return nil }
         var p = start + 1
         while true {
-            guard let (keyStart, keyEnd) = fastKey(b, p), let key = TaskKey.of(b, keyStart, keyEnd - keyStart) else { return nil }
+            guard let (key, keyEnd) = fastTaskKey(b, p) else { return nil }
             p = keyEnd + 2
             guard let next = fastValue(key, b, p, &t) else { return nil }
             p = next
@@ -98,6 +98,44 @@ extension StoreCodec {
         let end = JSONReader.plainRunEnd(b, from: p + 1)
         guard byte(b, end) == quote, byte(b, end + 1) == UInt8(ascii: ":") else { return nil }
         return (p + 1, end)
+    }
+
+    /// The known key at `p` and the offset of its closing quote, when a colon follows it. The
+    /// 16 bytes after the opening quote are loaded once: the first quote among them ends the
+    /// key, and the masked words name it (a known key is letters only, so a match is exact).
+    @inline(__always)
+    private static func fastTaskKey(_ b: UnsafeBufferPointer<UInt8>, _ p: Int) -> (TaskKey, Int)? {
+        guard byte(b, p) == quote else { return nil }
+        guard p >= 0, p + 17 <= b.count, let base = b.baseAddress else {
+            guard let (s, e) = fastKey(b, p), let key = TaskKey.of(b, s, e - s) else { return nil }
+            return (key, e)
+        }
+        let raw = UnsafeRawPointer(base + p + 1)
+        let w0 = UInt64(littleEndian: raw.loadUnaligned(as: UInt64.self))
+        let w1 = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+        let n: Int
+        if let k = firstQuote(w0) {
+            n = k
+        } else if let k = firstQuote(w1) {
+            n = 8 + k
+        } else {
+            return nil
+        }
+        let m0: UInt64 = n >= 8 ? ~0 : (1 << (8 * UInt64(n))) - 1
+        let m1: UInt64 = n <= 8 ? 0 : (1 << (8 * UInt64(n - 8))) - 1
+        let end = p + 1 + n
+        guard let key = TaskKey.of(w0 & m0, w1 & m1, n), byte(b, end + 1) == UInt8(ascii: ":") else { return nil }
+        return (key, end)
+    }
+
+    /// The index of the first '"' byte in a little-endian word, or nil. (The lowest flagged
+    /// byte of the zero-byte test is always a true one.)
+    @inline(__always)
+    private static func firstQuote(_ w: UInt64) -> Int? {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let x = w ^ (ones &* 0x22)
+        let hit = (x &- ones) & ~x & (ones &* 0x80)
+        return hit == 0 ? nil : hit.trailingZeroBitCount >> 3
     }
 
     /// The string at `p` when it has no escape and no control character (UTF-8 checked).

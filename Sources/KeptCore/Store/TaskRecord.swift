@@ -82,6 +82,12 @@ enum TaskKey: String, CaseIterable {
         guard n > 0, n <= 16 else { return nil }
         // The key's bytes as two little-endian words, compared with each known key's.
         let (w0, w1) = TaskKey.words(b, start, n)
+        return of(w0, w1, n)
+    }
+
+    /// The key whose `n` bytes are the words `w0` and `w1` (zero past `n`), or nil.
+    @inline(__always)
+    static func of(_ w0: UInt64, _ w1: UInt64, _ n: Int) -> TaskKey? {
         switch n {
         case 2: return w0 == Words.id ? .id : nil
         case 3: return w0 == Words.due ? .due : nil
