@@ -17,11 +17,11 @@ for size in ${SIZES:-1k 10k 100k}; do
   echo "== $size tasks: the answers" | tee -a "$SUMMARY"
   { echo "tw next limit:3:"; eval "$CLOCK $TW limit:3 next" | cut -c1-120
     echo "kept plan:"; $K plan | head -8; } | tee -a "$SUMMARY"
-  echo "== $size tasks: whole process, min $RUNS runs"
-  hyperfine --min-runs "$RUNS" --warmup 2 --style basic --export-json "$RES/plan-compare-$size.json" \
-    -n "tw next" "$CLOCK $TW limit:3 next" \
-    -n "kept plan" "$K plan" \
-    -n "kept count" "$K 'count overdue'" >/dev/null
+  echo "== $size tasks: whole process, $RUNS runs each or more, in ${ROUNDS:-5} interleaved rounds"
+  interleaved "$RES/plan-compare-$size.json" \
+    "tw next" "$CLOCK $TW limit:3 next" \
+    "kept plan" "$K plan" \
+    "kept count" "$K 'count overdue'"
   "$PY" - "$RES/plan-compare-$size.json" "$size" <<'PYEOF' | tee -a "$SUMMARY"
 import json, sys
 r = {x["command"]: x for x in json.load(open(sys.argv[1]))["results"]}

@@ -34,3 +34,32 @@ tw_store() {
   TW="task rc.data.location=$D rc.verbose=nothing rc.gc=off"
   K="$KEPT run --store $DATA/store-$size.json --now 2026-06-15T09:00 --zone Europe/Berlin -e"
 }
+
+# `interleaved OUT.json NAME CMD [NAME CMD ...]`: times the commands in $ROUNDS rounds (default
+# 5) of one hyperfine call each, every command a few runs per round, and writes OUT.json with
+# each command's times from all rounds and their median, min and mean. One long hyperfine call
+# runs all of one command before the next, so a slow spell of this shared VM lands on one side
+# of a ratio; rounds spread it over both. At least $RUNS runs per command in all.
+interleaved() {
+  local out="$1"; shift
+  local rounds="${ROUNDS:-5}"
+  local per=$(( (RUNS + rounds - 1) / rounds )); [ "$per" -ge 2 ] || per=2
+  local args=() parts=() r
+  while [ "$#" -ge 2 ]; do args+=(-n "$1" "$2"); shift 2; done
+  for r in $(seq "$rounds"); do
+    local warm=0; [ "$r" -eq 1 ] && warm=2
+    hyperfine --runs "$per" --warmup "$warm" --style none --export-json "$out.round$r" "${args[@]}" >/dev/null
+    parts+=("$out.round$r")
+  done
+  "$PY" - "$out" "${parts[@]}" <<'PYEOF'
+import json, statistics, sys
+merged = {}
+for part in sys.argv[2:]:
+    for x in json.load(open(part))["results"]:
+        merged.setdefault(x["command"], []).extend(x["times"])
+results = [{"command": c, "times": t, "median": statistics.median(t), "min": min(t), "mean": statistics.mean(t)}
+           for c, t in merged.items()]
+json.dump({"results": results, "rounds": len(sys.argv) - 2}, open(sys.argv[1], "w"), indent=1)
+PYEOF
+  rm -f "${parts[@]}"
+}

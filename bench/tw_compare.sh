@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Whole-process filter counts, kept beside Taskwarrior in the same hyperfine run: queries a
+# Whole-process filter counts, kept beside Taskwarrior in the same run (interleaved rounds): queries a
 # (project + tag + due by end of week), b (overdue) and d (regex over title and description) of
 # ../shared/bench/peers at 1k, 10k and 100k tasks. Taskwarrior runs as the peers' tw_bench.sh
 # runs it (their taskrc, a private data dir, libfaketime at 2026-06-15 09:00 Europe/Berlin);
@@ -20,14 +20,14 @@ for size in ${SIZES:-1k 10k 100k}; do
     echo "d  tw $(eval "$CLOCK $TW '/$RX/' count")  kept $($K "count status:any (title ~ /$RX/i or description ~ /$RX/i)")"
   } | tee -a "$SUMMARY"
   # Through a shell (hyperfine subtracts its start-up): Taskwarrior needs the faketime variables.
-  echo "== $size tasks: whole process, min $RUNS runs"
-  hyperfine --min-runs "$RUNS" --warmup 2 --style basic --export-json "$RES/tw-compare-$size.json" \
-    -n "tw a" "$CLOCK $TW project:$P +$TAG due.before:eow count" \
-    -n "kept a" "$K 'count status:any +$P #$TAG due <= eow'" \
-    -n "tw b" "$CLOCK $TW status:pending +OVERDUE count" \
-    -n "kept b" "$K 'count overdue'" \
-    -n "tw d" "$CLOCK $TW '/$RX/' count" \
-    -n "kept d" "$K 'count status:any (title ~ /$RX/i or description ~ /$RX/i)'" >/dev/null
+  echo "== $size tasks: whole process, $RUNS runs each or more, in ${ROUNDS:-5} interleaved rounds"
+  interleaved "$RES/tw-compare-$size.json" \
+    "tw a" "$CLOCK $TW project:$P +$TAG due.before:eow count" \
+    "kept a" "$K 'count status:any +$P #$TAG due <= eow'" \
+    "tw b" "$CLOCK $TW status:pending +OVERDUE count" \
+    "kept b" "$K 'count overdue'" \
+    "tw d" "$CLOCK $TW '/$RX/' count" \
+    "kept d" "$K 'count status:any (title ~ /$RX/i or description ~ /$RX/i)'"
   "$PY" - "$RES/tw-compare-$size.json" "$size" <<'PYEOF' | tee -a "$SUMMARY"
 import json, sys
 r = {x["command"]: x for x in json.load(open(sys.argv[1]))["results"]}

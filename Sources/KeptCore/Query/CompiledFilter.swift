@@ -20,11 +20,13 @@ public struct CompiledFilter: Sendable {
         case estimate(Comparison, Int32)
         case created(Comparison, Int64)
         case words([[UInt8]])
-        case regex(RegexField, RegexPattern)
+        case regex(RegexField, RegexMatcher)
         case never
     }
 
     let root: Node
+    /// The patterns the regex nodes match with, kept alive here.
+    let patterns: [RegexPattern]
     /// Only open tasks, unless the filter names a status.
     let openOnly: Bool
     let today: Int32
@@ -36,15 +38,17 @@ public struct CompiledFilter: Sendable {
         today = Int32(context.today)
         nowMinute = Int64(context.nowMinute)
         todayStart = context.todayStart.seconds
-        root = CompiledFilter.node(expr, index)
+        var patterns: [RegexPattern] = []
+        root = CompiledFilter.node(expr, index, &patterns)
+        self.patterns = patterns
         openOnly = !expr.namesStatus
     }
 
-    static func node(_ e: FilterExpr, _ ix: TaskIndex) -> Node {
+    static func node(_ e: FilterExpr, _ ix: TaskIndex, _ patterns: inout [RegexPattern]) -> Node {
         switch e {
-        case .and(let xs): return .and(xs.map { node($0, ix) })
-        case .or(let xs): return .or(xs.map { node($0, ix) })
-        case .not(let x): return .not(node(x, ix))
+        case .and(let xs): return .and(xs.map { node($0, ix, &patterns) })
+        case .or(let xs): return .or(xs.map { node($0, ix, &patterns) })
+        case .not(let x): return .not(node(x, ix, &patterns))
         case .term(let t):
             switch t {
             case .tag(let n): return .tag(ix.id(n.lowercased()))
@@ -75,8 +79,10 @@ public struct CompiledFilter: Sendable {
             case .estimate(let c, let m): return .estimate(c, Int32(clamping: m))
             case .created(let c, let i): return .created(c, i.seconds)
             case .words(let ws): return .words(ws.map { Array($0.utf8) })
-            case .regex(let f, let re): return .regex(f, re)
-            case .saved(_, let e): return node(e, ix)
+            case .regex(let f, let re):
+                patterns.append(re)
+                return .regex(f, re.matcher)
+            case .saved(_, let e): return node(e, ix, &patterns)
             }
         }
     }
@@ -89,14 +95,18 @@ public struct CompiledFilter: Sendable {
         guard n >= CompiledFilter.splitAt, CompiledFilter.costly(root), StoreCodec.cores() >= 2 else {
             var out: [Int] = []
             let scratch = RegexScratch()
-            for i in 0..<n where matches(i, in: ix, scratch) { out.append(i) }
+            for i in 0..<n where matches(i, in: ix, scratch, root) { out.append(i) }
             return out
         }
         let halves = Mutex<[[Int]]>([[], []])
+        // The second thread walks its own copy of the tree: sharing one would have both threads
+        // counting references to the same nodes on every task.
+        let trees = [root, root.copied()]
         DispatchQueue.concurrentPerform(iterations: 2) { part in
             var out: [Int] = []
             let scratch = RegexScratch()
-            for i in (part == 0 ? 0..<(n / 2) : (n / 2)..<n) where matches(i, in: ix, scratch) { out.append(i) }
+            let tree = trees[part]
+            for i in (part == 0 ? 0..<(n / 2) : (n / 2)..<n) where matches(i, in: ix, scratch, tree) { out.append(i) }
             halves.withLock { $0[part] = out }
         }
         return halves.withLock { $0[0] + $0[1] }
@@ -115,19 +125,19 @@ public struct CompiledFilter: Sendable {
     }
 
     public func matches(_ i: Int, in ix: TaskIndex) -> Bool {
-        matches(i, in: ix, nil)
+        matches(i, in: ix, RegexScratch(), root)
     }
 
-    /// The same with one thread's regex scratch.
-    func matches(_ i: Int, in ix: TaskIndex, _ s: RegexScratch?) -> Bool {
+    /// The same with one thread's regex scratch and tree.
+    func matches(_ i: Int, in ix: TaskIndex, _ s: RegexScratch, _ tree: Node) -> Bool {
         if openOnly {
             let k = ix.statusKind[i]
             if k != 0 && k != 3 { return false }
         }
-        return eval(root, i, ix, s)
+        return eval(tree, i, ix, s)
     }
 
-    func eval(_ n: Node, _ i: Int, _ ix: TaskIndex, _ s: RegexScratch? = nil) -> Bool {
+    func eval(_ n: Node, _ i: Int, _ ix: TaskIndex, _ s: RegexScratch) -> Bool {
         switch n {
         case .and(let xs):
             for x in xs where !eval(x, i, ix, s) { return false }
@@ -168,13 +178,13 @@ public struct CompiledFilter: Sendable {
             for w in ws where !CompiledFilter.contains(hay, w) { return false }
             return true
         case .regex(let f, let re):
-            guard ix.hasText, 4 * i + 3 < ix.textSpans.count else { return false }
-            return ix.withText(i, f == .title ? 0 : 1) { t in
-                s.map { re.matches(bytes: t, valid: true, scratch: $0) } ?? re.matches(bytes: t, valid: true)
-            }
+            guard ix.hasText, 4 * i + 3 < ix.textSpans.count, let md = s.md else { return false }
+            return ix.withText(i, f == .title ? 0 : 1) { re.matches(valid: $0, md) }
         case .never: return false
         }
     }
+
+    // MARK: the tree
 
     /// Whether `needle` occurs in `hay`, on bytes (both already folded).
     static func contains(_ hay: [UInt8], _ needle: [UInt8]) -> Bool {
@@ -211,6 +221,19 @@ public struct CompiledFilter: Sendable {
         case .term(let t): return p(t)
         case .and(let xs), .or(let xs): return xs.contains { uses($0, p) }
         case .not(let x): return uses(x, p)
+        }
+    }
+}
+
+extension CompiledFilter.Node {
+    /// The same tree in new storage: new nodes, lists and words, the same patterns.
+    func copied() -> CompiledFilter.Node {
+        switch self {
+        case .and(let xs): return .and(xs.map { $0.copied() })
+        case .or(let xs): return .or(xs.map { $0.copied() })
+        case .not(let x): return .not(x.copied())
+        case .words(let ws): return .words(ws.map { w in w.map { $0 } })
+        default: return self
         }
     }
 }

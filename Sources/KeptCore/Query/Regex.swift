@@ -18,6 +18,8 @@ public final class RegexPattern: @unchecked Sendable {
     // locked spare or made for the match, so one pattern can be used from several threads.
     private let code: OpaquePointer
     private let context: OpaquePointer?
+    /// Whether JIT compiling succeeded.
+    private let jitted: Bool
     /// Match data kept for reuse, a few at most: a filter matches a pattern once per task, on
     /// one or two threads.
     private let spares = Mutex<[OpaquePointer]>([])
@@ -45,7 +47,7 @@ public final class RegexPattern: @unchecked Sendable {
         }
         self.code = compiled
         // JIT is optional: where it is missing, the interpreter runs the same pattern.
-        _ = pcre2_jit_compile_8(compiled, UInt32(PCRE2_JIT_COMPLETE))
+        jitted = pcre2_jit_compile_8(compiled, UInt32(PCRE2_JIT_COMPLETE)) == 0
         let ctx = pcre2_match_context_create_8(nil)
         if let ctx {
             pcre2_set_match_limit_8(ctx, RegexPattern.matchLimit)
@@ -137,6 +139,34 @@ public final class RegexPattern: @unchecked Sendable {
     /// True when the pattern matches somewhere in the subject; a limit counts as no match.
     public func matches(_ subject: String) -> Bool {
         (try? firstMatch(in: subject)) != nil
+    }
+
+    /// A handle to match with that holds no reference, for a filter's inner loop: matching
+    /// through the pattern itself counts references to it on every task, from two threads at
+    /// once. Valid while the pattern lives.
+    var matcher: RegexMatcher { RegexMatcher(code: code, context: context, jit: jitted) }
+}
+
+/// The compiled code of a RegexPattern, for matching text known to be UTF-8 (a store's text is
+/// checked when it is loaded). A JIT pattern goes through pcre2_jit_match, which skips
+/// pcre2_match's checks of its arguments; the limits hold either way.
+struct RegexMatcher: @unchecked Sendable {
+    // @unchecked: read-only pointers into a pattern that outlives the filter using them.
+    let code: OpaquePointer
+    let context: OpaquePointer?
+    let jit: Bool
+
+    /// True when the pattern matches somewhere in `bytes`, with one thread's match data; a
+    /// limit counts as no match, as for `RegexPattern.matches`.
+    @inline(__always)
+    func matches(valid bytes: UnsafeBufferPointer<UInt8>, _ md: OpaquePointer) -> Bool {
+        var empty: UInt8 = 0
+        let rc = withUnsafePointer(to: &empty) { e in
+            jit ? pcre2_jit_match_8(code, bytes.baseAddress ?? e, bytes.count, 0, 0, md, context)
+                : pcre2_match_8(code, bytes.baseAddress ?? e, bytes.count, 0, UInt32(PCRE2_NO_UTF_CHECK), md, context)
+        }
+        // 0 is a match whose groups did not fit the match data.
+        return rc >= 0
     }
 }
 
