@@ -124,8 +124,14 @@ public struct CompiledFilter: Sendable {
         }
     }
 
+    /// Whether task `i` matches (a regex gets match data made for this call).
     public func matches(_ i: Int, in ix: TaskIndex) -> Bool {
         matches(i, in: ix, RegexScratch(), root)
+    }
+
+    /// Whether task `i` matches, with one thread's regex scratch: the inner loop of `rows`.
+    public func matches(_ i: Int, in ix: TaskIndex, scratch: RegexScratch) -> Bool {
+        matches(i, in: ix, scratch, root)
     }
 
     /// The same with one thread's regex scratch and tree.
