@@ -36,10 +36,13 @@ tw_store() {
 }
 
 # `interleaved OUT.json NAME CMD [NAME CMD ...]`: times the commands in $ROUNDS rounds (default
-# 5) of one hyperfine call each, every command a few runs per round, and writes OUT.json with
-# each command's times from all rounds and their median, min and mean. One long hyperfine call
-# runs all of one command before the next, so a slow spell of this shared VM lands on one side
-# of a ratio; rounds spread it over both. At least $RUNS runs per command in all.
+# 5) of one hyperfine call each, every command a warm-up and a few runs per round, and writes
+# OUT.json with each command's times from all rounds and their median, min and mean. One long
+# hyperfine call runs all of one command before the next, so a slow spell of this shared VM
+# lands on one side of a ratio; rounds spread it over both. The warm-up in every round matters:
+# the first run after a Taskwarrior run is 20-50 ms slower whatever it is (the kernel is still
+# settling Taskwarrior's memory), which would fall on kept alone. At least $RUNS runs per
+# command in all.
 interleaved() {
   local out="$1"; shift
   local rounds="${ROUNDS:-5}"
@@ -47,8 +50,7 @@ interleaved() {
   local args=() parts=() r
   while [ "$#" -ge 2 ]; do args+=(-n "$1" "$2"); shift 2; done
   for r in $(seq "$rounds"); do
-    local warm=0; [ "$r" -eq 1 ] && warm=2
-    hyperfine --runs "$per" --warmup "$warm" --style none --export-json "$out.round$r" "${args[@]}" >/dev/null
+    hyperfine --runs "$per" --warmup 1 --style none --export-json "$out.round$r" "${args[@]}" >/dev/null
     parts+=("$out.round$r")
   done
   "$PY" - "$out" "${parts[@]}" <<'PYEOF'

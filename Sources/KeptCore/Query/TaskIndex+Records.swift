@@ -10,7 +10,6 @@ extension TaskIndex {
         hasText = true
         reserveColumns(n)
         textSpans.reserveCapacity(4 * n)
-        prefaultColumns()
         tagStart.append(0)
         noteStart.append(0)
     }

@@ -142,15 +142,17 @@ public struct TaskIndex: Sendable {
         ids.reserveCapacity(n); userEstimate.reserveCapacity(n); hasGoal.reserveCapacity(n); parent.reserveCapacity(n)
     }
 
-    /// Maps the pages of the reserved columns at once (a large store's columns are filled whole).
-    mutating func prefaultColumns() {
-        tagStart.prefaultCapacity(); noteStart.prefaultCapacity()
-        project.prefaultCapacity(); area.prefaultCapacity(); statusID.prefaultCapacity(); statusKind.prefaultCapacity()
-        priority.prefaultCapacity(); dueDay.prefaultCapacity(); dueDate.prefaultCapacity(); dueMinute.prefaultCapacity()
-        repeatFreq.prefaultCapacity(); estimate.prefaultCapacity(); created.prefaultCapacity(); completed.prefaultCapacity()
-        held.prefaultCapacity()
-        ids.prefaultCapacity(); userEstimate.prefaultCapacity(); hasGoal.prefaultCapacity(); parent.prefaultCapacity()
-        textSpans.prefaultCapacity()
+    /// Maps the pages of the reserved columns at once (a large store's columns are filled
+    /// whole), with `more` (the caller's own columns).
+    mutating func prefaultColumns(_ more: inout PrefaultRegions) {
+        more.add(&tagStart); more.add(&noteStart)
+        more.add(&project); more.add(&area); more.add(&statusID); more.add(&statusKind)
+        more.add(&priority); more.add(&dueDay); more.add(&dueDate); more.add(&dueMinute)
+        more.add(&repeatFreq); more.add(&estimate); more.add(&created); more.add(&completed)
+        more.add(&held)
+        more.add(&ids); more.add(&userEstimate); more.add(&hasGoal); more.add(&parent)
+        more.add(&textSpans)
+        more.map()
     }
 
     /// The due columns of one task.

@@ -27,7 +27,9 @@ extension StoreCodec {
         init(reserving n: Int, dayStart: WallTime) {
             loader = TaskIndex.RecordLoader(reserving: n, dayStart: dayStart)
             offsets.reserveCapacity(n)
-            offsets.prefaultCapacity()
+            var regions = PrefaultRegions()
+            regions.add(&offsets)
+            loader.index.prefaultColumns(&regions)
         }
 
         /// Reads the record at the reader's position and keeps its columns.

@@ -217,15 +217,33 @@ public struct FileError: Error, Sendable {
     }
 }
 
-extension Array where Element: BitwiseCopyable {
-    /// Maps the pages of a large reserved capacity in one call (StoreFile.prefault), so that
-    /// filling the array takes no page fault per 4 KB.
-    mutating func prefaultCapacity() {
-        let bytes = capacity * MemoryLayout<Element>.stride
-        guard bytes >= 1 << 18 else { return }
-        withUnsafeMutableBufferPointer { b in
-            guard let base = b.baseAddress else { return }
-            StoreFile.prefault(UnsafeMutableRawPointer(base), bytes)
+/// Pages to map at once, gathered from several buffers' reserved capacities: ranges that lie
+/// side by side (separate allocations the kernel placed next to each other) are mapped as one
+/// region, so columns under 2 MB each still share huge pages (StoreFile.prefault).
+struct PrefaultRegions {
+    private var ranges: [(start: Int, bytes: Int)] = []
+
+    mutating func add<T: BitwiseCopyable>(_ a: inout [T]) {
+        let bytes = a.capacity * MemoryLayout<T>.stride
+        guard bytes >= 1 << 16 else { return }
+        a.withUnsafeMutableBufferPointer { b in
+            if let p = b.baseAddress { ranges.append((Int(bitPattern: p), bytes)) }
+        }
+    }
+
+    /// Maps each run of ranges no more than a page apart.
+    func map() {
+        let sorted = ranges.sorted { $0.start < $1.start }
+        var k = 0
+        while k < sorted.count {
+            let lo = sorted[k].start
+            var hi = lo + sorted[k].bytes
+            k += 1
+            while k < sorted.count, sorted[k].start <= hi + 4096 {
+                hi = max(hi, sorted[k].start + sorted[k].bytes)
+                k += 1
+            }
+            if let p = UnsafeMutableRawPointer(bitPattern: lo) { StoreFile.prefault(p, hi - lo) }
         }
     }
 }
