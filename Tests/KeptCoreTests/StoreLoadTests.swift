@@ -304,4 +304,27 @@ final class ByteInternerTests: XCTestCase {
         bytes.withUnsafeBufferPointer { table.insert($0, last.0, last.1, 0, 99) }
         XCTAssertEqual(bytes.withUnsafeBufferPointer { table.find($0, last.0, last.1, 0)?.id }, 99)
     }
+
+    /// Names that share a long prefix, or differ only in their last bytes, still spread over the
+    /// table: with a hash of the first 16 bytes alone they all probed one chain.
+    func testNamesSharingAPrefixDoNotShareAChain() {
+        var table = ByteInterner()
+        var names: [String] = []
+        for k in 0..<3000 { names.append("invoice-2026-\(1000 + k)") }     // 17 bytes, 16 shared
+        for k in 0..<3000 { names.append("https://jira.example.com/browse/PROJ-\(10000 + k)") }
+        for k in 0..<256 { names.append("fifteen-letters" + String(UnicodeScalar(UInt8(k % 94 + 33)))) } // 16 bytes, last differs
+        names = Array(Set(names)).sorted()
+        let bytes = Array(names.joined().utf8)
+        var at = 0
+        var spans: [(Int, Int)] = []
+        for n in names {
+            spans.append((at, n.utf8.count))
+            at += n.utf8.count
+        }
+        bytes.withUnsafeBufferPointer { b in
+            for (i, (s, n)) in spans.enumerated() { table.insert(b, s, n, 0, Int32(i)) }
+            for (i, (s, n)) in spans.enumerated() { XCTAssertEqual(table.find(b, s, n, 0)?.id, Int32(i), names[i]) }
+        }
+        XCTAssertLessThan(table.longestProbe, 40, "a long chain of slots")
+    }
 }

@@ -124,9 +124,9 @@ public struct CompiledFilter: Sendable {
         }
     }
 
-    /// Whether task `i` matches (a regex gets match data made for this call).
+    /// Whether task `i` matches (a regex makes match data for each of its matches).
     public func matches(_ i: Int, in ix: TaskIndex) -> Bool {
-        matches(i, in: ix, RegexScratch(), root)
+        matches(i, in: ix, nil, root)
     }
 
     /// Whether task `i` matches, with one thread's regex scratch: the inner loop of `rows`.
@@ -135,7 +135,7 @@ public struct CompiledFilter: Sendable {
     }
 
     /// The same with one thread's regex scratch and tree.
-    func matches(_ i: Int, in ix: TaskIndex, _ s: RegexScratch, _ tree: Node) -> Bool {
+    func matches(_ i: Int, in ix: TaskIndex, _ s: RegexScratch?, _ tree: Node) -> Bool {
         if openOnly {
             let k = ix.statusKind[i]
             if k != 0 && k != 3 { return false }
@@ -143,7 +143,7 @@ public struct CompiledFilter: Sendable {
         return eval(tree, i, ix, s)
     }
 
-    func eval(_ n: Node, _ i: Int, _ ix: TaskIndex, _ s: RegexScratch) -> Bool {
+    func eval(_ n: Node, _ i: Int, _ ix: TaskIndex, _ s: RegexScratch?) -> Bool {
         switch n {
         case .and(let xs):
             for x in xs where !eval(x, i, ix, s) { return false }
@@ -184,7 +184,8 @@ public struct CompiledFilter: Sendable {
             for w in ws where !CompiledFilter.contains(hay, w) { return false }
             return true
         case .regex(let f, let re):
-            guard ix.hasText, 4 * i + 3 < ix.textSpans.count, let md = s.md else { return false }
+            guard ix.hasText, 4 * i + 3 < ix.textSpans.count else { return false }
+            let md = s?.md
             return ix.withText(i, f == .title ? 0 : 1) { re.matches(valid: $0, md) }
         case .never: return false
         }

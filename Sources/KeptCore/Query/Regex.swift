@@ -156,10 +156,16 @@ struct RegexMatcher: @unchecked Sendable {
     let context: OpaquePointer?
     let jit: Bool
 
-    /// True when the pattern matches somewhere in `bytes`, with one thread's match data; a
-    /// limit counts as no match, as for `RegexPattern.matches`.
+    /// True when the pattern matches somewhere in `bytes`, with one thread's match data (made
+    /// for this match when there is none); a limit counts as no match, as for
+    /// `RegexPattern.matches`.
     @inline(__always)
-    func matches(valid bytes: UnsafeBufferPointer<UInt8>, _ md: OpaquePointer) -> Bool {
+    func matches(valid bytes: UnsafeBufferPointer<UInt8>, _ scratch: OpaquePointer?) -> Bool {
+        guard let md = scratch else {
+            guard let own = pcre2_match_data_create_8(1, nil) else { return false }
+            defer { pcre2_match_data_free_8(own) }
+            return matches(valid: bytes, own)
+        }
         var empty: UInt8 = 0
         let rc = withUnsafePointer(to: &empty) { e in
             jit ? pcre2_jit_match_8(code, bytes.baseAddress ?? e, bytes.count, 0, 0, md, context)

@@ -32,7 +32,7 @@ extension StoreCodec {
     private static func fastValue(_ key: TaskKey, _ b: UnsafeBufferPointer<UInt8>, _ p: Int, _ t: inout TaskRecord) -> Int? {
         switch key {
         case .id:
-            guard let (v, end) = fastCount(b, p), v >= 1 else { return nil }
+            guard let (v, end) = fastCount(b, p), v >= 1, v <= Store.maxID else { return nil }
             t.id = v
             t.hasID = true
             return end

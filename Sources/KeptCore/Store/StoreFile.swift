@@ -224,8 +224,12 @@ struct PrefaultRegions {
     private var ranges: [(start: Int, bytes: Int)] = []
 
     mutating func add<T: BitwiseCopyable>(_ a: inout [T]) {
-        let bytes = a.capacity * MemoryLayout<T>.stride
+        let capacity = a.capacity
+        let bytes = capacity * MemoryLayout<T>.stride
         guard bytes >= 1 << 16 else { return }
+        // Unique first (a shared array is copied with at least this capacity), so the buffer
+        // below is the one the range describes.
+        a.reserveCapacity(capacity)
         a.withUnsafeMutableBufferPointer { b in
             if let p = b.baseAddress { ranges.append((Int(bitPattern: p), bytes)) }
         }
