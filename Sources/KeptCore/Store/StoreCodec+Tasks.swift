@@ -55,7 +55,7 @@ extension StoreCodec {
     /// columns and offsets but building no Task.
     static func deferredTasks(_ r: inout JSONReader, dayStart: WallTime, parallelAt: Int) throws(JSONError) -> DeferredTasks {
         let left = r.bytes.count - r.offset
-        let perTask = 256
+        let perTask = recordLength(r.bytes, from: r.offset)
         var head: TaskRun
         var tail: TaskRun? = nil
         var split = Int.max
@@ -130,6 +130,20 @@ extension StoreCodec {
         run.end = r.position
         run.depth = r.depth
         return run
+    }
+
+    /// About how many bytes a record takes, for reserving the columns (which are mapped whole):
+    /// the mean length of the lines in the first 32 KB from `from` (kept writes a record a line),
+    /// less an eighth for records longer than these; 256 without eight lines to go on.
+    static func recordLength(_ bytes: [UInt8], from: Int) -> Int {
+        bytes.withUnsafeBufferPointer { b in
+            let start = max(0, min(from, b.count))
+            let end = min(b.count, start + (32 << 10))
+            var lines = 0
+            for k in start..<end where b[k] == 0x0A { lines += 1 }
+            guard lines >= 8 else { return 256 }
+            return max(64, (end - start) / lines * 7 / 8)
+        }
     }
 
     /// The offset of the first `{` that starts a line at or after `from`, or nil.
