@@ -268,6 +268,18 @@ final class StoreFileReadTests: XCTestCase {
     }
 }
 
+final class RecordLengthTests: XCTestCase {
+    /// The columns are reserved from the first lines' mean length, less an eighth.
+    func testTheFirstLinesPredictTheRecordLength() {
+        let hundred = Array((String(repeating: "x", count: 99) + "\n").utf8)
+        XCTAssertEqual(StoreCodec.recordLength(Array(repeating: hundred, count: 50).flatMap { $0 }, from: 0), 87)
+        // Too few lines to go on, and lines shorter than any record.
+        XCTAssertEqual(StoreCodec.recordLength(Array(repeating: hundred, count: 5).flatMap { $0 }, from: 0), 256)
+        XCTAssertEqual(StoreCodec.recordLength(Array("a\n".utf8) + Array(repeating: 0x0A, count: 100), from: 0), 64)
+        XCTAssertEqual(StoreCodec.recordLength(hundred, from: 1_000), 256)
+    }
+}
+
 final class ByteInternerTests: XCTestCase {
     /// The loader's name table: keys of every length up to 40 bytes, keys that share their
     /// first 16 bytes, the same bytes under two kinds, and keys at the very end of the buffer.
