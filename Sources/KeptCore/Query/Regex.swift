@@ -106,12 +106,7 @@ public final class RegexPattern: @unchecked Sendable {
     /// pattern's groups: only the whole match is read).
     @inline(__always)
     func firstMatch(bytes buf: UnsafeBufferPointer<UInt8>, valid: Bool, _ md: OpaquePointer) throws(RegexError) -> Range<Int>? {
-        let options: UInt32 = valid ? UInt32(PCRE2_NO_UTF_CHECK) : 0
-        // An empty buffer may have no base address; PCRE2 takes a valid pointer with length 0.
-        var empty: UInt8 = 0
-        let rc = withUnsafePointer(to: &empty) { e in
-            pcre2_match_8(code, buf.baseAddress ?? e, buf.count, 0, options, md, context)
-        }
+        let rc = matcher.run(buf, valid: valid, md)
         if rc == PCRE2_ERROR_NOMATCH { return nil }
         if rc < 0 {
             if rc == PCRE2_ERROR_MATCHLIMIT || rc == PCRE2_ERROR_DEPTHLIMIT {
@@ -130,12 +125,6 @@ public final class RegexPattern: @unchecked Sendable {
         (try? firstMatch(bytes: buf, valid: valid)) != nil
     }
 
-    /// The same with one thread's scratch match data: no lock and no allocation per match.
-    public func matches(bytes buf: UnsafeBufferPointer<UInt8>, valid: Bool = false, scratch: RegexScratch) -> Bool {
-        guard let md = scratch.md else { return matches(bytes: buf, valid: valid) }
-        return (try? firstMatch(bytes: buf, valid: valid, md)) != nil
-    }
-
     /// True when the pattern matches somewhere in the subject; a limit counts as no match.
     public func matches(_ subject: String) -> Bool {
         (try? firstMatch(in: subject)) != nil
@@ -147,9 +136,9 @@ public final class RegexPattern: @unchecked Sendable {
     var matcher: RegexMatcher { RegexMatcher(code: code, context: context, jit: jitted) }
 }
 
-/// The compiled code of a RegexPattern, for matching text known to be UTF-8 (a store's text is
-/// checked when it is loaded). A JIT pattern goes through pcre2_jit_match, which skips
-/// pcre2_match's checks of its arguments; the limits hold either way.
+/// The compiled code of a RegexPattern, and the one place a match is run. On text known to be
+/// UTF-8 (a store's text is checked when it is loaded) a JIT pattern goes through
+/// pcre2_jit_match, which skips pcre2_match's checks of its arguments; the limits hold either way.
 struct RegexMatcher: @unchecked Sendable {
     // @unchecked: read-only pointers into a pattern that outlives the filter using them.
     let code: OpaquePointer
@@ -166,13 +155,21 @@ struct RegexMatcher: @unchecked Sendable {
             defer { pcre2_match_data_free_8(own) }
             return matches(valid: bytes, own)
         }
-        var empty: UInt8 = 0
-        let rc = withUnsafePointer(to: &empty) { e in
-            jit ? pcre2_jit_match_8(code, bytes.baseAddress ?? e, bytes.count, 0, 0, md, context)
-                : pcre2_match_8(code, bytes.baseAddress ?? e, bytes.count, 0, UInt32(PCRE2_NO_UTF_CHECK), md, context)
-        }
         // 0 is a match whose groups did not fit the match data.
-        return rc >= 0
+        return run(bytes, valid: true, md) >= 0
+    }
+
+    /// PCRE2's result for a match in `bytes` with match data `md`; `valid` says the bytes are
+    /// known to be well-formed UTF-8.
+    @inline(__always)
+    func run(_ bytes: UnsafeBufferPointer<UInt8>, valid: Bool, _ md: OpaquePointer) -> Int32 {
+        // An empty buffer may have no base address; PCRE2 takes a valid pointer with length 0.
+        var empty: UInt8 = 0
+        return withUnsafePointer(to: &empty) { e in
+            let subject = bytes.baseAddress ?? e
+            if valid, jit { return pcre2_jit_match_8(code, subject, bytes.count, 0, 0, md, context) }
+            return pcre2_match_8(code, subject, bytes.count, 0, valid ? UInt32(PCRE2_NO_UTF_CHECK) : 0, md, context)
+        }
     }
 }
 

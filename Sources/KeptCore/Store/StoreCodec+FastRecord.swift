@@ -121,10 +121,9 @@ extension StoreCodec {
         } else {
             return nil
         }
-        let m0: UInt64 = n >= 8 ? ~0 : (1 << (8 * UInt64(n))) - 1
-        let m1: UInt64 = n <= 8 ? 0 : (1 << (8 * UInt64(n - 8))) - 1
+        let (k0, k1) = TaskKey.masked(w0, w1, n)
         let end = p + 1 + n
-        guard let key = TaskKey.of(w0 & m0, w1 & m1, n), byte(b, end + 1) == UInt8(ascii: ":") else { return nil }
+        guard let key = TaskKey.of(k0, k1, n), byte(b, end + 1) == UInt8(ascii: ":") else { return nil }
         return (key, end)
     }
 

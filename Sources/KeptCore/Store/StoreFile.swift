@@ -78,7 +78,7 @@ public enum StoreFile {
     /// it reached `n` or the end of the file.
     static func readFully(_ fd: Int32, _ base: UnsafeMutablePointer<UInt8>?, _ n: Int, at offset: Int?) -> (Int, Int32) {
         guard let base else { return (0, 0) }
-        prefault(base, n)
+        prefault(UnsafeMutableRawPointer(base), n)
         var count = 0
         while count < n {
             let got = offset.map { pread(fd, base + count, n - count, off_t($0 + count)) } ?? read(fd, base + count, n - count)
@@ -97,10 +97,6 @@ public enum StoreFile {
     /// fault them in as before. From 2 MB the buffer is also offered huge pages
     /// (MADV_HUGEPAGE): on this VM a fault costs far more than zeroing its page, and a huge
     /// page takes one fault for 512 pages (reading the 100k store: 14.5 against 8.6 ms).
-    static func prefault(_ base: UnsafeMutablePointer<UInt8>, _ n: Int) {
-        prefault(UnsafeMutableRawPointer(base), n)
-    }
-
     static func prefault(_ base: UnsafeMutableRawPointer, _ n: Int) {
         #if os(Linux)
         let page = Int(sysconf(Int32(_SC_PAGESIZE)))

@@ -119,6 +119,14 @@ enum TaskKey: String, CaseIterable {
         }
     }
 
+    /// Two loaded words with the bytes past the first `n` (0...16) cleared.
+    @inline(__always)
+    static func masked(_ w0: UInt64, _ w1: UInt64, _ n: Int) -> (UInt64, UInt64) {
+        let m0: UInt64 = n >= 8 ? ~0 : (1 << (8 * UInt64(n))) - 1
+        let m1: UInt64 = n >= 16 ? ~0 : (n <= 8 ? 0 : (1 << (8 * UInt64(n - 8))) - 1)
+        return (w0 & m0, w1 & m1)
+    }
+
     /// Up to 16 bytes from `start` as two words, zero past `n`.
     @inline(__always)
     static func words(_ b: UnsafeBufferPointer<UInt8>, _ start: Int, _ n: Int) -> (UInt64, UInt64) {
@@ -128,9 +136,7 @@ enum TaskKey: String, CaseIterable {
             let raw = UnsafeRawPointer(base + start)
             let a = UInt64(littleEndian: raw.loadUnaligned(as: UInt64.self))
             let c = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
-            let m0: UInt64 = n >= 8 ? ~0 : (1 << (8 * UInt64(n))) - 1
-            let m1: UInt64 = n >= 16 ? ~0 : (n <= 8 ? 0 : (1 << (8 * UInt64(n - 8))) - 1)
-            return (a & m0, c & m1)
+            return masked(a, c, n)
         }
         var w0: UInt64 = 0
         var w1: UInt64 = 0
