@@ -13,9 +13,10 @@ final class BatchRunner {
     let err: OutputStream
     /// The REPL turns colour off with `.color off`.
     var renderer: DiagnosticRenderer
-    /// Told of every statement run, with the format it ran in and what it printed (the REPL's
+    /// Told of every statement run (not a declined bulk delete), with the format it ran in,
+    /// what it printed and whether it ran confirmed, by `@yes` or an answer (the REPL's
     /// `.record` listens here).
-    var observer: ((StatementSource, OutputFormat, CommandOutput) -> Void)?
+    var observer: ((StatementSource, OutputFormat, CommandOutput, _ confirmed: Bool) -> Void)?
     /// Answers a question a statement asks (a bulk delete): true to go on, false for no, nil
     /// when input ended. Without it the statement's refusal stands, as in a script.
     var confirm: ((Confirmation) -> Bool?)?
@@ -89,16 +90,18 @@ final class BatchRunner {
             if !text.isEmpty { out.line("> " + text) }
         }
         // `@yes` confirms the next command's bulk delete, as an answer in the REPL would.
-        var result = session.run(src, confirmed: modifiers.contains { $0.name == "yes" })
+        var confirmed = modifiers.contains { $0.name == "yes" }
+        var result = session.run(src, confirmed: confirmed)
+        var declined = false
         if let q = result.confirmation, let confirm {
             // The engine asks; an interactive front end answers through its editor (R-TASK-5).
             switch confirm(q) {
             case true?:
+                confirmed = true
                 result = session.run(src, confirmed: true)
             case false?:
-                // In JSON mode too one object a line: a bulk delete's, with nothing deleted.
-                result = CommandOutput(lines: [session.format == .json
-                    ? #"{"bulk":"delete","results":[],"skipped":[],"declined":true}"# : "Nothing deleted"])
+                declined = true
+                result = CommandOutput(lines: q.declined)
             case nil:
                 return true
             }
@@ -115,7 +118,9 @@ final class BatchRunner {
             report(d)
             if d.severity == .error { failed = true }
         }
-        observer?(src, session.format, result)
+        // A declined bulk delete changed nothing and is not told: replayed, it would be refused
+        // rather than declined.
+        if !declined { observer?(src, session.format, result, confirmed) }
         if options.echo { out.line("") }
         return true
     }

@@ -136,13 +136,7 @@ final class Completer {
         return out.sorted()
     }
 
-    var areas: [String] {
-        var seen = Set<String>()
-        var out: [String] = []
-        for a in session.store.areas where seen.insert(a.name.lowercased()).inserted { out.append(a.name) }
-        for t in session.store.tasks { if let a = t.area, seen.insert(a.lowercased()).inserted { out.append(a) } }
-        return out.filter { $0 != "Kept Onboarding" }.sorted()
-    }
+    var areas: [String] { session.areaNames.sorted() }
 
     /// A name with a space is written in quotes.
     static func quoted(_ name: String) -> String {

@@ -44,14 +44,12 @@ extension REPL {
             if blank || line.hasPrefix("#") { continue }
             if line.hasPrefix("@") {
                 let d = REPL.directive(line, line: lineNumber)
-                if Transcript.fileDirectives.contains(d.name) { continue }
-                guard Transcript.commandDirectives.contains(d.name) else {
-                    let file = SourceFile(name: "<stdin>", text: line, firstLine: lineNumber)
-                    report(Catalog.unknownDirective(d, file: file, candidates: Transcript.fileDirectives + Transcript.commandDirectives))
+                if let e = Transcript.check(d, file: SourceFile(name: "<stdin>", text: line, firstLine: lineNumber)) {
+                    report(e)
                     unreadable = true
                     return
                 }
-                modifiers.append(d)
+                if Transcript.commandDirectives.contains(d.name) { modifiers.append(d) }
                 continue
             }
             if transcript && !isCommand {

@@ -47,13 +47,9 @@ final class REPL {
         o.echo = false
         runner = BatchRunner(session: session, options: o, out: out, err: err, renderer: renderer)
         recorder = Recorder(session: session, startedWithStore: options.store != nil)
-        runner.observer = { [unowned self] src, format, result in
-            let answer = self.answer
-            self.answer = nil
-            // A declined bulk delete changed nothing and is not recorded: replayed, it would
-            // be refused rather than declined. A confirmed one is recorded with `@yes`.
-            if answer == false { return }
-            self.recorder.command(self.recordedLines(src), format: format, output: result, confirmed: answer == true)
+        // A confirmed bulk delete, by an answer or by `@yes`, is recorded with `@yes`.
+        runner.observer = { [unowned self] src, format, result, confirmed in
+            self.recorder.command(self.recordedLines(src), format: format, output: result, confirmed: confirmed)
         }
         // On a terminal a bulk delete asks; piped input is a script and needs --yes or @yes.
         if interactive {
@@ -67,15 +63,11 @@ final class REPL {
         out.lines(q.details)
         out.flush()
         switch editor.read(prompt: q.question + " [y/N] ") {
-        case .line(let a): answer = ["y", "yes"].contains(a.trimmedSpaces.lowercased())
-        case .interrupted, .invalid: answer = false
-        case .end: answer = nil
+        case .line(let a): return ["y", "yes"].contains(a.trimmedSpaces.lowercased())
+        case .interrupted, .invalid: return false
+        case .end: return nil
         }
-        return answer
     }
-
-    /// The answer to the question of the statement running, for `.record`.
-    var answer: Bool? = nil
 
     /// The lines of a statement as they were typed, for `.record`.
     var pendingLines: [String]? = nil

@@ -33,57 +33,53 @@ enum ReadlineHooks {
     nonisolated(unsafe) static var lineRead: String?
     nonisolated(unsafe) static var installed = false
 
-    static func install() {
-        guard !installed else { return }
-        installed = true
-        rl_readline_name = UnsafePointer(strdup("kept"))
-        // Bracketed paste wraps each prompt in escape codes that confuse pty-driven tests.
-        _ = rl_variable_bind("enable-bracketed-paste", "off")
-        rl_catch_signals = 0
+    /// Sets the note-and-wake handler for a signal: the poll loop sees the flag (SIGINT or
+    /// SIGWINCH) and the byte on the wake pipe ends its wait.
+    static func trap(_ sig: Int32, flags: Int32) {
         var sa = sigaction()
-        var fds: [Int32] = [-1, -1]
-        if pipe(&fds) == 0 {
-            wakeRead = fds[0]
-            wakeWrite = fds[1]
-            for fd in fds { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
-        }
-        sa.__sigaction_handler.sa_handler = { _ in
-            sigintSeen = 1
+        sa.__sigaction_handler.sa_handler = { sig in
+            if sig == SIGINT { sigintSeen = 1 } else { sigwinchSeen = 1 }
             if wakeWrite >= 0 {
                 var b: UInt8 = 1
                 _ = write(wakeWrite, &b, 1)
             }
         }
         sigemptyset(&sa.sa_mask)
-        sa.sa_flags = 0
-        sigaction(SIGINT, &sa, nil)
+        sa.sa_flags = flags
+        sigaction(sig, &sa, nil)
+    }
+
+    static func install() {
+        guard !installed else { return }
+        installed = true
+        rl_readline_name = UnsafePointer(strdup("kept"))
+        rl_catch_signals = 0
+        var fds: [Int32] = [-1, -1]
+        if pipe(&fds) == 0 {
+            wakeRead = fds[0]
+            wakeWrite = fds[1]
+            for fd in fds { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
+        }
+        trap(SIGINT, flags: 0)
         // A resize: readline's own handler is only in place while it handles a key (callback
         // mode), so a resize during poll would go unseen and the next redisplay would wrap at
         // the old width. The poll loop tells readline instead.
         rl_catch_sigwinch = 0
-        var wa = sigaction()
-        wa.__sigaction_handler.sa_handler = { _ in
-            sigwinchSeen = 1
-            if wakeWrite >= 0 {
-                var b: UInt8 = 1
-                _ = write(wakeWrite, &b, 1)
-            }
-        }
-        sigemptyset(&wa.sa_mask)
-        wa.sa_flags = SA_RESTART
-        sigaction(SIGWINCH, &wa, nil)
+        trap(SIGWINCH, flags: SA_RESTART)
         // A parent may have started us with SIGINT blocked (the mask is inherited across exec).
         var set = sigset_t()
         sigemptyset(&set)
         sigaddset(&set, SIGINT)
         sigprocmask(SIG_UNBLOCK, &set, nil)
-        // `@`, `+`, `#`, `:`, `.` and `/` stay inside a word, so `@tom`, `+Ho`, `area:Ho` and
-        // file paths complete as one word.
         // Readline reads the terminal's capabilities once, at its first initialisation, and
         // treats the terminal as dumb (no wrapping: long lines scroll sideways) when a custom
         // redisplay function is set by then; so it initialises first.
         _ = rl_initialize()
+        // Bracketed paste wraps each prompt in escape codes that confuse pty-driven tests (set
+        // after initialising, which reads inputrc).
         _ = rl_variable_bind("enable-bracketed-paste", "off")
+        // `@`, `+`, `#`, `:`, `.` and `/` stay inside a word, so `@tom`, `+Ho`, `area:Ho` and
+        // file paths complete as one word.
         rl_completer_word_break_characters = UnsafePointer(strdup(" \t\n\"(),=<>~&|"))
         rl_attempted_completion_function = { text, start, end in ReadlineHooks.complete(text, start, end) }
         rl_redisplay_function = { ReadlineHooks.redisplay() }

@@ -100,6 +100,35 @@ final class REPLTests: XCTestCase {
         XCTAssertTrue(r.stderr.contains("error[E0003]"), r.summary)
     }
 
+    /// A bulk delete confirmed by `@yes` in piped input is recorded with its `@yes`, so the
+    /// recording replays (without it `kept test` would refuse the delete, E0318).
+    func testRecordKeepsAtYes() throws {
+        let tmp = try TempDir()
+        defer { tmp.cleanUp() }
+        let store = tmp.path("s.json")
+        let rec = tmp.path("yes.kept")
+        let session = """
+        add Buy milk #errand
+        add Post letter #errand
+        @yes
+        delete where #errand
+        .record \(rec)
+        """
+        let r = try Kept.run(["repl", "--store", store] + Kept.clock, stdin: Data(session.utf8))
+        XCTAssertEqual(r.status, 0, r.summary)
+        let text = try tmp.readText("yes.kept")
+        XCTAssertTrue(text.contains("@yes\n> delete where #errand\n"), text)
+        let test = try Kept.run(["test", rec])
+        XCTAssertEqual(test.status, 0, test.summary + "\n" + text)
+    }
+
+    /// Piped input checks a directive's argument as `kept run` does.
+    func testPipedBadFormatIsAnError() throws {
+        let r = try Kept.run(["repl", "--errors", "short"] + Kept.clock, stdin: Data("@format jsn\nlist\n".utf8))
+        XCTAssertEqual(r.status, 2, r.summary)
+        XCTAssertTrue(r.stderr.contains("error[E0105]"), r.summary)
+    }
+
     /// `.record` writes the session so far, with the store it started from (a snapshot beside
     /// the transcript, since the REPL has written the store since) and its clock; `kept test`
     /// passes it unchanged, JSON mode, errors and a two-line statement included.

@@ -12,6 +12,8 @@ public struct Confirmation: Sendable, Equatable {
     public var question: String
     /// What would be deleted, one task a line.
     public var details: [String]
+    /// What the statement prints when the answer is no, in the session's format.
+    public var declined: [String]
 }
 
 /// Whether a bulk delete runs at once or waits for a yes: the engine never reads a terminal, so

@@ -286,7 +286,11 @@ extension Session {
         var d = Catalog.bulkDeleteNeedsConfirmation("'delete \(where_)' would delete \(what)", range: f.range, file: s.source.file)
         d.notes = hit.prefix(10).map { "would delete: " + txt.summary($0) } + (hit.count > 10 ? ["and \(hit.count - 10) more"] : [])
         var o = CommandOutput(diagnostics: [d])
-        o.confirmation = Confirmation(question: "Delete \(what) \(where_)?", details: hit.map { "  " + txt.summary($0) })
+        // In JSON mode too the answer no prints one object: a bulk delete's, with nothing deleted.
+        let no = out(["Nothing deleted"], json: .object(JSONObject([("bulk", .string("delete")), ("results", .array([])),
+                                                                    ("skipped", .array([])), ("declined", .bool(true))])))
+        o.confirmation = Confirmation(question: "Delete \(what) \(where_)?", details: hit.map { "  " + txt.summary($0) },
+                                      declined: no.lines)
         return o
     }
 

@@ -105,19 +105,23 @@ extension Session {
     }
 
     /// R-FIL-6: each area once, by the name the user gave it; spellings of one area are one; an
-    /// unknown name stays as written; the starter area is never offered.
-    func runAreas() -> CommandOutput {
-        var seen: [String: String] = [:]
-        var order: [String] = []
+    /// unknown name stays as written; the starter area is never offered. The `areas` command
+    /// and the REPL's completion both list these.
+    public var areaNames: [String] {
+        var seen = Set<String>()
+        var names: [String] = []
         func add(_ name: String) {
             let k = AreaName.key(name)
-            guard !k.isEmpty, k != AreaName.key("Kept Onboarding"), seen[k] == nil else { return }
-            seen[k] = name
-            order.append(k)
+            guard !k.isEmpty, k != AreaName.key("Kept Onboarding"), seen.insert(k).inserted else { return }
+            names.append(name)
         }
         for a in store.areas { add(a.name) }
         for t in store.tasks { if let a = t.area { add(a) } }
-        let names = order.compactMap { seen[$0] }
+        return names
+    }
+
+    func runAreas() -> CommandOutput {
+        let names = areaNames
         return out(names.isEmpty ? ["No areas"] : names, json: .array(names.map { .string($0) }))
     }
 

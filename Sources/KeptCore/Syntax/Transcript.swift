@@ -72,6 +72,20 @@ public struct Transcript: Sendable {
         items.compactMap { if case .directive(let d) = $0 { return d } else { return nil } }
     }
 
+    /// The error of a directive line, or nil when it is a known one with a good argument: the
+    /// one check of transcripts and of piped REPL input.
+    public static func check(_ d: TranscriptDirective, file: SourceFile) -> Diagnostic? {
+        if fileDirectives.contains(d.name) { return nil }
+        guard commandDirectives.contains(d.name) else {
+            return Catalog.unknownDirective(d, file: file, candidates: fileDirectives + commandDirectives)
+        }
+        if d.name == "format", OutputFormat(rawValue: d.argument) == nil {
+            return Diagnostic(code: "E0105", message: "'@format' takes text or json, not '\(d.argument)'", file: file,
+                              range: d.range, label: "not a format")
+        }
+        return nil
+    }
+
     public init(file: SourceFile) {
         self.file = file
         var lines: [(start: Int, end: Int)] = []
@@ -119,12 +133,7 @@ public struct Transcript: Sendable {
             case "store":
                 items.append(.directive(d))
             default:
-                if !Transcript.commandDirectives.contains(d.name) {
-                    diags.append(Catalog.unknownDirective(d, file: file, candidates: Transcript.fileDirectives + Transcript.commandDirectives))
-                } else if d.name == "format", OutputFormat(rawValue: d.argument) == nil {
-                    diags.append(Diagnostic(code: "E0105", message: "'@format' takes text or json, not '\(d.argument)'", file: file,
-                                            range: d.range, label: "not a format"))
-                }
+                if let e = Transcript.check(d, file: file) { diags.append(e) }
                 pending.append(d)
             }
         }
