@@ -318,6 +318,9 @@ extension Session {
         })
         if out0.failed, !out0.changed { store.plan = saved }
         guard !out0.failed, out0.changed else { return out0 }
+        // Top 3 can move only when a pick left it (the held task was otherwise never a
+        // candidate): only then is the plan made again.
+        guard store.plan?.top3 != picksBefore else { return out0 }
         let v = planView(nil, limit: 0)
         // R-PLAN-7: Not today on a pick shows the new picks at once.
         guard v.snapshot.top3 != picksBefore, format == .text else { return out0 }
@@ -359,7 +362,8 @@ extension Session {
             lines += picks.map { "  pick: \($0.id) · \($0.title)" }
         }
         if !changes.isEmpty { commit("back \(t.id) · \(t.title)", changes) }
-        let shown = changes.isEmpty ? v : planView(nil, limit: 0)
+        // Only a new pick moves Top 3; ending a hold alone leaves the seats as they were.
+        let shown = picked ? planView(nil, limit: 0) : v
         lines.insert(parts.joined(separator: " · "), at: 0)
         if picked { lines += top3Lines(shown) }
         return out(lines, json: .object(JSONObject([("back", .number(JSONNumber(t.id))),

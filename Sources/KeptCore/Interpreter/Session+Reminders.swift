@@ -10,6 +10,11 @@ struct ReminderEntry {
     var reminder: Reminder
     var instant: Instant
     var state: ReminderState
+
+    /// Time order: by instant, then task id, then the reminder's place on its task (R-TASK-7).
+    static func ringsBefore(_ x: ReminderEntry, _ y: ReminderEntry) -> Bool {
+        (x.instant, x.task.id, x.index) < (y.instant, y.task.id, y.index)
+    }
 }
 
 extension Session {
@@ -124,7 +129,7 @@ extension Session {
         let n = now
         var out: [ReminderEntry] = []
         var ahead: [Int] = []
-        for t in store.tasks where !t.reminders.isEmpty {
+        for t in store.tasksWithReminders {
             for (k, r) in t.reminders.enumerated() {
                 let i = z.instant(for: r.at)
                 let state: ReminderState
@@ -133,10 +138,7 @@ extension Session {
                 out.append(ReminderEntry(task: t, index: k, reminder: r, instant: i, state: state))
             }
         }
-        ahead.sort { a, b in
-            let x = out[a], y = out[b]
-            return (x.instant, x.task.id, x.index) < (y.instant, y.task.id, y.index)
-        }
+        ahead.sort { ReminderEntry.ringsBefore(out[$0], out[$1]) }
         for k in ahead.prefix(Reminder.scheduledLimit) { out[k].state = .scheduled }
         return out
     }
@@ -164,9 +166,8 @@ extension Session {
     /// `reminders`: the Past due ones on open tasks, then the nearest 60 scheduled, in time order.
     func runReminders(_ s: Statement) -> CommandOutput {
         let entries = reminderEntries()
-        let order: (ReminderEntry, ReminderEntry) -> Bool = { x, y in (x.instant, x.task.id, x.index) < (y.instant, y.task.id, y.index) }
-        let past = entries.filter { $0.state == .pastDue }.sorted(by: order)
-        let scheduled = entries.filter { $0.state == .scheduled }.sorted(by: order)
+        let past = entries.filter { $0.state == .pastDue }.sorted(by: ReminderEntry.ringsBefore)
+        let scheduled = entries.filter { $0.state == .scheduled }.sorted(by: ReminderEntry.ringsBefore)
         let waiting = entries.filter { $0.state == .waiting }.count
         let txt = text
         func json(_ e: ReminderEntry) -> JSONValue {

@@ -89,6 +89,19 @@ public struct Store: Sendable {
         return k >= 0 && k < built.count ? built[k] : nil
     }
 
+    /// The tasks with reminders, in id order; a store whose tasks are unbuilt builds only these
+    /// (its columns know which rows have reminders).
+    public var tasksWithReminders: [Task] {
+        guard let d = deferred else { return built.filter { !$0.reminders.isEmpty } }
+        var out: [Task] = []
+        var last = -1
+        for r in d.index.reminderRows where Int(r) != last {
+            last = Int(r)
+            if let t = d.task(atRow: last) { out.append(t) }
+        }
+        return out
+    }
+
     /// The filter columns of the tasks. A store whose tasks are unbuilt has them from loading,
     /// text included; only the search text needs the tasks built.
     public func columns(dayStart: WallTime, withText: Bool, withSearch: Bool = false) -> TaskIndex {
