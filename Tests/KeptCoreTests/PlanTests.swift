@@ -438,6 +438,24 @@ final class PlanTests: XCTestCase, SessionTesting {
         XCTAssertEqual(lines(s, "why 3"), ["! E0402 task 3 is not in the plan"])
     }
 
+    /// The best k of a stream are the first k of the whole sorted, whether they are kept in
+    /// order as they come (small k) or collected and sorted once (large k), in both orders.
+    func testTopRowsAreTheFirstOfTheSortedRows() {
+        var rng = Seeded(state: 11)
+        let all = (0..<5000).map { i in
+            PlanRow(row: i, score: Double(Int.random(in: 0...40, using: &rng)), dueKey: Int64.random(in: 0...50, using: &rng),
+                    created: Int64.random(in: 0...50, using: &rng), id: i + 1)
+        }
+        for byDate in [false, true] {
+            let sorted = all.sorted(by: byDate ? PlanRow.byDate : PlanRow.before)
+            for k in [0, 1, 3, 20, TopRows.insertLimit, TopRows.insertLimit + 1, 3000, 5000, Int.max] {
+                var top = TopRows(k, byDate: byDate)
+                for r in all { top.offer(r) }
+                XCTAssertEqual(top.rows, Array(sorted.prefix(k)), "k \(k), by date \(byDate)")
+            }
+        }
+    }
+
     // MARK: the property test
 
     /// A small seeded generator (SplitMix64), so every run checks the same stores.

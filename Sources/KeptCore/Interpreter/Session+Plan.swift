@@ -55,7 +55,7 @@ extension Session {
         var input = SmartPlan.Input(index: index, rows: rows, urgency: u, quickWinMinutes: store.settings.quickWinMinutes, limit: limit)
         // `urgency.reminder-today`: a reminder on the plan's day, whatever its time of day.
         let reminded = index.rowsWithReminder(onDay: Int32(u.today))
-        input.reminderToday = reminded.isEmpty ? nil : { reminded.contains($0) }
+        input.remindedRows = reminded
         var extra: [PlanRow] = []
         if expr == nil {
             // A pick keeps its seat while it is open and not held, or finished today (R-REP-2).
@@ -67,7 +67,7 @@ extension Session {
                     if !SmartPlan.held(index, i, today: u.today) { picks.append(id) }
                 } else if index.statusKind[i] == 1, index.completed[i] != Int64.min, index.completed[i] >= todayStart {
                     picks.append(id)
-                    extra.append(PlanRow(row: i, score: 0, dueKey: SmartPlan.dueKey(index, i), created: index.created[i], id: id))
+                    extra.append(PlanRow(index, row: i))
                 }
             }
             input.picks = picks

@@ -17,9 +17,7 @@ public struct PlanRow: Sendable, Equatable {
     @inline(__always)
     public static func before(_ a: PlanRow, _ b: PlanRow) -> Bool {
         if a.score != b.score { return a.score > b.score }
-        if a.dueKey != b.dueKey { return a.dueKey < b.dueKey }
-        if a.created != b.created { return a.created < b.created }
-        return a.id < b.id
+        return byDate(a, b)
     }
 
     /// The By date order: earliest due first (so overdue first), no due last; then creation, id.
@@ -31,6 +29,14 @@ public struct PlanRow: Sendable, Equatable {
     }
 }
 
+extension PlanRow {
+    /// Row `i` of an index with its order keys.
+    @inline(__always)
+    init(_ ix: TaskIndex, row i: Int, score: Double = 0) {
+        self.init(row: i, score: score, dueKey: SmartPlan.dueKey(ix, i), created: ix.created[i], id: ix.ids[i])
+    }
+}
+
 /// The sections a task can be in.
 public enum PlanSection: String, Sendable {
     case top3 = "Top 3"
@@ -38,17 +44,25 @@ public enum PlanSection: String, Sendable {
     case rest = "All other tasks"
 }
 
-/// The best `k` of a stream in an order, kept sorted; for small k over many rows.
+/// The best `k` of a stream in an order: kept sorted as they come for a small k, collected and
+/// sorted once for a large one (a sorted insert costs k a row). `rows` is the answer.
 struct TopRows {
+    /// Above this k, rows are collected and sorted at the end.
+    static let insertLimit = 1024
     let k: Int
     /// The By date order instead of the Smart order.
     let byDate: Bool
-    var rows: [PlanRow] = []
+    private var kept: [PlanRow] = []
 
     init(_ k: Int, byDate: Bool = false) {
         self.k = k
         self.byDate = byDate
-        rows.reserveCapacity(min(k, 1024) + 1)
+        kept.reserveCapacity(min(k, TopRows.insertLimit) + 1)
+    }
+
+    /// The best `k` rows in order.
+    var rows: [PlanRow] {
+        k <= TopRows.insertLimit ? kept : Array(kept.sorted(by: byDate ? PlanRow.byDate : PlanRow.before).prefix(k))
     }
 
     @inline(__always)
@@ -59,15 +73,19 @@ struct TopRows {
     @inline(__always)
     mutating func offer(_ r: PlanRow) {
         guard k > 0 else { return }
-        if rows.count == k, let last = rows.last, !before(r, last) { return }
+        guard k <= TopRows.insertLimit else {
+            kept.append(r)
+            return
+        }
+        if kept.count == k, let last = kept.last, !before(r, last) { return }
         var lo = 0
-        var hi = rows.count
+        var hi = kept.count
         while lo < hi {
             let mid = (lo + hi) / 2
-            if before(rows[mid], r) { lo = mid + 1 } else { hi = mid }
+            if before(kept[mid], r) { lo = mid + 1 } else { hi = mid }
         }
-        rows.insert(r, at: lo)
-        if rows.count > k { rows.removeLast() }
+        kept.insert(r, at: lo)
+        if kept.count > k { kept.removeLast() }
     }
 }
 
@@ -94,9 +112,8 @@ public struct SmartPlan: Sendable {
         public var quickWinMinutes: Int
         /// How many rows of Quick wins and of the rest to keep in order; nil keeps all.
         public var limit: Int?
-        /// Given by the caller: whether a row has a reminder today (the reminder model decides
-        /// it); nil for none.
-        public var reminderToday: ((Int) -> Bool)? = nil
+        /// Given by the caller: the rows with a reminder today (the reminder model decides it).
+        public var remindedRows: Set<Int> = []
     }
 
     /// The row of an id in an index (rows are in id order), or nil.
@@ -110,16 +127,28 @@ public struct SmartPlan: Sendable {
         return lo < ix.ids.count && ix.ids[lo] == id ? lo : nil
     }
 
-    /// The ids of tasks that have an open subtask.
-    static func blockedIDs(_ ix: TaskIndex) -> Set<Int> {
-        var out = Set<Int>()
-        for i in 0..<ix.count where ix.parent[i] != 0 && ix.isOpen(i) { out.insert(ix.parent[i]) }
+    /// Per row, whether its task has an open subtask; empty when none has.
+    static func blockedRows(_ ix: TaskIndex) -> [Bool] {
+        var out: [Bool] = []
+        for i in 0..<ix.count where ix.parent[i] != 0 && ix.isOpen(i) {
+            guard let p = row(of: ix.parent[i], in: ix) else { continue }
+            if out.isEmpty { out = [Bool](repeating: false, count: ix.count) }
+            out[p] = true
+        }
         return out
     }
 
-    /// The urgency input of one row.
+    /// Per row, one of a set of rows; empty for an empty set.
+    static func flags(_ rows: Set<Int>, _ n: Int) -> [Bool] {
+        guard !rows.isEmpty else { return [] }
+        var out = [Bool](repeating: false, count: n)
+        for r in rows where r >= 0 && r < n { out[r] = true }
+        return out
+    }
+
+    /// The urgency input of one row; `blocked` and `reminded` are row flags (empty for none).
     @inline(__always)
-    static func input(_ ix: TaskIndex, _ i: Int, blocked: Set<Int>, reminder: Bool) -> UrgencyInput {
+    static func input(_ ix: TaskIndex, _ i: Int, blocked: [Bool], reminded: [Bool]) -> UrgencyInput {
         var x = UrgencyInput()
         x.priority = ix.priority[i]
         let d = ix.dueDay[i]
@@ -127,8 +156,8 @@ public struct SmartPlan: Sendable {
         x.dueHasTime = ix.dueMinute[i] >= 0
         x.createdSeconds = ix.created[i]
         x.hasGoal = ix.hasGoal[i]
-        x.blocked = !blocked.isEmpty && blocked.contains(ix.ids[i])
-        x.hasReminderToday = reminder
+        x.blocked = !blocked.isEmpty && blocked[i]
+        x.hasReminderToday = !reminded.isEmpty && reminded[i]
         return x
     }
 
@@ -144,19 +173,25 @@ public struct SmartPlan: Sendable {
     /// Scores rows of an index.
     public static func scored(_ inp: Input) -> [PlanRow] {
         let ix = inp.index
-        let blocked = blockedIDs(ix)
+        let blocked = blockedRows(ix)
+        let reminded = flags(inp.remindedRows, ix.count)
         var out: [PlanRow] = []
         out.reserveCapacity(inp.rows.count)
         for i in inp.rows {
-            let x = input(ix, i, blocked: blocked, reminder: inp.reminderToday?(i) ?? false)
-            out.append(PlanRow(row: i, score: inp.urgency.score(x), dueKey: dueKey(ix, i), created: ix.created[i], id: ix.ids[i]))
+            let x = input(ix, i, blocked: blocked, reminded: reminded)
+            out.append(PlanRow(ix, row: i, score: inp.urgency.score(x)))
         }
         return out
     }
 
     /// The urgency input of a row, as the plan scored it (for `why`).
     public static func input(of row: Int, _ inp: Input) -> UrgencyInput {
-        input(inp.index, row, blocked: blockedIDs(inp.index), reminder: inp.reminderToday?(row) ?? false)
+        let ix = inp.index
+        let blocked = (0..<ix.count).contains { ix.parent[$0] == ix.ids[row] && ix.isOpen($0) }
+        var x = input(ix, row, blocked: [], reminded: [])
+        x.blocked = blocked
+        x.hasReminderToday = inp.remindedRows.contains(row)
+        return x
     }
 
     /// Whether a row is held out of Top 3 and Quick wins today (R-PLAN-6).
@@ -183,8 +218,8 @@ public struct SmartPlan: Sendable {
         // Seats: the kept picks in seat order, then the best of the others.
         var byID: [Int: PlanRow] = [:]
         if !inp.picks.isEmpty {
-            let wanted = Set(inp.picks)
-            for r in scoredRows where wanted.contains(r.id) { byID[r.id] = r }
+            // At most three picks: a scan of them is cheaper than hashing every row.
+            for r in scoredRows where inp.picks.contains(r.id) { byID[r.id] = r }
             for r in extraSeats { byID[r.id] = r }
         }
         var seats: [PlanRow] = inp.picks.compactMap { byID[$0] }
@@ -200,32 +235,25 @@ public struct SmartPlan: Sendable {
         let k = inp.limit ?? Int.max
         var wins = TopRows(k)
         var rest = TopRows(k)
-        var winsAll: [PlanRow] = []
-        var restAll: [PlanRow] = []
         for r in scoredRows where !inTop.contains(r.id) {
             // R-PLAN-6: a held task leaves Quick wins too; it stays in the rest with its return date.
             if quickWin(ix, r.row, inp.quickWinMinutes), !held(ix, r.row, today: today) {
-                if inp.limit == nil { winsAll.append(r) } else { wins.offer(r) }
+                wins.offer(r)
                 plan.quickWinCount += 1
             } else {
-                if inp.limit == nil { restAll.append(r) } else { rest.offer(r) }
+                rest.offer(r)
                 plan.restCount += 1
             }
         }
-        plan.quickWins = inp.limit == nil ? winsAll.sorted(by: PlanRow.before) : wins.rows
-        plan.rest = inp.limit == nil ? restAll.sorted(by: PlanRow.before) : rest.rows
+        plan.quickWins = wins.rows
+        plan.rest = rest.rows
         return plan
     }
 
     /// Rows in the By date order, the first `limit` of them (R-PLAN-1).
     public static func byDate(_ inp: Input) -> (rows: [PlanRow], count: Int) {
-        let ix = inp.index
-        if let k = inp.limit {
-            var best = TopRows(k, byDate: true)
-            for i in inp.rows { best.offer(PlanRow(row: i, score: 0, dueKey: dueKey(ix, i), created: ix.created[i], id: ix.ids[i])) }
-            return (best.rows, inp.rows.count)
-        }
-        let all = inp.rows.map { PlanRow(row: $0, score: 0, dueKey: dueKey(ix, $0), created: ix.created[$0], id: ix.ids[$0]) }
-        return (all.sorted(by: PlanRow.byDate), all.count)
+        var best = TopRows(inp.limit ?? Int.max, byDate: true)
+        for i in inp.rows { best.offer(PlanRow(inp.index, row: i)) }
+        return (best.rows, inp.rows.count)
     }
 }
