@@ -59,13 +59,13 @@ extension Session {
         var extra: [PlanRow] = []
         if expr == nil {
             // A pick keeps its seat while it is open and not held, or finished today (R-REP-2).
-            let todayStart = zone.instant(for: CivilDateTime(date: today, time: ds)).seconds
+            let todayStart = filterContext.todayStart.seconds
             var picks: [Int] = []
             for id in snap.top3 {
                 guard let i = SmartPlan.row(of: id, in: index) else { continue }
                 if index.isOpen(i) {
                     if !SmartPlan.held(index, i, today: u.today) { picks.append(id) }
-                } else if index.statusKind[i] == 1, index.completed[i] != Int64.min, index.completed[i] >= todayStart {
+                } else if index.isDone(i, since: todayStart) {
                     picks.append(id)
                     extra.append(PlanRow(index, row: i))
                 }

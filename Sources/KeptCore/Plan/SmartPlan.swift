@@ -197,8 +197,7 @@ public struct SmartPlan: Sendable {
     /// Whether a row is held out of Top 3 and Quick wins today (R-PLAN-6).
     @inline(__always)
     static func held(_ ix: TaskIndex, _ i: Int, today: Int) -> Bool {
-        let h = ix.held[i]
-        return h != TaskIndex.none && Int(h) > today
+        ix.isHeld(i, today: Int32(clamping: today))
     }
 
     /// Whether an open row is a quick win by its estimate (R-PLAN-3): one the user set, at or

@@ -173,8 +173,8 @@ public struct CompiledFilter: Sendable {
         case .hasTime: return ix.dueMinute[i] >= 0
         case .repeating: let k = ix.statusKind[i]; return ix.repeatFreq[i] >= 0 && (k == 0 || k == 3)
         case .repeatFreq(let f): return ix.repeatFreq[i] == f
-        case .doneToday: return ix.statusKind[i] == 1 && ix.completed[i] != Int64.min && ix.completed[i] >= todayStart
-        case .held: let h = ix.held[i]; return h != TaskIndex.none && h > today
+        case .doneToday: return ix.isDone(i, since: todayStart)
+        case .held: return ix.isHeld(i, today: today)
         case .due(let c, let d): let x = ix.dueDay[i]; return x != TaskIndex.none && c.holds(x, d)
         case .estimate(let c, let m): let e = ix.estimate[i]; return e >= 0 && c.holds(e, m)
         case .created(let c, let t): return c.holds(ix.created[i], t)

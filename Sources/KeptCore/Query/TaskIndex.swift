@@ -224,6 +224,19 @@ public struct TaskIndex: Sendable {
         return k == 0 || k == 3
     }
 
+    /// Whether task i is held (Not today or a hold) past `today`, an account day (R-PLAN-6).
+    @inline(__always)
+    func isHeld(_ i: Int, today: Int32) -> Bool {
+        let h = held[i]
+        return h != TaskIndex.none && h > today
+    }
+
+    /// Whether task i was completed at or after `since` (seconds): done today, from today's start.
+    @inline(__always)
+    func isDone(_ i: Int, since: Int64) -> Bool {
+        statusKind[i] == 1 && completed[i] != Int64.min && completed[i] >= since
+    }
+
     @inline(__always)
     func has(_ id: Int32, in start: [Int32], _ ids: [Int32], _ i: Int) -> Bool {
         var k = Int(start[i])
