@@ -44,6 +44,13 @@ struct TaskAction {
 }
 
 extension Session {
+    /// The end of an edit of one task: `a` staged when it differs from `t`, and the action's
+    /// result, `line` in text and `{"updated": task}` in JSON.
+    func updated(_ t: Task, to a: Task, line: String, into step: inout [Change]) -> Result<ActionResult, Diagnostic> {
+        if a != t { stage([.task(before: t, after: a)], into: &step) }
+        return .success(ActionResult(line: line, json: .object(JSONObject([("updated", TaskJSON.value(a, zone: zone))]))))
+    }
+
     /// Applies changes as part of a step being built: a later edit of the same step sees them.
     func stage(_ changes: [Change], into step: inout [Change]) {
         var changes = changes
@@ -333,9 +340,7 @@ extension Session {
             }
             var after = t
             after.due = due
-            if after != t { self.stage([.task(before: t, after: after)], into: &step) }
-            return .success(ActionResult(line: self.text.summary(after) + (due == nil ? " · no due date" : ""),
-                                         json: .object(JSONObject([("updated", TaskJSON.value(after, zone: self.zone))]))))
+            return self.updated(t, to: after, line: self.text.summary(after) + (due == nil ? " · no due date" : ""), into: &step)
         }
     }
 

@@ -27,9 +27,7 @@ extension Session {
             case .success(let x): after = x
             case .failure(let d): return .failure(d)
             }
-            if after != t { self.stage([.task(before: t, after: after)], into: &step) }
-            return .success(ActionResult(line: "\(t.id) · \(after.title): \(self.fieldText(after, f, txt))",
-                                         json: .object(JSONObject([("updated", TaskJSON.value(after, zone: self.zone))]))))
+            return self.updated(t, to: after, line: "\(t.id) · \(after.title): \(self.fieldText(after, f, txt))", into: &step)
         }
         action.summary = { "set \($0.id) \(f.rawValue) · \($0.title)" }
         return runAction(s, target, action)
@@ -212,9 +210,7 @@ extension Session {
                 if add, !has { a.tags.append(n) }
                 if !add { a.tags.removeAll { $0.lowercased() == n.lowercased() } }
             }
-            if a != t { self.stage([.task(before: t, after: a)], into: &step) }
-            return .success(ActionResult(line: "\(t.id) · \(t.title): \(self.fieldText(a, .tags, txt))",
-                                         json: .object(JSONObject([("updated", TaskJSON.value(a, zone: self.zone))]))))
+            return self.updated(t, to: a, line: "\(t.id) · \(t.title): \(self.fieldText(a, .tags, txt))", into: &step)
         })
     }
 
@@ -244,9 +240,7 @@ extension Session {
                 if add, !a.notes.contains(n) { a.notes.append(n) }
                 if !add { a.notes.removeAll { $0 == n } }
             }
-            if a != t { self.stage([.task(before: t, after: a)], into: &step) }
-            return .success(ActionResult(line: "\(t.id) · \(t.title): \(self.fieldText(a, .notes, txt))",
-                                         json: .object(JSONObject([("updated", TaskJSON.value(a, zone: self.zone))]))))
+            return self.updated(t, to: a, line: "\(t.id) · \(t.title): \(self.fieldText(a, .notes, txt))", into: &step)
         })
     }
 
@@ -285,10 +279,8 @@ extension Session {
                 case .failure(let d): return .failure(d)
                 }
             }
-            if a != t { self.stage([.task(before: t, after: a)], into: &step) }
             let count = a.steps.isEmpty ? "no steps" : "\(a.steps.filter(\.done).count)/\(a.steps.count)"
-            return .success(ActionResult(line: "\(t.id) · \(t.title): \(count)",
-                                         json: .object(JSONObject([("updated", TaskJSON.value(a, zone: self.zone))]))))
+            return self.updated(t, to: a, line: "\(t.id) · \(t.title): \(count)", into: &step)
         })
     }
 
@@ -298,9 +290,8 @@ extension Session {
         return runAction(s, .task(ref), TaskAction(verb: "Commented on", name: "comment") { t, step in
             var a = t
             a.comments.append(.object(JSONObject([("text", .string(body.text)), ("at", .string(at))])))
-            self.stage([.task(before: t, after: a)], into: &step)
-            return .success(ActionResult(line: "\(t.id) · \(t.title): \(a.comments.count == 1 ? "1 comment" : "\(a.comments.count) comments")",
-                                         json: .object(JSONObject([("updated", TaskJSON.value(a, zone: self.zone))]))))
+            return self.updated(t, to: a, line: "\(t.id) · \(t.title): \(a.comments.count == 1 ? "1 comment" : "\(a.comments.count) comments")",
+                                into: &step)
         })
     }
 }

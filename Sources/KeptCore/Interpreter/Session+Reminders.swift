@@ -86,10 +86,8 @@ extension Session {
             if !a.reminders.contains(where: { $0.at == at }) {
                 a.reminders.insert(Reminder(at: at), at: a.reminders.firstIndex { at < $0.at } ?? a.reminders.count)
             }
-            if a != t { self.stage([.task(before: t, after: a)], into: &step) }
             let n = a.reminders.count
-            return .success(ActionResult(line: "\(t.id) · \(t.title): \(txt.reminderTime(at))" + (n > 1 ? " · \(n) reminders" : ""),
-                                         json: .object(JSONObject([("updated", TaskJSON.value(a, zone: self.zone))]))))
+            return self.updated(t, to: a, line: "\(t.id) · \(t.title): \(txt.reminderTime(at))" + (n > 1 ? " · \(n) reminders" : ""), into: &step)
         }
         action.summary = { "remind \($0.id) \(txt.reminderTime(at)) · \($0.title)" }
         return runAction(s, target, action)
@@ -115,10 +113,8 @@ extension Session {
                 guard number <= t.reminders.count else { return .failure(Catalog.noReminder(number, of: t, range: which.range, file: file)) }
                 a.reminders.remove(at: number - 1)
             }
-            if a != t { self.stage([.task(before: t, after: a)], into: &step) }
             let left = a.reminders.count
-            return .success(ActionResult(line: "\(t.id) · \(t.title): " + (left == 0 ? "no reminders" : left == 1 ? "1 reminder" : "\(left) reminders"),
-                                         json: .object(JSONObject([("updated", TaskJSON.value(a, zone: self.zone))]))))
+            return self.updated(t, to: a, line: "\(t.id) · \(t.title): " + (left == 0 ? "no reminders" : left == 1 ? "1 reminder" : "\(left) reminders"), into: &step)
         })
     }
 
