@@ -1,6 +1,7 @@
 // `kept run`: executes scripts, `-e` commands or stdin against a store and prints what each
-// command prints. A failing statement is reported and the next one still runs; the store file
-// changes only with --write, and then durably after each statement that changed it (R-STORE-2).
+// command prints. A failing statement is reported and the next one still runs (unless
+// --bail). The runner never writes the store: the session commits, and with --write the whole
+// run is one transaction, written at its end only when every statement succeeded (R-STORE-2).
 
 import KeptCore
 
@@ -21,6 +22,8 @@ final class BatchRunner {
     /// when input ended. Without it the statement's refusal stands, as in a script.
     var confirm: ((Confirmation) -> Bool?)?
     var failed = false
+    /// How many statements failed, for the run's one commit at its end.
+    var failures = 0
     var unreadable = false
 
     init(session: Session, options: SessionOptions, out: OutputStream, err: OutputStream, renderer: DiagnosticRenderer) {
@@ -106,23 +109,18 @@ final class BatchRunner {
                 return true
             }
         }
-        if result.changed, options.write, let path = options.store {
-            if case .failure(let d) = StoreFile.save(session.store, to: path) {
-                report(d)
-                failed = true
-                return false
-            }
-        }
         out.lines(result.lines)
-        for d in result.diagnostics {
-            report(d)
-            if d.severity == .error { failed = true }
+        for d in result.diagnostics { report(d) }
+        if result.failed {
+            failed = true
+            failures += 1
         }
         // A declined bulk delete changed nothing and is not told: replayed, it would be refused
         // rather than declined.
         if !declined { observer?(src, session.format, result, confirmed) }
         if options.echo { out.line("") }
-        return true
+        // `--bail` stops at the first statement that fails.
+        return !(result.failed && options.bail)
     }
 
     /// Runs all sources in order; returns the exit code.
@@ -152,6 +150,11 @@ final class BatchRunner {
                 keepGoing = file.map { run(file: $0, wholeFileIsOneStatement: false) } ?? true
             }
             if !keepGoing { break }
+        }
+        // The run is one transaction: written now, or not at all (docs/SCRIPTS.md).
+        if let d = session.finish(failed: failures, keepGoing: options.keepGoing) {
+            report(d)
+            failed = true
         }
         out.flush()
         err.flush()

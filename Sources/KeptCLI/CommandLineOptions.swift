@@ -16,6 +16,10 @@ public struct SessionOptions: Sendable {
     /// Confirm every bulk delete in advance (`--yes`); without it `run` and `test` refuse one
     /// (E0318) and the REPL asks.
     public var yes = false
+    /// `kept run --write`: write what succeeded even when a statement failed.
+    public var keepGoing = false
+    /// `kept run`: stop at the first statement that fails.
+    public var bail = false
 }
 
 /// One source of statements for `kept run`, in command-line order.
@@ -42,7 +46,7 @@ public struct UsageError: Error, Sendable {
 public enum CommandLineOptions {
     public static let usage = """
     usage: kept [repl] [--store FILE] [--now ISO] [--zone TZ] [--format text|json] [--yes]
-           kept run [--store FILE] [--now ISO] [--zone TZ] [--format text|json] [--write] [--echo] [--yes] [-e COMMAND]... [SCRIPT...]
+           kept run [--store FILE] [--now ISO] [--zone TZ] [--format text|json] [--write [--keep-going]] [--bail] [--echo] [--yes] [-e COMMAND]... [SCRIPT...]
            kept test [--update] [--yes] [-j N] PATH...
            kept help [COMMAND] | kept --help | kept --version
     """
@@ -116,6 +120,10 @@ public enum CommandLineOptions {
                 opts.echo = true
             case "--write" where verb == "run":
                 opts.write = true
+            case "--keep-going" where verb == "run":
+                opts.keepGoing = true
+            case "--bail" where verb == "run":
+                opts.bail = true
             case "-e" where verb == "run":
                 switch value("-e") { case .success(let v): sources.append(.expression(v)); case .failure(let e): return .failure(e) }
             case "--update" where verb == "test", "--bless" where verb == "test":

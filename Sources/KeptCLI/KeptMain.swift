@@ -31,7 +31,7 @@ public enum KeptMain {
         case .success(.run(let o, let sources)):
             let renderer = DiagnosticRenderer(style: o.errors ?? (term.stderrIsTTY ? .rich : .short),
                                               color: term.stderrIsTTY && !term.colorDisabled)
-            switch SessionFactory.make(o, testMode: false) {
+            switch SessionFactory.make(o, testMode: false, commits: SessionFactory.commits(o, repl: false)) {
             case .success(let session):
                 keepUntilExit(session)
                 return BatchRunner(session: session, options: o, out: out, err: err, renderer: renderer).run(sources)
@@ -44,7 +44,7 @@ public enum KeptMain {
             let interactive = term.stdinIsTTY && term.stdoutIsTTY && !term.termIsDumb
             let renderer = DiagnosticRenderer(style: o.errors ?? (interactive || term.stderrIsTTY ? .rich : .short),
                                               color: interactive && !term.colorDisabled)
-            switch SessionFactory.make(o, testMode: false) {
+            switch SessionFactory.make(o, testMode: false, commits: SessionFactory.commits(o, repl: true)) {
             case .success(let session):
                 let color = interactive && !term.colorDisabled
                 let editor: LineEditor
@@ -129,7 +129,10 @@ public enum KeptMain {
                 "  --now ISO        fix the clock: 2026-06-15T09:00 (wall clock) or 2026-06-15T07:00:00Z",
                 "  --zone TZ        the account time zone for this run, like Europe/Berlin",
                 "  --format F       text (default) or json: one JSON object per command",
-                "  --write          let 'run' write the store file (it is left unchanged otherwise)",
+                "  --write          let 'run' write the store file, once at the end and only when every statement",
+                "                   succeeded (it is left unchanged otherwise)",
+                "  --keep-going     with --write: write what succeeded even when a statement failed",
+                "  --bail           with 'run': stop at the first statement that fails",
                 "  --echo           with 'run': print each command before its output, as a transcript",
                 "  --yes, -y        confirm bulk deletes ('delete where …') in advance; without it 'run' and 'test'",
                 "                   refuse one (E0318) and the REPL asks; '@yes' in a transcript confirms one command",

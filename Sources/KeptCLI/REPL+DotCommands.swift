@@ -59,12 +59,12 @@ extension REPL {
             }
         case "open":
             guard !cmd.rest.isEmpty else { return argError("'.open' needs a store file", "expected a file name") }
-            switch SessionFactory.store(cmd.rest) {
+            switch SessionFactory.backend(cmd.rest, writable: true) {
             case .success(let s):
                 session.replaceStore(s)
+                session.commits = .eachStatement
                 runner.options.store = cmd.rest
-                runner.options.write = true
-                recorder.opened(s)
+                recorder.opened(s.snapshot())
                 out.line("Opened \(cmd.rest) · \(s.taskCount == 1 ? "1 task" : "\(s.taskCount) tasks") · written after each change")
             case .failure(.store(let d)):
                 report(d)
@@ -75,9 +75,17 @@ extension REPL {
             guard let path = cmd.rest.isEmpty ? options.store : cmd.rest else {
                 return argError("this session has no store file", "expected a file name")
             }
-            switch StoreFile.save(session.store, to: path) {
+            // The store commits after each statement; `.save` commits what is left, and `.save
+            // FILE` writes a copy there (the session stays on its own store).
+            let saved: Result<Void, StoreError>
+            if cmd.rest.isEmpty || cmd.rest == options.store {
+                saved = session.engine.commit()
+            } else {
+                saved = StoreFile.overwrite(StoreCodec.encode(session.store.snapshot()), to: StorePath(path)).map { _ in () }
+            }
+            switch saved {
             case .success: out.line("Saved \(path)")
-            case .failure(let d): report(d)
+            case .failure(let e): report(Session.diagnostic(e))
             }
         case "read":
             guard !cmd.rest.isEmpty else { return argError("'.read' needs a script", "expected a file name") }

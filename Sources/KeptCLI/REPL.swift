@@ -42,8 +42,6 @@ final class REPL {
         self.interactive = interactive
         self.color = renderer.color
         var o = options
-        // The REPL writes its store after each change; `kept run` only with --write.
-        o.write = options.store != nil
         o.echo = false
         runner = BatchRunner(session: session, options: o, out: out, err: err, renderer: renderer)
         recorder = Recorder(session: session, startedWithStore: options.store != nil)

@@ -28,7 +28,7 @@ final class Recorder {
     private var lastMinute: Int64
 
     init(session: Session, startedWithStore: Bool) {
-        startStore = startedWithStore ? session.store : nil
+        startStore = startedWithStore ? session.store.snapshot() : nil
         let now = session.now
         lastMinute = Recorder.minute(now)
         switch session.clock {
@@ -88,11 +88,46 @@ final class Recorder {
     /// An expected line as a transcript must write it so it is read back as that line.
     static func expectedLine(_ line: String) -> String {
         if line.isEmpty { return "<BLANKLINE>" }
+        let uids = uidRanges(line)
+        if !uids.isEmpty {
+            // A new task's uid is random, and a replay under `kept test` makes other ones: any
+            // uid matches, everything around it literally.
+            var pattern = ""
+            var at = line.startIndex
+            for r in uids {
+                pattern += quoted(String(line[at..<r.lowerBound])) + "[0-9a-f]{8}(?:-[0-9a-f]{4}){3}-[0-9a-f]{12}"
+                at = r.upperBound
+            }
+            return pattern + quoted(String(line[at...])) + " (re)"
+        }
         if line.hasPrefix(">") || line == "..." || line.hasPrefix("! ") {
             // These would read as a command, "any lines" or an error: match them literally.
-            return "\\Q\(line.replacingOccurrences(of: "\\E", with: "\\E\\\\E\\Q"))\\E (re)"
+            return quoted(line) + " (re)"
         }
         return line
+    }
+
+    /// Text a PCRE2 pattern matches literally.
+    static func quoted(_ s: String) -> String {
+        s.isEmpty ? "" : "\\Q\(s.replacingOccurrences(of: "\\E", with: "\\E\\\\E\\Q"))\\E"
+    }
+
+    /// Where a line holds uids (`8-4-4-4-12` lowercase hex).
+    static func uidRanges(_ line: String) -> [Range<String.Index>] {
+        var out: [Range<String.Index>] = []
+        let chars = Array(line.utf8)
+        var k = 0
+        while k + 36 <= chars.count {
+            if TaskUID.parse(chars[k..<(k + 36)]) != nil, chars[k..<(k + 36)].allSatisfy({ !(0x41...0x46).contains($0) }) {
+                let a = line.utf8.index(line.startIndex, offsetBy: k)
+                let b = line.utf8.index(a, offsetBy: 36)
+                out.append(a..<b)
+                k += 36
+            } else {
+                k += 1
+            }
+        }
+        return out
     }
 
     /// The transcript text and the stores to write beside it (path, store).
@@ -140,7 +175,7 @@ final class Recorder {
         for (p, s) in stores {
             if case .failure(let e) = StoreFile.writeAtomically(StoreCodec.encode(s), to: p) { return .failure(WriteError(path: p, reason: e.reason)) }
         }
-        if case .failure(let e) = StoreFile.writeAtomically(Array(text.utf8), to: path) { return .failure(WriteError(path: path, reason: e.reason)) }
+        if case .failure(let e) = StoreFile.writeAtomically(Array(text.utf8), to: path, newMode: 0o644) { return .failure(WriteError(path: path, reason: e.reason)) }
         return .success(stores.map(\.0))
     }
 }

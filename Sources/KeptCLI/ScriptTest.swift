@@ -137,7 +137,7 @@ enum TranscriptUpdater {
         }
         var out = lines.joined(separator: "\n")
         if endsWithNewline { out += "\n" }
-        return StoreFile.writeAtomically(Array(out.utf8), to: path).isSuccess
+        return StoreFile.writeAtomically(Array(out.utf8), to: path, newMode: 0o644).isSuccess
     }
 }
 

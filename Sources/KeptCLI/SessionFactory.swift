@@ -41,25 +41,38 @@ enum SessionFactory {
         return .success(z)
     }
 
-    /// Loads the store named by the options (an empty one without `--store`).
-    static func store(_ path: String?) -> Result<Store, Failure> {
-        guard let path else { return .success(Store()) }
-        switch StoreFile.load(path) {
-        case .success(.store(let s)), .success(.missing(let s)): return .success(s)
-        case .failure(let d): return .failure(.store(d))
+    /// The store named by the options: its file, when the session may write it, else what it
+    /// holds, in memory (an empty store without `--store`).
+    static func backend(_ path: String?, writable: Bool) -> Result<any StoreBackend, Failure> {
+        guard let path else { return .success(JSONStore(memory: Store())) }
+        switch JSONStore.open(path) {
+        case .success(let s): return .success(writable ? s : JSONStore(memory: s.store))
+        case .failure(let e): return .failure(.store(Session.diagnostic(e)))
         }
     }
 
-    static func make(_ o: SessionOptions, testMode: Bool) -> Result<Session, Failure> {
-        let store: Store
-        switch self.store(o.store) { case .success(let s): store = s; case .failure(let f): return .failure(f) }
+    /// When a front end's session commits: the REPL after each statement when it has a store
+    /// file; `kept run --write` once at the end; otherwise never.
+    static func commits(_ o: SessionOptions, repl: Bool) -> CommitPolicy {
+        guard o.store != nil else { return .never }
+        if repl { return .eachStatement }
+        return o.write ? .atEnd : .never
+    }
+
+    /// Test mode's uids: the same on every run of a transcript.
+    static let testUIDSeed: UInt64 = 20_260_615
+
+    static func make(_ o: SessionOptions, testMode: Bool, commits: CommitPolicy = .never) -> Result<Session, Failure> {
+        let store: any StoreBackend
+        switch backend(o.store, writable: commits != .never) { case .success(let s): store = s; case .failure(let f): return .failure(f) }
         var clk: SessionClock
         switch clock(o.now) { case .success(let c): clk = c; case .failure(let f): return .failure(f) }
         if testMode, o.now == nil { clk = .wall(testNow) }
         let override: Zone?
         switch zone(o.zone) { case .success(let z): override = z; case .failure(let f): return .failure(f) }
         let def = testMode ? (Zone(identifier: testZone) ?? Zone.utc) : machineZone
-        let session = Session(store: store, clock: clk, defaultZone: def, zoneOverride: override, format: o.format)
+        let engine = Engine(store: store, clock: clk, defaultZone: def, zoneOverride: override, uids: testMode ? .seeded(testUIDSeed) : .random)
+        let session = Session(engine: engine, format: o.format, commits: commits)
         // A bulk delete waits for a yes unless --yes gave it in advance (docs/SCRIPTS.md).
         session.bulkDelete = o.yes ? .run : .ask
         return .success(session)

@@ -7,8 +7,8 @@ import XCTest
 final class JSONFormatTests: XCTestCase {
     /// The keys of a task object, exactly (LANGUAGE.md "any task").
     static let taskKeys: Set<String> = [
-        "id", "title", "status", "due", "priority", "project", "area", "tags", "notes", "repeat",
-        "estimate", "heldUntil", "completedAt", "createdAt", "parent", "steps", "reminders",
+        "id", "uid", "title", "status", "due", "priority", "project", "area", "tags", "notes", "repeat",
+        "estimate", "heldUntil", "completedAt", "createdAt", "modifiedAt", "parent", "steps", "reminders",
     ]
 
     func parseLines(_ r: KeptRun, file: StaticString = #filePath, line: UInt = #line) throws -> [[String: Any]] {
@@ -78,11 +78,16 @@ final class JSONFormatTests: XCTestCase {
         XCTAssertTrue(Set(e.keys).isSuperset(of: ["code", "message", "line", "column"]), "\(e.keys)")
     }
 
-    /// The exact bytes of the first line: key order is part of the interface.
+    /// The exact bytes of the first line: key order is part of the interface. The uid is a
+    /// random RFC 4122 version 4 UUID, lowercase; it is checked, then compared as `UID`.
     func testAddLineIsExact() throws {
         let r = try Kept.run(["run", "--format", "json"] + Kept.clock + ["-e", "add Pay rent @tomorrow 15:00"])
         XCTAssertEqual(r.status, 0, r.summary)
-        XCTAssertEqual(r.stdout, #"{"added":{"id":1,"title":"Pay rent","status":"open","due":{"date":"2026-06-16","time":"15:00"},"priority":"none","project":null,"area":null,"tags":[],"notes":[],"repeat":null,"estimate":null,"heldUntil":null,"completedAt":null,"createdAt":"2026-06-15T09:00:00+02:00","parent":null,"steps":[],"reminders":[]}}"# + "\n", r.summary)
+        let re = try NSRegularExpression(pattern: #""uid":"([0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12})""#)
+        let whole = NSRange(r.stdout.startIndex..., in: r.stdout)
+        XCTAssertEqual(re.numberOfMatches(in: r.stdout, range: whole), 1, r.summary)
+        let line = re.stringByReplacingMatches(in: r.stdout, range: whole, withTemplate: #""uid":"UID""#)
+        XCTAssertEqual(line, #"{"added":{"id":1,"uid":"UID","title":"Pay rent","status":"open","due":{"date":"2026-06-16","time":"15:00"},"priority":"none","project":null,"area":null,"tags":[],"notes":[],"repeat":null,"estimate":null,"heldUntil":null,"completedAt":null,"createdAt":"2026-06-15T09:00:00+02:00","modifiedAt":"2026-06-15T09:00:00+02:00","parent":null,"steps":[],"reminders":[]}}"# + "\n", r.summary)
     }
 
     /// complete → {"completed":TASK,"next":null}; a due without a time has "time":null.

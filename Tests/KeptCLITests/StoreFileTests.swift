@@ -90,8 +90,9 @@ final class StoreFileTests: XCTestCase {
         XCTAssertEqual(t2["status"] as? String, "open")
         XCTAssertEqual(t2["createdAt"] as? String, "2026-06-15T07:00:00+00:00")
 
-        // No temporary file is left next to the store (R-STORE-2 writes through `.NAME.tmp-PID`).
-        XCTAssertEqual(try dir.listing(), ["home.store.json"])
+        // No temporary file is left next to the store (R-STORE-2 writes through `.NAME.tmp-PID`);
+        // the lock file beside it is the store's own and stays.
+        XCTAssertEqual(try dir.listing(), [".home.store.json.lock", "home.store.json"])
 
         // What was written reads back: a second session sees both tasks.
         let again = try Kept.run(["run", "--store", store] + Kept.clock + ["-e", "show 1 status", "-e", "list"])
@@ -139,12 +140,12 @@ final class StoreFileTests: XCTestCase {
     /// R-STORE-3: repeated edits to one task fold into its final version in the store (one
     /// record, the last title and priority, the unknown fields kept), and a change that cannot
     /// be applied is reported with its code and reason, never dropped silently: the run exits 1
-    /// and the store holds exactly what the applied changes made.
+    /// and, with --keep-going, the store holds exactly what the applied changes made.
     func testRepeatedEditsFoldAndRefusedChangesAreReported() throws {
         let dir = try TempDir()
         defer { dir.cleanUp() }
         let store = try dir.write("s.json", Self.storeWithUnknownFields)
-        let r = try Kept.run(["run", "--store", store, "--write", "--errors", "short"] + Kept.clock + [
+        let r = try Kept.run(["run", "--store", store, "--write", "--keep-going", "--errors", "short"] + Kept.clock + [
             "-e", "set 1 title Pay the rent", "-e", "set 1 priority high", "-e", "set 1 title Pay rent in full",
             "-e", "set 1 priority low", "-e", "set 7 title Nothing here", "-e", "move 1 to overdue",
         ])

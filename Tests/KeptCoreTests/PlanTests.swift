@@ -102,7 +102,7 @@ final class PlanTests: XCTestCase, SessionTesting {
         let s = session()
         setup(s, ["add Plain", "add Reminded", "add Tomorrow", "add Late", "remind 2 today 8pm", "remind 3 tomorrow 9am",
                   "set day-start 04:00", "remind 4 2026-06-16 02:00"])
-        for session in [s, self.session(StoreLoadTests.reloaded(s.store))] {
+        for session in [s, self.session(StoreLoadTests.reloaded(s.store.snapshot()))] {
             let why = lines(session, "why 2")
             XCTAssertTrue(why.contains("  reminder-today  1.00 × 2 = 2.0"), why.joined(separator: "\n"))
             XCTAssertTrue(lines(session, "why 3").contains("  reminder-today  0.00 × 2 = 0.0"))
@@ -286,7 +286,7 @@ final class PlanTests: XCTestCase, SessionTesting {
     func testPlanIsStored() throws {
         let s = session()
         setup(s, ["add A @today", "add B", "plan", "not today 2"])
-        let bytes = StoreCodec.encode(s.store)
+        let bytes = StoreCodec.encode(s.store.snapshot())
         let text = String(decoding: bytes, as: UTF8.self)
         XCTAssertTrue(text.contains("\"plan\": {\"madeAt\":\"2026-06-15T07:00:00+00:00\",\"day\":\"2026-06-15\",\"top3\":[1]}"), text)
         XCTAssertTrue(text.contains("\"heldUntil\":\"2026-06-16\",\"notTodayOn\":\"2026-06-15\""), text)
@@ -308,7 +308,7 @@ final class PlanTests: XCTestCase, SessionTesting {
             for (at, step) in [("2026-06-15T09:00", "plan refresh"), ("2026-06-16T09:00", "plan")] {
                 let later = session(d, at: at)
                 setup(later, [step])
-                XCTAssertTrue(String(decoding: StoreCodec.encode(later.store), as: UTF8.self).contains("\"device\":\"phone\""), step)
+                XCTAssertTrue(String(decoding: StoreCodec.encode(later.store.snapshot()), as: UTF8.self).contains("\"device\":\"phone\""), step)
             }
         }
         let bad = Array("{\"format\": \"kept-store\", \"version\": 1, \"plan\": {\"madeAt\": \"soon\"}, \"tasks\": []}".utf8)
@@ -410,7 +410,7 @@ final class PlanTests: XCTestCase, SessionTesting {
         setup(s, ["redo"])
         XCTAssertEqual(section(lines(s, "top3"), "Top 3"), [4, 5, 3])
         // A later session undoes it too: the plan change is in the stored history.
-        let back = session(StoreLoadTests.reloaded(s.store))
+        let back = session(StoreLoadTests.reloaded(s.store.snapshot()))
         setup(back, ["undo"])
         XCTAssertEqual(section(lines(back, "top3"), "Top 3"), [4, 1, 5])
     }
@@ -546,7 +546,7 @@ final class PlanTests: XCTestCase, SessionTesting {
             let cut = s.planView(nil, limit: 5).plan
             XCTAssertEqual(cut.rest.map(\.id), Array(p.rest.prefix(5).map(\.id)))
             XCTAssertEqual(cut.quickWins.map(\.id), Array(p.quickWins.prefix(5).map(\.id)))
-            guard case .success(let loaded) = StoreCodec.decode(StoreCodec.encode(s.store)) else { return XCTFail("decode") }
+            guard case .success(let loaded) = StoreCodec.decode(StoreCodec.encode(s.store.snapshot())) else { return XCTFail("decode") }
             let lp = session(loaded).planView(nil, limit: nil).plan
             XCTAssertEqual(lp.top3.map(\.id), p.top3.map(\.id), "round \(round)")
             XCTAssertEqual(lp.rest.map(\.id), p.rest.map(\.id), "round \(round)")
@@ -593,7 +593,7 @@ final class PlanTests: XCTestCase, SessionTesting {
     func testPlanErrorsChangeNothing() {
         let s = morning()
         setup(s, ["add Pay rent"])
-        let before = Snapshot(s.store)
+        let before = Snapshot(s.store.snapshot())
         for bad in ["not today 999", "not today \"Pay rent\"", "top3 add 999", "top3 replace 999 with 1", "top3 replace 1 with 999",
                     "top3 replace 1 with 1", "back 999", "why 999", "why \"Pay rent\"", "plan (due:", "plan (foo:bar)", "plan limit 0",
                     "plan limit 99999999999999999999", "plan by date limit -1", "explain plan limit", "why", "why abc", "not today",
@@ -605,7 +605,7 @@ final class PlanTests: XCTestCase, SessionTesting {
                 XCTAssertNotNil(d.range, "\(bad): \(d.code) has a location")
             }
             XCTAssertNil(s.store.plan, "\(bad) made no snapshot")
-            XCTAssertEqual(Snapshot(s.store), before, bad)
+            XCTAssertEqual(Snapshot(s.store.snapshot()), before, bad)
         }
         // `back` on a task that is neither held nor free to seat changes nothing.
         setup(s, ["plan"])

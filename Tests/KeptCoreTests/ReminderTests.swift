@@ -49,7 +49,7 @@ final class ReminderTests: XCTestCase, SessionTesting {
     func testTimesThatCannotRingAreRefused() throws {
         let s = session(at: "2026-06-17T22:10")
         run(s, "add Call the bank")
-        let before = Snapshot(s.store)
+        let before = Snapshot(s.store.snapshot())
         XCTAssertEqual(lines(s, "remind 1 later today"), ["! E0316 it is too late for 'later today'"])
         XCTAssertEqual(lines(s, "remind 1 this evening"), ["! E0316 Today 6 PM has passed"])
         XCTAssertEqual(lines(s, "remind 1 yesterday 9am"), ["! E0316 Tue Jun 16 9 AM has passed"])
@@ -59,7 +59,7 @@ final class ReminderTests: XCTestCase, SessionTesting {
         XCTAssertEqual(lines(s, "unremind 1 1"), ["! E0317 task 1 has no reminder 1"])
         XCTAssertEqual(lines(s, "unremind 1 first"), ["! E0102 expected a reminder number or 'all' after 'unremind 1'"])
         XCTAssertEqual(lines(s, "remind 9 tomorrow"), ["! E0301 no task with id 9"])
-        XCTAssertEqual(Snapshot(s.store), before)
+        XCTAssertEqual(Snapshot(s.store.snapshot()), before)
         let d = try XCTUnwrap(run(s, "remind 1 this evening").diagnostics.first)
         XCTAssertTrue(DiagnosticRenderer(style: .rich).render(d).contains("^^^^^^^^^^^^"))
         // With a day start of 04:00, the day of 23:30 ends at 04:00 the next morning (R-DAY-2).
@@ -161,8 +161,8 @@ final class ReminderTests: XCTestCase, SessionTesting {
         var t = try XCTUnwrap(s.store.task(1))
         t.reminders[0].extra["via"] = .string("watch")
         t.reminders.append(Reminder(at: try XCTUnwrap(CivilDateTime(iso: "2026-06-16T08:00")), pastDue: true))
-        s.store.put(t)
-        let bytes = StoreCodec.encode(s.store)
+        s.commit("fixture", [.task(before: s.store.task(1), after: t)])
+        let bytes = StoreCodec.encode(s.store.snapshot())
         let text = String(decoding: bytes, as: UTF8.self)
         XCTAssertTrue(text.contains(#""reminders":[{"at":"2026-06-18T09:00","via":"watch"},{"at":"2026-06-16T08:00","pastDue":true}]"#), text)
         let back = try StoreCodec.decode(bytes).get()

@@ -15,15 +15,15 @@ extension SessionTesting {
     /// R-TASK-1: runs an action that must change the store, then checks that undo puts the
     /// store back exactly and redo makes the change again.
     func assertUndoRedo(_ s: Session, _ action: String, _ id: String, file: StaticString = #filePath, line: UInt = #line) {
-        let before = Snapshot(s.store)
+        let before = Snapshot(s.store.snapshot())
         let r = run(s, action)
         XCTAssertFalse(r.failed, "\(id): \(r.diagnostics.map(\.message))", file: file, line: line)
-        let after = Snapshot(s.store)
+        let after = Snapshot(s.store.snapshot())
         XCTAssertNotEqual(before, after, "\(id): the action changed nothing", file: file, line: line)
         XCTAssertFalse(run(s, "undo").failed, id, file: file, line: line)
-        XCTAssertEqual(Snapshot(s.store), before, "\(id): undo: \(Snapshot(s.store).difference(before))", file: file, line: line)
+        XCTAssertEqual(Snapshot(s.store.snapshot()), before, "\(id): undo: \(Snapshot(s.store.snapshot()).difference(before))", file: file, line: line)
         XCTAssertFalse(run(s, "redo").failed, id, file: file, line: line)
-        XCTAssertEqual(Snapshot(s.store), after, "\(id): redo: \(Snapshot(s.store).difference(after))", file: file, line: line)
+        XCTAssertEqual(Snapshot(s.store.snapshot()), after, "\(id): redo: \(Snapshot(s.store.snapshot()).difference(after))", file: file, line: line)
     }
 
     /// The output lines of a statement, then its diagnostics as `! CODE message`.

@@ -202,7 +202,7 @@ final class TaskActionTests: XCTestCase, SessionTesting {
     func testMissingAndAmbiguousTasksChangeNothing() throws {
         let s = session()
         setup(s, ["add Call mom", "add Call mom", "add Pay rent"])
-        let before = Snapshot(s.store)
+        let before = Snapshot(s.store.snapshot())
         let actions = ["archive", "unarchive", "tomorrow", "reschedule {} today", "move {} to tomorrow", "tag {} #x", "untag {} x",
                        "duplicate", "set {} priority high", "step {} add X", "comment {} hi", "link {} [[N]]", "unlink {} [[N]]",
                        "subtask {} X", "complete", "reopen", "delete"]
@@ -214,7 +214,7 @@ final class TaskActionTests: XCTestCase, SessionTesting {
                 let d = try XCTUnwrap(r.diagnostics.first, stmt)
                 XCTAssertTrue(["E0301", "E0305", "E0306"].contains(d.code), "\(stmt): \(d.code)")
                 XCTAssertNotNil(d.range, stmt)
-                XCTAssertEqual(Snapshot(s.store), before, stmt)
+                XCTAssertEqual(Snapshot(s.store.snapshot()), before, stmt)
             }
         }
         let d = try XCTUnwrap(run(s, "archive \"Call mom\"").diagnostics.first)
@@ -244,7 +244,7 @@ final class TaskActionTests: XCTestCase, SessionTesting {
     func testHistoryIsKeptInTheStore() throws {
         let s = session()
         setup(s, ["project add Home", "add A +Home", "subtask 1 B", "set clock 24h", "filter Mine = +Home", "delete 1", "undo"])
-        let bytes = StoreCodec.encode(s.store)
+        let bytes = StoreCodec.encode(s.store.snapshot())
         let back = try StoreCodec.decode(bytes).get()
         XCTAssertEqual(back.history.undoStack.map(\.summary), s.journal.undoStack.map(\.summary))
         XCTAssertEqual(back.history.redoStack.map(\.summary), ["delete 1 · A"])
@@ -258,7 +258,7 @@ final class TaskActionTests: XCTestCase, SessionTesting {
         // Bounded: the store keeps the newest steps only.
         let many = session()
         for k in 0..<(Journal.storedSteps + 20) { setup(many, ["add T\(k)"]) }
-        let kept = try StoreCodec.decode(StoreCodec.encode(many.store)).get()
+        let kept = try StoreCodec.decode(StoreCodec.encode(many.store.snapshot())).get()
         XCTAssertEqual(kept.history.undoStack.count, Journal.storedSteps)
         XCTAssertEqual(kept.history.undoStack.last?.summary, "add \(Journal.storedSteps + 20) · T\(Journal.storedSteps + 19)")
         // A history that cannot be read makes the store unreadable rather than dropping it.
@@ -295,7 +295,7 @@ final class TaskActionTests: XCTestCase, SessionTesting {
         XCTAssertEqual(s.store.project(named: "Home")?.statuses, ["In review"])
         XCTAssertEqual(lines(s, "show 1 status"), ["In review"])
         // Stored with the project, and read back.
-        let back = try? StoreCodec.decode(StoreCodec.encode(s.store)).get()
+        let back = try? StoreCodec.decode(StoreCodec.encode(s.store.snapshot())).get()
         XCTAssertEqual(back?.project(named: "Home")?.statuses, ["In review"])
     }
 
@@ -304,10 +304,10 @@ final class TaskActionTests: XCTestCase, SessionTesting {
     func testArchivedProjectsTakeNoTasks() {
         let s = session()
         setup(s, ["project add Old", "add Keep +Old", "project archive Old", "add Loose"])
-        let before = Snapshot(s.store)
+        let before = Snapshot(s.store.snapshot())
         XCTAssertEqual(lines(s, "add New +Old"), ["! E0322 project Old is archived"])
         XCTAssertEqual(lines(s, "set 2 project Old"), ["! E0322 project Old is archived"])
-        XCTAssertEqual(Snapshot(s.store), before)
+        XCTAssertEqual(Snapshot(s.store.snapshot()), before)
         XCTAssertEqual(lines(s, "projects"), ["Old  1 open task  archived"])
         setup(s, ["project unarchive Old", "set 2 project Old"])
         XCTAssertEqual(s.store.task(2)?.project, "Old")

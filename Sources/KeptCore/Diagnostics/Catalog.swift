@@ -58,6 +58,10 @@ public enum Catalog {
         Entry(code: "E0320", summary: "a project already has that status"),
         Entry(code: "E0321", summary: "a project does not have that status"),
         Entry(code: "E0322", summary: "an archived project takes no tasks"),
+        Entry(code: "E0323", summary: "another process wrote the store since it was read; nothing was written"),
+        Entry(code: "E0324", summary: "another writer holds the store's lock"),
+        Entry(code: "E0325", summary: "the store or its folder cannot be written"),
+        Entry(code: "E0326", summary: "a run with a failed statement writes nothing"),
         Entry(code: "E0401", summary: "a plan limit is a whole number from 1, or all"),
         Entry(code: "E0402", summary: "the task is not in the plan"),
         Entry(code: "E0403", summary: "top 3 is full"),
@@ -212,6 +216,29 @@ public enum Catalog {
                    notes: ["the store file was left as it was"])
     }
 
+    public static func storeConflict(_ path: String) -> Diagnostic {
+        Diagnostic(code: "E0323", message: "another process wrote the store '\(path)' after it was read here; nothing was written",
+                   notes: ["no change of this statement was kept"])
+    }
+
+    public static func storeLocked(_ path: String) -> Diagnostic {
+        Diagnostic(code: "E0324", message: "the store '\(path)' stayed locked by another writer; nothing was written",
+                   help: "another kept process is writing it; try again when it is done")
+    }
+
+    public static func storeReadOnly(_ path: String, folder: Bool) -> Diagnostic {
+        Diagnostic(code: "E0325", message: folder ? "the folder '\(path)' of the store cannot be written; nothing was written"
+                                                  : "the store '\(path)' is read-only; nothing was written",
+                   help: folder ? "a store is written as a new file beside the old one, so its folder must be writable"
+                                : "make it writable, or run without --write to leave it as it is")
+    }
+
+    public static func runNotWritten(_ path: String, failed: Int) -> Diagnostic {
+        Diagnostic(code: "E0326", message: "nothing was written to '\(path)': \(failed == 1 ? "1 statement" : "\(failed) statements") failed",
+                   notes: ["a run writes its changes once, at its end, and only when every statement succeeded"],
+                   help: "--keep-going writes what succeeded; --bail stops at the first error")
+    }
+
     public static func storeUnreadable(file: SourceFile, offset: Int?, reason: String) -> Diagnostic {
         Diagnostic(code: "E0308", message: "could not read the store: \(reason)", file: offset == nil ? nil : file,
                    range: offset.map { SourceRange(start: $0, end: $0 + 1) }, label: offset == nil ? nil : "here",
@@ -285,6 +312,20 @@ public enum Catalog {
     static func archivedProject(_ name: String, range: SourceRange, file: SourceFile) -> Diagnostic {
         Diagnostic(code: "E0322", message: "project \(name) is archived", file: file, range: range, label: "an archived project takes no tasks",
                    help: "'project unarchive \(name)' brings it back")
+    }
+
+    static func noSavedFilter(_ name: String, range: SourceRange, file: SourceFile, known: [String]) -> Diagnostic {
+        Diagnostic(code: "E0213", message: "no saved filter named '\(name)'", file: file, range: range, label: "not a saved filter",
+                   help: Suggestion.nearest(name, in: known).map { "did you mean '\($0)'?" } ?? "'filters' lists them")
+    }
+
+    static func savedFilterExists(_ name: String, range: SourceRange, file: SourceFile) -> Diagnostic {
+        Diagnostic(code: "E0304", message: "a saved filter named '\(name)' exists", file: file, range: range, label: "already in the store")
+    }
+
+    static func filterInUse(_ name: String, by user: String, range: SourceRange, file: SourceFile) -> Diagnostic {
+        Diagnostic(code: "E0310", message: "filter \(user) uses \(name)", file: file, range: range, label: "still used",
+                   help: "change or delete \(user) first")
     }
 
     public static func wrongState(_ message: String, range: SourceRange, file: SourceFile, help: String? = nil) -> Diagnostic {

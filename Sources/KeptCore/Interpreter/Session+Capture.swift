@@ -8,45 +8,39 @@ extension Session {
         return Diagnostic(code: e.code, message: e.message, file: s.source.file, range: r, label: e.label, help: e.help)
     }
 
-    /// Parses a capture line and checks what needs the store: the project and the parent.
-    func draft(_ s: Statement, _ line: TextArg, natural: Bool, explain: Bool = false) -> Result<TaskDraft, Diagnostic> {
+    /// Parses a capture line and checks it against the store (the project, the status, the
+    /// parent); an error points at the token it is about.
+    func draft(_ s: Statement, _ line: TextArg, natural: Bool, explain: Bool = false, parent: Int? = nil) -> Result<TaskDraft, Diagnostic> {
         switch QuickAdd.parse(line.text, in: dateContext, natural: natural, explain: explain) {
         case .failure(let e): return .failure(diagnostic(e, line, s))
-        case .success(var d):
-            if let name = d.project {
-                // An unknown project is an error unless created first (LANGUAGE.md).
-                guard let p = store.project(named: name) else {
-                    let (a, b) = d.projectRange ?? (0, line.text.utf8.count)
-                    return .failure(Catalog.unknownProject(name, range: SourceRange(start: line.range.start + a, end: line.range.start + b),
-                                                           file: s.source.file, candidates: store.projects.map(\.name)))
-                }
-                d.project = p.name
-                let (a, b) = d.projectRange ?? (0, line.text.utf8.count)
-                if p.archived {
-                    return .failure(Catalog.archivedProject(p.name, range: SourceRange(start: line.range.start + a, end: line.range.start + b), file: s.source.file))
-                }
+        case .success(let d):
+            do {
+                return .success(try engine.checked(d, parent: parent))
+            } catch {
+                return .failure(diagnostic(error, s, at: draftRange(error, d, line)))
             }
-            // R-CAP-6: a status is a built-in one or one of the project's own.
-            if let st = d.status, st != "done" {
-                let tok = d.tokens.first { $0.kind == .status }
-                let r = SourceRange(start: line.range.start + (tok?.start ?? 0), end: line.range.start + (tok?.end ?? line.text.utf8.count))
-                switch status(st, for: d.project, range: r, file: s.source.file) {
-                case .success(let x): d.status = x.rawValue
-                case .failure(let e): return .failure(e)
-                }
-            }
-            if let p = d.parent, store.task(p) == nil {
-                let tok = d.tokens.first { $0.kind == .parent }
-                let r = SourceRange(start: line.range.start + (tok?.start ?? 0), end: line.range.start + (tok?.end ?? 0))
-                return .failure(Catalog.noTask(p, range: r, file: s.source.file))
-            }
-            return .success(d)
+        }
+    }
+
+    /// The range of the token an error about a draft is about.
+    func draftRange(_ e: DomainError, _ d: TaskDraft, _ line: TextArg) -> SourceRange {
+        func token(_ kind: CaptureToken.Kind) -> SourceRange {
+            let tok = d.tokens.first { $0.kind == kind }
+            return SourceRange(start: line.range.start + (tok?.start ?? 0), end: line.range.start + (tok?.end ?? line.text.utf8.count))
+        }
+        switch e {
+        case .unknownProject, .archivedProject:
+            let (a, b) = d.projectRange ?? (0, line.text.utf8.count)
+            return SourceRange(start: line.range.start + a, end: line.range.start + b)
+        case .unknownStatus: return token(.status)
+        case .noTask: return token(.parent)
+        default: return line.range
         }
     }
 
     func runAdd(_ s: Statement, _ line: TextArg, natural: Bool, parent: Int? = nil) -> CommandOutput {
         let d: TaskDraft
-        switch draft(s, line, natural: natural) {
+        switch draft(s, line, natural: natural, parent: parent) {
         case .success(let x): d = x
         case .failure(let e): return .error(e)
         }
@@ -56,18 +50,12 @@ extension Session {
             return .error(Diagnostic(code: "E0203", message: "'\(c.typed)' is unfinished", file: s.source.file, range: r,
                                      label: "not a complete date or repeat", help: "did you mean '\(c.completed)'?"))
         }
-        var t = Task(id: store.nextID, title: d.title, createdAt: now)
-        t.due = d.due
-        t.start = d.start
-        t.priority = d.priority ?? .none
-        t.project = d.project
-        t.tags = d.tags
-        t.notes = d.notes
-        if let st = d.status { t.status = TaskStatus(rawValue: st) }
-        t.parent = parent ?? d.parent
-        if let r = d.repeatRule { attach(r, to: &t) }
-        _ = store.takeID()
-        commit("add \(t.id) · \(t.title)", [.task(before: nil, after: t)])
+        let t: Task
+        do {
+            t = try engine.add(d, parent: parent)
+        } catch {
+            return .error(diagnostic(error, s, at: draftRange(error, d, line)))
+        }
         var parts = [text.summary(t)]
         if let p = t.project { parts.append("+" + p) }
         if !t.tags.isEmpty { parts.append(t.tags.map { "#" + $0 }.joined(separator: " ")) }

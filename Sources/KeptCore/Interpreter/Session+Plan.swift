@@ -6,83 +6,7 @@ extension Session {
     /// How many rows of Quick wins and of the rest `plan` prints without `limit`.
     static let planRows = 20
 
-    /// A plan as one statement sees it.
-    struct PlanView {
-        var input: SmartPlan.Input
-        var plan: SmartPlan
-        var snapshot: PlanSnapshot
-        /// The open tasks planned, and the open tasks there are.
-        var shown: Int
-        var total: Int
-        var expr: FilterExpr?
-        /// Whether making the view stored a new snapshot or new picks.
-        var stored = false
-    }
-
-    /// The snapshot of today's plan; a new one (made now, no picks yet) when there is none or
-    /// it is of another day (R-PLAN-5). `stored` says whether it is the store's.
-    func todaysSnapshot() -> (PlanSnapshot, stored: Bool) {
-        if let p = store.plan, p.isCurrent(today: today) { return (p, true) }
-        return (PlanSnapshot(madeAt: now, day: today, top3: [], extra: store.plan?.extra ?? JSONObject()), false)
-    }
-
-    /// The urgency of a snapshot: scores as of the moment it was made, so rows hold still.
-    func urgency(_ snap: PlanSnapshot) -> Urgency {
-        Urgency(weights: store.settings.urgency, today: snap.day.dayNumber, asOf: snap.madeAt.seconds)
-    }
-
-    /// Computes the plan of the open tasks a filter matches (all open tasks without one). The
-    /// whole plan keeps the snapshot's Top 3 picks, fills free seats and stores both, without
-    /// an undo step (it is how the plan was shown, not a change of the user's); a filtered plan
-    /// picks its own Top 3 among the matching tasks and stores nothing.
-    func planView(_ expr: FilterExpr?, limit: Int?, snapshot given: PlanSnapshot? = nil, persist: Bool = true) -> PlanView {
-        let (snap0, stored) = given.map { ($0, true) } ?? todaysSnapshot()
-        var snap = snap0
-        let ds = store.settings.day.dayStart
-        let index: TaskIndex
-        let rows: [Int]
-        var total = 0
-        if let expr {
-            index = store.columns(dayStart: ds, withText: CompiledFilter.needsText(expr), withSearch: CompiledFilter.needsSearch(expr))
-            for i in 0..<index.count where index.isOpen(i) { total += 1 }
-            rows = matchingRows(expr, index, filterContext).filter { index.isOpen($0) }
-        } else {
-            index = store.columns(dayStart: ds, withText: false)
-            rows = (0..<index.count).filter { index.isOpen($0) }
-            total = rows.count
-        }
-        let u = urgency(snap)
-        var input = SmartPlan.Input(index: index, rows: rows, urgency: u, quickWinMinutes: store.settings.quickWinMinutes, limit: limit)
-        // `urgency.reminder-today`: a reminder on the plan's day, whatever its time of day.
-        let reminded = index.rowsWithReminder(onDay: Int32(u.today))
-        input.remindedRows = reminded
-        var extra: [PlanRow] = []
-        if expr == nil {
-            // A pick keeps its seat while it is open and not held, or finished today (R-REP-2).
-            let todayStart = filterContext.todayStart.seconds
-            var picks: [Int] = []
-            for id in snap.top3 {
-                guard let i = SmartPlan.row(of: id, in: index) else { continue }
-                if index.isOpen(i) {
-                    if !SmartPlan.held(index, i, today: u.today) { picks.append(id) }
-                } else if index.isDone(i, since: todayStart) {
-                    picks.append(id)
-                    extra.append(PlanRow(index, row: i))
-                }
-            }
-            input.picks = picks
-        }
-        let plan = SmartPlan.make(input, extraSeats: extra)
-        var changed = false
-        if expr == nil, persist {
-            snap.top3 = plan.top3.map(\.id)
-            if !stored || snap != store.plan {
-                store.plan = snap
-                changed = true
-            }
-        }
-        return PlanView(input: input, plan: plan, snapshot: snap, shown: rows.count, total: total, expr: expr, stored: changed)
-    }
+    func planView(_ expr: FilterExpr?, limit: Int?) -> PlanView { engine.planView(expr, limit: limit) }
 
     /// Tasks of plan rows, built one by one.
     func tasks(_ rows: [PlanRow]) -> [Task] {
@@ -153,7 +77,7 @@ extension Session {
 
     /// `plan by date`: the date order, overdue first, no due last (R-PLAN-1).
     func runPlanByDate(_ expr: FilterExpr?, limit: Int?) -> CommandOutput {
-        let v = planView(expr, limit: 0, persist: false)
+        let v = engine.planView(expr, limit: 0, persist: false)
         var input = v.input
         input.limit = limit
         let (rows, count) = SmartPlan.byDate(input)
@@ -170,12 +94,7 @@ extension Session {
 
     /// `plan refresh`: score again now and pick a new Top 3; one undo step (R-PLAN-5).
     func runPlanRefresh(_ s: Statement) -> CommandOutput {
-        let before = store.plan
-        let fresh = PlanSnapshot(madeAt: now, day: today, top3: [], extra: before?.extra ?? JSONObject())
-        var v = planView(nil, limit: Session.planRows, snapshot: fresh, persist: false)
-        v.snapshot.top3 = v.plan.top3.map(\.id)
-        commit("plan refresh", [.plan(before: before, after: v.snapshot)])
-        return planOutput(v, explain: false, changed: true)
+        planOutput(engine.refreshPlan(limit: Session.planRows), explain: false, changed: true)
     }
 
     // MARK: why
@@ -270,171 +189,103 @@ extension Session {
 
     // MARK: not today, back, top3
 
-    /// The open task a reference names, for the plan's actions.
-    func planTask(_ ref: TaskRef, _ s: Statement, _ what: String) -> Result<Task, Diagnostic> {
-        switch resolve(ref, s, scope: .open) {
-        case .failure(let d): return .failure(d)
-        case .success(let t):
-            guard t.isOpen else {
-                return .failure(Catalog.wrongState("task \(t.id) is not open", range: ref.range, file: s.source.file,
-                                                   help: "\(what) works on open tasks; 'reopen \(t.id)' opens it again"))
-            }
-            return .success(t)
-        }
-    }
-
     /// The Top 3 section's lines, for actions that change it (R-PLAN-7: the new picks at once).
     func top3Lines(_ v: PlanView) -> [String] {
         guard !v.plan.top3.isEmpty else { return ["Top 3 is empty: no open task to pick"] }
         return ["Top 3"] + text.rows(tasks(v.plan.top3)).map { "  " + $0 }
     }
 
+    func top3JSON(_ v: PlanView) -> JSONValue {
+        .object(JSONObject([("top3", .array(v.snapshot.top3.map { .number(JSONNumber($0)) }))]))
+    }
+
     func runNotToday(_ s: Statement, _ target: TaskTarget) -> CommandOutput {
-        // The plan of today first, so a pick that leaves is known as a pick; an error puts
-        // back the snapshot as it was, so it changes nothing.
-        let saved = store.plan
-        let picksBefore = planView(nil, limit: 0).snapshot.top3
-        let out0 = runAction(s, target, TaskAction(verb: "Not today", name: "not today") { t, step in
-            guard t.isOpen else {
-                return .failure(Catalog.wrongState("task \(t.id) is not open", range: target.range, file: s.source.file,
-                                                   help: "Not today holds open tasks"))
-            }
-            // R-PLAN-6: the next day start, or seven days for a second Not today within a week;
-            // the due date never moves.
-            var after = t
-            let end = Holds.end(today: self.today, lastNotToday: t.notTodayOn)
-            after.heldUntil = end
-            after.notTodayOn = self.today
-            var changes: [Change] = [.task(before: t, after: after)]
-            if let plan = self.store.plan, plan.top3.contains(t.id) {
-                var p = plan
-                p.top3.removeAll { $0 == t.id }
-                changes.append(.plan(before: plan, after: p))
-            }
-            self.stage(changes, into: &step)
-            var line = "\(t.id) · \(t.title) · Back \(TimeText.shortDate(end).split(separator: " ").dropFirst().joined(separator: " "))"
-            if end.dayNumber - self.today.dayNumber > 1 { line += " · a second Not today within a week holds it for 7 days" }
-            return .success(ActionResult(line: line, json: TaskJSON.value(after, zone: self.zone)))
-        })
-        if out0.failed, !out0.changed { store.plan = saved }
-        guard !out0.failed, out0.changed else { return out0 }
-        // Top 3 can move only when a pick left it (the held task was otherwise never a
-        // candidate): only then is the plan made again.
-        guard store.plan?.top3 != picksBefore else { return out0 }
-        let v = planView(nil, limit: 0)
+        let z = zone
+        let today = self.today
+        var newTop3: PlanView? = nil
+        let t = ActionText<Hold>(verb: "Not today", name: "not today", line: { h in
+            var line = "\(h.task.id) · \(h.task.title) · Back \(TimeText.shortDate(h.until).split(separator: " ").dropFirst().joined(separator: " "))"
+            if h.until.dayNumber - today.dayNumber > 1 { line += " · a second Not today within a week holds it for 7 days" }
+            return line
+        }) { TaskJSON.value($0.task, zone: z) }
+        var o = act(s, target, t) { (sel) throws(DomainError) in
+            let r = try engine.notToday(sel)
+            newTop3 = r.top3
+            return r.outcome
+        }
         // R-PLAN-7: Not today on a pick shows the new picks at once.
-        guard v.snapshot.top3 != picksBefore, format == .text else { return out0 }
-        var r = out0
-        r.lines += top3Lines(v)
-        return r
+        if let v = newTop3, format == .text, !o.failed { o.lines += top3Lines(v) }
+        return o
     }
 
     func runBack(_ s: Statement, _ ref: TaskRef) -> CommandOutput {
         let t: Task
-        switch planTask(ref, s, "back") {
+        switch resolve(ref, s, scope: .open) {
         case .success(let x): t = x
         case .failure(let d): return .error(d)
         }
-        let v = planView(nil, limit: 0)
-        var changes: [Change] = []
-        var parts = ["Back \(t.id) · \(t.title)"]
-        var lines: [String] = []
-        if let h = t.heldUntil, h > today {
-            var after = t
-            after.heldUntil = nil
-            changes.append(.task(before: t, after: after))
-            parts.append("Not today ended")
-        }
-        let seats = v.snapshot.top3
-        var picked = false
-        if seats.contains(t.id) {
-            parts.append("in Top 3")
-        } else if seats.count < 3 {
-            var p = v.snapshot
-            p.top3.append(t.id)
-            changes.append(.plan(before: store.plan, after: p))
-            parts.append("in Top 3")
-            picked = true
-        } else {
+        let b: Back
+        do { b = try engine.back(t.id) } catch { return .error(diagnostic(error, s, at: ref.range)) }
+        var parts = ["Back \(b.task.id) · \(b.task.title)"]
+        if b.endedHold { parts.append("Not today ended") }
+        if b.inTop3 { parts.append("in Top 3") }
+        var lines = [parts.joined(separator: " · ")]
+        if let picks = b.full {
             // R-PLAN-7: a full Top 3 asks which pick the task replaces.
-            let picks = tasks(v.plan.top3)
-            lines.append("Top 3 is full: which pick does \(t.id) replace? top3 replace \(picks.first.map { String($0.id) } ?? "ID") with \(t.id)")
+            lines.append("Top 3 is full: which pick does \(b.task.id) replace? top3 replace \(picks.first.map { String($0.id) } ?? "ID") with \(b.task.id)")
             lines += picks.map { "  pick: \($0.id) · \($0.title)" }
         }
-        if !changes.isEmpty { commit("back \(t.id) · \(t.title)", changes) }
-        // Only a new pick moves Top 3; ending a hold alone leaves the seats as they were.
-        let shown = picked ? planView(nil, limit: 0) : v
-        lines.insert(parts.joined(separator: " · "), at: 0)
-        if picked { lines += top3Lines(shown) }
-        return out(lines, json: .object(JSONObject([("back", .number(JSONNumber(t.id))),
-                                                   ("top3", .array(shown.snapshot.top3.map { .number(JSONNumber($0)) }))])),
-                   changed: !changes.isEmpty || v.stored)
+        if b.picked { lines += top3Lines(b.view) }
+        return out(lines, json: .object(JSONObject([("back", .number(JSONNumber(b.task.id))),
+                                                   ("top3", .array(b.view.snapshot.top3.map { .number(JSONNumber($0)) }))])),
+                   changed: b.endedHold || b.picked || b.view.stored)
     }
 
     /// `top3 …`: an error changes nothing, not even the day's first snapshot it looked at.
     func runTop3(_ s: Statement, _ edit: Top3Edit) -> CommandOutput {
-        let saved = store.plan
-        let r = runTop3Edit(s, edit)
-        if r.failed, !r.changed { store.plan = saved }
-        return r
-    }
-
-    func runTop3Edit(_ s: Statement, _ edit: Top3Edit) -> CommandOutput {
-        let file = s.source.file
-        let v = planView(nil, limit: 0)
-        let seats = v.snapshot.top3
-        var after = v.snapshot
-        let summary: String
         switch edit {
         case .show:
-            return out(top3Lines(v), json: .object(JSONObject([("top3", .array(seats.map { .number(JSONNumber($0)) }))])), changed: v.stored)
+            let v = engine.top3()
+            return out(top3Lines(v), json: top3JSON(v), changed: v.stored)
         case .change:
-            // R-PLAN-7: new picks at once: the best open tasks that are not picks now; a pick
-            // finished today keeps its seat.
-            let open = Set(v.plan.top3.filter { v.input.index.isOpen($0.row) }.map(\.id))
-            var input = v.input
-            input.rows = input.rows.filter { !open.contains(v.input.index.ids[$0]) }
-            input.picks = seats.filter { !open.contains($0) }
-            input.limit = 0
-            let extra = v.plan.top3.filter { !open.contains($0.id) }
-            let fresh = SmartPlan.make(input, extraSeats: extra)
-            guard fresh.top3.contains(where: { !seats.contains($0.id) }) else {
-                return out(["No other open task to pick; Top 3 stays"] + top3Lines(v), json: .object(JSONObject([("top3", .array(seats.map { .number(JSONNumber($0)) }))])),
-                           changed: v.stored)
+            guard let v = engine.changeTop3() else {
+                let v = engine.top3()
+                return out(["No other open task to pick; Top 3 stays"] + top3Lines(v), json: top3JSON(v), changed: v.stored)
             }
-            after.top3 = fresh.top3.map(\.id)
-            summary = "top3 change"
+            return out(top3Lines(v), json: top3JSON(v), changed: true)
         case .add(let ref):
             let t: Task
-            switch planTask(ref, s, "top3 add") {
+            switch resolve(ref, s, scope: .open) {
             case .success(let x): t = x
             case .failure(let d): return .error(d)
             }
-            if let h = t.heldUntil, h > today { return .error(Catalog.heldTask(t, until: TimeText.shortDate(h), range: ref.range, file: file)) }
-            if seats.contains(t.id) { return .error(Catalog.alreadyPicked(t, range: ref.range, file: file)) }
-            guard seats.count < 3 else { return .error(Catalog.top3Full(tasks(v.plan.top3), adding: t, range: ref.range, file: file)) }
-            after.top3.append(t.id)
-            summary = "top3 add \(t.id) · \(t.title)"
+            do {
+                let v = try engine.addToTop3(t.id)
+                return out(top3Lines(v), json: top3JSON(v), changed: true)
+            } catch {
+                return .error(diagnostic(error, s, at: ref.range))
+            }
         case .replace(let oldRef, let newRef):
+            // The picks as the plan would seat them, without storing a snapshot yet.
+            let picks = engine.planView(nil, limit: 0, persist: false).plan.top3.map(\.id)
             let old: Task
-            switch resolvePick(oldRef, s, picks: seats) {
+            switch resolvePick(oldRef, s, picks: picks) {
             case .success(let x): old = x
             case .failure(let d): return .error(d)
             }
-            guard let k = seats.firstIndex(of: old.id) else { return .error(Catalog.notAPick(old, range: oldRef.range, file: file, picks: seats)) }
             let t: Task
-            switch planTask(newRef, s, "top3 replace") {
+            switch resolve(newRef, s, scope: .open) {
             case .success(let x): t = x
             case .failure(let d): return .error(d)
             }
-            if let h = t.heldUntil, h > today { return .error(Catalog.heldTask(t, until: TimeText.shortDate(h), range: newRef.range, file: file)) }
-            if seats.contains(t.id) { return .error(Catalog.alreadyPicked(t, range: newRef.range, file: file)) }
-            after.top3[k] = t.id
-            summary = "top3 replace \(old.id) with \(t.id) · \(t.title)"
+            do {
+                let v = try engine.replaceInTop3(old.id, with: t.id)
+                return out(top3Lines(v), json: top3JSON(v), changed: true)
+            } catch {
+                if case .notAPick = error { return .error(diagnostic(error, s, at: oldRef.range)) }
+                return .error(diagnostic(error, s, at: newRef.range))
+            }
         }
-        commit(summary, [.plan(before: store.plan, after: after)])
-        let shown = planView(nil, limit: 0)
-        return out(top3Lines(shown), json: .object(JSONObject([("top3", .array(shown.snapshot.top3.map { .number(JSONNumber($0)) }))])), changed: true)
     }
 
     /// The pick a reference names (R-PLAN-7): an id, or a title matched among the picks first

@@ -2,14 +2,6 @@
 // R-VIEW-3, R-VIEW-5). A filter is parsed and checked once, then evaluated over the store.
 
 extension Session {
-    /// The filter context of now: today, now and the instant today began.
-    var filterContext: FilterContext {
-        let dc = dateContext
-        var fc = FilterContext(dc, now: now)
-        fc.todayStart = zone.instant(for: CivilDateTime(date: dc.today, time: store.settings.day.dayStart))
-        return fc
-    }
-
     /// Parses a statement's filter; nil when there is none.
     func compile(_ f: FilterSource?, _ s: Statement) -> Result<FilterExpr?, Diagnostic> {
         guard let f else { return .success(nil) }
@@ -22,38 +14,10 @@ extension Session {
         }
     }
 
-    /// The tasks a filter looks at and those it matches: open tasks, unless the filter names a
-    /// status.
-    func select(_ expr: FilterExpr?) -> (matched: [Task], total: Int) {
-        let (rows, total) = selectRows(expr)
-        return (rows.compactMap { store.task(atRow: $0) }, total)
-    }
-
-    /// The rows (positions in id order) a filter matches, and how many tasks it looked at;
-    /// only the store's columns are read, so no task is built.
-    func selectRows(_ expr: FilterExpr?) -> (matched: [Int], total: Int) {
-        let ds = store.settings.day.dayStart
-        guard let expr else {
-            let index = store.columns(dayStart: ds, withText: false)
-            let open = (0..<index.count).filter { index.isOpen($0) }
-            return (open, open.count)
-        }
-        // Compiled once over the store's columns: names are interned, dues are integers.
-        let index = store.columns(dayStart: ds, withText: CompiledFilter.needsText(expr), withSearch: CompiledFilter.needsSearch(expr))
-        let total = expr.namesStatus ? index.count : (0..<index.count).reduce(0) { $0 + (index.isOpen($1) ? 1 : 0) }
-        return (matchingRows(expr, index, filterContext), total)
-    }
-
-    /// The tasks of the store that a filter matches, over an index built from them.
-    func matching(_ expr: FilterExpr, _ index: TaskIndex, _ fc: FilterContext) -> [Task] {
-        matchingRows(expr, index, fc).compactMap { store.task(atRow: $0) }
-    }
-
-    func matchingRows(_ expr: FilterExpr, _ index: TaskIndex, _ fc: FilterContext) -> [Int] {
-        CompiledFilter(expr, index: index, context: fc).rows(in: index)
-    }
-
-    static func tasks(_ n: Int) -> String { n == 1 ? "1 task" : "\(n) tasks" }
+    func select(_ expr: FilterExpr?) -> (matched: [Task], total: Int) { engine.select(expr) }
+    func selectRows(_ expr: FilterExpr?) -> (matched: [Int], total: Int) { engine.selectRows(expr) }
+    func matchingRows(_ expr: FilterExpr, _ index: TaskIndex, _ fc: FilterContext) -> [Int] { engine.matchingRows(expr, index, fc) }
+    func matching(_ expr: FilterExpr, _ index: TaskIndex, _ fc: FilterContext) -> [Task] { engine.matching(expr, index, fc) }
 
     func runList(_ s: Statement, _ f: FilterSource?) -> CommandOutput {
         var clauses = ListClauses(view: nil, filterEnd: 0)
@@ -127,27 +91,16 @@ extension Session {
     /// The due groups of R-VIEW-4, in order, each with its rows; empty groups are left out.
     func grouped(_ tasks: [Task]) -> [String] {
         var lines: [String] = []
-        let names = ["Overdue", "Today", "Tomorrow", "This Week", "Later", "No Due Date"]
-        var buckets = [[Task]](repeating: [], count: names.count)
+        var buckets: [DueGroup: [Task]] = [:]
         let fc = filterContext
         let weekEnd = store.settings.day.endOfWeek(containing: today).dayNumber
-        for t in tasks { buckets[dueGroup(t, fc, weekEnd: weekEnd)].append(t) }
-        for (k, b) in buckets.enumerated() where !b.isEmpty {
-            lines.append("\(names[k]) (\(b.count))")
+        for t in tasks { buckets[DueGroup.of(t, fc, weekEnd: weekEnd), default: []].append(t) }
+        for g in DueGroup.allCases {
+            guard let b = buckets[g], !b.isEmpty else { continue }
+            lines.append("\(g.title) (\(b.count))")
             lines += text.rows(b).map { "  " + $0 }
         }
         return lines
-    }
-
-    /// The index of a task's due group (R-VIEW-4): Overdue, Today, Tomorrow, This Week, Later,
-    /// No Due Date.
-    func dueGroup(_ t: Task, _ fc: FilterContext, weekEnd: Int) -> Int {
-        guard let d = t.due else { return 5 }
-        if fc.isOverdue(t) { return 0 }
-        let day = fc.day(of: d)
-        if day <= fc.today { return 1 }
-        if day == fc.today + 1 { return 2 }
-        return day <= weekEnd ? 3 : 4
     }
 
     /// The views of R-VIEW-1 with their counts; Today and Next 7 days list overdue first and
@@ -158,7 +111,7 @@ extension Session {
         // Views read by date unless asked otherwise.
         if c.order.isEmpty, v != .archived, v != .doneToday { c.order = [(.due, false)] }
         // One index for all the view's parts; no part reads text.
-        let index = store.columns(dayStart: store.settings.day.dayStart, withText: false)
+        let index = store.columns(dayStart: store.settings.day.dayStart, withText: false, withSearch: false)
         func match(_ e: FilterExpr) -> [Task] { matching(e, index, fc) }
         let open = FilterExpr.term(.status(.open))
         let doneToday = c.order.isEmpty ? TaskOrder.creation(match(.term(.doneToday))) : order(match(.term(.doneToday)), c)

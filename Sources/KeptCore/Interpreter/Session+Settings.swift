@@ -1,4 +1,4 @@
-// The session statements: now, zone, set (settings), project add and help.
+// The session statements: now, zone, set (settings) and help.
 
 extension Session {
     func runNow(_ s: Statement, _ arg: TextArg?) -> CommandOutput {
@@ -68,34 +68,11 @@ extension Session {
         guard let value else {
             return out([spec.get(store.settings)], json: .object(JSONObject([(spec.key, .string(spec.get(store.settings)))])))
         }
-        var after = store.settings
-        guard after.set(spec.key, to: value.text) else {
-            return .error(Catalog.badSettingValue(spec.key, value: value.text, range: value.range, file: file, expected: spec.values))
+        do {
+            return CommandOutput(changed: try engine.set(setting: spec.key, to: value.text))
+        } catch {
+            return .error(diagnostic(error, s, at: value.range))
         }
-        if spec.key == "zone" { zoneOverride = nil }
-        if after != store.settings {
-            var changes: [Change] = [.settings(before: store.settings, after: after)]
-            // A new weight is the user's own new order: Top 3 is picked again in it at once
-            // (R-PLAN-5); a pick finished today keeps its seat.
-            if spec.key.hasPrefix("urgency.") || spec.key == "quick-wins", let p = store.plan {
-                var q = p
-                q.top3 = p.top3.filter { store.task($0)?.status == .done }
-                if q != p { changes.append(.plan(before: p, after: q)) }
-            }
-            commit("set \(spec.key) \(value.text)", changes)
-            return CommandOutput(changed: true)
-        }
-        return CommandOutput()
-    }
-
-    func runProjectAdd(_ s: Statement, _ name: TextArg) -> CommandOutput {
-        if store.project(named: name.text) != nil {
-            return .error(Catalog.projectExists(name.text, range: name.range, file: s.source.file))
-        }
-        let p = Project(name: name.text)
-        commit("project add \(p.name)", [.project(before: nil, after: p)])
-        return out(["Added project \(p.name)"], json: .object(JSONObject([("project", .object(JSONObject([("name", .string(p.name))])))])),
-                   changed: true)
     }
 
     func runHelp(_ s: Statement, _ topic: TextArg?) -> CommandOutput {

@@ -1,6 +1,5 @@
-// Structure: subtasks (R-TASK-4 lives with completion in Session+Actions) and projects:
-// rename, archive and delete, where deleting a project with tasks needs the caller's choice
-// (R-TASK-6).
+// Structure in the language: subtasks, and projects with their own statuses (R-TASK-6). The
+// rules are the engine's (Domain/Engine+Projects); here names are read and results shown.
 
 extension Session {
     /// `subtask P LINE`: files the line as a task whose parent is P.
@@ -11,191 +10,111 @@ extension Session {
         }
     }
 
-    func project(_ name: TextArg, _ s: Statement) -> Result<Project, Diagnostic> {
-        guard let p = store.project(named: name.text) else {
-            return .failure(Catalog.unknownProject(name.text, range: name.range, file: s.source.file, candidates: store.projects.map(\.name)))
+    /// Runs a project call; its errors point at `range`.
+    func project<R>(_ s: Statement, _ range: SourceRange, _ call: () throws(DomainError) -> R, _ render: (R) -> CommandOutput) -> CommandOutput {
+        do {
+            return render(try call())
+        } catch {
+            return .error(diagnostic(error, s, at: range))
         }
-        return .success(p)
+    }
+
+    func runProjectAdd(_ s: Statement, _ name: TextArg) -> CommandOutput {
+        project(s, name.range, { () throws(DomainError) in try engine.addProject(name.text) }) { p in
+            out(["Added project \(p.name)"], json: .object(JSONObject([("project", .object(JSONObject([("name", .string(p.name))])))])), changed: true)
+        }
     }
 
     /// Renames a project and every task that names it, in one step.
     func runProjectRename(_ s: Statement, _ old: TextArg, _ new: TextArg) -> CommandOutput {
-        let p: Project
-        switch project(old, s) {
-        case .success(let x): p = x
-        case .failure(let d): return .error(d)
+        let range = { (e: DomainError) -> SourceRange in
+            if case .projectExists = e { return new.range }
+            return old.range
         }
-        if let other = store.project(named: new.text), other.name.lowercased() != p.name.lowercased() {
-            return .error(Catalog.projectExists(other.name, range: new.range, file: s.source.file))
+        do {
+            guard let (was, p, n) = try engine.renameProject(old.text, to: new.text) else {
+                let name = store.project(named: old.text)?.name ?? old.text
+                return out(["Unchanged project \(name)"], json: .object(JSONObject([("unchanged", .string(name))])))
+            }
+            return out(["Renamed project \(was) to \(p.name)" + (n > 0 ? " · \(Session.tasks(n)) moved with it" : "")],
+                       json: .object(JSONObject([("project", .string(p.name)), ("tasks", .number(JSONNumber(n)))])), changed: true)
+        } catch {
+            return .error(diagnostic(error, s, at: range(error)))
         }
-        guard new.text != p.name else { return out(["Unchanged project \(p.name)"], json: .object(JSONObject([("unchanged", .string(p.name))]))) }
-        var renamed = p
-        renamed.name = new.text
-        var changes: [Change] = [.project(before: p, after: renamed)]
-        for t in store.tasks where t.project == p.name {
-            var a = t
-            a.project = renamed.name
-            changes.append(.task(before: t, after: a))
-        }
-        commit("project rename \(p.name) to \(renamed.name)", changes)
-        let n = changes.count - 1
-        return out(["Renamed project \(p.name) to \(renamed.name)" + (n > 0 ? " · \(Session.tasks(n)) moved with it" : "")],
-                   json: .object(JSONObject([("project", .string(renamed.name)), ("tasks", .number(JSONNumber(n)))])), changed: true)
     }
 
     func runProjectArchive(_ s: Statement, _ name: TextArg, archived: Bool) -> CommandOutput {
-        let p: Project
-        switch project(name, s) {
-        case .success(let x): p = x
-        case .failure(let d): return .error(d)
+        project(s, name.range, { () throws(DomainError) in try engine.archiveProject(name.text, archived: archived) }) { p in
+            out(["\(archived ? "Archived" : "Unarchived") project \(p.name)"],
+                json: .object(JSONObject([("project", .string(p.name)), ("archived", .bool(archived))])), changed: true)
         }
-        guard p.archived != archived else {
-            return .error(Catalog.wrongState("project \(p.name) is \(archived ? "already" : "not") archived", range: name.range, file: s.source.file))
-        }
-        var a = p
-        a.archived = archived
-        commit("project \(archived ? "archive" : "unarchive") \(p.name)", [.project(before: p, after: a)])
-        return out(["\(archived ? "Archived" : "Unarchived") project \(p.name)"],
-                   json: .object(JSONObject([("project", .string(p.name)), ("archived", .bool(archived))])), changed: true)
     }
 
-    /// R-TASK-6: a project with tasks is deleted only when the caller says whether its tasks go
-    /// to the Inbox (no project) or are deleted with it, subtasks included.
+    /// R-TASK-6: a project with tasks is deleted only when the caller says what happens to them.
     func runProjectDelete(_ s: Statement, _ name: TextArg, _ choice: ProjectTasksChoice?) -> CommandOutput {
-        let p: Project
-        switch project(name, s) {
-        case .success(let x): p = x
-        case .failure(let d): return .error(d)
-        }
-        let tasks = store.tasks.filter { $0.project == p.name }
-        var changes: [Change] = []
-        var note = ""
-        if !tasks.isEmpty {
-            guard let choice else { return .error(Catalog.projectHasTasks(p.name, count: tasks.count, range: name.range, file: s.source.file)) }
-            switch choice {
-            case .moveToInbox:
-                for t in tasks {
-                    var a = t
-                    a.project = nil
-                    changes.append(.task(before: t, after: a))
-                }
-                note = " · \(Session.tasks(tasks.count)) moved to the Inbox"
-            case .deleteTasks:
-                var gone: [Int: Task] = [:]
-                for t in tasks {
-                    gone[t.id] = t
-                    for d in descendants(of: t.id) { gone[d.id] = d }
-                }
-                // Deepest first, so undo restores each parent before its subtasks (R-TASK-3).
-                let ordered = gone.values.sorted { (depth($0), $1.id) > (depth($1), $0.id) }
-                changes += ordered.map { .task(before: $0, after: nil) }
-                note = " · \(Session.tasks(ordered.count)) deleted with it"
+        let c: ProjectTasks? = choice.map { $0 == .moveToInbox ? .moveToInbox : .delete }
+        return project(s, name.range, { () throws(DomainError) in try engine.deleteProject(name.text, tasks: c) }) { r in
+            var note = ""
+            switch c {
+            case .moveToInbox? where r.had > 0: note = " · \(Session.tasks(r.changed)) moved to the Inbox"
+            case .delete? where r.had > 0: note = " · \(Session.tasks(r.changed)) deleted with it"
+            default: break
             }
+            return out(["Deleted project \(r.project.name)\(note)"],
+                       json: .object(JSONObject([("deleted", .string(r.project.name)), ("tasks", .number(JSONNumber(r.had)))])), changed: true)
         }
-        changes.append(.project(before: p, after: nil))
-        commit("project delete \(p.name)", changes)
-        return out(["Deleted project \(p.name)\(note)"],
-                   json: .object(JSONObject([("deleted", .string(p.name)), ("tasks", .number(JSONNumber(tasks.count)))])), changed: true)
     }
 
-    /// How many ancestors a task has (a loop in a hand-edited store ends the count).
-    func depth(_ t: Task) -> Int {
-        var n = 0
-        var seen: Set<Int> = [t.id]
-        var p = t.parent
-        while let id = p, seen.insert(id).inserted, let up = store.task(id) {
-            n += 1
-            p = up.parent
-        }
-        return n
-    }
-}
-
-// MARK: custom statuses and the project list
-
-extension Session {
-    /// The statuses `set ID status` offers a task in `project` (`done` is `complete`'s).
-    func statuses(of project: String?) -> [String] {
-        ["open", "waiting", "archived"] + (project.flatMap { store.project(named: $0)?.statuses } ?? [])
-    }
-
-    /// The status a word names for a task in `project`: a built-in one, or one of the project's
-    /// own (case does not matter; the task stores it lowercased). Otherwise E0319 lists them.
-    func status(_ word: String, for project: String?, range: SourceRange, file: SourceFile) -> Result<TaskStatus, Diagnostic> {
-        let key = word.trimmedSpaces.lowercased()
-        guard let name = statuses(of: project).first(where: { $0.lowercased() == key }) else {
-            let allowed = statuses(of: project)
-            let whose = project.map { "project \($0)" } ?? "a task without a project"
-            var d = Catalog.unknownStatus("'\(word)' is not a status of \(whose)", range: range, file: file,
-                                          allowed: allowed)
-            if let near = Suggestion.help(word, in: allowed) { d.help = near + "; statuses: " + allowed.joined(separator: ", ") }
-            else if let p = project { d.help = "statuses: \(allowed.joined(separator: ", ")); 'project statuses \(p) add \(word)' adds it" }
-            return .failure(d)
-        }
-        return .success(TaskStatus(rawValue: name.lowercased()))
-    }
+    // MARK: custom statuses and the project list
 
     /// How a task's status reads: a project's own status as the project spells it.
-    func statusText(_ t: Task) -> String {
-        guard let p = t.project.flatMap({ store.project(named: $0) }) else { return t.status.rawValue }
-        return p.statuses.first { $0.lowercased() == t.status.rawValue } ?? t.status.rawValue
-    }
+    func statusText(_ t: Task) -> String { engine.statusText(t) }
 
     /// `project statuses NAME [add|remove STATUS]`. Removing a status sets the tasks that have it
     /// back to open, in the same step.
     func runProjectStatuses(_ s: Statement, _ name: TextArg, _ edit: StatusEdit?) -> CommandOutput {
-        let file = s.source.file
-        let p: Project
-        switch project(name, s) {
-        case .success(let x): p = x
-        case .failure(let d): return .error(d)
-        }
         guard let edit else {
-            let own = p.statuses.isEmpty ? "no statuses of its own" : "its own: " + p.statuses.joined(separator: ", ")
-            return out(["\(p.name): open, waiting, archived, done · \(own)"],
-                       json: .object(JSONObject([("project", .string(p.name)), ("statuses", .array(p.statuses.map { .string($0) }))])))
+            return project(s, name.range, { () throws(DomainError) in try engine.project(name.text) }) { p in
+                let own = p.statuses.isEmpty ? "no statuses of its own" : "its own: " + p.statuses.joined(separator: ", ")
+                return out(["\(p.name): open, waiting, archived, done · \(own)"],
+                           json: .object(JSONObject([("project", .string(p.name)), ("statuses", .array(p.statuses.map { .string($0) }))])))
+            }
         }
-        var a = p
-        var changes: [Change] = []
-        var line: String
+        func json(_ p: Project) -> JSONValue {
+            .object(JSONObject([("project", .string(p.name)), ("statuses", .array(p.statuses.map { .string($0) }))]))
+        }
         switch edit {
         case .add(let st):
-            let n = st.text.trimmedSpaces
-            guard !n.isEmpty, n.count <= 40, !n.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
-                return .error(Catalog.badFieldValue("status", value: st.text, range: st.range, file: file, expected: "a name of one line, up to 40 characters"))
+            let range = { (e: DomainError) -> SourceRange in
+                if case .unknownProject = e { return name.range }
+                return st.range
             }
-            if TaskStatus.reserved.contains(n.lowercased()) || p.statuses.contains(where: { $0.lowercased() == n.lowercased() }) {
-                return .error(Catalog.statusExists("project \(p.name) already has the status '\(n)'", range: st.range, file: file,
-                                                   builtIn: TaskStatus.reserved.contains(n.lowercased())))
+            do {
+                let p = try engine.addStatus(st.text, to: name.text)
+                return out(["Added the status \(st.text.trimmedSpaces) to project \(p.name)"], json: json(p), changed: true)
+            } catch {
+                return .error(diagnostic(error, s, at: range(error)))
             }
-            a.statuses.append(n)
-            line = "Added the status \(n) to project \(p.name)"
         case .remove(let st):
-            let key = st.text.trimmedSpaces.lowercased()
-            guard let k = p.statuses.firstIndex(where: { $0.lowercased() == key }) else {
-                return .error(Catalog.noSuchStatus("project \(p.name) has no status '\(st.text)'", range: st.range, file: file,
-                                                   own: p.statuses, project: p.name))
+            let range = { (e: DomainError) -> SourceRange in
+                if case .unknownProject = e { return name.range }
+                return st.range
             }
-            let gone = p.statuses[k]
-            a.statuses.remove(at: k)
-            for t in store.tasks where t.project == p.name && t.status.rawValue == key {
-                var x = t
-                x.status = .open
-                changes.append(.task(before: t, after: x))
+            do {
+                let r = try engine.removeStatus(st.text, from: name.text)
+                let line = "Removed the status \(r.status) from project \(r.project.name)" + (r.reopened == 0 ? "" : " · \(Session.tasks(r.reopened)) back to open")
+                return out([line], json: json(r.project), changed: true)
+            } catch {
+                return .error(diagnostic(error, s, at: range(error)))
             }
-            line = "Removed the status \(gone) from project \(p.name)" + (changes.isEmpty ? "" : " · \(Session.tasks(changes.count)) back to open")
         }
-        changes.insert(.project(before: p, after: a), at: 0)
-        commit("project statuses \(p.name)", changes)
-        return out([line], json: .object(JSONObject([("project", .string(p.name)), ("statuses", .array(a.statuses.map { .string($0) }))])),
-                   changed: true)
     }
 
     /// `projects`: each project with its open tasks, archived mark and own statuses.
     func runProjects() -> CommandOutput {
         guard !store.projects.isEmpty else { return out(["No projects"], json: .object(JSONObject([("projects", .array([]))]))) }
         var open: [String: Int] = [:]
-        for t in store.tasks where t.isOpen { if let p = t.project { open[p.lowercased(), default: 0] += 1 } }
+        for t in store.tasks(.all) where t.isOpen { if let p = t.project { open[p.lowercased(), default: 0] += 1 } }
         let w = store.projects.map(\.name.count).max() ?? 0
         var lines: [String] = []
         var json: [JSONValue] = []

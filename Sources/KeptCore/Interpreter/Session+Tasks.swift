@@ -31,6 +31,7 @@ extension Session {
     func fieldText(_ t: Task, _ f: TaskField, _ txt: TaskText) -> String {
         switch f {
         case .id: return String(t.id)
+        case .uid: return t.uid.description
         case .title: return t.title
         case .status: return statusText(t)
         case .due: return t.due.map(txt.longDue) ?? "none"
@@ -44,6 +45,7 @@ extension Session {
         case .repeat: return t.repeatRule?.text ?? "never"
         case .estimate: return t.estimate.map { "\($0.minutes)m" } ?? "none"
         case .created: return txt.instant(t.createdAt, in: zone)
+        case .modified: return txt.instant(t.modifiedAt, in: zone)
         case .completed: return t.completedAt.map { txt.instant($0, in: zone) } ?? "not completed"
         case .parent: return t.parent.map(String.init) ?? "none"
         case .goal: return t.goal ?? "none"
@@ -73,6 +75,8 @@ extension Session {
         if !t.comments.isEmpty { rows.append(("comments", String(t.comments.count))) }
         rows.append(("created", txt.instant(t.createdAt, in: zone)))
         if let c = t.completedAt { rows.append(("completed", txt.instant(c, in: zone))) }
+        if t.modifiedAt != t.createdAt { rows.append(("modified", txt.instant(t.modifiedAt, in: zone))) }
+        rows.append(("uid", t.uid.description))
         let w = rows.map { $0.0.count }.max() ?? 0
         return ["\(t.id) · \(t.title)"] + rows.map { "  " + $0.0 + String(repeating: " ", count: w - $0.0.count) + "  " + $0.1 }
     }

@@ -1,53 +1,25 @@
-// undo and redo: each step of the journal is undone as a whole (R-TASK-1). A deleted task comes
-// back under a new id (R-TASK-3), and the redo step is rewritten to name that id.
+// undo and redo in the language: the engine undoes whole steps (Domain/Engine+Undo); a deleted
+// task comes back under a new id, which the line names (R-TASK-3).
 
 extension Session {
     func runUndo(_ s: Statement, _ count: Int) -> CommandOutput {
-        guard !journal.undoStack.isEmpty else { return .error(Catalog.nothingToUndo(range: s.keywordRange, file: s.source.file)) }
+        let steps: [UndoneStep]
+        do { steps = try engine.undo(count) } catch { return .error(diagnostic(error, s, at: s.keywordRange)) }
         var lines: [String] = []
-        var done: [JSONValue] = []
-        for _ in 0..<count {
-            guard var step = journal.popUndo() else { break }
-            var back: [Int] = []
-            for k in step.changes.indices.reversed() {
-                if case .task(let before?, .none) = step.changes[k] {
-                    // R-TASK-3: the restored task gets a new id.
-                    var again = before
-                    again.id = store.takeID()
-                    step.changes[k] = .task(before: again, after: nil)
-                    journal.renumber(task: before.id, to: again.id)
-                    for j in step.changes.indices where j < k {
-                        step.changes[j] = step.changes[j].renumbered(task: before.id, to: again.id)
-                    }
-                    back.append(again.id)
-                }
-                apply(step.changes[k], forward: false)
-            }
-            restoreReminders(after: step.changes, forward: false)
-            journal.pushRedo(step)
+        for st in steps {
             // The parent of a deleted tree is restored first, so it is named first.
             var note = ""
-            if let last = back.last {
-                note = back.count == 1 ? " (back as \(last))" : " (back as \(back.dropLast().map(String.init).joined(separator: ", ")) and \(last))"
+            if let last = st.restored.last {
+                note = st.restored.count == 1 ? " (back as \(last))" : " (back as \(st.restored.dropLast().map(String.init).joined(separator: ", ")) and \(last))"
             }
-            lines.append("Undid \(step.summary)\(note)")
-            done.append(.string(step.summary))
+            lines.append("Undid \(st.summary)\(note)")
         }
-        return out(lines, json: .object(JSONObject([("undone", .array(done))])), changed: true)
+        return out(lines, json: .object(JSONObject([("undone", .array(steps.map { .string($0.summary) }))])), changed: true)
     }
 
     func runRedo(_ s: Statement, _ count: Int) -> CommandOutput {
-        guard !journal.redoStack.isEmpty else { return .error(Catalog.nothingToRedo(range: s.keywordRange, file: s.source.file)) }
-        var lines: [String] = []
-        var done: [JSONValue] = []
-        for _ in 0..<count {
-            guard let step = journal.popRedo() else { break }
-            for c in step.changes { apply(c, forward: true) }
-            restoreReminders(after: step.changes, forward: true)
-            journal.pushUndo(step)
-            lines.append("Redid \(step.summary)")
-            done.append(.string(step.summary))
-        }
-        return out(lines, json: .object(JSONObject([("redone", .array(done))])), changed: true)
+        let steps: [UndoneStep]
+        do { steps = try engine.redo(count) } catch { return .error(diagnostic(error, s, at: s.keywordRange)) }
+        return out(steps.map { "Redid \($0.summary)" }, json: .object(JSONObject([("redone", .array(steps.map { .string($0.summary) }))])), changed: true)
     }
 }

@@ -1,5 +1,8 @@
-// A session: one store, one clock and zone, one journal. The REPL, `kept run` and `kept test`
-// all drive the same Session, so a statement means the same thing wherever it runs.
+// A session: parse a statement, resolve the names in it, call the engine, render what the
+// engine returned (docs/ARCHITECTURE.md). The REPL, `kept run` and `kept test` all drive the
+// same Session, so a statement means the same thing wherever it runs. The session also decides
+// when the store commits: after each statement (the REPL), once at the end (`kept run --write`),
+// or never.
 
 /// Where the session's now comes from (R-DAY-1).
 public enum SessionClock: Sendable {
@@ -11,75 +14,82 @@ public enum SessionClock: Sendable {
     case instant(Instant)
 }
 
+/// When a session makes its changes durable.
+public enum CommitPolicy: Sendable {
+    /// After each statement that changed something, before its output is shown (the REPL).
+    case eachStatement
+    /// When the front end ends the run (`finish`): all statements' changes, or none.
+    case atEnd
+    /// Never: the store stays as it was (`kept run` without `--write`, `kept test`).
+    case never
+}
+
 /// The interpreter's state and entry point.
 public final class Session {
-    public internal(set) var store: Store
-    /// The undo history; it lives in the store, so it is saved with it.
-    public internal(set) var journal: Journal {
-        get { store.history }
-        _modify { yield &store.history }
-        set { store.history = newValue }
-    }
-    public var clock: SessionClock
+    /// The engine: the store, the clock and zone, and every rule that changes the store.
+    public let engine: Engine
     public var format: OutputFormat
-    /// A zone given on the command line; a `zone` statement replaces it.
-    public var zoneOverride: Zone?
-    /// The zone used when neither the store nor the command line names one.
-    public let defaultZone: Zone
+    public var commits: CommitPolicy
     /// Whether `delete where …` runs at once or first reports what it would delete.
     public var bulkDelete: BulkDeletePolicy = .run
     /// True while a statement the user confirmed runs.
     var confirmed = false
 
-    public init(store: Store, clock: SessionClock, defaultZone: Zone, zoneOverride: Zone? = nil, format: OutputFormat = .text) {
-        self.store = store
-        self.clock = clock
-        self.defaultZone = defaultZone
-        self.zoneOverride = zoneOverride
+    public init(engine: Engine, format: OutputFormat = .text, commits: CommitPolicy = .eachStatement) {
+        self.engine = engine
         self.format = format
+        self.commits = commits
     }
 
-    /// An independent copy: the same store, journal, clock and zone, changed separately.
+    /// A session over a store held in memory (tests, and a REPL without `--store`).
+    public convenience init(store: Store, clock: SessionClock, defaultZone: Zone, zoneOverride: Zone? = nil, format: OutputFormat = .text,
+                            uids: UIDSource = .random) {
+        self.init(engine: Engine(store: JSONStore(memory: store), clock: clock, defaultZone: defaultZone, zoneOverride: zoneOverride, uids: uids),
+                  format: format)
+    }
+
+    /// An independent copy in memory: the same store content, history, clock and zone, changed
+    /// separately and never written (each `@case` of a transcript).
     public func copy() -> Session {
-        let s = Session(store: store, clock: clock, defaultZone: defaultZone, zoneOverride: zoneOverride, format: format)
+        let e = Engine(store: JSONStore(memory: engine.store.snapshot()), clock: engine.clock, defaultZone: engine.defaultZone,
+                       zoneOverride: engine.zoneOverride, uids: engine.uids)
+        let s = Session(engine: e, format: format, commits: .never)
         s.bulkDelete = bulkDelete
         return s
     }
 
-    // MARK: time
+    // MARK: what the engine holds
 
-    /// The account zone: the command line's, else the store's, else the default.
-    public var zone: Zone {
-        if let z = zoneOverride { return z }
-        if let n = store.settings.zone, let z = Zone(identifier: n) { return z }
-        return defaultZone
+    /// The store, for reading; every change goes through the engine.
+    public var store: any StoreBackend { engine.store }
+    public var journal: Journal { engine.store.history }
+    public var clock: SessionClock {
+        get { engine.clock }
+        set { engine.clock = newValue }
     }
-
-    public var now: Instant {
-        switch clock {
-        case .clock(let c): return c.now()
-        case .wall(let w): return zone.instant(for: w)
-        case .instant(let i): return i
-        }
+    public var zoneOverride: Zone? {
+        get { engine.zoneOverride }
+        set { engine.zoneOverride = newValue }
     }
-
-    /// Now as a wall-clock reading in the account zone.
-    public var nowLocal: CivilDateTime {
-        switch clock {
-        case .wall(let w): return zone.resolve(w).wall
-        default: return zone.local(at: now)
-        }
-    }
-
-    /// The account's today, after the day start (R-DAY-2).
-    public var today: CivilDate { store.settings.day.today(at: nowLocal) }
-
-    public var dateContext: DateContext {
-        let n = nowLocal
-        return DateContext(now: n, today: store.settings.day.today(at: n), settings: store.settings, zone: zone)
-    }
-
+    public var defaultZone: Zone { engine.defaultZone }
+    public var zone: Zone { engine.zone }
+    public var now: Instant { engine.now }
+    public var nowLocal: CivilDateTime { engine.nowLocal }
+    public var today: CivilDate { engine.today }
+    public var weekStart: Weekday { engine.weekStart }
+    public var dateContext: DateContext { engine.dateContext }
+    public var filterContext: FilterContext { engine.filterContext }
     public var text: TaskText { TaskText(today: today, settings: store.settings) }
+    public var areaNames: [String] { engine.areaNames }
+
+    /// Works on another store from now on (`.open`); what was pending on the old one is dropped.
+    public func replaceStore(_ s: any StoreBackend) {
+        engine.store.rollback()
+        engine.replaceStore(s)
+    }
+
+    /// A store in memory holding `s` (a store read by a front end, a test fixture).
+    public func replaceStore(_ s: Store) { replaceStore(JSONStore(memory: s)) }
 
     // MARK: running
 
@@ -89,7 +99,55 @@ public final class Session {
         guard let stmt else { return CommandOutput(diagnostics: diags) }
         self.confirmed = confirmed
         defer { self.confirmed = false }
-        return execute(stmt)
+        // Another process's committed changes are read before the statement (docs/STORE.md).
+        if commits == .eachStatement, !store.hasPending, store.changedElsewhere() { _ = store.reload() }
+        var out = execute(stmt)
+        guard commits == .eachStatement, store.hasPending else { return out }
+        // A statement that failed changed nothing; what it looked at (a plan snapshot) goes too.
+        if out.failed {
+            engine.rollback()
+            return out
+        }
+        if case .failure(let e) = engine.commit() {
+            // Nothing was written: the statement did not happen. The store is read again, so
+            // the next statement sees what the other process wrote.
+            engine.rollback()
+            let reread = store.reload()
+            var d = Session.diagnostic(e)
+            if case .conflict = e {
+                d.notes = reread.isSuccess ? ["the store has been read again with the other process's changes"] : d.notes
+                d.help = "run '\(source.text)' again"
+            }
+            out = CommandOutput(diagnostics: [d])
+        }
+        return out
+    }
+
+    /// Ends a run whose changes commit at its end (`kept run --write`): writes them when no
+    /// statement failed, or with `keepGoing` whatever succeeded; otherwise writes nothing.
+    /// Returns what went wrong, or nil when the store is as the run left it.
+    public func finish(failed: Int, keepGoing: Bool) -> Diagnostic? {
+        guard commits == .atEnd, store.hasPending else { return nil }
+        if failed > 0, !keepGoing {
+            engine.rollback()
+            return Catalog.runNotWritten(store.location ?? "the store", failed: failed)
+        }
+        if case .failure(let e) = engine.commit() {
+            engine.rollback()
+            return Session.diagnostic(e)
+        }
+        return nil
+    }
+
+    /// The diagnostic of a store that could not be committed.
+    public static func diagnostic(_ e: StoreError) -> Diagnostic {
+        switch e {
+        case .conflict(let p): return Catalog.storeConflict(p)
+        case .locked(let p): return Catalog.storeLocked(p)
+        case .readOnly(let p, let folder): return Catalog.storeReadOnly(p, folder: folder)
+        case .writeFailed(let p, let reason): return Catalog.storeWriteFailed(p, reason: reason)
+        case .unreadable(let d): return d
+        }
     }
 
     /// Runs a parsed statement. Each statement kind goes to the module that owns it.
@@ -151,44 +209,12 @@ public final class Session {
         }
     }
 
-    // MARK: changes
-
-    /// Applies the changes of one user action and records them as one undoable step.
-    func commit(_ summary: String, _ changes: [Change]) {
-        var step: [Change] = []
-        stage(changes, into: &step)
-        journal.record(JournalStep(summary: summary, changes: step))
-    }
-
-    func apply(_ c: Change, forward: Bool) {
-        switch c {
-        case .task(let before, let after):
-            let target = forward ? after : before
-            let other = forward ? before : after
-            if let t = target { store.put(t) } else if let o = other { store.remove(o.id) }
-        case .project(let before, let after):
-            let target = forward ? after : before
-            let other = forward ? before : after
-            if let p = target, let o = other, o.name.lowercased() != p.name.lowercased() {
-                store.renameProject(o.name, to: p)
-            } else if let p = target { store.put(p) } else if let o = other { store.removeProject(named: o.name) }
-        case .settings(let before, let after):
-            store.settings = forward ? after : before
-        case .filters(let before, let after):
-            store.filters = forward ? after : before
-        case .plan(let before, let after):
-            store.plan = forward ? after : before
-        }
-    }
-
-    /// Replaces the store, with the undo history it holds.
-    public func replaceStore(_ s: Store) {
-        store = s
-    }
-
-    /// Finds the task a reference names: an id, or a title matching exactly one open task.
-    func resolve(_ ref: TaskRef, _ s: Statement) -> Result<Task, Diagnostic> {
-        resolve(ref, s, scope: .open)
+    /// Applies changes as one undoable step, as an action would: fixtures of tests, and
+    /// callers that make their own changes.
+    public func commit(_ summary: String, _ changes: [Change]) {
+        var step = Engine.StepChanges()
+        engine.stage(changes, into: &step)
+        engine.record(step, summary: summary)
     }
 
     /// One line of output, text or JSON by the format.
@@ -198,4 +224,16 @@ public final class Session {
         case .json: return CommandOutput(lines: [JSONWriter.compact(json())], changed: changed)
         }
     }
+}
+
+extension Result {
+    var isSuccess: Bool {
+        if case .success = self { return true }
+        return false
+    }
+}
+
+extension StoreBackend {
+    /// Every task, in id order (a store may build them all for this).
+    public var tasks: [Task] { tasks(.all) }
 }

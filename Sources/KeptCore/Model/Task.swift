@@ -60,7 +60,10 @@ public struct TaskStatus: RawRepresentable, Sendable, Hashable {
 
 /// One task.
 public struct Task: Sendable, Equatable {
+    /// The display id: a small integer, unique in its store, never reused after a delete.
     public var id: Int
+    /// The identity that never changes, whatever the id (docs/STORE.md, "Identity").
+    public var uid: TaskUID
     public var title: String
     public var status: TaskStatus = .open
     public var due: Due?
@@ -81,6 +84,8 @@ public struct Task: Sendable, Equatable {
     public var notTodayOn: CivilDate?
     public var completedAt: Instant?
     public var createdAt: Instant
+    /// When anything last changed the task; every change the engine makes sets it.
+    public var modifiedAt: Instant
     public var parent: Int?
     public var goal: String?
     public var steps: [Step] = []
@@ -96,10 +101,14 @@ public struct Task: Sendable, Equatable {
     /// Fields this version does not know; written back unchanged (R-STORE-1).
     public var extra = JSONObject()
 
-    public init(id: Int, title: String, createdAt: Instant) {
+    /// A task whose uid is derived from its id, creation and title until a new one is given
+    /// (the engine gives every task it makes a random one; see `TaskUID.derived`).
+    public init(id: Int, title: String, createdAt: Instant, uid: TaskUID? = nil) {
         self.id = id
         self.title = title
         self.createdAt = createdAt
+        self.modifiedAt = createdAt
+        self.uid = uid ?? TaskUID.derived(id: id, createdAt: createdAt, title: title)
     }
 
     public var isOpen: Bool { status.isOpen }

@@ -81,6 +81,18 @@ public struct Journal: Sendable {
     /// Puts a redone step back where undo finds it, keeping what else can be redone.
     public mutating func pushUndo(_ s: JournalStep) { undoStack.append(s) }
 
+    /// Applies a change of the history (the store's one change path, StoreChange).
+    public mutating func apply(_ h: HistoryChange) {
+        switch h {
+        case .record(let s): record(s)
+        case .popUndo: _ = popUndo()
+        case .pushRedo(let s): pushRedo(s)
+        case .popRedo: _ = popRedo()
+        case .pushUndo(let s): pushUndo(s)
+        case .renumber(let old, let new): renumber(task: old, to: new)
+        }
+    }
+
     /// Makes every step that names task `old` name `new` instead: a task restored by undo has
     /// a new id (R-TASK-3), and earlier steps must still undo the task they changed.
     public mutating func renumber(task old: Int, to new: Int) {

@@ -24,6 +24,11 @@ public struct Store: Sendable {
     public var extra = JSONObject()
     /// The undo and redo history, kept in the file so a later session can still undo.
     public var history = Journal()
+    /// Deleted tasks' uids, oldest first, at most `Tombstone.limit`.
+    public var tombstones: [Tombstone] = []
+    /// How many times the store file has been written; a writer that read an older revision
+    /// learns that another process wrote meanwhile (docs/STORE.md, "Two processes").
+    public var revision = 0
 
     public init() {}
 
@@ -87,6 +92,17 @@ public struct Store: Sendable {
     public func task(atRow k: Int) -> Task? {
         if let d = deferred { return d.task(atRow: k) }
         return k >= 0 && k < built.count ? built[k] : nil
+    }
+
+    /// The direct subtasks of a task, in id order; a store whose tasks are unbuilt finds them in
+    /// its columns and builds only those.
+    public func tasks(parent id: Int) -> [Task] {
+        guard let d = deferred else { return built.filter { $0.parent == id } }
+        var out: [Task] = []
+        for (k, p) in d.index.parent.enumerated() where p == id {
+            if let t = d.task(atRow: k) { out.append(t) }
+        }
+        return out
     }
 
     /// The tasks with reminders, in id order; a store whose tasks are unbuilt builds only these

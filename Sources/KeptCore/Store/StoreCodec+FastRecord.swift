@@ -36,6 +36,10 @@ extension StoreCodec {
             t.id = v
             t.hasID = true
             return end
+        case .uid:
+            guard let s = fastString(b, p), let u = TaskUID.parse(slice(b, s)) else { return nil }
+            t.uid = u
+            return s.end + 1
         case .title:
             guard let s = fastString(b, p) else { return nil }
             t.title = s
@@ -62,6 +66,10 @@ extension StoreCodec {
         case .createdAt:
             guard let s = fastString(b, p), let i = TimeText.parseISOInstant(slice(b, s)) else { return nil }
             t.createdAt = i
+            return s.end + 1
+        case .modifiedAt:
+            guard let s = fastString(b, p), let i = TimeText.parseISOInstant(slice(b, s)) else { return nil }
+            t.modifiedAt = i
             return s.end + 1
         case .completedAt:
             if isNull(b, p) { t.completedAt = nil; return p + 4 }

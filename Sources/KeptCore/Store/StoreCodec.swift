@@ -48,6 +48,12 @@ public enum StoreCodec {
                 guard v >= 1, v <= version else {
                     throw r.error("store version \(v) is not one this Kept reads (it reads up to \(version))", at: at)
                 }
+            case "revision":
+                let n = try r.readInt()
+                guard n >= 0, n <= Store.maxID else { throw r.error("'revision' must be from 0 to \(Store.maxID)", at: at) }
+                store.revision = n
+            case "tombstones":
+                store.tombstones = try decodeTombstones(&r)
             case "nextId":
                 let n = try r.readInt()
                 guard n >= 1, n <= Store.maxID else { throw r.error("'nextId' must be from 1 to \(Store.maxID)", at: at) }
@@ -133,8 +139,27 @@ public enum StoreCodec {
         s.extra = store.extra
         s.history = store.history
         s.plan = store.plan
+        s.revision = store.revision
+        s.tombstones = store.tombstones
         if let n = nextID { s.nextID = max(n, s.nextID) }
         return s
+    }
+
+    /// `[{"uid": UUID, "deletedAt": INSTANT}…]`, oldest first.
+    static func decodeTombstones(_ r: inout JSONReader) throws(JSONError) -> [Tombstone] {
+        var out: [Tombstone] = []
+        r.skipWhitespace()
+        guard r.peekKind() == .array else { throw r.error("'tombstones' is a list") }
+        try r.beginArray()
+        while try r.nextElement() {
+            let o = try object(&r, known: ["uid", "deletedAt"])
+            guard case .string(let u)? = o.known["uid"], let uid = TaskUID(u) else { throw r.error("a tombstone needs a 'uid'", at: o.start) }
+            guard case .string(let d)? = o.known["deletedAt"], let at = TimeText.parseISOInstant(d) else {
+                throw r.error("a tombstone needs 'deletedAt', an instant", at: o.start)
+            }
+            out.append(Tombstone(uid: uid, deletedAt: at))
+        }
+        return out
     }
 
     /// An object read whole, split into the keys a decoder knows and the rest.
@@ -208,7 +233,7 @@ public enum StoreCodec {
 
     /// The task a record describes, its strings built from the reader's bytes.
     static func task(_ rec: TaskRecord, _ r: JSONReader) -> Task {
-        var t = Task(id: rec.id, title: r.string(rec.title), createdAt: rec.createdAt)
+        var t = Task(id: rec.id, title: r.string(rec.title), createdAt: rec.createdAt, uid: rec.uid)
         if let s = rec.status {
             if r.text(s, is: "open") { t.status = .open }
             else if r.text(s, is: "done") { t.status = .done }
@@ -231,6 +256,7 @@ public enum StoreCodec {
         t.heldUntil = rec.heldUntil
         t.notTodayOn = rec.notTodayOn
         t.completedAt = rec.completedAt
+        t.modifiedAt = rec.modifiedAt ?? max(rec.createdAt, rec.completedAt ?? rec.createdAt)
         t.parent = rec.parent
         t.nextOccurrence = rec.nextOccurrence
         t.pristine = rec.pristine
@@ -292,6 +318,9 @@ public enum StoreCodec {
         JSONWriter.appendString(format, to: &out)
         key("version")
         out.append(contentsOf: Array(String(version).utf8))
+        // Right after the version, where a writer finds it in the first bytes (StoreFile.commit).
+        key("revision")
+        out.append(contentsOf: Array(String(s.revision).utf8))
         key("nextId")
         out.append(contentsOf: Array(String(s.nextID).utf8))
         key("settings")
@@ -306,6 +335,10 @@ public enum StoreCodec {
         }, &out)
         key("tasks")
         list(s.tasks.map(taskObject), &out)
+        if !s.tombstones.isEmpty {
+            key("tombstones")
+            list(s.tombstones.map { JSONObject([("uid", .string($0.uid.description)), ("deletedAt", .string(TimeText.isoInstant($0.deletedAt, in: .utc)))]) }, &out)
+        }
         if let p = s.plan {
             key("plan")
             JSONWriter.append(planValue(p), to: &out, pretty: false, indent: 0, level: 0)
@@ -360,6 +393,7 @@ public enum StoreCodec {
         var o = JSONObject()
         o.members.reserveCapacity(12 + t.extra.count)
         o.members.append(("id", .number(JSONNumber(t.id))))
+        o.members.append(("uid", .string(t.uid.description)))
         o.members.append(("title", .string(t.title)))
         o.members.append(("status", .string(t.status.rawValue)))
         if let d = t.due { o.members.append(("due", TaskJSON.due(d))) }
@@ -383,6 +417,7 @@ public enum StoreCodec {
         if let d = t.notTodayOn { o.members.append(("notTodayOn", .string(d.iso))) }
         if let c = t.completedAt { o.members.append(("completedAt", .string(TimeText.isoInstant(c, in: .utc)))) }
         o.members.append(("createdAt", .string(TimeText.isoInstant(t.createdAt, in: .utc))))
+        o.members.append(("modifiedAt", .string(TimeText.isoInstant(t.modifiedAt, in: .utc))))
         if let p = t.parent { o.members.append(("parent", .number(JSONNumber(p)))) }
         if let n = t.nextOccurrence { o.members.append(("nextOccurrence", .number(JSONNumber(n)))) }
         if t.pristine { o.members.append(("pristine", .bool(true))) }

@@ -132,15 +132,18 @@ public enum StoreFile {
         return writeAtomically(bytes, to: path).mapError { Catalog.storeWriteFailed(path, reason: $0.reason) }
     }
 
-    /// Writes bytes to a path through a temporary file and a rename.
-    public static func writeAtomically(_ bytes: [UInt8], to path: String) -> Result<Void, FileError> {
+    /// Writes bytes to a path through a temporary file and a rename. An existing file keeps its
+    /// permission bits; a new one gets `newMode` (0600 for a store: it is the user's own data).
+    public static func writeAtomically(_ bytes: [UInt8], to path: String, newMode: mode_t = 0o600) -> Result<Void, FileError> {
         let dir = directory(of: path)
         let tmp = "\(dir)/.\(basename(of: path)).tmp-\(getpid())"
-        var mode: mode_t = 0o644
+        var mode: mode_t = newMode
         var st = stat()
         if stat(path, &st) == 0 { mode = st.st_mode & 0o7777 }
-        let fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, mode)
+        let fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
         guard fd >= 0 else { return .failure(FileError(errno: errno)) }
+        // The umask narrows a new file's bits; a store written again keeps exactly its own.
+        _ = fchmod(fd, mode)
         var ok = true
         var err: Int32 = 0
         bytes.withUnsafeBytes { buf in

@@ -7,6 +7,7 @@ public enum TaskJSON {
     public static func key(for f: TaskField) -> String {
         switch f {
         case .created: return "createdAt"
+        case .modified: return "modifiedAt"
         case .completed: return "completedAt"
         default: return f.rawValue
         }
@@ -32,6 +33,7 @@ public enum TaskJSON {
     public static func value(_ t: Task, zone: Zone) -> JSONValue {
         .object(JSONObject([
             ("id", .number(JSONNumber(t.id))),
+            ("uid", .string(t.uid.description)),
             ("title", .string(t.title)),
             ("status", .string(t.status.rawValue)),
             ("due", due(t.due)),
@@ -45,6 +47,7 @@ public enum TaskJSON {
             ("heldUntil", str(t.heldUntil?.iso)),
             ("completedAt", str(t.completedAt.map { TimeText.isoInstant($0, in: zone) })),
             ("createdAt", .string(TimeText.isoInstant(t.createdAt, in: zone))),
+            ("modifiedAt", .string(TimeText.isoInstant(t.modifiedAt, in: zone))),
             ("parent", t.parent.map { .number(JSONNumber($0)) } ?? .null),
             ("steps", steps(t.steps)),
             ("reminders", .array(t.reminders.map(reminder))),

@@ -8,6 +8,8 @@ struct TaskRecord {
     var start = 0
     var id = 0
     var hasID = false
+    /// Absent in a store written before uids: the task's uid is then derived (TaskUID.derived).
+    var uid: TaskUID? = nil
     var title = JSONStringRef.empty
     var hasTitle = false
     var status: JSONStringRef? = nil
@@ -29,6 +31,8 @@ struct TaskRecord {
     var notTodayOn: CivilDate? = nil
     var completedAt: Instant? = nil
     var createdAt = Instant(seconds: 0)
+    /// Absent in a store written before it: the later of creation and completion.
+    var modifiedAt: Instant? = nil
     var parent: Int? = nil
     var nextOccurrence: Int? = nil
     var pristine = false
@@ -43,7 +47,7 @@ struct TaskRecord {
     /// Clears the record for the next task, keeping the capacity of its lists.
     mutating func reset(at offset: Int) {
         start = offset
-        id = 0; hasID = false
+        id = 0; hasID = false; uid = nil
         title = .empty; hasTitle = false
         status = nil; due = nil; startDue = nil; priority = .none
         project = nil; area = nil
@@ -51,7 +55,7 @@ struct TaskRecord {
         notes.removeAll(keepingCapacity: true)
         description = nil; goal = nil
         hasRepeat = false; repeatText = .empty; repeatRRULE = nil; repeatAnchor = nil
-        estimate = nil; heldUntil = nil; notTodayOn = nil; completedAt = nil; createdAt = Instant(seconds: 0)
+        estimate = nil; heldUntil = nil; notTodayOn = nil; completedAt = nil; createdAt = Instant(seconds: 0); modifiedAt = nil
         parent = nil; nextOccurrence = nil; pristine = false
         steps.removeAll(keepingCapacity: true)
         if !reminders.isEmpty { reminders = [] }
@@ -62,8 +66,8 @@ struct TaskRecord {
 
 /// The keys of a task record that the codec knows.
 enum TaskKey: String, CaseIterable {
-    case id, title, status, due, start, priority, project, area, tags, notes, description, goal
-    case `repeat`, estimate, heldUntil, notTodayOn, completedAt, createdAt, parent, nextOccurrence, pristine
+    case id, uid, title, status, due, start, priority, project, area, tags, notes, description, goal
+    case `repeat`, estimate, heldUntil, notTodayOn, completedAt, createdAt, modifiedAt, parent, nextOccurrence, pristine
     case steps, reminders, comments
 
     static let all = TaskKey.allCases
@@ -90,7 +94,7 @@ enum TaskKey: String, CaseIterable {
     static func of(_ w0: UInt64, _ w1: UInt64, _ n: Int) -> TaskKey? {
         switch n {
         case 2: return w0 == Words.id ? .id : nil
-        case 3: return w0 == Words.due ? .due : nil
+        case 3: return w0 == Words.due ? .due : (w0 == Words.uid ? .uid : nil)
         case 4: return w0 == Words.tags ? .tags : (w0 == Words.area ? .area : (w0 == Words.goal ? .goal : nil))
         case 5:
             if w0 == Words.title { return .title }
@@ -109,7 +113,9 @@ enum TaskKey: String, CaseIterable {
             if w0 == Words.held.0, w1 == Words.held.1 { return .heldUntil }
             if w0 == Words.reminders.0, w1 == Words.reminders.1 { return .reminders }
             return nil
-        case 10: return w0 == Words.notToday.0 && w1 == Words.notToday.1 ? .notTodayOn : nil
+        case 10:
+            if w0 == Words.notToday.0, w1 == Words.notToday.1 { return .notTodayOn }
+            return w0 == Words.modified.0 && w1 == Words.modified.1 ? .modifiedAt : nil
         case 11:
             if w0 == Words.description.0, w1 == Words.description.1 { return .description }
             if w0 == Words.completed.0, w1 == Words.completed.1 { return .completedAt }
@@ -154,6 +160,7 @@ enum TaskKey: String, CaseIterable {
     enum Words {
         static let id: UInt64 = 0x6469 // id
         static let due: UInt64 = 0x657564 // due
+        static let uid: UInt64 = 0x646975 // uid
         static let tags: UInt64 = 0x73676174 // tags
         static let area: UInt64 = 0x61657261 // area
         static let goal: UInt64 = 0x6c616f67 // goal
@@ -172,6 +179,7 @@ enum TaskKey: String, CaseIterable {
         static let created: (UInt64, UInt64) = (0x4164657461657263, 0x74) // createdAt
         static let held: (UInt64, UInt64) = (0x69746e55646c6568, 0x6c) // heldUntil
         static let notToday: (UInt64, UInt64) = (0x7961646f54746f6e, 0x6e4f) // notTodayOn
+        static let modified: (UInt64, UInt64) = (0x6465696669646f6d, 0x7441) // modifiedAt
         static let reminders: (UInt64, UInt64) = (0x7265646e696d6572, 0x73) // reminders
         static let description: (UInt64, UInt64) = (0x7470697263736564, 0x6e6f69) // description
         static let completed: (UInt64, UInt64) = (0x6574656c706d6f63, 0x744164) // completedAt
@@ -221,6 +229,12 @@ extension StoreCodec {
                 t.id = try r.readInt()
                 guard t.id >= 1, t.id <= Store.maxID else { throw r.error("a task id is a whole number from 1 to \(Store.maxID)", at: at) }
                 t.hasID = true
+            case .uid:
+                let s = try r.readStringRef()
+                guard let u = r.withText(s, { TaskUID.parse($0) }) else {
+                    throw r.error("'\(r.string(s))' is not a uid (a UUID like 0b7e5c1e-3f1a-4c2b-9d4e-5f6a7b8c9d0e)", at: at)
+                }
+                t.uid = u
             case .title:
                 t.title = try r.readStringRef()
                 t.hasTitle = true
@@ -269,6 +283,10 @@ extension StoreCodec {
                 let s = try r.readStringRef()
                 guard let i = r.withText(s, { TimeText.parseISOInstant($0) }) else { throw r.error("'\(r.string(s))' is not an instant", at: at) }
                 t.createdAt = i
+            case .modifiedAt:
+                let s = try r.readStringRef()
+                guard let i = r.withText(s, { TimeText.parseISOInstant($0) }) else { throw r.error("'\(r.string(s))' is not an instant", at: at) }
+                t.modifiedAt = i
             case .parent: t.parent = try r.readIntOrNull()
             case .nextOccurrence: t.nextOccurrence = try r.readIntOrNull()
             case .pristine: t.pristine = try r.readBool()

@@ -2,8 +2,8 @@
 
 /// A task field a statement can name.
 public enum TaskField: String, CaseIterable, Sendable {
-    case id, title, status, due, start, priority, project, area, tags, notes, description
-    case `repeat`, estimate, created, completed, parent, goal, steps, reminders
+    case id, uid, title, status, due, start, priority, project, area, tags, notes, description
+    case `repeat`, estimate, created, modified, completed, parent, goal, steps, reminders
 
     /// True for the fields `set` can change in this version.
     public var isSettable: Bool {

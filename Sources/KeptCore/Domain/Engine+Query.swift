@@ -1,0 +1,54 @@
+// Reading the store through a filter: the rows a compiled filter matches over the columns, and
+// the tasks a filter looks at (open ones, unless it names a status). Only the columns are read;
+// the tasks printed are built one by one.
+
+extension Engine {
+    /// The rows (positions in id order) a filter matches, and how many tasks it looked at.
+    public func selectRows(_ expr: FilterExpr?) -> (matched: [Int], total: Int) {
+        let ds = store.settings.day.dayStart
+        guard let expr else {
+            let index = store.columns(dayStart: ds, withText: false, withSearch: false)
+            let open = (0..<index.count).filter { index.isOpen($0) }
+            return (open, open.count)
+        }
+        // Compiled once over the store's columns: names are interned, dues are integers.
+        let index = store.columns(dayStart: ds, withText: CompiledFilter.needsText(expr), withSearch: CompiledFilter.needsSearch(expr))
+        let total = expr.namesStatus ? index.count : (0..<index.count).reduce(0) { $0 + (index.isOpen($1) ? 1 : 0) }
+        return (matchingRows(expr, index, filterContext), total)
+    }
+
+    /// The tasks a filter matches, and how many tasks it looked at.
+    public func select(_ expr: FilterExpr?) -> (matched: [Task], total: Int) {
+        let (rows, total) = selectRows(expr)
+        return (rows.compactMap { store.task(atRow: $0) }, total)
+    }
+
+    /// The ids a filter matches (a bulk action's selection).
+    public func ids(matching expr: FilterExpr) -> [Int] {
+        select(expr).matched.map(\.id)
+    }
+
+    public func matchingRows(_ expr: FilterExpr, _ index: TaskIndex, _ fc: FilterContext) -> [Int] {
+        CompiledFilter(expr, index: index, context: fc).rows(in: index)
+    }
+
+    /// The tasks of the store that a filter matches, over an index built from them.
+    public func matching(_ expr: FilterExpr, _ index: TaskIndex, _ fc: FilterContext) -> [Task] {
+        matchingRows(expr, index, fc).compactMap { store.task(atRow: $0) }
+    }
+
+    /// R-FIL-6: each area once, by the name the user gave it; spellings of one area are one; an
+    /// unknown name stays as written; the starter area is never offered.
+    public var areaNames: [String] {
+        var seen = Set<String>()
+        var names: [String] = []
+        func add(_ name: String) {
+            let k = AreaName.key(name)
+            guard !k.isEmpty, k != AreaName.key("Kept Onboarding"), seen.insert(k).inserted else { return }
+            names.append(name)
+        }
+        for a in store.areas { add(a.name) }
+        for t in store.tasks(.all) { if let a = t.area { add(a) } }
+        return names
+    }
+}

@@ -1,0 +1,114 @@
+// A task's identity beyond its display id: an RFC 4122 UUID (version 4, lowercase when written)
+// that never changes, so an import or a later sync can tell one task from another whatever
+// its id in a store (docs/STORE.md, "Identity").
+
+/// A task's uid: 128 bits, kept as two words so a store of a million tasks allocates nothing
+/// for them; written as `8-4-4-4-12` lowercase hex.
+public struct TaskUID: Sendable, Hashable, Comparable, CustomStringConvertible {
+    public let hi: UInt64
+    public let lo: UInt64
+
+    public init(hi: UInt64, lo: UInt64) {
+        self.hi = hi
+        self.lo = lo
+    }
+
+    /// 128 bits made a version 4, variant 1 UUID (RFC 4122 section 4.4).
+    init(bits hi: UInt64, _ lo: UInt64) {
+        self.hi = (hi & ~0xF000) | 0x4000
+        self.lo = (lo & ~(0xC000_0000_0000_0000 as UInt64)) | 0x8000_0000_0000_0000
+    }
+
+    public static func < (a: TaskUID, b: TaskUID) -> Bool { (a.hi, a.lo) < (b.hi, b.lo) }
+
+    /// The uid of a task that a store written before uids holds: derived from what the record
+    /// says of the task (id, creation instant, title), so it reads the same on every load until
+    /// the store is next written, which records it (docs/STORE.md).
+    public static func derived(id: Int, createdAt: Instant, title: String) -> TaskUID {
+        var a: UInt64 = 0x243F_6A88_85A3_08D3 ^ UInt64(bitPattern: Int64(id))
+        var b: UInt64 = 0x1319_8A2E_0370_7344 ^ UInt64(bitPattern: createdAt.seconds)
+        for byte in title.utf8 {
+            a = mix(a ^ UInt64(byte))
+            b = mix(b &+ a)
+        }
+        return TaskUID(bits: mix(a ^ b), mix(b ^ 0x9E37_79B9_7F4A_7C15))
+    }
+
+    /// SplitMix64's finaliser: every input bit reaches every output bit.
+    static func mix(_ x: UInt64) -> UInt64 {
+        var z = x &+ 0x9E37_79B9_7F4A_7C15
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+
+    /// `0b7e5c1e-…`: 36 lowercase characters.
+    public var description: String {
+        var out = [UInt8](repeating: UInt8(ascii: "-"), count: 36)
+        var k = 0
+        for (word, dashes) in [(hi, [8, 13]), (lo, [18, 23])] {
+            for nibble in stride(from: 60, through: 0, by: -4) {
+                if dashes.contains(k) { k += 1 }
+                out[k] = TaskUID.hexDigits[Int((word >> UInt64(nibble)) & 0xF)]
+                k += 1
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Reads `8-4-4-4-12` hex (either case) from bytes; nil for anything else.
+    public static func parse<C: Collection>(_ bytes: C) -> TaskUID? where C.Element == UInt8 {
+        guard bytes.count == 36 else { return nil }
+        var hi: UInt64 = 0
+        var lo: UInt64 = 0
+        var digits = 0
+        for (k, c) in bytes.enumerated() {
+            if k == 8 || k == 13 || k == 18 || k == 23 {
+                guard c == UInt8(ascii: "-") else { return nil }
+                continue
+            }
+            let v: UInt8
+            switch c {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): v = c - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): v = c - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): v = c - UInt8(ascii: "A") + 10
+            default: return nil
+            }
+            if digits < 16 { hi = hi << 4 | UInt64(v) } else { lo = lo << 4 | UInt64(v) }
+            digits += 1
+        }
+        return TaskUID(hi: hi, lo: lo)
+    }
+
+    public init?(_ text: String) {
+        guard let u = TaskUID.parse(Array(text.utf8)) else { return nil }
+        self = u
+    }
+}
+
+/// Where new uids come from: the system's random numbers, or a seeded sequence so that a
+/// transcript under `kept test` prints the same uids on every run.
+public struct UIDSource: Sendable {
+    private var state: UInt64?
+
+    /// Random uids (RFC 4122 version 4) from the system's generator.
+    public static var random: UIDSource { UIDSource(state: nil) }
+
+    /// The same uids in the same order for the same seed.
+    public static func seeded(_ seed: UInt64) -> UIDSource { UIDSource(state: seed) }
+
+    public mutating func next() -> TaskUID {
+        guard var s = state else {
+            var g = SystemRandomNumberGenerator()
+            return TaskUID(bits: g.next(), g.next())
+        }
+        s &+= 0x9E37_79B9_7F4A_7C15
+        let a = TaskUID.mix(s)
+        s &+= 0x9E37_79B9_7F4A_7C15
+        let b = TaskUID.mix(s)
+        state = s
+        return TaskUID(bits: a, b)
+    }
+}

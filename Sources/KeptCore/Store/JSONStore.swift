@@ -1,0 +1,134 @@
+// The JSON file backend (docs/STORE.md): the whole store in memory, loaded by the fast loader,
+// and written whole at each commit under the store's lock, only when no other process wrote it
+// since it was read. Without a file it is the in-memory store of tests and of a REPL without
+// `--store`.
+
+/// A store held in memory, with or without a JSON file behind it.
+public final class JSONStore: StoreBackend {
+    /// The store as it stands, changes applied.
+    public private(set) var store: Store
+    /// The store as last committed (or read): what `rollback` goes back to.
+    private var committed: Store
+    public private(set) var hasPending = false
+    /// The file, and the identity of the version last read or written; nil in memory.
+    public let file: StorePath?
+    private var identity: FileIdentity?
+
+    /// A store in memory only: commits keep the changes and write nothing.
+    public init(memory store: Store = Store()) {
+        self.store = store
+        self.committed = store
+        self.file = nil
+    }
+
+    private init(store: Store, file: StorePath, identity: FileIdentity?) {
+        self.store = store
+        self.committed = store
+        self.file = file
+        self.identity = identity
+    }
+
+    /// Opens a store file; a missing one is an empty store that the first commit creates.
+    public static func open(_ path: String) -> Result<JSONStore, StoreError> {
+        let p = StorePath(path)
+        switch StoreFile.loadWithIdentity(p) {
+        case .failure(let d): return .failure(.unreadable(d))
+        case .success(let (loaded, id)):
+            switch loaded {
+            case .store(let s): return .success(JSONStore(store: s, file: p, identity: id))
+            case .missing(let s): return .success(JSONStore(store: s, file: p, identity: nil))
+            }
+        }
+    }
+
+    public var location: String? { file?.path }
+
+    // MARK: reading
+
+    public var settings: Settings { store.settings }
+    public var projects: [Project] { store.projects }
+    public var areas: [Area] { store.areas }
+    public var filters: [SavedFilter] { store.filters }
+    public var plan: PlanSnapshot? { store.plan }
+    public var nextID: Int { store.nextID }
+    public var history: Journal { store.history }
+    public var taskCount: Int { store.taskCount }
+    public func task(_ id: Int) -> Task? { store.task(id) }
+    public func task(atRow k: Int) -> Task? { store.task(atRow: k) }
+    public func task(uid: TaskUID) -> Task? { store.tasks.first { $0.uid == uid } }
+    public func tombstone(uid: TaskUID) -> Tombstone? { store.tombstones.last { $0.uid == uid } }
+    public func snapshot() -> Store { store }
+
+    public func columns(dayStart: WallTime, withText: Bool, withSearch: Bool) -> TaskIndex {
+        store.columns(dayStart: dayStart, withText: withText, withSearch: withSearch)
+    }
+
+    public func tasks(_ query: TaskQuery) -> [Task] {
+        switch query {
+        case .all: return store.tasks
+        case .withReminders: return store.tasksWithReminders
+        case .children(let id): return store.tasks(parent: id)
+        case .project(let name): return store.tasks.filter { $0.project == name }
+        case .titled(let title): return store.tasks.filter { $0.title == title }
+        }
+    }
+
+    // MARK: changing
+
+    public func apply(_ change: StoreChange) {
+        store.apply(change)
+        hasPending = true
+    }
+
+    public func rollback() {
+        store = committed
+        hasPending = false
+    }
+
+    public func commit() -> Result<Void, StoreError> {
+        guard hasPending else { return .success(()) }
+        guard let file else {
+            committed = store
+            hasPending = false
+            return .success(())
+        }
+        var next = store
+        next.revision = committed.revision + 1
+        let bytes = StoreCodec.encode(next)
+        switch StoreFile.commit(bytes, to: file, readAs: identity, revision: committed.revision) {
+        case .failure(let e): return .failure(e)
+        case .success(let id):
+            identity = id
+            store.revision = next.revision
+            committed = store
+            hasPending = false
+            return .success(())
+        }
+    }
+
+    // MARK: other processes
+
+    public func changedElsewhere() -> Bool {
+        guard let file else { return false }
+        return FileIdentity.of(file.target) != identity
+    }
+
+    public func reload() -> Result<Void, StoreError> {
+        guard let file else {
+            rollback()
+            return .success(())
+        }
+        switch StoreFile.loadWithIdentity(file) {
+        case .failure(let d): return .failure(.unreadable(d))
+        case .success(let (loaded, id)):
+            switch loaded {
+            case .store(let s), .missing(let s):
+                store = s
+                committed = s
+                identity = id
+                hasPending = false
+                return .success(())
+            }
+        }
+    }
+}

@@ -1,0 +1,87 @@
+// The storage seam: what the engine needs of a store, whatever holds it. A backend answers
+// reads (the filter columns, single tasks by id or uid, the small lists), takes changes through
+// `apply` (visible to reads at once), and makes them durable together with `commit`, or drops
+// them with `rollback`. The JSON file is the first backend (JSONStore).
+
+/// Tasks a statement asks a backend for by something other than their id.
+public enum TaskQuery: Sendable, Equatable {
+    /// Every task, in id order (a backend may have to build them all).
+    case all
+    /// The direct subtasks of a task.
+    case children(of: Int)
+    /// The tasks whose project is this one (by the name the tasks store).
+    case project(String)
+    /// The tasks with exactly this title.
+    case titled(String)
+    /// The tasks that have a reminder.
+    case withReminders
+}
+
+/// Why a store could not be read, written or committed.
+public enum StoreError: Error, Sendable {
+    /// Another process wrote the store after this one read it; nothing was written.
+    case conflict(path: String)
+    /// Another writer holds the store's lock and did not let go in time.
+    case locked(path: String)
+    /// The store, or the folder that holds it, cannot be written; nothing was.
+    case readOnly(path: String, folder: Bool)
+    /// The write itself failed; the store is as it was.
+    case writeFailed(path: String, reason: String)
+    /// The store cannot be read (with the diagnostic that says where and why).
+    case unreadable(Diagnostic)
+}
+
+/// A store as the engine sees it.
+public protocol StoreBackend: AnyObject {
+    /// Where the store lives, for messages; nil for a store held in memory only.
+    var location: String? { get }
+
+    // MARK: reading: what is committed, with what is applied since
+
+    var settings: Settings { get }
+    var projects: [Project] { get }
+    var areas: [Area] { get }
+    var filters: [SavedFilter] { get }
+    var plan: PlanSnapshot? { get }
+    var nextID: Int { get }
+    var history: Journal { get }
+    var taskCount: Int { get }
+    func task(_ id: Int) -> Task?
+    func task(uid: TaskUID) -> Task?
+    /// The task at a row of `columns` (rows are positions in id order).
+    func task(atRow k: Int) -> Task?
+    func tasks(_ query: TaskQuery) -> [Task]
+    /// The filter columns; `withText` keeps titles and descriptions, `withSearch` the folded
+    /// search text (the costliest).
+    func columns(dayStart: WallTime, withText: Bool, withSearch: Bool) -> TaskIndex
+    func tombstone(uid: TaskUID) -> Tombstone?
+    /// The whole store as one value, for writing a copy elsewhere.
+    func snapshot() -> Store
+
+    // MARK: changing
+
+    /// Applies one change; reads see it at once. Nothing is durable before `commit`.
+    func apply(_ change: StoreChange)
+    /// Whether changes were applied since the last commit or rollback.
+    var hasPending: Bool { get }
+    /// Makes every change applied since the last commit durable, all or none. When another
+    /// process wrote the store since it was read, nothing is written (`conflict`) and the
+    /// changes stay pending until `rollback` or `reload`.
+    func commit() -> Result<Void, StoreError>
+    /// Drops every change applied since the last commit.
+    func rollback()
+
+    // MARK: other processes
+
+    /// Whether another process wrote the store since this one read it.
+    func changedElsewhere() -> Bool
+    /// Reads the store again, dropping what is pending.
+    func reload() -> Result<Void, StoreError>
+}
+
+extension StoreBackend {
+    /// The filter columns without the folded search text.
+    public func columns(dayStart: WallTime, withText: Bool) -> TaskIndex {
+        columns(dayStart: dayStart, withText: withText, withSearch: false)
+    }
+}

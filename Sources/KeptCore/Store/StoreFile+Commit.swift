@@ -1,0 +1,230 @@
+// Committing a store file when other processes may write it too (docs/STORE.md, "Two
+// processes"). A writer takes an exclusive lock on a sidecar file (the store's own inode
+// changes with every rename, so it cannot carry the lock), checks that the store is still the
+// one it read (the same file, the same revision), and only then renames its new version over
+// it. Readers never lock: a store is only ever replaced whole, so what a reader opened stays
+// whole. A symlinked store is written through to its target; a store or folder that cannot be
+// written is refused before anything is written; temp files of dead writers are removed.
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The file a store was read from, as `stat` saw it: a store is replaced by a rename, so a new
+/// version is a new file, and an edit in place changes its size or times.
+public struct FileIdentity: Sendable, Equatable {
+    var device: UInt64
+    var inode: UInt64
+    var size: Int64
+    var modified: (Int, Int)
+    var changed: (Int, Int)
+
+    public static func == (a: FileIdentity, b: FileIdentity) -> Bool {
+        a.device == b.device && a.inode == b.inode && a.size == b.size && a.modified == b.modified && a.changed == b.changed
+    }
+
+    init(_ st: stat) {
+        device = UInt64(st.st_dev)
+        inode = UInt64(st.st_ino)
+        size = Int64(st.st_size)
+        modified = (Int(st.st_mtim.tv_sec), Int(st.st_mtim.tv_nsec))
+        changed = (Int(st.st_ctim.tv_sec), Int(st.st_ctim.tv_nsec))
+    }
+
+    /// The identity of the file at a path now; nil when there is none.
+    static func of(_ path: String) -> FileIdentity? {
+        var st = stat()
+        guard stat(path, &st) == 0 else { return nil }
+        return FileIdentity(st)
+    }
+}
+
+/// Where a store file is written: the path the user gave, the file it resolves to through
+/// symlinks, and the lock beside that file.
+public struct StorePath: Sendable {
+    /// As given, for messages.
+    public let path: String
+    /// The file written: `path` with its symlinks followed.
+    public let target: String
+
+    public init(_ path: String) {
+        self.path = path
+        self.target = StorePath.followLinks(path)
+    }
+
+    var folder: String { StoreFile.directory(of: target) }
+    var name: String { StoreFile.basename(of: target) }
+    /// `.NAME.lock` beside the store: never removed, so two writers always lock the same file.
+    var lock: String { "\(folder)/.\(name).lock" }
+    var tempPrefix: String { ".\(name).tmp-" }
+
+    /// The file a chain of symlinks ends at (up to 40 links, as the kernel allows); a link
+    /// that points nowhere yet names the file a write creates.
+    static func followLinks(_ path: String) -> String {
+        var p = path
+        for _ in 0..<40 {
+            var st = stat()
+            guard lstat(p, &st) == 0, (st.st_mode & S_IFMT) == S_IFLNK else { return p }
+            var buf = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+            let n = readlink(p, &buf, buf.count - 1)
+            guard n > 0 else { return p }
+            let dest = String(decoding: buf[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            p = dest.hasPrefix("/") ? dest : StoreFile.directory(of: p) + "/" + dest
+        }
+        return p
+    }
+}
+
+extension StoreFile {
+    /// How long a writer waits for another writer's lock.
+    static let lockTimeoutMilliseconds = 10_000
+
+    /// Reads a store file with the identity of exactly the bytes read: the path is looked at
+    /// before and after, and read again if another writer replaced it meanwhile.
+    public static func loadWithIdentity(_ path: StorePath) -> Result<(Loaded, FileIdentity?), Diagnostic> {
+        var last: Result<(Loaded, FileIdentity?), Diagnostic> = .failure(Catalog.storeUnreadable(path: path.path, reason: "it kept changing while it was read"))
+        for _ in 0..<5 {
+            let before = FileIdentity.of(path.target)
+            let loaded = load(path.target)
+            let after = FileIdentity.of(path.target)
+            switch loaded {
+            case .failure(let d):
+                var d = d
+                d.message = d.message.replacingFirst(path.target, with: path.path)
+                return .failure(d)
+            case .success(let l):
+                last = .success((l, after))
+                if before == after { return last }
+            }
+        }
+        return last
+    }
+
+    /// The revision written near the start of a store file (`"revision": N`, as Kept writes it),
+    /// or nil when the head does not say.
+    static func headRevision(_ path: String) -> Int? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var head = [UInt8](repeating: 0, count: 512)
+        let n = head.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
+        guard n > 0 else { return nil }
+        let key = Array("\"revision\": ".utf8)
+        var k = 0
+        while k + key.count < n {
+            if head[k] == key[0], Array(head[k..<(k + key.count)]) == key {
+                var v = 0
+                var j = k + key.count
+                var digits = 0
+                while j < n, head[j] >= 0x30, head[j] <= 0x39, digits < 15 {
+                    v = v * 10 + Int(head[j] - 0x30)
+                    j += 1
+                    digits += 1
+                }
+                return digits > 0 ? v : nil
+            }
+            k += 1
+        }
+        return nil
+    }
+
+    /// Writes `bytes` as the new version of a store read as `identity` (nil: there was no
+    /// file) at `revision`, unless another process wrote it since: then nothing is written.
+    /// Returns the identity of the file written.
+    public static func commit(_ bytes: [UInt8], to path: StorePath, readAs identity: FileIdentity?, revision: Int) -> Result<FileIdentity, StoreError> {
+        let exists = access(path.target, F_OK) == 0
+        if exists, access(path.target, W_OK) != 0 { return .failure(.readOnly(path: path.path, folder: false)) }
+        if access(path.folder, W_OK) != 0 { return .failure(.readOnly(path: path.folder, folder: true)) }
+        let lock: Int32
+        switch takeLock(path) {
+        case .success(let fd): lock = fd
+        case .failure(let e): return .failure(e)
+        }
+        defer { close(lock) }
+        removeStrayTemps(path)
+        // The store must still be the file this process read, at the revision it read.
+        guard FileIdentity.of(path.target) == identity else { return .failure(.conflict(path: path.path)) }
+        if identity != nil, let r = headRevision(path.target), r != revision { return .failure(.conflict(path: path.path)) }
+        switch writeAtomically(bytes, to: path.target) {
+        case .failure(let e): return .failure(.writeFailed(path: path.path, reason: e.reason))
+        case .success:
+            guard let id = FileIdentity.of(path.target) else { return .failure(.writeFailed(path: path.path, reason: "the file written is gone")) }
+            return .success(id)
+        }
+    }
+
+    /// Writes a store to a path whatever is there (`.save FILE`, `kept convert`), under the
+    /// same lock as a commit, through symlinks, refusing what cannot be written.
+    public static func overwrite(_ bytes: [UInt8], to path: StorePath) -> Result<FileIdentity, StoreError> {
+        if access(path.target, F_OK) == 0, access(path.target, W_OK) != 0 { return .failure(.readOnly(path: path.path, folder: false)) }
+        if access(path.folder, W_OK) != 0 { return .failure(.readOnly(path: path.folder, folder: true)) }
+        let lock: Int32
+        switch takeLock(path) {
+        case .success(let fd): lock = fd
+        case .failure(let e): return .failure(e)
+        }
+        defer { close(lock) }
+        removeStrayTemps(path)
+        switch writeAtomically(bytes, to: path.target) {
+        case .failure(let e): return .failure(.writeFailed(path: path.path, reason: e.reason))
+        case .success:
+            guard let id = FileIdentity.of(path.target) else { return .failure(.writeFailed(path: path.path, reason: "the file written is gone")) }
+            return .success(id)
+        }
+    }
+
+    /// The exclusive lock on the store's sidecar lock file (created 0600), waited for up to
+    /// `lockTimeoutMilliseconds`. Closing the descriptor releases it, also when the process dies.
+    static func takeLock(_ path: StorePath) -> Result<Int32, StoreError> {
+        let fd = open(path.lock, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { return .failure(.writeFailed(path: path.lock, reason: FileError(errno: errno).reason)) }
+        var waited = 0
+        while flock(fd, LOCK_EX | LOCK_NB) != 0 {
+            let e = errno
+            guard e == EWOULDBLOCK || e == EINTR else {
+                close(fd)
+                return .failure(.writeFailed(path: path.lock, reason: FileError(errno: e).reason))
+            }
+            guard waited < lockTimeoutMilliseconds else {
+                close(fd)
+                return .failure(.locked(path: path.path))
+            }
+            usleep(2_000)
+            waited += 2
+        }
+        return .success(fd)
+    }
+
+    /// Removes `.NAME.tmp-PID` files beside the store whose process is gone: a writer killed
+    /// mid-write leaves one, and they would pile up. Called with the lock held, so no live
+    /// writer of this store is writing one.
+    static func removeStrayTemps(_ path: StorePath) {
+        guard let dir = opendir(path.folder) else { return }
+        defer { closedir(dir) }
+        let prefix = path.tempPrefix
+        var stray: [String] = []
+        while let e = readdir(dir) {
+            let name = withUnsafeBytes(of: e.pointee.d_name) { raw in
+                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+            }
+            guard name.hasPrefix(prefix), let pid = Int32(name.dropFirst(prefix.count)), pid > 0 else { continue }
+            if pid == getpid() { continue }
+            if kill(pid, 0) != 0, errno == ESRCH { stray.append(name) }
+        }
+        for n in stray { unlink("\(path.folder)/\(n)") }
+    }
+}
+
+extension String {
+    /// The string with the first occurrence of `a` replaced by `b`.
+    func replacingFirst(_ a: String, with b: String) -> String {
+        let s = Array(utf8), x = Array(a.utf8)
+        guard !x.isEmpty, a != b, s.count >= x.count else { return self }
+        for k in 0...(s.count - x.count) where s[k] == x[0] && Array(s[k..<(k + x.count)]) == x {
+            return String(decoding: s[..<k] + Array(b.utf8) + s[(k + x.count)...], as: UTF8.self)
+        }
+        return self
+    }
+}
