@@ -44,6 +44,11 @@ public struct TaskDraft: Sendable {
     public var completion: CaptureCompletion?
     /// Resolved dates' rules, by token index, when asked for.
     public var dueRule: String?
+
+    /// An empty draft, for callers that build one field by field (an importer, a test).
+    public init(title: String = "") {
+        self.title = title
+    }
 }
 
 /// Why a capture line cannot be filed: a code, a message, its byte range in the line, a help.

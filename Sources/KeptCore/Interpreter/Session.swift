@@ -114,6 +114,10 @@ public final class Session {
             engine.rollback()
             let reread = store.reload()
             var d = Session.diagnostic(e)
+            // The statement that did not happen is where the error points.
+            d.file = source.file
+            d.range = source.range
+            d.label = "not written"
             if case .conflict = e {
                 d.notes = reread.isSuccess ? ["the store has been read again with the other process's changes"] : d.notes
                 d.help = "run '\(source.text)' again"

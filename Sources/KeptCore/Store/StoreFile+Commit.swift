@@ -134,9 +134,7 @@ extension StoreFile {
     /// file) at `revision`, unless another process wrote it since: then nothing is written.
     /// Returns the identity of the file written.
     public static func commit(_ bytes: [UInt8], to path: StorePath, readAs identity: FileIdentity?, revision: Int) -> Result<FileIdentity, StoreError> {
-        let exists = access(path.target, F_OK) == 0
-        if exists, access(path.target, W_OK) != 0 { return .failure(.readOnly(path: path.path, folder: false)) }
-        if access(path.folder, W_OK) != 0 { return .failure(.readOnly(path: path.folder, folder: true)) }
+        if let refused = refusedForWriting(path) { return .failure(refused) }
         let lock: Int32
         switch takeLock(path) {
         case .success(let fd): lock = fd
@@ -158,8 +156,7 @@ extension StoreFile {
     /// Writes a store to a path whatever is there (`.save FILE`, `kept convert`), under the
     /// same lock as a commit, through symlinks, refusing what cannot be written.
     public static func overwrite(_ bytes: [UInt8], to path: StorePath) -> Result<FileIdentity, StoreError> {
-        if access(path.target, F_OK) == 0, access(path.target, W_OK) != 0 { return .failure(.readOnly(path: path.path, folder: false)) }
-        if access(path.folder, W_OK) != 0 { return .failure(.readOnly(path: path.folder, folder: true)) }
+        if let refused = refusedForWriting(path) { return .failure(refused) }
         let lock: Int32
         switch takeLock(path) {
         case .success(let fd): lock = fd
@@ -173,6 +170,20 @@ extension StoreFile {
             guard let id = FileIdentity.of(path.target) else { return .failure(.writeFailed(path: path.path, reason: "the file written is gone")) }
             return .success(id)
         }
+    }
+
+    /// Why a store may not be written, checked before anything is: the store, or the folder a
+    /// new version is renamed into, is read-only. A file or folder without any write bit counts
+    /// as read-only even for root, who could write it: the mode says what its owner meant.
+    static func refusedForWriting(_ path: StorePath) -> StoreError? {
+        func readOnly(_ p: String) -> Bool {
+            var st = stat()
+            guard stat(p, &st) == 0 else { return false }
+            return access(p, W_OK) != 0 || st.st_mode & 0o222 == 0
+        }
+        if readOnly(path.target) { return .readOnly(path: path.path, folder: false) }
+        if readOnly(path.folder) { return .readOnly(path: path.folder, folder: true) }
+        return nil
     }
 
     /// The exclusive lock on the store's sidecar lock file (created 0600), waited for up to

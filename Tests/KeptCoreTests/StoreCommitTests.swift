@@ -1,0 +1,150 @@
+// Sessions and backends on one store file: a session that commits after each statement reads
+// what another wrote before its next statement; a commit whose store moved under it writes
+// nothing, fails with E0323, reads the store again and names the statement to run again; a run
+// that commits at its end writes all or nothing.
+// covers: R-STORE-2, R-STORE-3
+
+import Foundation
+import XCTest
+@testable import KeptCore
+
+final class StoreCommitTests: XCTestCase {
+    var dir: URL!
+
+    override func setUpWithError() throws {
+        dir = FileManager.default.temporaryDirectory.appendingPathComponent("kept-commit-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(at: dir)
+    }
+
+    func session(_ path: String, commits: CommitPolicy = .eachStatement) throws -> Session {
+        let store = try JSONStore.open(path).get()
+        let e = Engine(store: store, clock: .wall(CivilDateTime(iso: "2026-06-15T09:00") ?? CivilDateTime(date: CivilDate(dayNumber: 0), time: .midnight)),
+                       defaultZone: Zone(identifier: "Europe/Berlin") ?? .utc)
+        return Session(engine: e, commits: commits)
+    }
+
+    func run(_ s: Session, _ text: String) -> CommandOutput {
+        s.run(StatementSource(file: SourceFile(name: "t", text: text)))
+    }
+
+    func titles(_ path: String) throws -> [String] {
+        guard case .success(.store(let s)) = StoreFile.load(path) else { throw CocoaError(.fileReadCorruptFile) }
+        return s.tasks.map(\.title)
+    }
+
+    /// Two sessions on one file see each other's changes at their next statement.
+    func testSessionsSeeEachOther() throws {
+        let path = dir.appendingPathComponent("s.json").path
+        let a = try session(path), b = try session(path)
+        XCTAssertEqual(run(a, "add first").lines, ["Added 1 · first"])
+        XCTAssertEqual(run(b, "count").lines, ["All 1 task"], "b read the store again before the statement")
+        XCTAssertEqual(run(b, "add second").lines, ["Added 2 · second"])
+        XCTAssertEqual(run(a, "list").lines, ["All 2 tasks", "1  first", "2  second"])
+        XCTAssertEqual(run(a, "complete 2").lines, ["Completed 2 · second"])
+        XCTAssertEqual(try titles(path), ["first", "second"])
+        XCTAssertEqual(run(b, "show 2 status").lines, ["done"])
+    }
+
+    /// Two backends on one file: the second commit of the same version is refused and writes
+    /// nothing, whatever it changed.
+    func testSecondCommitOfOneVersionIsRefused() throws {
+        let path = dir.appendingPathComponent("b.json").path
+        let a = try JSONStore.open(path).get(), b = try JSONStore.open(path).get()
+        a.apply(.item(.task(before: nil, after: Task(id: 1, title: "from a", createdAt: Instant(seconds: 0)))))
+        b.apply(.item(.task(before: nil, after: Task(id: 1, title: "from b", createdAt: Instant(seconds: 0)))))
+        XCTAssertNoThrow(try a.commit().get())
+        XCTAssertFalse(a.changedElsewhere())
+        XCTAssertTrue(b.changedElsewhere())
+        guard case .failure(.conflict) = b.commit() else { return XCTFail("b's commit must be refused") }
+        XCTAssertEqual(try titles(path), ["from a"])
+        XCTAssertTrue(b.hasPending, "b's changes are kept until it rolls back or reads again")
+        XCTAssertNoThrow(try b.reload().get())
+        XCTAssertEqual(b.tasks(.all).map(\.title), ["from a"])
+        b.apply(.item(.task(before: nil, after: Task(id: 2, title: "b again", createdAt: Instant(seconds: 0)))))
+        XCTAssertNoThrow(try b.commit().get())
+        XCTAssertEqual(try titles(path), ["from a", "b again"])
+    }
+
+    /// A conflict between the session's read and its commit (a writer that got in between, as
+    /// a backend that writes first shows): E0323 at the statement, nothing of it written, the
+    /// store read again with the other writer's change, and a help line with what to run.
+    func testConflictIsReportedAndTheStoreReadAgain() throws {
+        let path = dir.appendingPathComponent("c.json").path
+        let a = try session(path)
+        XCTAssertEqual(run(a, "add first").lines, ["Added 1 · first"])
+        let inner = try JSONStore.open(path).get()
+        let racing = RacingBackend(inner) {
+            // Another process writes just before this one commits.
+            let other = try? JSONStore.open(path).get()
+            other?.apply(.item(.task(before: nil, after: Task(id: 7, title: "theirs", createdAt: Instant(seconds: 0)))))
+            _ = other?.commit()
+        }
+        a.replaceStore(racing)
+        let r = run(a, "add mine")
+        XCTAssertTrue(r.lines.isEmpty)
+        let d = try XCTUnwrap(r.diagnostics.first)
+        XCTAssertEqual(d.code, "E0323")
+        XCTAssertEqual(d.help, "run 'add mine' again")
+        XCTAssertEqual(try titles(path), ["first", "theirs"], "nothing of the refused statement was written")
+        XCTAssertEqual(a.store.tasks(.all).map(\.title), ["first", "theirs"], "the session has the other writer's change")
+        XCTAssertEqual(DiagnosticRenderer(style: .short).render(d).prefix(19), "t:1:1: error[E0323]")
+    }
+
+    /// A session that commits at its end writes everything at once, or nothing.
+    func testAtEndCommitsAllOrNothing() throws {
+        let path = dir.appendingPathComponent("e.json").path
+        let s = try session(path, commits: .atEnd)
+        _ = run(s, "add one")
+        _ = run(s, "add two")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path), "nothing before the end")
+        XCTAssertNil(s.finish(failed: 0, keepGoing: false))
+        XCTAssertEqual(try titles(path), ["one", "two"])
+        let t = try session(path, commits: .atEnd)
+        _ = run(t, "add three")
+        let d = try XCTUnwrap(t.finish(failed: 1, keepGoing: false))
+        XCTAssertEqual(d.code, "E0326")
+        XCTAssertEqual(try titles(path), ["one", "two"])
+    }
+}
+
+/// A JSON store that runs `before` just before each commit.
+final class RacingBackend: StoreBackend {
+    let inner: JSONStore
+    let before: () -> Void
+    init(_ inner: JSONStore, before: @escaping () -> Void) {
+        self.inner = inner
+        self.before = before
+    }
+
+    var location: String? { inner.location }
+    var settings: Settings { inner.settings }
+    var projects: [Project] { inner.projects }
+    var areas: [Area] { inner.areas }
+    var filters: [SavedFilter] { inner.filters }
+    var plan: PlanSnapshot? { inner.plan }
+    var nextID: Int { inner.nextID }
+    var history: Journal { inner.history }
+    var taskCount: Int { inner.taskCount }
+    func task(_ id: Int) -> Task? { inner.task(id) }
+    func task(uid: TaskUID) -> Task? { inner.task(uid: uid) }
+    func task(atRow k: Int) -> Task? { inner.task(atRow: k) }
+    func tasks(_ query: TaskQuery) -> [Task] { inner.tasks(query) }
+    func columns(dayStart: WallTime, withText: Bool, withSearch: Bool) -> TaskIndex {
+        inner.columns(dayStart: dayStart, withText: withText, withSearch: withSearch)
+    }
+    func tombstone(uid: TaskUID) -> Tombstone? { inner.tombstone(uid: uid) }
+    func snapshot() -> Store { inner.snapshot() }
+    func apply(_ change: StoreChange) { inner.apply(change) }
+    var hasPending: Bool { inner.hasPending }
+    func commit() -> Result<Void, StoreError> {
+        before()
+        return inner.commit()
+    }
+    func rollback() { inner.rollback() }
+    func changedElsewhere() -> Bool { inner.changedElsewhere() }
+    func reload() -> Result<Void, StoreError> { inner.reload() }
+}
