@@ -1,4 +1,4 @@
-// The command line of LANGUAGE.md: `kept [repl]`, `kept run`, `kept test`, `kept help`,
+// The command line (README.md, `kept --help`): `kept [repl]`, `kept run`, `kept test`, `kept help`,
 // `--help`, `--version`. A usage error names what was wrong and exits 64.
 
 import KeptCore

@@ -1,4 +1,4 @@
-// The JSON shape of an error (LANGUAGE.md): {"error":{"code","message","line","column"}}.
+// The JSON shape of an error (docs/OUTPUT.md): {"error":{"code","message","line","column"}}.
 
 import KeptCore
 

@@ -9,7 +9,7 @@ struct DotCommand {
     static let table: [(name: String, usage: String, summary: String)] = [
         ("help", ".help [TOPIC]", "list the dot-commands, or explain a command or dot-command"),
         ("open", ".open FILE", "open another store (a missing file is an empty store); it is written after each change"),
-        ("save", ".save [FILE]", "write the store now, to its file or to FILE"),
+        ("save", ".save [FILE]", "commit the store now, or write a copy of it to FILE"),
         ("mode", ".mode text|json", "print results as text or as one JSON object per command"),
         ("timer", ".timer on|off", "print how long each command took, on stderr"),
         ("bail", ".bail on|off", "stop piped input at the first error, exit 1 (on unless turned off; as 'sqlite3 -bail')"),

@@ -1,5 +1,5 @@
 // The entry point behind `main.swift`: parses the command line and hands over to the batch
-// runner, the test runner or the REPL. Exit codes as STYLE.md: 0 ok, 1 a command or test failed,
+// runner, the test runner or the REPL. Exit codes (README.md, "Command line"): 0 ok, 1 a command or test failed,
 // 2 a script or store could not be read or parsed, 64 usage.
 
 import KeptCore

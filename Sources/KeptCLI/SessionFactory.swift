@@ -5,7 +5,7 @@ import KeptCore
 
 /// Makes sessions for the front ends.
 enum SessionFactory {
-    /// The clock and zone of test mode, when a script sets neither (LANGUAGE.md: test mode
+    /// The clock and zone of test mode, when a script sets neither (docs/SCRIPTS.md: test mode
     /// freezes the clock): Monday 2026-06-15 09:00 in Europe/Berlin.
     static let testNow = CivilDateTime(date: CivilDate(year: 2026, month: 6, day: 15) ?? CivilDate(dayNumber: 20619),
                                        time: WallTime(hour: 9, minute: 0) ?? .midnight)

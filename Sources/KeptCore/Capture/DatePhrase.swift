@@ -1,4 +1,4 @@
-// Date phrases resolved against now, the zone, the day start and the week start (LANGUAGE.md's
+// Date phrases resolved against now, the zone, the day start and the week start (docs/CAPTURE.md's
 // table). Pure: the same words at the same now give the same date (R-CAP-3). The rule that
 // decided is kept in words for `explain date`, and only built when asked for.
 
@@ -151,7 +151,7 @@ public enum DatePhrase {
         }
     }
 
-    /// A date with a time, moved forward out of a DST gap (LANGUAGE.md).
+    /// A date with a time, moved forward out of a DST gap (docs/CAPTURE.md).
     static func wall(_ dt: CivilDateTime, _ ctx: DateContext, explain: Bool, rule: String) -> ResolvedDate {
         let r = ctx.zone.resolve(dt)
         var rule = rule

@@ -24,7 +24,7 @@ public enum DayRef: Sendable, Equatable {
     case inDays(Int, TimeUnit)
 }
 
-/// How a weekday name is read (LANGUAGE.md's table).
+/// How a weekday name is read (docs/CAPTURE.md's table).
 public enum WeekdayMode: Sendable, Equatable {
     /// `fri`, `on fri`: the first such day strictly after today.
     case coming

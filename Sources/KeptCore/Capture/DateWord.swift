@@ -9,7 +9,7 @@ public enum TimeUnit: Sendable, Equatable {
     var isCalendar: Bool { self != .minute && self != .hour }
 }
 
-/// A named time of day; its hour is a setting (LANGUAGE.md).
+/// A named time of day; its hour is a setting (docs/CAPTURE.md).
 public enum NamedTime: String, Sendable, Equatable, CaseIterable {
     case morning, afternoon, evening, tonight
 }

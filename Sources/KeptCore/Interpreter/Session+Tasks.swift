@@ -18,7 +18,7 @@ extension Session {
         let value = fieldText(t, f, txt)
         let json: JSONValue
         switch f {
-        // Fields outside the task shape of LANGUAGE.md.
+        // Fields outside the task shape of docs/OUTPUT.md.
         case .description: json = t.description.map { .string($0) } ?? .null
         case .goal: json = t.goal.map { .string($0) } ?? .null
         case .start: json = TaskJSON.due(t.start)

@@ -6,7 +6,7 @@ public enum DateOrder: String, Sendable, CaseIterable {
     case mdy, dmy
 }
 
-/// What `next fri` means (LANGUAGE.md): the coming Friday, or the Friday of next week.
+/// What `next fri` means (docs/CAPTURE.md): the coming Friday, or the Friday of next week.
 public enum NextWeekday: String, Sendable, CaseIterable {
     case coming
     case followingWeek = "following-week"

@@ -1,5 +1,5 @@
 // A filter compiled against a TaskIndex: names become integer ids, windows day numbers, so
-// evaluating one task is a few integer comparisons (LANGUAGE.md: compiled once per query).
+// evaluating one task is a few integer comparisons (docs/FILTERS.md: compiled once per query).
 
 import Dispatch
 import Synchronization
@@ -33,7 +33,7 @@ public struct CompiledFilter: Sendable {
     let nowMinute: Int64
     let todayStart: Int64
 
-    /// Compiles a filter; the open-only scope of LANGUAGE.md is added unless it names a status.
+    /// Compiles a filter; the open-only scope of docs/FILTERS.md is added unless it names a status.
     public init(_ expr: FilterExpr, index: TaskIndex, context: FilterContext) {
         today = Int32(context.today)
         nowMinute = Int64(context.nowMinute)

@@ -1,5 +1,5 @@
 // The filter language's tree: terms joined by and, or and not. The parser builds it from the
-// statement's tokens; CompiledFilter checks tasks against it (LANGUAGE.md, R-FIL-1).
+// statement's tokens; CompiledFilter checks tasks against it (docs/FILTERS.md, R-FIL-1).
 
 /// A comparison operator of `due < fri`, `priority >= high`.
 public enum Comparison: String, Sendable {

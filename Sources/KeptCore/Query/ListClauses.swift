@@ -1,5 +1,5 @@
 // What `list` takes besides a filter: a view (`list today`), `order by`, `limit` and
-// `group by due` (LANGUAGE.md, R-VIEW-1, R-VIEW-4). Read from the statement's tokens; the
+// `group by due` (docs/FILTERS.md, R-VIEW-1, R-VIEW-4). Read from the statement's tokens; the
 // filter is what stands before the first clause. Each parse function quotes its production.
 
 /// The views of R-VIEW-1.

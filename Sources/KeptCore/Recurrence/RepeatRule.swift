@@ -33,7 +33,7 @@ public struct RepeatRule: Sendable, Equatable {
     public var until: CivilDate?
     /// How many occurrences the series has.
     public var count: Int?
-    /// The next date counts from the completion day (LANGUAGE.md).
+    /// The next date counts from the completion day (docs/REPEATS.md).
     public var afterCompletion = false
     /// A month (or year) without the rule's day is skipped instead of taking its last day: the
     /// RFC 5545 reading of a plain BYMONTHDAY=31, kept for rules that came in as an RRULE.

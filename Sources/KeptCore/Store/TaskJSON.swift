@@ -1,4 +1,4 @@
-// A task as JSON, in the two places it appears: the `--format json` shape of LANGUAGE.md (every
+// A task as JSON, in the two places it appears: the `--format json` shape of docs/OUTPUT.md (every
 // key always present) and the store record (defaults left out, unknown fields written back).
 
 /// Encodes tasks as JSON.
@@ -29,7 +29,7 @@ public enum TaskJSON {
         .object(JSONObject([("at", .string(r.at.iso)), ("pastDue", .bool(r.pastDue))]))
     }
 
-    /// The output shape (LANGUAGE.md): instants with the account zone's offset.
+    /// The output shape (docs/OUTPUT.md): instants with the account zone's offset.
     public static func value(_ t: Task, zone: Zone) -> JSONValue {
         .object(JSONObject([
             ("id", .number(JSONNumber(t.id))),

@@ -1,5 +1,5 @@
 // An IANA time zone: turns instants into wall-clock date-times and back (R-DAY-1).
-// Offsets come from Foundation's TimeZone; the gap and overlap rules of LANGUAGE.md are applied here.
+// Offsets come from Foundation's TimeZone; the gap and overlap rules of docs/CAPTURE.md are applied here.
 
 import Foundation
 

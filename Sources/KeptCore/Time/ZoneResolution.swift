@@ -1,4 +1,4 @@
-// What a wall-clock time resolved to in a zone, and whether DST bent it (LANGUAGE.md, date phrases).
+// What a wall-clock time resolved to in a zone, and whether DST bent it (docs/CAPTURE.md, date phrases).
 // `explain date` can say why 02:30 became 03:30 from `kind`.
 
 /// The result of `Zone.resolve`: the instant, the wall time actually used, and how it was found.
