@@ -405,8 +405,10 @@ public enum StoreCodec {
         if !t.notes.isEmpty { o.members.append(("notes", .array(t.notes.map { .string($0) }))) }
         if let d = t.description { o.members.append(("description", .string(d))) }
         if let r = t.repeatRule {
-            var ro = JSONObject([("text", .string(r.text))])
-            if let rr = r.rrule { ro["rrule"] = .string(rr) }
+            // The words and RRULE as they were stored (or made, for a new rule): a store read and
+            // written keeps them, canonical or not; output shows the canonical words (R-REP-9).
+            var ro = JSONObject([("text", .string(r.storedText))])
+            if let rr = r.storedRRULE { ro["rrule"] = .string(rr) }
             if let a = r.anchor { ro["anchor"] = .string(a.iso) }
             o.members.append(("repeat", .object(ro)))
         }
