@@ -94,6 +94,27 @@ final class StoreCommitTests: XCTestCase {
         XCTAssertEqual(DiagnosticRenderer(style: .short).render(d).prefix(19), "t:1:1: error[E0323]")
     }
 
+    /// A rollback puts back exactly what was committed: tasks added, changed and removed, ids,
+    /// tombstones, the plan and the history.
+    func testRollbackPutsBackWhatWasCommitted() throws {
+        let e = Engine(store: JSONStore(memory: Store()), clock: .wall(CivilDateTime(iso: "2026-06-15T09:00") ?? CivilDateTime(date: CivilDate(dayNumber: 0), time: .midnight)),
+                       defaultZone: .utc)
+        _ = try e.add(TaskDraft(title: "A"))
+        _ = try e.add(TaskDraft(title: "B"))
+        XCTAssertNoThrow(try e.commit().get())
+        let before = StoreCodec.encode(e.store.snapshot())
+        _ = try e.complete(.task(1))
+        _ = try e.delete(.task(2))
+        _ = try e.add(TaskDraft(title: "C"))
+        _ = e.top3()
+        _ = try e.set(setting: "clock", to: "24h")
+        XCTAssertTrue(e.store.hasPending)
+        e.rollback()
+        XCTAssertFalse(e.store.hasPending)
+        XCTAssertEqual(String(decoding: StoreCodec.encode(e.store.snapshot()), as: UTF8.self), String(decoding: before, as: UTF8.self))
+        XCTAssertEqual(e.store.nextID, 3)
+    }
+
     /// A session that commits at its end writes everything at once, or nothing.
     func testAtEndCommitsAllOrNothing() throws {
         let path = dir.appendingPathComponent("e.json").path

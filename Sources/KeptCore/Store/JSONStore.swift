@@ -7,8 +7,11 @@
 public final class JSONStore: StoreBackend {
     /// The store as it stands, changes applied.
     public private(set) var store: Store
-    /// The store as last committed (or read): what `rollback` goes back to.
-    private var committed: Store
+    /// What `rollback` goes back to: everything but the tasks as last committed (or read), and
+    /// each task a pending change touched as it was before. A copy of the whole store would
+    /// cost a copy of every task at the next change.
+    private var committedMeta: Store.Meta
+    private var taskLog: [(id: Int, before: Task?)] = []
     public private(set) var hasPending = false
     /// The file, and the identity of the version last read or written; nil in memory.
     public let file: StorePath?
@@ -17,13 +20,13 @@ public final class JSONStore: StoreBackend {
     /// A store in memory only: commits keep the changes and write nothing.
     public init(memory store: Store = Store()) {
         self.store = store
-        self.committed = store
+        self.committedMeta = store.meta
         self.file = nil
     }
 
     private init(store: Store, file: StorePath, identity: FileIdentity?) {
         self.store = store
-        self.committed = store
+        self.committedMeta = store.meta
         self.file = file
         self.identity = identity
     }
@@ -76,32 +79,45 @@ public final class JSONStore: StoreBackend {
     // MARK: changing
 
     public func apply(_ change: StoreChange) {
+        if case .item(.task(let b, let a)) = change {
+            for id in [b?.id, a?.id].compactMap({ $0 }) { taskLog.append((id, store.task(id))) }
+        }
         store.apply(change)
         hasPending = true
     }
 
     public func rollback() {
-        store = committed
+        guard hasPending else { return }
+        for (id, before) in taskLog.reversed() {
+            if let t = before { store.put(t) } else { store.remove(id) }
+        }
+        store.meta = committedMeta
+        settled()
+    }
+
+    /// What is applied now is what a rollback goes back to.
+    private func settled() {
+        committedMeta = store.meta
+        taskLog.removeAll()
         hasPending = false
     }
 
     public func commit() -> Result<Void, StoreError> {
         guard hasPending else { return .success(()) }
         guard let file else {
-            committed = store
-            hasPending = false
+            settled()
             return .success(())
         }
-        var next = store
-        next.revision = committed.revision + 1
-        let bytes = StoreCodec.encode(next)
-        switch StoreFile.commit(bytes, to: file, readAs: identity, revision: committed.revision) {
+        let read = committedMeta.revision
+        store.revision = read + 1
+        let bytes = StoreCodec.encode(store)
+        store.revision = read
+        switch StoreFile.commit(bytes, to: file, readAs: identity, revision: read) {
         case .failure(let e): return .failure(e)
         case .success(let id):
             identity = id
-            store.revision = next.revision
-            committed = store
-            hasPending = false
+            store.revision = read + 1
+            settled()
             return .success(())
         }
     }
@@ -124,9 +140,8 @@ public final class JSONStore: StoreBackend {
             switch loaded {
             case .store(let s), .missing(let s):
                 store = s
-                committed = s
                 identity = id
-                hasPending = false
+                settled()
                 return .success(())
             }
         }

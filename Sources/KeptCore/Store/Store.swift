@@ -32,6 +32,39 @@ public struct Store: Sendable {
 
     public init() {}
 
+    /// Everything but the tasks: small, so a backend can keep a copy to roll back to.
+    struct Meta {
+        var projects: [Project]
+        var areas: [Area]
+        var filters: [SavedFilter]
+        var settings: Settings
+        var plan: PlanSnapshot?
+        var nextID: Int
+        var extra: JSONObject
+        var history: Journal
+        var tombstones: [Tombstone]
+        var revision: Int
+    }
+
+    var meta: Meta {
+        get {
+            Meta(projects: projects, areas: areas, filters: filters, settings: settings, plan: plan, nextID: nextID, extra: extra,
+                 history: history, tombstones: tombstones, revision: revision)
+        }
+        set {
+            projects = newValue.projects
+            areas = newValue.areas
+            filters = newValue.filters
+            settings = newValue.settings
+            plan = newValue.plan
+            nextID = newValue.nextID
+            extra = newValue.extra
+            history = newValue.history
+            tombstones = newValue.tombstones
+            revision = newValue.revision
+        }
+    }
+
     /// Builds a store from decoded parts; tasks are put in id order.
     public init(tasks: [Task]) {
         // A store file keeps its tasks in id order, so the sort is usually skipped.
