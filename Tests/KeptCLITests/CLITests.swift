@@ -1,7 +1,7 @@
 // The command line of the real `kept` binary: diagnostics in their rich and short forms
-// (LANGUAGE.md "Errors"), exit codes and usage errors (LANGUAGE.md "Command line", README: 0 ok,
-// 1 a command failed, 2 unreadable script or store, 64 usage), and that a bad statement does not
-// stop the ones after it.
+// (docs/LANGUAGE.md "Errors"), exit codes and usage errors (docs/LANGUAGE.md "The command
+// line": 0 ok, 1 a command failed, 2 unreadable script or store, 64 usage), and that a bad
+// statement does not stop the ones after it.
 
 import Foundation
 import XCTest

@@ -1,4 +1,4 @@
-// Fuzzing the real binary (LANGUAGE.md "Errors": no input, however malformed, crashes the
+// Fuzzing the real binary (docs/LANGUAGE.md "Errors": no input, however malformed, crashes the
 // interpreter or damages the store; R-STORE-2). Inputs come from a seeded SplitMix64, so a run
 // is reproducible: set KEPT_FUZZ_SEED to try another seed, KEPT_FUZZ_ITERATIONS for more cases.
 // A failure names the seed, the case and the input (escaped), which is enough to replay it.

@@ -1,11 +1,11 @@
-// `--format json` (LANGUAGE.md "Output"): one JSON object per command, one per line, in the
-// documented shapes; this form is an interface, so the keys are pinned exactly.
+// `--format json` (docs/LANGUAGE.md "Output"): one JSON object per command, one per line, in the
+// shapes of docs/OUTPUT.md; this form is an interface, so the keys are pinned exactly.
 
 import Foundation
 import XCTest
 
 final class JSONFormatTests: XCTestCase {
-    /// The keys of a task object, exactly (LANGUAGE.md "any task").
+    /// The keys of a task object, exactly (docs/OUTPUT.md).
     static let taskKeys: Set<String> = [
         "id", "uid", "title", "status", "due", "priority", "project", "area", "tags", "notes", "repeat",
         "estimate", "heldUntil", "completedAt", "createdAt", "modifiedAt", "parent", "steps", "reminders",
@@ -123,7 +123,7 @@ final class JSONFormatTests: XCTestCase {
         XCTAssertEqual(objs.count, 4, r.summary)
         guard objs.count == 4 else { return }
         let want = "Say \"hi\" \\ to\nJosé\tnow"
-        // The task shape of LANGUAGE.md has no description; `show 1 description` gives it.
+        // The task object of docs/OUTPUT.md has no description; `show 1 description` gives it.
         XCTAssertEqual((objs[1]["updated"] as? [String: Any])?["id"] as? Int, 1)
         XCTAssertEqual(objs[2] as? [String: String], ["description": want])
         XCTAssertEqual((objs[3]["error"] as? [String: Any])?["code"] as? String, "E0209")

@@ -1,4 +1,4 @@
-// `kept test`, the transcript runner (LANGUAGE.md "Script files"): failures print FAIL
+// `kept test`, the transcript runner (docs/SCRIPTS.md): failures print FAIL
 // file:line and a unified diff, the last line counts passed/failed/skipped, `--update` rewrites
 // the failing blocks, expected blocks take (re), (glob), `...`, <BLANKLINE> and `! CODE`
 // lines, `@case` starts each case from the setup state, and a malformed transcript exits 2.

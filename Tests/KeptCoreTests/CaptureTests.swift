@@ -1,7 +1,7 @@
 // Table tests for the quick-add line, against docs/CAPTURE.md ("The capture line") and
-// RULES.md R-CAP-1 … R-CAP-6. Expected values were derived by hand from the spec; all lines are
-// read at Monday 2026-06-15 09:00 in Europe/Berlin with default settings unless a case says
-// otherwise (so `@fri` is 2026-06-19, `@tomorrow` 2026-06-16, `@may 17` 2027-05-17).
+// docs/RULES.md R-CAP-1 … R-CAP-6. Expected values were derived by hand from the docs; all
+// lines are read at Monday 2026-06-15 09:00 in Europe/Berlin with default settings unless a
+// case says otherwise (so `@fri` is 2026-06-19, `@tomorrow` 2026-06-16, `@may 17` 2027-05-17).
 //
 // R-CAP-1: tokens set fields and leave the title; the other words keep their order.
 // R-CAP-2: every token is reported with its kind and byte range; unfinished words get completions.

@@ -1,5 +1,5 @@
-// Table tests for date phrases, against docs/CAPTURE.md ("Date phrases") and LANGUAGE.md.
-// Every expected value was derived by hand from the spec and a calendar, never by running the
+// Table tests for date phrases, against docs/CAPTURE.md ("Date phrases") and docs/LANGUAGE.md.
+// Every expected value was derived by hand from the docs and a calendar, never by running the
 // code: 2026-06-15 is a Monday, 2026-06-19 a Friday, 2026-01-31 a Saturday, 2026-12-31 a
 // Thursday; Europe/Berlin springs forward 02:00→03:00 on 2026-03-29 and falls back
 // (02:00–03:00 twice) on 2026-10-25; America/New_York on 2026-03-08 and 2026-11-01.

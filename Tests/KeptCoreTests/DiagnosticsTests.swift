@@ -1,5 +1,5 @@
-// Diagnostics are tested through their rendered text, in both forms (STYLE.md), plus the
-// catalog's code ranges and the did-you-mean distance.
+// Diagnostics are tested through their rendered text, in both forms (docs/LANGUAGE.md
+// "Errors"), plus the catalog's code ranges and the did-you-mean distance.
 
 import Foundation
 import XCTest
@@ -15,8 +15,8 @@ final class DiagnosticsTests: XCTestCase {
         return session.run(c.statement).diagnostics.first
     }
 
-    /// The rich form of LANGUAGE.md: header, arrow with file:line:col, the source line as written
-    /// in the file (with its `> `), the caret under the range with its label, and the help.
+    /// The rich form of docs/LANGUAGE.md: header, arrow with file:line:col, the source line as
+    /// written in the file (with its `> `), the caret under the range with its label, and the help.
     func testRichFormPointsIntoTheTranscriptLine() throws {
         let d = try XCTUnwrap(diagnostic("# morning\n\n> lsit #errand\n"))
         let text = DiagnosticRenderer(style: .rich).render(d)
@@ -86,7 +86,7 @@ final class DiagnosticsTests: XCTestCase {
         XCTAssertTrue(DiagnosticRenderer(style: .rich, color: true).render(d).contains("\u{1B}[1;31m"))
     }
 
-    /// Codes are unique and sit in the ranges of STYLE.md.
+    /// Codes are unique and sit in the ranges of docs/LANGUAGE.md ("Errors").
     func testCatalogCodesAreUniqueAndInRange() {
         var seen = Set<String>()
         for e in Catalog.entries {

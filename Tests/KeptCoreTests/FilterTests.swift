@@ -1,4 +1,4 @@
-// Table tests of the filter language (LANGUAGE.md "Filters"): terms, predicates, comparisons,
+// Table tests of the filter language (docs/FILTERS.md): terms, predicates, comparisons,
 // windows, search, regex, boolean structure, scope and counts, and errors.
 // covers: R-FIL-1, R-FIL-3, R-FIL-4, R-VIEW-3, R-DAY-2, R-DAY-5
 //

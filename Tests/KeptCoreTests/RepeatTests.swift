@@ -482,7 +482,7 @@ final class RepeatTests: XCTestCase {
         }
     }
 
-    /// Parsing the canonical text gives the same rule back (LANGUAGE.md), for every rule in the
+    /// Parsing the canonical text gives the same rule back (R-REP-9), for every rule in the
     /// tables: the same words again, the same fields (a weekly rule without days comes back
     /// naming the anchor's weekday), and the same dates under either week start.
     func testCanonicalTextRoundTrip() {
@@ -655,7 +655,7 @@ final class RepeatTests: XCTestCase {
             case .failure(let e): XCTFail("\(c.id): \(c.rrule) refused: \(e.message)")
             }
         }
-        // The LANGUAGE.md example, dated by hand: last Fridays of Jun, Jul, Aug 2026.
+        // The docs/REPEATS.md example, dated by hand: last Fridays of Jun, Jul, Aug 2026.
         if case .success(let r) = RepeatRule.fromRRULE("FREQ=MONTHLY;BYDAY=-1FR"), let a = date("2026-06-15", "rr-in-16") {
             XCTAssertEqual(r.occurrences(anchor: a, limit: 3).map(\.iso), ["2026-06-26", "2026-07-31", "2026-08-28"], "rr-in-16")
         }
