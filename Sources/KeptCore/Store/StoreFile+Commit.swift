@@ -153,7 +153,7 @@ extension StoreFile {
         }
     }
 
-    /// Writes a store to a path whatever is there (`.save FILE`, `kept convert`), under the
+    /// Writes a store to a path whatever is there (`.save FILE`), under the
     /// same lock as a commit, through symlinks, refusing what cannot be written.
     public static func overwrite(_ bytes: [UInt8], to path: StorePath) -> Result<FileIdentity, StoreError> {
         if let refused = refusedForWriting(path) { return .failure(refused) }
