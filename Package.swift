@@ -20,11 +20,16 @@ let package = Package(
             pkgConfig: "readline",
             providers: [.apt(["libreadline-dev"])]
         ),
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
 
         // The engine: no terminal I/O, no readline.
         .target(
             name: "KeptCore",
-            dependencies: ["CPCRE2"]
+            dependencies: ["CPCRE2", "CSQLite"]
         ),
 
         // Front ends: batch runner, test runner, REPL.

@@ -35,6 +35,8 @@ public enum Invocation: Sendable {
     case test(SessionOptions, paths: [String], update: Bool, jobs: Int)
     case help(String?)
     case version
+    /// `kept convert FROM TO`: a store copied into a new file of the other kind (or the same).
+    case convert(from: String, to: String)
 }
 
 /// A command line that could not be understood.
@@ -48,6 +50,7 @@ public enum CommandLineOptions {
     usage: kept [repl] [--store FILE] [--now ISO] [--zone TZ] [--format text|json] [--yes]
            kept run [--store FILE] [--now ISO] [--zone TZ] [--format text|json] [--write [--keep-going]] [--bail] [--echo] [--yes] [-e COMMAND]... [SCRIPT...]
            kept test [--update] [--yes] [-j N] PATH...
+           kept convert FROM TO
            kept help [COMMAND] | kept --help | kept --version
     """
 
@@ -63,13 +66,18 @@ public enum CommandLineOptions {
             return .success(.version)
         }
         switch verb {
+        case "convert":
+            guard rest.count == 2, let from = rest.first, let to = rest.last, !from.hasPrefix("-"), !to.hasPrefix("-") else {
+                return .failure(UsageError(message: "'convert' takes a store to read and a new file to write: kept convert FROM TO"))
+            }
+            return .success(.convert(from: from, to: to))
         case "help":
             guard rest.count <= 1 else { return .failure(UsageError(message: "'help' takes at most one command name")) }
             return .success(.help(rest.first))
         case "repl", "run", "test":
             break
         default:
-            let hint = Suggestion.nearest(verb, in: ["repl", "run", "test", "help"]).map { "; did you mean '\($0)'?" } ?? ""
+            let hint = Suggestion.nearest(verb, in: ["repl", "run", "test", "convert", "help"]).map { "; did you mean '\($0)'?" } ?? ""
             return .failure(UsageError(message: "unknown command '\(verb)'\(hint)"))
         }
         var opts = SessionOptions()

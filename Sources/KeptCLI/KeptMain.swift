@@ -28,6 +28,9 @@ public enum KeptMain {
             return 0
         case .success(.help(let topic)):
             return help(topic, out: out, err: err)
+        case .success(.convert(let from, let to)):
+            let renderer = DiagnosticRenderer(style: term.stderrIsTTY ? .rich : .short, color: term.stderrIsTTY && !term.colorDisabled)
+            return convert(from, to, out: out, err: err, renderer: renderer)
         case .success(.run(let o, let sources)):
             let renderer = DiagnosticRenderer(style: o.errors ?? (term.stderrIsTTY ? .rich : .short),
                                               color: term.stderrIsTTY && !term.colorDisabled)
@@ -103,6 +106,34 @@ public enum KeptMain {
             "  a line starting with a space, or the same as the one before, is not kept.",
             "Colour: capture tokens as you type and errors; off with NO_COLOR, TERM=dumb or '.color off'.",
         ])
+        return 0
+    }
+
+    /// `kept convert FROM TO`: reads FROM with its backend and writes all of it, unknown fields
+    /// and the undo history included, to TO, a new file whose name says its kind (docs/STORE.md).
+    static func convert(_ from: String, _ to: String, out: OutputStream, err: OutputStream, renderer: DiagnosticRenderer) -> Int32 {
+        if StoreFile.head(StorePath(to).target, 1) != nil {
+            err.line("kept: '\(to)' exists; convert writes a new store and never replaces one")
+            return 64
+        }
+        let kind: StoreKind
+        switch StoreKind.of(to) {
+        case .success(let k): kind = k
+        case .failure(let e):
+            err.line("kept: \(e.message)")
+            return 64
+        }
+        let source: any StoreBackend
+        switch SessionFactory.backend(from, writable: false) {
+        case .success(let s): source = s
+        case .failure(let f): return report(f, err: err, renderer: renderer)
+        }
+        let store = source.snapshot()
+        if case .failure(let e) = kind.write(store, to: to) {
+            err.line(renderer.render(Session.diagnostic(e)))
+            return 1
+        }
+        out.line("Converted \(from) to \(to) (\(kind.rawValue)) · \(store.taskCount == 1 ? "1 task" : "\(store.taskCount) tasks")")
         return 0
     }
 

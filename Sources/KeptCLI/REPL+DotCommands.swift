@@ -81,7 +81,10 @@ extension REPL {
             if cmd.rest.isEmpty || cmd.rest == options.store {
                 saved = session.engine.commit()
             } else {
-                saved = StoreFile.overwrite(StoreCodec.encode(session.store.snapshot()), to: StorePath(path)).map { _ in () }
+                switch StoreKind.of(path) {
+                case .success(let kind): saved = kind.write(session.store.snapshot(), to: path)
+                case .failure(let e): return argError(e.message, "not a store file name", range: cmd.restRange)
+                }
             }
             switch saved {
             case .success: out.line("Saved \(path)")

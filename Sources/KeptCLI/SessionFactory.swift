@@ -41,13 +41,16 @@ enum SessionFactory {
         return .success(z)
     }
 
-    /// The store named by the options: its file, when the session may write it, else what it
-    /// holds, in memory (an empty store without `--store`).
+    /// The store named by the options, with the backend its file is (docs/STORE.md, "Which
+    /// backend"); an empty store in memory without `--store`. A JSON store the session may not
+    /// write is held in memory; a SQLite store never commits then.
     static func backend(_ path: String?, writable: Bool) -> Result<any StoreBackend, Failure> {
         guard let path else { return .success(JSONStore(memory: Store())) }
-        switch JSONStore.open(path) {
-        case .success(let s): return .success(writable ? s : JSONStore(memory: s.store))
-        case .failure(let e): return .failure(.store(Session.diagnostic(e)))
+        switch StoreKind.open(path) {
+        case .success(let s as JSONStore) where !writable: return .success(JSONStore(memory: s.store))
+        case .success(let s): return .success(s)
+        case .failure(.kind(let e)): return .failure(.usage(e.message))
+        case .failure(.store(let e)): return .failure(.store(Session.diagnostic(e)))
         }
     }
 

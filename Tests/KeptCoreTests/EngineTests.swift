@@ -29,12 +29,14 @@ final class RecordingBackend: StoreBackend {
         inner.columns(dayStart: dayStart, withText: withText, withSearch: withSearch)
     }
     func tombstone(uid: TaskUID) -> Tombstone? { inner.tombstone(uid: uid) }
+    func count(_ expr: FilterExpr, _ fc: FilterContext) -> (matched: Int, total: Int)? { inner.count(expr, fc) }
     func snapshot() -> Store { inner.snapshot() }
     func apply(_ change: StoreChange) {
         changes.append(change)
         inner.apply(change)
     }
     var hasPending: Bool { inner.hasPending }
+    func prepareToWrite() -> Result<Void, StoreError> { inner.prepareToWrite() }
     func commit() -> Result<Void, StoreError> { inner.commit() }
     func rollback() { inner.rollback() }
     func changedElsewhere() -> Bool { false }

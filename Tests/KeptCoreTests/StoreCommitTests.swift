@@ -158,9 +158,11 @@ final class RacingBackend: StoreBackend {
         inner.columns(dayStart: dayStart, withText: withText, withSearch: withSearch)
     }
     func tombstone(uid: TaskUID) -> Tombstone? { inner.tombstone(uid: uid) }
+    func count(_ expr: FilterExpr, _ fc: FilterContext) -> (matched: Int, total: Int)? { inner.count(expr, fc) }
     func snapshot() -> Store { inner.snapshot() }
     func apply(_ change: StoreChange) { inner.apply(change) }
     var hasPending: Bool { inner.hasPending }
+    func prepareToWrite() -> Result<Void, StoreError> { inner.prepareToWrite() }
     func commit() -> Result<Void, StoreError> {
         before()
         return inner.commit()

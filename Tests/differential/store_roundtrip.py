@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Every store of examples/ and a generated 100,000-task store survive load -> save unchanged
 apart from the fields a write adds (docs/STORE.md): each task's `uid` and `modifiedAt`, and
-the file's `revision`.
+the file's `revision`; and `kept convert` takes each JSON -> SQLite -> JSON to the same store.
 
 For each store: `kept repl --store STORE` with `.save OUT` writes it through Kept's own path.
 The two are compared as stores, not as bytes (Kept writes instants as UTC `+00:00` and writes
@@ -9,7 +9,9 @@ every setting, where a hand-written store may say `Z` or leave a default out), a
   * every task of OUT has a lowercase RFC 4122 version 4 uid, all different;
   * a task the input wrote without `modifiedAt` has the later of createdAt and completedAt;
   * reading the input again shows the same uids (they are derived until the first write);
-  * OUT saved again is byte-identical to OUT (a write records the uids; they never change).
+  * OUT saved again is byte-identical to OUT (a write records the uids; they never change);
+  * `kept convert STORE x.db` then `kept convert x.db y.json` gives OUT again: the same tasks,
+    fields, unknown keys, history and uids.
 
 The 100,000-task store comes from the peers' seeded generator when ../shared/bench/peers is
 there, and from a small generator of this script otherwise. Ends with `N passed, M failed`.
@@ -160,6 +162,25 @@ def check(name, src, tmp, failures):
     save(out, again)
     if open(out, "rb").read() != open(again, "rb").read():
         failures.append(f"{name}: a saved store saved again is not byte-identical")
+    # JSON -> SQLite -> JSON with kept convert: the same store, uids included.
+    db = os.path.join(tmp, "via.db")
+    back = os.path.join(tmp, "back.json")
+    for p in (db, db + "-wal", db + "-shm", back):
+        if os.path.exists(p):
+            os.remove(p)
+    for a_, b_ in ((work, db), (db, back)):
+        r = kept(["convert", a_, b_])
+        if r.returncode != 0:
+            failures.append(f"{name}: kept convert {os.path.basename(a_)} {os.path.basename(b_)} failed: {r.stderr.strip()[:300]}")
+            return
+    with open(back) as f:
+        converted = json.load(f)
+    converted.pop("revision", None)
+    saved_again = json.load(open(out))
+    saved_again.pop("revision", None)
+    if converted != saved_again:
+        keys = [k for k in set(converted) | set(saved_again) if converted.get(k) != saved_again.get(k)]
+        failures.append(f"{name}: JSON -> SQLite -> JSON is not the store saved directly: {keys}")
 
 
 def synthetic(path, n):

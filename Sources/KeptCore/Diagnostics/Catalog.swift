@@ -62,6 +62,8 @@ public enum Catalog {
         Entry(code: "E0324", summary: "another writer holds the store's lock"),
         Entry(code: "E0325", summary: "the store or its folder cannot be written"),
         Entry(code: "E0326", summary: "a run with a failed statement writes nothing"),
+        Entry(code: "E0327", summary: "the file is not a Kept store, or a damaged one"),
+        Entry(code: "E0328", summary: "the store was written by a newer Kept"),
         Entry(code: "E0401", summary: "a plan limit is a whole number from 1, or all"),
         Entry(code: "E0402", summary: "the task is not in the plan"),
         Entry(code: "E0403", summary: "top 3 is full"),
@@ -231,6 +233,16 @@ public enum Catalog {
                                                   : "the store '\(path)' is read-only; nothing was written",
                    help: folder ? "a store is written as a new file beside the old one, so its folder must be writable"
                                 : "make it writable, or run without --write to leave it as it is")
+    }
+
+    public static func notAKeptDatabase(_ path: String, reason: String) -> Diagnostic {
+        Diagnostic(code: "E0327", message: "'\(path)' is not a Kept store that can be read: \(reason)",
+                   notes: ["the file is left untouched; nothing will be written to it"])
+    }
+
+    public static func newerStore(_ path: String, version: Int, reads: Int) -> Diagnostic {
+        Diagnostic(code: "E0328", message: "the store '\(path)' has schema version \(version); this Kept reads up to \(reads)",
+                   notes: ["the file is left untouched; nothing will be written to it"], help: "open it with a newer Kept")
     }
 
     public static func runNotWritten(_ path: String, failed: Int) -> Diagnostic {

@@ -17,6 +17,14 @@ extension Engine {
         return (matchingRows(expr, index, filterContext), total)
     }
 
+    /// How many tasks a filter matches, and how many it looked at: counted by the backend when
+    /// it can (SQL), over the columns otherwise.
+    public func count(_ expr: FilterExpr?) -> (matched: Int, total: Int) {
+        if let c = store.count(expr ?? .and([]), filterContext) { return c }
+        let (rows, total) = selectRows(expr)
+        return (rows.count, total)
+    }
+
     /// The tasks a filter matches, and how many tasks it looked at.
     public func select(_ expr: FilterExpr?) -> (matched: [Task], total: Int) {
         let (rows, total) = selectRows(expr)

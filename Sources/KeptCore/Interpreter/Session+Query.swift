@@ -166,12 +166,12 @@ extension Session {
         case .success(let e): expr = e
         case .failure(let d): return .error(d)
         }
-        let (matched, total) = selectRows(expr)
-        let json = JSONValue.object(JSONObject([("count", .number(JSONNumber(matched.count))), ("total", .number(JSONNumber(total)))]))
+        let (matched, total) = engine.count(expr)
+        let json = JSONValue.object(JSONObject([("count", .number(JSONNumber(matched))), ("total", .number(JSONNumber(total)))]))
         let line: String
         if expr == nil { line = "All \(Session.tasks(total))" }
-        else if matched.isEmpty, total > 0 { line = "Nothing matches these filters (0 of \(total))" }
-        else { line = "\(matched.count) of \(total)" }
+        else if matched == 0, total > 0 { line = "Nothing matches these filters (0 of \(total))" }
+        else { line = "\(matched) of \(total)" }
         return out([line], json: json)
     }
 }

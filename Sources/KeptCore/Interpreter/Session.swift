@@ -101,6 +101,13 @@ public final class Session {
         defer { self.confirmed = false }
         // Another process's committed changes are read before the statement (docs/STORE.md).
         if commits == .eachStatement, !store.hasPending, store.changedElsewhere() { _ = store.reload() }
+        // A store that locks takes its lock before a statement that may change it reads it.
+        if commits != .never, stmt.kind.mayChange, case .failure(let e) = store.prepareToWrite() {
+            var d = Session.diagnostic(e)
+            d.file = source.file
+            d.range = source.range
+            return CommandOutput(diagnostics: [d])
+        }
         var out = execute(stmt)
         guard commits == .eachStatement, store.hasPending else { return out }
         // A statement that failed changed nothing; what it looked at (a plan snapshot) goes too.

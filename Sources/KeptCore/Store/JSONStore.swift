@@ -78,6 +78,10 @@ public final class JSONStore: StoreBackend {
 
     // MARK: changing
 
+    /// The JSON file is checked at commit instead (StoreFile.commit): readers and a REPL left
+    /// open never hold its lock.
+    public func prepareToWrite() -> Result<Void, StoreError> { .success(()) }
+
     public func apply(_ change: StoreChange) {
         if case .item(.task(let b, let a)) = change {
             for id in [b?.id, a?.id].compactMap({ $0 }) { taskLog.append((id, store.task(id))) }

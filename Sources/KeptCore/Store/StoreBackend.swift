@@ -55,10 +55,17 @@ public protocol StoreBackend: AnyObject {
     /// search text (the costliest).
     func columns(dayStart: WallTime, withText: Bool, withSearch: Bool) -> TaskIndex
     func tombstone(uid: TaskUID) -> Tombstone?
+    /// How many tasks a filter matches and how many it looks at, when the backend can count
+    /// without the columns (SQL); nil otherwise.
+    func count(_ expr: FilterExpr, _ fc: FilterContext) -> (matched: Int, total: Int)?
     /// The whole store as one value, for writing a copy elsewhere.
     func snapshot() -> Store
 
     // MARK: changing
+
+    /// Called before a statement that may change the store reads it: a backend that locks
+    /// (SQLite) takes its write lock here, so what the statement reads is what it changes.
+    func prepareToWrite() -> Result<Void, StoreError>
 
     /// Applies one change; reads see it at once. Nothing is durable before `commit`.
     func apply(_ change: StoreChange)
@@ -80,6 +87,8 @@ public protocol StoreBackend: AnyObject {
 }
 
 extension StoreBackend {
+    public func count(_ expr: FilterExpr, _ fc: FilterContext) -> (matched: Int, total: Int)? { nil }
+
     /// The filter columns without the folded search text.
     public func columns(dayStart: WallTime, withText: Bool) -> TaskIndex {
         columns(dayStart: dayStart, withText: withText, withSearch: false)

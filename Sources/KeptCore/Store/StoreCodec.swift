@@ -328,7 +328,7 @@ public enum StoreCodec {
         key("projects")
         list(s.projects.map(projectObject), &out)
         key("areas")
-        list(s.areas.map { merge(JSONObject([("name", .string($0.name))]), $0.extra) }, &out)
+        list(s.areas.map(areaObject), &out)
         key("filters")
         list(s.filters.map { f in
             merge(JSONObject([("name", .string(f.name)), ("filter", .string(f.filter)), ("starred", .bool(f.starred))]), f.extra)
@@ -367,6 +367,10 @@ public enum StoreCodec {
             JSONWriter.append(.object(o), to: &out, pretty: false, indent: 0, level: 0)
         }
         out.append(contentsOf: Array("\n  ]".utf8))
+    }
+
+    static func areaObject(_ a: Area) -> JSONObject {
+        merge(JSONObject([("name", .string(a.name))]), a.extra)
     }
 
     static func merge(_ o: JSONObject, _ extra: JSONObject) -> JSONObject {

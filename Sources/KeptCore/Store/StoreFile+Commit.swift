@@ -228,6 +228,20 @@ extension StoreFile {
     }
 }
 
+extension StoreFile {
+    /// The first `n` bytes of a regular file that is not empty; nil for a missing or empty one.
+    public static func head(_ path: String, _ n: Int) -> [UInt8]? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG, st.st_size > 0 else { return nil }
+        var out = [UInt8](repeating: 0, count: n)
+        let got = out.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        return Array(out.prefix(max(0, got)))
+    }
+}
+
 extension String {
     /// The string with the first occurrence of `a` replaced by `b`.
     func replacingFirst(_ a: String, with b: String) -> String {

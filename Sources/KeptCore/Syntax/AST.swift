@@ -147,6 +147,19 @@ public enum StatementKind: Sendable {
     case notToday(TaskTarget)
     case back(TaskRef)
     case top3(Top3Edit)
+
+    /// Whether the statement can change the store (a plan stores its snapshot, so `plan` and
+    /// `why` can). Only reads are false: a store that locks takes its lock for the others.
+    public var mayChange: Bool {
+        switch self {
+        case .now, .zone, .parse, .date, .explainDate, .repeatPreview, .rrule, .show, .list, .filters, .explainFilter,
+             .areas, .count, .reminders, .projects, .help:
+            return false
+        case .setting(_, let value): return value != nil
+        case .projectStatuses(_, let edit): return edit != nil
+        default: return true
+        }
+    }
 }
 
 /// One parsed statement with its source.

@@ -1,0 +1,10 @@
+// SQLite for Swift. SQLITE_TRANSIENT is a macro casting -1 to a function pointer, which Swift
+// cannot import, so it is given here as a function.
+#ifndef KEPT_CSQLITE_SHIM_H
+#define KEPT_CSQLITE_SHIM_H
+#include <sqlite3.h>
+
+static inline sqlite3_destructor_type kept_sqlite_transient(void) {
+    return SQLITE_TRANSIENT;
+}
+#endif

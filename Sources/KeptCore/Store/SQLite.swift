@@ -1,0 +1,161 @@
+// A thin layer over SQLite's C API for the SQLite backend: a connection, prepared statements
+// kept for reuse, and errors as values. This is the one file that imports CSQLite.
+
+import CSQLite
+
+/// What SQLite said went wrong: its result code and message.
+struct SQLiteError: Error, Sendable {
+    var code: Int32
+    var message: String
+
+    /// The file is not a database, or a page of it is damaged.
+    var isDamage: Bool { code & 0xFF == SQLITE_CORRUPT || code & 0xFF == SQLITE_NOTADB }
+    /// Another connection holds a lock past the busy timeout.
+    var isBusy: Bool { code & 0xFF == SQLITE_BUSY || code & 0xFF == SQLITE_LOCKED }
+}
+
+/// One SQLite connection.
+final class SQLiteDatabase {
+    private let db: OpaquePointer
+    private var cache: [String: SQLiteStatement] = [:]
+
+    private init(_ db: OpaquePointer) { self.db = db }
+
+    deinit {
+        for s in cache.values { s.finalize() }
+        sqlite3_close_v2(db)
+    }
+
+    /// Opens a database file read-write, creating it only with `create`.
+    static func open(_ path: String, create: Bool) -> Result<SQLiteDatabase, SQLiteError> {
+        var h: OpaquePointer? = nil
+        let flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0) | SQLITE_OPEN_NOMUTEX
+        let rc = sqlite3_open_v2(path, &h, flags, nil)
+        guard rc == SQLITE_OK, let h else {
+            let msg = h.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
+            if let h { sqlite3_close_v2(h) }
+            return .failure(SQLiteError(code: rc, message: msg))
+        }
+        sqlite3_extended_result_codes(h, 1)
+        return .success(SQLiteDatabase(h))
+    }
+
+    func error(_ rc: Int32) -> SQLiteError {
+        SQLiteError(code: rc, message: String(cString: sqlite3_errmsg(db)))
+    }
+
+    /// Runs SQL without results (several statements allowed).
+    func exec(_ sql: String) throws(SQLiteError) {
+        let rc = sqlite3_exec(db, sql, nil, nil, nil)
+        guard rc == SQLITE_OK else { throw error(rc) }
+    }
+
+    /// A prepared statement for `sql`, made once and reused (reset, bindings cleared).
+    func statement(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
+        if let s = cache[sql] {
+            s.reset()
+            return s
+        }
+        var st: OpaquePointer? = nil
+        let rc = sqlite3_prepare_v3(db, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &st, nil)
+        guard rc == SQLITE_OK, let st else { throw error(rc) }
+        let s = SQLiteStatement(st, self)
+        cache[sql] = s
+        return s
+    }
+
+    /// The first column of the first row of a query, as an integer (nil for no row or NULL).
+    func integer(_ sql: String) throws(SQLiteError) -> Int64? {
+        let s = try statement(sql)
+        defer { s.reset() }
+        guard try s.step() else { return nil }
+        return s.isNull(0) ? nil : s.int(0)
+    }
+
+    func text(_ sql: String) throws(SQLiteError) -> String? {
+        let s = try statement(sql)
+        defer { s.reset() }
+        guard try s.step() else { return nil }
+        return s.text(0)
+    }
+
+    func busyTimeout(_ ms: Int32) { sqlite3_busy_timeout(db, ms) }
+
+    var isInTransaction: Bool { sqlite3_get_autocommit(db) == 0 }
+}
+
+/// A prepared statement: bind, step, read the columns of the current row.
+final class SQLiteStatement {
+    fileprivate let st: OpaquePointer
+    private unowned let db: SQLiteDatabase
+
+    fileprivate init(_ st: OpaquePointer, _ db: SQLiteDatabase) {
+        self.st = st
+        self.db = db
+    }
+
+    fileprivate func finalize() { sqlite3_finalize(st) }
+
+    func reset() {
+        sqlite3_reset(st)
+        sqlite3_clear_bindings(st)
+    }
+
+    func bind(_ k: Int32, _ v: Int) { sqlite3_bind_int64(st, k, Int64(v)) }
+    func bind(_ k: Int32, _ v: Int64) { sqlite3_bind_int64(st, k, v) }
+    func bind(_ k: Int32, _ v: Int?) {
+        if let v { sqlite3_bind_int64(st, k, Int64(v)) } else { sqlite3_bind_null(st, k) }
+    }
+    func bind(_ k: Int32, _ v: String?) {
+        guard let v else {
+            sqlite3_bind_null(st, k)
+            return
+        }
+        var s = v
+        s.withUTF8 { b in _ = sqlite3_bind_text(st, k, b.baseAddress.map { UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self) }, Int32(b.count), kept_sqlite_transient()) }
+    }
+    func bind(_ k: Int32, bytes: [UInt8]) {
+        bytes.withUnsafeBufferPointer { b in
+            _ = sqlite3_bind_text(st, k, b.baseAddress.map { UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self) }, Int32(b.count), kept_sqlite_transient())
+        }
+    }
+
+    /// Steps once: true with a row to read, false when done.
+    @discardableResult
+    func step() throws(SQLiteError) -> Bool {
+        let rc = sqlite3_step(st)
+        if rc == SQLITE_ROW { return true }
+        if rc == SQLITE_DONE { return false }
+        let e = db.error(rc)
+        sqlite3_reset(st)
+        throw e
+    }
+
+    /// Runs a statement that returns no rows.
+    func run() throws(SQLiteError) {
+        defer { reset() }
+        _ = try step()
+    }
+
+    func isNull(_ c: Int32) -> Bool { sqlite3_column_type(st, c) == SQLITE_NULL }
+    func int(_ c: Int32) -> Int64 { sqlite3_column_int64(st, c) }
+    func text(_ c: Int32) -> String? {
+        guard let p = sqlite3_column_text(st, c) else { return nil }
+        let n = Int(sqlite3_column_bytes(st, c))
+        return String(decoding: UnsafeBufferPointer(start: p, count: n), as: UTF8.self)
+    }
+
+    /// The bytes of a text column, appended to `out`; false for NULL.
+    func appendBytes(_ c: Int32, to out: inout [UInt8]) -> Bool {
+        guard let p = sqlite3_column_text(st, c) else { return false }
+        let n = Int(sqlite3_column_bytes(st, c))
+        out.append(contentsOf: UnsafeBufferPointer(start: p, count: n))
+        return true
+    }
+
+    func bytes(_ c: Int32) -> [UInt8] {
+        var out: [UInt8] = []
+        _ = appendBytes(c, to: &out)
+        return out
+    }
+}

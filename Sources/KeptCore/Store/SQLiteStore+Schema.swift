@@ -1,0 +1,335 @@
+// The SQLite store's schema (docs/STORE.md, "The SQLite store"), its migrations, and how each
+// change of the one change path becomes SQL. Records are the JSON file's records, so the two
+// backends read and write a task the same way.
+
+extension SQLiteStore {
+    /// The schema of version 1. Task columns are what lookups and counts read; `record` is the
+    /// whole task, as the JSON store writes it.
+    static let schema = """
+    CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+    CREATE TABLE tasks (
+      uid TEXT PRIMARY KEY NOT NULL,
+      id INTEGER NOT NULL UNIQUE,
+      title TEXT NOT NULL,
+      status TEXT NOT NULL,
+      kind INTEGER NOT NULL,
+      due_day INTEGER,
+      due_minute INTEGER,
+      priority INTEGER NOT NULL,
+      project TEXT,
+      project_key TEXT,
+      area_key TEXT,
+      tag_keys TEXT,
+      parent INTEGER,
+      estimate INTEGER,
+      held_until INTEGER,
+      created INTEGER NOT NULL,
+      modified INTEGER NOT NULL,
+      completed INTEGER,
+      reminders INTEGER NOT NULL,
+      record TEXT NOT NULL
+    );
+    CREATE INDEX tasks_kind_due ON tasks (kind, due_day);
+    CREATE INDEX tasks_parent ON tasks (parent) WHERE parent IS NOT NULL;
+    CREATE INDEX tasks_title ON tasks (title);
+    CREATE INDEX tasks_project ON tasks (project_key) WHERE project_key IS NOT NULL;
+    CREATE INDEX tasks_reminders ON tasks (id) WHERE reminders > 0;
+    CREATE TABLE projects (pos INTEGER PRIMARY KEY, record TEXT NOT NULL);
+    CREATE TABLE areas (pos INTEGER PRIMARY KEY, record TEXT NOT NULL);
+    CREATE TABLE filters (pos INTEGER PRIMARY KEY, record TEXT NOT NULL);
+    CREATE TABLE history (seq INTEGER PRIMARY KEY, stack TEXT NOT NULL CHECK (stack IN ('undo', 'redo')),
+                          changes INTEGER NOT NULL, step TEXT NOT NULL);
+    CREATE TABLE tombstones (uid TEXT PRIMARY KEY NOT NULL, deleted_at TEXT NOT NULL, seq INTEGER NOT NULL UNIQUE);
+    """
+
+    /// Brings a database from `version` to the current schema in one transaction: 0 is a new
+    /// file. Each later version adds its step here.
+    func migrate(from version: Int64) throws(SQLiteError) {
+        try db.exec("BEGIN IMMEDIATE")
+        do throws(SQLiteError) {
+            if version < 1 {
+                try db.exec(SQLiteStore.schema)
+                try db.exec("PRAGMA application_id = \(SQLiteStore.applicationID)")
+                let s = Store()
+                try putMeta("nextId", String(s.nextID))
+                try putMeta("settings", JSONWriter.compact(.object(StoreCodec.settingsObject(s.settings))))
+                try rewrite("filters", s.filters.map { .object(StoreCodec.filterObject($0)) })
+            }
+            try db.exec("PRAGMA user_version = \(SQLiteStore.schemaVersion)")
+            try db.exec("COMMIT")
+        } catch {
+            try? db.exec("ROLLBACK")
+            throw error
+        }
+    }
+
+    // MARK: reading the small parts
+
+    /// Everything but the tasks, read through the JSON store's own decoder (so a damaged part
+    /// is refused as a JSON store would refuse it).
+    func readMeta() throws(SQLiteError) -> Store.Meta {
+        var doc = "{\"format\": \"kept-store\", \"version\": 1"
+        var extra = "{}"
+        let st = try db.statement("SELECT key, value FROM meta")
+        while try st.step() {
+            guard let k = st.text(0), let v = st.text(1) else { continue }
+            switch k {
+            case "nextId", "settings", "plan": doc += ", \(JSONWriter.compact(.string(k))): \(v)"
+            case "extra": extra = v
+            default: break
+            }
+        }
+        st.reset()
+        for table in ["projects", "areas", "filters"] {
+            doc += ", \"\(table)\": [" + (try records("SELECT record FROM \(table) ORDER BY pos")).joined(separator: ",") + "]"
+        }
+        doc += "}"
+        guard case .success(var s) = StoreCodec.decode(Array(doc.utf8)) else {
+            throw SQLiteError(code: 11, message: "the store's settings, projects or filters cannot be read")
+        }
+        do throws(JSONError) {
+            if case .object(let o) = try JSONParser.parse(Array(extra.utf8)) { s.extra = o }
+        } catch {
+            throw SQLiteError(code: 11, message: "the store's other top-level fields cannot be read")
+        }
+        return s.meta
+    }
+
+    func readHistory() throws(SQLiteError) -> Journal {
+        let undo = try records("SELECT step FROM history WHERE stack = 'undo' ORDER BY seq")
+        let redo = try records("SELECT step FROM history WHERE stack = 'redo' ORDER BY seq")
+        let doc = "{\"history\": {\"undo\": [" + undo.joined(separator: ",") + "], \"redo\": [" + redo.joined(separator: ",") + "]}}"
+        guard case .success(let s) = StoreCodec.decode(Array(doc.utf8)) else {
+            throw SQLiteError(code: 11, message: "the store's undo history cannot be read")
+        }
+        return s.history
+    }
+
+    private func records(_ sql: String) throws(SQLiteError) -> [String] {
+        let st = try db.statement(sql)
+        defer { st.reset() }
+        var out: [String] = []
+        while try st.step() { out.append(st.text(0) ?? "null") }
+        return out
+    }
+
+    // MARK: writing
+
+    func putMeta(_ key: String, _ value: String?) throws(SQLiteError) {
+        guard let value else {
+            let st = try db.statement("DELETE FROM meta WHERE key = ?1")
+            st.bind(1, key)
+            try st.run()
+            return
+        }
+        let st = try db.statement("INSERT INTO meta (key, value) VALUES (?1, ?2) ON CONFLICT (key) DO UPDATE SET value = excluded.value")
+        st.bind(1, key)
+        st.bind(2, value)
+        try st.run()
+    }
+
+    /// Replaces a small table's rows (projects, areas, saved filters: few, and ordered).
+    func rewrite(_ table: String, _ items: [JSONValue]) throws(SQLiteError) {
+        try db.exec("DELETE FROM \(table)")
+        let st = try db.statement("INSERT INTO \(table) (pos, record) VALUES (?1, ?2)")
+        for (k, v) in items.enumerated() {
+            st.reset()
+            st.bind(1, k)
+            st.bind(2, JSONWriter.compact(v))
+            try st.step()
+        }
+        st.reset()
+    }
+
+    /// Makes one change of the change path in SQL, and in the caches that hold what it changes.
+    func write(_ change: StoreChange) throws(SQLiteError) {
+        switch change {
+        case .item(.task(let b, let a)):
+            dropFullView()
+            if let a {
+                try upsert(a)
+                if let b, b.uid != a.uid { try deleteTask(b.uid) }
+            } else if let b {
+                try deleteTask(b.uid)
+            }
+        case .item(let c):
+            var s = Store()
+            s.meta = currentMeta
+            s.apply(.item(c))
+            let m = s.meta
+            currentMeta = m
+            switch c {
+            case .project: try rewrite("projects", m.projects.map { .object(StoreCodec.projectObject($0)) })
+            case .settings: try putMeta("settings", JSONWriter.compact(.object(StoreCodec.settingsObject(m.settings))))
+            case .filters: try rewrite("filters", m.filters.map { .object(StoreCodec.filterObject($0)) })
+            case .plan: try putMeta("plan", m.plan.map { JSONWriter.compact(StoreCodec.planValue($0)) })
+            case .task: break
+            }
+        case .nextID(let n):
+            currentMeta.nextID = n
+            try putMeta("nextId", String(n))
+        case .tombstone(let t):
+            let st = try db.statement("INSERT INTO tombstones (uid, deleted_at, seq) VALUES (?1, ?2, (SELECT coalesce(max(seq), 0) + 1 FROM tombstones)) "
+                                      + "ON CONFLICT (uid) DO UPDATE SET deleted_at = excluded.deleted_at, seq = excluded.seq")
+            st.bind(1, t.uid.description)
+            st.bind(2, TimeText.isoInstant(t.deletedAt, in: .utc))
+            try st.run()
+            try db.exec("DELETE FROM tombstones WHERE seq <= (SELECT max(seq) FROM tombstones) - \(Tombstone.limit)")
+        case .untombstone(let uid):
+            let st = try db.statement("DELETE FROM tombstones WHERE uid = ?1")
+            st.bind(1, uid.description)
+            try st.run()
+        case .history(let h):
+            try writeHistory(h)
+        }
+    }
+
+    private func writeHistory(_ h: HistoryChange) throws(SQLiteError) {
+        // The cache follows when it is loaded; the table always does.
+        var j = loadedJournal
+        j?.apply(h)
+        loadedJournal = j
+        func insert(_ stack: String, _ s: JournalStep) throws(SQLiteError) {
+            let st = try db.statement("INSERT INTO history (seq, stack, changes, step) VALUES ((SELECT coalesce(max(seq), 0) + 1 FROM history), ?1, ?2, ?3)")
+            st.bind(1, stack)
+            st.bind(2, s.changes.count)
+            st.bind(3, JSONWriter.compact(StoreCodec.stepValue(s)))
+            try st.run()
+        }
+        func popNewest(_ stack: String) throws(SQLiteError) {
+            try db.exec("DELETE FROM history WHERE seq = (SELECT max(seq) FROM history WHERE stack = '\(stack)')")
+        }
+        switch h {
+        case .record(let s):
+            try db.exec("DELETE FROM history WHERE stack = 'redo'")
+            try insert("undo", s)
+            try trimUndo()
+        case .popUndo: try popNewest("undo")
+        case .pushRedo(let s): try insert("redo", s)
+        case .popRedo: try popNewest("redo")
+        case .pushUndo(let s):
+            try insert("undo", s)
+            try trimUndo()
+        case .renumber:
+            // Rare (undo of a delete): the whole history, renumbered, is written again.
+            var all: Journal
+            if let j = loadedJournal {
+                all = j
+            } else {
+                all = try readHistory()
+                all.apply(h)
+            }
+            loadedJournal = all
+            try db.exec("DELETE FROM history")
+            for s in StoreCodec.storedSteps(all.undoStack) { try insert("undo", s) }
+            for s in StoreCodec.storedSteps(all.redoStack) { try insert("redo", s) }
+        }
+    }
+
+    /// Keeps what the JSON store keeps of the undo list: the newest 100 steps, fewer when they
+    /// hold more than 10,000 changes (Journal.storedSteps, Journal.storedChanges).
+    private func trimUndo() throws(SQLiteError) {
+        try db.exec("""
+        DELETE FROM history WHERE stack = 'undo' AND seq NOT IN (
+          SELECT seq FROM (SELECT seq, sum(changes) OVER (ORDER BY seq DESC) AS total,
+                                  row_number() OVER (ORDER BY seq DESC) AS k
+                           FROM history WHERE stack = 'undo')
+          WHERE k <= \(Journal.storedSteps) AND (total <= \(Journal.storedChanges) OR k = 1))
+        """)
+    }
+
+    private func deleteTask(_ uid: TaskUID) throws(SQLiteError) {
+        let st = try db.statement("DELETE FROM tasks WHERE uid = ?1")
+        st.bind(1, uid.description)
+        try st.run()
+    }
+
+    /// Writes a task's row: its columns and its record.
+    func upsert(_ t: Task) throws(SQLiteError) {
+        let st = try db.statement("""
+        INSERT INTO tasks (uid, id, title, status, kind, due_day, due_minute, priority, project, project_key, area_key, tag_keys,
+                           parent, estimate, held_until, created, modified, completed, reminders, record)
+        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20)
+        ON CONFLICT (uid) DO UPDATE SET id = excluded.id, title = excluded.title, status = excluded.status, kind = excluded.kind,
+          due_day = excluded.due_day, due_minute = excluded.due_minute, priority = excluded.priority, project = excluded.project,
+          project_key = excluded.project_key, area_key = excluded.area_key, tag_keys = excluded.tag_keys,
+          parent = excluded.parent, estimate = excluded.estimate, held_until = excluded.held_until,
+          created = excluded.created, modified = excluded.modified, completed = excluded.completed,
+          reminders = excluded.reminders, record = excluded.record
+        """)
+        st.bind(1, t.uid.description)
+        st.bind(2, t.id)
+        st.bind(3, t.title)
+        st.bind(4, t.status.rawValue)
+        st.bind(5, SQLiteStore.kind(t.status))
+        st.bind(6, t.due.map { $0.date.dayNumber })
+        st.bind(7, t.due.flatMap { d in d.time.map { d.date.dayNumber * 1440 + $0.minuteOfDay } })
+        st.bind(8, t.priority.rawValue)
+        st.bind(9, t.project)
+        // Names as filters compare them: lowercased (an area without case or spacing; R-FIL-6).
+        st.bind(10, t.project?.lowercased())
+        st.bind(11, t.area.map(AreaName.key))
+        st.bind(12, t.tags.isEmpty ? nil : SQLiteStore.tagKeys(t.tags))
+        st.bind(13, t.parent)
+        st.bind(14, t.estimate?.minutes)
+        st.bind(15, t.heldUntil?.dayNumber)
+        st.bind(16, Int(t.createdAt.seconds))
+        st.bind(17, Int(t.modifiedAt.seconds))
+        st.bind(18, t.completedAt.map { Int($0.seconds) })
+        st.bind(19, t.reminders.count)
+        st.bind(20, JSONWriter.compact(.object(StoreCodec.taskObject(t))))
+        try st.run()
+    }
+
+    /// A task's tags as one column: each lowercased, between unit separators, so a tag is
+    /// found with `instr`.
+    static func tagKeys(_ tags: [String]) -> String {
+        "\u{1F}" + tags.map { $0.lowercased() }.joined(separator: "\u{1F}") + "\u{1F}"
+    }
+
+    /// The status kind the filter columns use: 0 open, 1 done, 2 archived, 3 a project's own.
+    static func kind(_ s: TaskStatus) -> Int {
+        s == .open ? 0 : (s == .done ? 1 : (s == .archived ? 2 : 3))
+    }
+
+    /// Makes a new database at `path` holding `s`, checkpointed and closed; the error, if any.
+    static func make(_ path: String, holding s: Store) -> StoreError? {
+        switch open(path) {
+        case .failure(let e): return e
+        case .success(let made):
+            do throws(SQLiteError) {
+                try made.fill(with: s)
+                try made.db.exec("PRAGMA wal_checkpoint(TRUNCATE)")
+                try made.db.exec("PRAGMA journal_mode=DELETE")
+            } catch {
+                return .writeFailed(path: path, reason: error.message)
+            }
+            return nil
+        }
+    }
+
+    /// Writes a whole store into an empty database, in one transaction (`kept convert`).
+    func fill(with s: Store) throws(SQLiteError) {
+        try db.exec("BEGIN IMMEDIATE")
+        do throws(SQLiteError) {
+            try db.exec("DELETE FROM tasks; DELETE FROM history; DELETE FROM tombstones")
+            for t in s.tasks { try upsert(t) }
+            try rewrite("projects", s.projects.map { .object(StoreCodec.projectObject($0)) })
+            try rewrite("areas", s.areas.map { .object(StoreCodec.areaObject($0)) })
+            try rewrite("filters", s.filters.map { .object(StoreCodec.filterObject($0)) })
+            try putMeta("settings", JSONWriter.compact(.object(StoreCodec.settingsObject(s.settings))))
+            try putMeta("plan", s.plan.map { JSONWriter.compact(StoreCodec.planValue($0)) })
+            try putMeta("nextId", String(s.nextID))
+            try putMeta("extra", s.extra.members.isEmpty ? nil : JSONWriter.compact(.object(s.extra)))
+            loadedJournal = Journal()
+            for st in StoreCodec.storedSteps(s.history.undoStack) { try writeHistory(.pushUndo(st)) }
+            for st in StoreCodec.storedSteps(s.history.redoStack) { try writeHistory(.pushRedo(st)) }
+            for t in s.tombstones { try write(.tombstone(t)) }
+            try db.exec("COMMIT")
+        } catch {
+            try? db.exec("ROLLBACK")
+            throw error
+        }
+        rollback()
+    }
+}
