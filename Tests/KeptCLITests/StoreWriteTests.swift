@@ -5,6 +5,7 @@
 // covers: R-STORE-1, R-STORE-2, R-STORE-3
 
 import Foundation
+import KeptCore
 import Synchronization
 import XCTest
 
@@ -170,20 +171,24 @@ final class StoreWriteTests: XCTestCase {
         XCTAssertNil(try Self.json(try dir.read("old.json"))["tombstones"])
     }
 
-    /// SIGKILL at a random moment of a run of 300 changes, 20 times: the store opens every time
-    /// and holds a prefix of the changes, in order; a temp file the killed writer left is
-    /// removed by the next write.
+    /// SIGKILL at a random moment of a script of 1,000 changes, 100 times for each backend: the
+    /// store opens every time and holds a prefix of the changes, in order (R-STORE-2).
     func testKilledWriterLeavesAStoreThatOpens() throws {
+        try killRounds(store: "k.json", rounds: 100)
+        try killRounds(store: "k.db", rounds: 100)
+    }
+
+    func killRounds(store name: String, rounds: Int) throws {
         let bin = try Kept.requireBinary()
         let dir = try TempDir()
         defer { dir.cleanUp() }
-        let store = dir.path("k.json")
+        let store = dir.path(name)
         var rng = SystemRandomNumberGenerator()
-        let script = ".bail off\n" + (0..<300).map { "add k-\($0)" }.joined(separator: "\n") + "\n"
+        let script = ".bail off\n" + (0..<1000).map { "add k-\($0)" }.joined(separator: "\n") + "\n"
         let input = try dir.write("in.kept", script)
         var prefixes: [Int] = []
-        for round in 0..<20 {
-            try? FileManager.default.removeItem(atPath: store)
+        for round in 0..<rounds {
+            for f in [store, store + "-wal", store + "-shm"] { try? FileManager.default.removeItem(atPath: f) }
             let p = Process()
             p.executableURL = URL(fileURLWithPath: bin)
             p.arguments = ["repl", "--store", store] + Kept.clock
@@ -191,25 +196,51 @@ final class StoreWriteTests: XCTestCase {
             p.standardOutput = FileHandle.nullDevice
             p.standardError = FileHandle.nullDevice
             try p.run()
-            usleep(UInt32.random(in: 20_000...400_000, using: &rng))
+            usleep(UInt32.random(in: 5_000...300_000, using: &rng))
             kill(p.processIdentifier, SIGKILL)
             p.waitUntilExit()
             guard FileManager.default.fileExists(atPath: store) else {
                 prefixes.append(0)
                 continue
             }
-            let r = try Kept.run(["run", "--store", store] + Kept.clock + ["-e", "count"])
-            XCTAssertEqual(r.status, 0, "round \(round): the store must open\n\(r.summary)")
-            let titles = try Self.titles(store)
-            XCTAssertEqual(titles, (0..<titles.count).map { "k-\($0)" }, "round \(round): a prefix, in order")
+            let titles: [String]
+            switch StoreKind.open(store) {
+            case .success(let s): titles = s.tasks(.all).map(\.title)
+            case .failure(let e): return XCTFail("\(name) round \(round): the store must open: \(e)")
+            }
+            XCTAssertEqual(titles, (0..<titles.count).map { "k-\($0)" }, "\(name) round \(round): a prefix, in order")
             prefixes.append(titles.count)
         }
+        XCTAssertTrue(prefixes.contains { $0 > 0 }, "\(name): some rounds got changes in before the kill: \(prefixes)")
+        guard name.hasSuffix(".json") else { return }
         // A stray temp file of a dead writer goes at the next write; the store's lock stays.
         try dir.write(".k.json.tmp-999999", "half a store")
         let w = try Kept.run(["run", "--store", store, "--write"] + Kept.clock + ["-e", "add after"])
         XCTAssertEqual(w.status, 0, w.summary)
         XCTAssertEqual(try dir.listing().filter { $0.hasPrefix(".k.json") }, [".k.json.lock"])
-        XCTAssertTrue(prefixes.contains { $0 > 0 }, "some rounds got changes in before the kill: \(prefixes)")
+    }
+
+    /// Four REPLs piped 250 adds each into one SQLite store at once: writers queue for the lock,
+    /// so every add is there and none failed.
+    func testFourSQLiteWritersQueue() throws {
+        let dir = try TempDir()
+        defer { dir.cleanUp() }
+        let store = dir.path("shared.db")
+        let per = 250
+        let box = Mutex<[KeptRun?]>([KeptRun?](repeating: nil, count: 4))
+        DispatchQueue.concurrentPerform(iterations: 4) { p in
+            let script = (0..<per).map { "add s\(p)-\($0)" }.joined(separator: "\n") + "\n"
+            let r = try? Kept.run(["repl", "--store", store, "--errors", "short"] + Kept.clock, stdin: Data(script.utf8), timeout: 300)
+            box.withLock { $0[p] = r }
+        }
+        for (p, r) in box.withLock({ $0 }).enumerated() {
+            let r = try XCTUnwrap(r, "writer \(p)")
+            XCTAssertEqual(r.status, 0, r.summary)
+            XCTAssertEqual(r.stderr, "", r.summary)
+        }
+        let titles = try XCTUnwrap(try? StoreKind.open(store).get()).tasks(.all).map(\.title)
+        XCTAssertEqual(Set(titles), Set((0..<4).flatMap { p in (0..<per).map { "s\(p)-\($0)" } }))
+        XCTAssertEqual(titles.count, 4 * per, "each once")
     }
 
     /// A store that is read-only, or whose folder is, is refused before anything is written,

@@ -58,33 +58,43 @@ extension SQLiteStore {
         case .or(let xs): return all(xs, " OR ")
         case .not(let x): return clause(x, fc, &args).map { "NOT (\($0))" }
         case .term(let t):
-            switch t {
-            case .tag(let n): return "instr(coalesce(tag_keys, ''), \(arg(.text("\u{1F}" + n.lowercased() + "\u{1F}")))) > 0"
-            case .project(let n): return "project_key IS \(arg(.text(n.lowercased())))"
-            case .area(let n): return "area_key IS \(arg(.text(AreaName.key(n))))"
-            case .priority(let c, let p): return "priority \(op(c)) \(p.rawValue)"
-            case .window(let w):
-                let d = accountDay(fc.dayStart)
-                return "\(d) >= \(w.start) AND \(d) < \(w.end)"
-            case .overdue:
-                // R-VIEW-3: a finished task is never overdue; a date-only due waits for its day's end.
-                return "kind IN (0, 3) AND due_day IS NOT NULL AND (CASE WHEN due_minute IS NOT NULL THEN due_minute < \(fc.nowMinute) ELSE due_day < \(fc.today) END)"
-            case .noDue: return "due_day IS NULL"
-            case .hasDue: return "due_day IS NOT NULL"
-            case .hasTime: return "due_minute IS NOT NULL"
-            case .status(.open): return "kind IN (0, 3)"
-            case .status(.done): return "kind = 1"
-            case .status(.archived): return "kind = 2"
-            case .status(.any): return "1"
-            case .status(.named(let n)): return "status = \(arg(.text(n)))"
-            case .doneToday: return "kind = 1 AND completed IS NOT NULL AND completed >= \(fc.todayStart.seconds)"
-            case .held: return "held_until IS NOT NULL AND held_until > \(fc.today)"
-            case .due(let c, let d): return "due_day IS NOT NULL AND \(accountDay(fc.dayStart)) \(op(c)) \(d)"
-            case .estimate(let c, let m): return "estimate IS NOT NULL AND estimate \(op(c)) \(m)"
-            case .created(let c, let i): return "created \(op(c)) \(i.seconds)"
-            case .saved(_, let x): return clause(x, fc, &args)
-            case .note, .repeating, .repeatFrequency, .words, .regex: return nil
-            }
+            // Every term is 0 or 1, never NULL: `NOT` of a NULL (a column a task lacks) would
+            // drop the task where the columns say true.
+            return term(t, fc, &args).map { "coalesce((\($0)), 0)" }
+        }
+    }
+
+    static func term(_ t: FilterTerm, _ fc: FilterContext, _ args: inout [SQLArg]) -> String? {
+        func arg(_ a: SQLArg) -> String {
+            args.append(a)
+            return "?\(args.count)"
+        }
+        switch t {
+        case .tag(let n): return "instr(coalesce(tag_keys, ''), \(arg(.text("\u{1F}" + n.lowercased() + "\u{1F}")))) > 0"
+        case .project(let n): return "project_key IS \(arg(.text(n.lowercased())))"
+        case .area(let n): return "area_key IS \(arg(.text(AreaName.key(n))))"
+        case .priority(let c, let p): return "priority \(op(c)) \(p.rawValue)"
+        case .window(let w):
+            let d = accountDay(fc.dayStart)
+            return "\(d) >= \(w.start) AND \(d) < \(w.end)"
+        case .overdue:
+            // R-VIEW-3: a finished task is never overdue; a date-only due waits for its day's end.
+            return "kind IN (0, 3) AND due_day IS NOT NULL AND (CASE WHEN due_minute IS NOT NULL THEN due_minute < \(fc.nowMinute) ELSE due_day < \(fc.today) END)"
+        case .noDue: return "due_day IS NULL"
+        case .hasDue: return "due_day IS NOT NULL"
+        case .hasTime: return "due_minute IS NOT NULL"
+        case .status(.open): return "kind IN (0, 3)"
+        case .status(.done): return "kind = 1"
+        case .status(.archived): return "kind = 2"
+        case .status(.any): return "1"
+        case .status(.named(let n)): return "status = \(arg(.text(n)))"
+        case .doneToday: return "kind = 1 AND completed IS NOT NULL AND completed >= \(fc.todayStart.seconds)"
+        case .held: return "held_until IS NOT NULL AND held_until > \(fc.today)"
+        case .due(let c, let d): return "due_day IS NOT NULL AND \(accountDay(fc.dayStart)) \(op(c)) \(d)"
+        case .estimate(let c, let m): return "estimate IS NOT NULL AND estimate \(op(c)) \(m)"
+        case .created(let c, let i): return "created \(op(c)) \(i.seconds)"
+        case .saved(_, let x): return clause(x, fc, &args)
+        case .note, .repeating, .repeatFrequency, .words, .regex: return nil
         }
     }
 }

@@ -42,11 +42,14 @@ extension SQLiteStore {
     CREATE TABLE tombstones (uid TEXT PRIMARY KEY NOT NULL, deleted_at TEXT NOT NULL, seq INTEGER NOT NULL UNIQUE);
     """
 
-    /// Brings a database from `version` to the current schema in one transaction: 0 is a new
-    /// file. Each later version adds its step here.
-    func migrate(from version: Int64) throws(SQLiteError) {
+    /// Brings a database to the current schema in one transaction: a new file gets the whole
+    /// schema, an older one each step after its version. What it finds is read again under the
+    /// write lock, so two processes making one new store at once make it once.
+    func migrate() throws(SQLiteError) {
         try db.exec("BEGIN IMMEDIATE")
         do throws(SQLiteError) {
+            let tables = try db.integer("SELECT count(*) FROM sqlite_schema") ?? 0
+            let version = tables == 0 ? 0 : (try db.integer("PRAGMA user_version") ?? 0)
             if version < 1 {
                 try db.exec(SQLiteStore.schema)
                 try db.exec("PRAGMA application_id = \(SQLiteStore.applicationID)")
@@ -55,7 +58,8 @@ extension SQLiteStore {
                 try putMeta("settings", JSONWriter.compact(.object(StoreCodec.settingsObject(s.settings))))
                 try rewrite("filters", s.filters.map { .object(StoreCodec.filterObject($0)) })
             }
-            try db.exec("PRAGMA user_version = \(SQLiteStore.schemaVersion)")
+            // Later versions: `if version < 2 { … }`, each in this same transaction.
+            if version < SQLiteStore.schemaVersion { try db.exec("PRAGMA user_version = \(SQLiteStore.schemaVersion)") }
             try db.exec("COMMIT")
         } catch {
             try? db.exec("ROLLBACK")
@@ -147,7 +151,8 @@ extension SQLiteStore {
         case .item(.task(let b, let a)):
             dropFullView()
             if let a {
-                try upsert(a)
+                // A new task is inserted: a uid already there is an error, never a replacement.
+                try upsert(a, replacing: b != nil)
                 if let b, b.uid != a.uid { try deleteTask(b.uid) }
             } else if let b {
                 try deleteTask(b.uid)
@@ -244,19 +249,31 @@ extension SQLiteStore {
         try st.run()
     }
 
-    /// Writes a task's row: its columns and its record.
-    func upsert(_ t: Task) throws(SQLiteError) {
-        let st = try db.statement("""
-        INSERT INTO tasks (uid, id, title, status, kind, due_day, due_minute, priority, project, project_key, area_key, tag_keys,
-                           parent, estimate, held_until, created, modified, completed, reminders, record)
-        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20)
-        ON CONFLICT (uid) DO UPDATE SET id = excluded.id, title = excluded.title, status = excluded.status, kind = excluded.kind,
-          due_day = excluded.due_day, due_minute = excluded.due_minute, priority = excluded.priority, project = excluded.project,
-          project_key = excluded.project_key, area_key = excluded.area_key, tag_keys = excluded.tag_keys,
-          parent = excluded.parent, estimate = excluded.estimate, held_until = excluded.held_until,
-          created = excluded.created, modified = excluded.modified, completed = excluded.completed,
-          reminders = excluded.reminders, record = excluded.record
-        """)
+    /// Writes a task's row: its columns and its record; `replacing` the row of its uid, or a new
+    /// one.
+    func upsert(_ t: Task, replacing: Bool = true) throws(SQLiteError) {
+        let st = try db.statement(replacing ? SQLiteStore.upsertSQL : SQLiteStore.insertSQL)
+        try bindTask(st, t)
+        try st.run()
+    }
+
+    static let columnsSQL = """
+    INSERT INTO tasks (uid, id, title, status, kind, due_day, due_minute, priority, project, project_key, area_key, tag_keys,
+                       parent, estimate, held_until, created, modified, completed, reminders, record)
+    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20)
+    """
+    static let insertSQL = columnsSQL
+    static let upsertSQL = columnsSQL + """
+
+    ON CONFLICT (uid) DO UPDATE SET id = excluded.id, title = excluded.title, status = excluded.status, kind = excluded.kind,
+      due_day = excluded.due_day, due_minute = excluded.due_minute, priority = excluded.priority, project = excluded.project,
+      project_key = excluded.project_key, area_key = excluded.area_key, tag_keys = excluded.tag_keys,
+      parent = excluded.parent, estimate = excluded.estimate, held_until = excluded.held_until,
+      created = excluded.created, modified = excluded.modified, completed = excluded.completed,
+      reminders = excluded.reminders, record = excluded.record
+    """
+
+    private func bindTask(_ st: SQLiteStatement, _ t: Task) throws(SQLiteError) {
         st.bind(1, t.uid.description)
         st.bind(2, t.id)
         st.bind(3, t.title)
@@ -278,7 +295,6 @@ extension SQLiteStore {
         st.bind(18, t.completedAt.map { Int($0.seconds) })
         st.bind(19, t.reminders.count)
         st.bind(20, JSONWriter.compact(.object(StoreCodec.taskObject(t))))
-        try st.run()
     }
 
     /// A task's tags as one column: each lowercased, between unit separators, so a tag is

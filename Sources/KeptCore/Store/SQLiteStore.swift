@@ -83,7 +83,7 @@ public final class SQLiteStore: StoreBackend {
             // WAL lets readers read while one process writes; FULL makes each commit durable.
             _ = try? db.text("PRAGMA journal_mode=WAL")
             try db.exec("PRAGMA synchronous=FULL")
-            if tables == 0 || version < schemaVersion { try s.migrate(from: tables == 0 ? 0 : version) }
+            if tables == 0 || version < schemaVersion { try s.migrate() }
             try s.readCaches()
         } catch {
             return .failure(refusal(path, error))
@@ -187,6 +187,9 @@ public final class SQLiteStore: StoreBackend {
 
     /// Forgets the full view: a task changed.
     func dropFullView() { full = nil }
+
+    /// Whether every record has been read (tests check that a statement did not need to).
+    var hasFullView: Bool { full != nil }
 
     private func one(_ sql: String, _ bind: (SQLiteStatement) -> Void) -> Task? {
         many(sql, bind).first

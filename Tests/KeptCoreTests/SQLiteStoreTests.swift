@@ -1,0 +1,201 @@
+// The SQLite backend: the same rules through it as through the JSON store, counts in SQL that
+// agree with the columns, other processes' commits read before a statement, and files that are
+// not Kept stores (another program's database, a newer schema, a damaged file) refused and
+// never written.
+// covers: R-STORE-1, R-STORE-2, R-FIL-1
+
+import Foundation
+import XCTest
+@testable import KeptCore
+
+final class SQLiteStoreTests: XCTestCase {
+    var dir: URL!
+
+    override func setUpWithError() throws {
+        dir = FileManager.default.temporaryDirectory.appendingPathComponent("kept-sqlite-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(at: dir)
+    }
+
+    func path(_ name: String) -> String { dir.appendingPathComponent(name).path }
+
+    static let nine = CivilDateTime(iso: "2026-06-15T09:00") ?? CivilDateTime(date: CivilDate(dayNumber: 0), time: .midnight)
+
+    func session(_ backend: any StoreBackend, commits: CommitPolicy = .eachStatement, seed: UInt64 = 3) -> Session {
+        Session(engine: Engine(store: backend, clock: .wall(Self.nine), defaultZone: Zone(identifier: "Europe/Berlin") ?? .utc, uids: .seeded(seed)),
+                commits: commits)
+    }
+
+    func run(_ s: Session, _ text: String) -> CommandOutput {
+        s.run(StatementSource(file: SourceFile(name: "t", text: text)))
+    }
+
+    static let script = [
+        "project add Home", "add Pay rent @jan 31 every month on the 31st +Home #bills !high", "add Call mom @tomorrow 3pm #phone",
+        "add Plan the trip @fri", "subtask 3 Book flights", "subtask 3 Find a hotel", "remind 2 tomorrow morning", "complete 1",
+        "set 4 estimate 10m", "tag 2 #family", "not today 2", "plan", "delete 3", "undo", "filter Calls = #phone", "set clock 24h",
+        "step 7 add Passport", "complete 8", "reopen 8", "project rename Home to House", "duplicate 2", "undo", "redo",
+    ]
+
+    /// The same statements give the same output and the same store through SQLite as through
+    /// the JSON store in memory, and the database reads back as that store.
+    func testSameRulesAsTheJSONStore() throws {
+        let db = try SQLiteStore.open(path("s.db")).get()
+        let a = session(db), b = session(JSONStore(memory: Store()))
+        for line in Self.script {
+            let x = run(a, line), y = run(b, line)
+            XCTAssertEqual(x.lines, y.lines, line)
+            XCTAssertEqual(x.diagnostics.map(\.message), y.diagnostics.map(\.message), line)
+        }
+        XCTAssertEqual(String(decoding: StoreCodec.encode(db.snapshot()), as: UTF8.self),
+                       String(decoding: StoreCodec.encode(b.store.snapshot()), as: UTF8.self))
+        let again = try SQLiteStore.open(path("s.db")).get()
+        XCTAssertEqual(String(decoding: StoreCodec.encode(again.snapshot()), as: UTF8.self),
+                       String(decoding: StoreCodec.encode(b.store.snapshot()), as: UTF8.self), "what was committed reads back")
+        XCTAssertEqual(again.history.undoStack.map(\.summary), b.journal.undoStack.map(\.summary))
+    }
+
+    /// A statement reads only what it needs: completing a task reads it and its rules' tasks,
+    /// never every record.
+    func testOneChangeReadsOneTask() throws {
+        let db = try SQLiteStore.open(path("one.db")).get()
+        let s = session(db)
+        for k in 1...50 { XCTAssertFalse(run(s, "add Task \(k) @today").failed) }
+        XCTAssertFalse(db.hasFullView)
+        XCTAssertEqual(run(s, "complete 7").lines, ["Completed 7 · Task 7"])
+        XCTAssertEqual(run(s, "count overdue").lines, ["Nothing matches these filters (0 of 49)"])
+        XCTAssertEqual(run(s, "show 7 status").lines, ["done"])
+        XCTAssertFalse(db.hasFullView, "complete, count and show read no full view")
+        _ = run(s, "list")
+        XCTAssertTrue(db.hasFullView)
+    }
+
+    /// Counts in SQL agree with the columns: random stores and random filters of the terms SQL
+    /// answers, at several clocks and day starts.
+    func testSQLCountsAgreeWithTheColumns() throws {
+        var rng = SplitMix(seed: 20_260_615)
+        let tags = ["errand", "phone", "Über", "deep"], projects = ["Home", "Work", "Ärger"]
+        for round in 0..<4 {
+            let db = try SQLiteStore.open(path("c\(round).db")).get()
+            let e = Engine(store: db, clock: .wall(Self.nine), defaultZone: Zone(identifier: "Europe/Berlin") ?? .utc)
+            for p in projects { _ = try e.addProject(p) }
+            if round % 2 == 1 { _ = try e.set(setting: "day-start", to: "04:00") }
+            for k in 0..<120 {
+                var d = TaskDraft(title: "t\(k)")
+                let day = Int(rng.next() % 20) - 10
+                if rng.next() % 5 != 0 {
+                    d.due = Due(date: CivilDate(dayNumber: Self.nine.date.dayNumber + day),
+                                time: rng.next() % 2 == 0 ? nil : WallTime(hour: Int(rng.next() % 24), minute: 15))
+                }
+                d.priority = Priority(rawValue: Int(rng.next() % 5))
+                if rng.next() % 2 == 0 { d.project = projects[Int(rng.next() % 3)] }
+                d.tags = tags.filter { _ in rng.next() % 3 == 0 }
+                let t = try e.add(d)
+                switch rng.next() % 6 {
+                case 0: _ = try e.complete(.task(t.id))
+                case 1: _ = try e.archive(.task(t.id))
+                case 2: _ = try e.set(.estimate(Estimate(minutes: Int(rng.next() % 60) + 1)), on: .task(t.id))
+                case 3: _ = try e.set(.area(["Home", "home  ", "Garden"][Int(rng.next() % 3)]), on: .task(t.id))
+                default: break
+                }
+            }
+            if let open = e.store.tasks(.all).first(where: \.isOpen) { _ = try e.notToday(.task(open.id)) }
+            XCTAssertNoThrow(try e.commit().get())
+            let fc = e.filterContext
+            let terms: [FilterTerm] = [
+                .overdue, .noDue, .hasDue, .hasTime, .status(.open), .status(.done), .status(.archived), .status(.any), .doneToday, .held,
+                .tag("errand"), .tag("über"), .project("home"), .project("ärger"), .area("HOME"), .area("garden"),
+                .priority(.greaterOrEqual, .high), .priority(.less, .medium), .window(DayWindow(start: fc.today, end: fc.today + 7)),
+                .due(.less, day: fc.today + 2), .estimate(.lessOrEqual, minutes: 15), .created(.greater, Instant(seconds: 0)),
+            ]
+            for k in 0..<300 {
+                var expr = FilterExpr.term(terms[Int(rng.next() % UInt64(terms.count))])
+                for _ in 0..<Int(rng.next() % 3) {
+                    let other = FilterExpr.term(terms[Int(rng.next() % UInt64(terms.count))])
+                    switch rng.next() % 3 {
+                    case 0: expr = .and([expr, other])
+                    case 1: expr = .or([expr, other])
+                    default: expr = .not(.and([expr, other]))
+                    }
+                }
+                let sql = try XCTUnwrap(db.count(expr, fc), "round \(round) case \(k): no SQL for \(expr)")
+                let (rows, total) = e.selectRows(expr)
+                XCTAssertEqual(sql.matched, rows.count, "round \(round) case \(k): \(expr)")
+                XCTAssertEqual(sql.total, total, "round \(round) case \(k): the scope of \(expr)")
+            }
+            XCTAssertNil(db.count(.term(.words(["t1"])), fc), "words have no column")
+        }
+    }
+
+    /// Two connections on one database: one's commit is read by the other before its next
+    /// statement; a writer waits for the other's lock instead of failing.
+    func testTwoSessionsSeeEachOther() throws {
+        let a = session(try SQLiteStore.open(path("two.db")).get())
+        let b = session(try SQLiteStore.open(path("two.db")).get(), seed: 4)
+        XCTAssertEqual(run(a, "add first").lines, ["Added 1 · first"])
+        XCTAssertEqual(run(b, "count").lines, ["All 1 task"])
+        XCTAssertEqual(run(b, "add second").lines, ["Added 2 · second"])
+        XCTAssertEqual(run(a, "list").lines, ["All 2 tasks", "1  first", "2  second"])
+        XCTAssertEqual(run(a, "complete 2").lines, ["Completed 2 · second"])
+        XCTAssertEqual(run(b, "show 2 status").lines, ["done"])
+        XCTAssertEqual(run(b, "undo").lines, ["Undid complete 2 · second"], "the history is the store's, shared")
+    }
+
+    /// A new task whose uid the store already holds is refused, never written over the other.
+    func testAUIDIsNeverReplacedByANewTask() throws {
+        let a = session(try SQLiteStore.open(path("uid.db")).get(), seed: 9)
+        let b = session(try SQLiteStore.open(path("uid.db")).get(), seed: 9)
+        XCTAssertEqual(run(a, "add first").lines, ["Added 1 · first"])
+        let r = run(b, "add second")
+        XCTAssertEqual(r.diagnostics.first?.code, "E0307", "the same uid again: \(r.lines)")
+        XCTAssertEqual(run(a, "list").lines, ["All 1 task", "1  first"])
+    }
+
+    /// Files that are not Kept stores are refused, with a code, and left as they were.
+    func testNotAKeptStoreIsRefused() throws {
+        // Another program's database.
+        let other = path("other.db")
+        let odb = try SQLiteDatabase.open(other, create: true).get()
+        try odb.exec("CREATE TABLE notes (body TEXT); INSERT INTO notes VALUES ('hi')")
+        let before = try Data(contentsOf: URL(fileURLWithPath: other))
+        guard case .failure(.unreadable(let d)) = SQLiteStore.open(other) else { return XCTFail("another program's database opened") }
+        XCTAssertEqual(d.code, "E0327")
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: other)), before)
+        // A newer schema.
+        let newer = path("newer.db")
+        _ = try SQLiteStore.open(newer).get()
+        let ndb = try SQLiteDatabase.open(newer, create: false).get()
+        try ndb.exec("PRAGMA user_version = 99")
+        guard case .failure(.unreadable(let n)) = SQLiteStore.open(newer) else { return XCTFail("a newer schema opened") }
+        XCTAssertEqual(n.code, "E0328")
+        // A damaged file: the header of a database, pages of noise.
+        let good = try SQLiteStore.open(path("good.db")).get()
+        let e = Engine(store: good, clock: .wall(Self.nine), defaultZone: .utc)
+        for k in 0..<200 { _ = try e.add(TaskDraft(title: "task \(k) with a title long enough to fill pages")) }
+        XCTAssertNoThrow(try e.commit().get())
+        _ = try good.db.exec("PRAGMA wal_checkpoint(TRUNCATE)")
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: path("good.db")))
+        XCTAssertGreaterThan(bytes.count, 8192)
+        for k in 4096..<min(bytes.count, 20_000) where k % 7 == 0 { bytes[k] = 0xA5 }
+        let bad = path("bad.db")
+        try bytes.write(to: URL(fileURLWithPath: bad))
+        guard case .failure(.unreadable(let b)) = SQLiteStore.open(bad) else { return XCTFail("a damaged database opened") }
+        XCTAssertEqual(b.code, "E0327")
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: bad)), bytes, "never written")
+    }
+
+    /// A store of an older schema is brought up to date in one transaction; a new file is 0600.
+    func testNewFileAndSchemaVersion() throws {
+        let p = path("v.db")
+        let s = try SQLiteStore.open(p).get()
+        XCTAssertEqual(try s.db.integer("PRAGMA user_version"), SQLiteStore.schemaVersion)
+        XCTAssertEqual(try s.db.integer("PRAGMA application_id"), SQLiteStore.applicationID)
+        XCTAssertEqual(try s.db.text("PRAGMA journal_mode"), "wal")
+        let mode = try XCTUnwrap(try FileManager.default.attributesOfItem(atPath: p)[.posixPermissions] as? Int)
+        XCTAssertEqual(mode, 0o600)
+        XCTAssertEqual(s.filters.map(\.name), SavedFilter.presets.map(\.name), "a new store has the presets")
+    }
+}
