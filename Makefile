@@ -53,6 +53,7 @@ bench: release
 	bash bench/tw_compare.sh
 	bash bench/plan_compare.sh
 	bash bench/repl_startup.sh
+	bash bench/sqlite_bench.sh
 
 clean:
 	rm -rf .build

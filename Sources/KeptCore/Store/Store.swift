@@ -27,7 +27,7 @@ public struct Store: Sendable {
     /// Deleted tasks' uids, oldest first, at most `Tombstone.limit`.
     public var tombstones: [Tombstone] = []
     /// How many times the store file has been written; a writer that read an older revision
-    /// learns that another process wrote meanwhile (docs/STORE.md, "Two processes").
+    /// learns that another process wrote meanwhile (docs/STORE.md, "Two processes on one JSON file").
     public var revision = 0
 
     public init() {}
