@@ -24,7 +24,11 @@ CLOCK=(--now 2026-06-15T09:00 --zone Europe/Berlin)
 store() { # SIZE -> makes store-SIZE.json and store-SIZE.db when missing
   local size="$1" n
   case "$size" in 1k) n=1000 ;; 100k) n=100000 ;; 1m) n=1000000 ;; esac
-  [ -f "$DATA/tasks-$size.jsonl" ] || (cd "$PEERS" && "$PY" gen_tasks.py -n "$n" --out "$DATA" >/dev/null)
+  if [ ! -f "$DATA/tasks-$size.jsonl" ]; then
+    (cd "$PEERS" && "$PY" gen_tasks.py -n "$n" --out "$DATA" >/dev/null)
+    # The generator names a million `1000k`.
+    [ -f "$DATA/tasks-1000k.jsonl" ] && mv "$DATA/tasks-1000k.jsonl" "$DATA/tasks-1m.jsonl" && rm -f "$DATA/tasks-1000k.tw.json" "$DATA/manifest-1000k.json"
+  fi
   [ -f "$DATA/store-$size.json" ] || "$PY" "$ROOT/bench/convert_store.py" "$DATA/tasks-$size.jsonl" "$DATA/store-$size.json" --zone Europe/Berlin >/dev/null
   [ -f "$DATA/store-$size.db" ] || "$KEPT" convert "$DATA/store-$size.json" "$DATA/store-$size.db" >/dev/null
 }
