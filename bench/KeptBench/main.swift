@@ -151,6 +151,12 @@ func olderAnchor(_ r: RepeatRule, _ a: CivilDate) -> CivilDate {
         var back = up(5, n)
         while CivilDate(year: a.year - back, month: a.month, day: a.day) == nil { back += n }
         return CivilDate(year: a.year - back, month: a.month, day: a.day) ?? a
+    case .hourly, .minutely:
+        // Whole days that keep the phase: 24 (or 1440) times the days a multiple of the interval.
+        let perDay = r.frequency == .hourly ? 24 : 1440
+        var g = n, b = perDay
+        while b != 0 { (g, b) = (b, g % b) }
+        return a.adding(days: -up(1826, n / g))
     }
 }
 

@@ -6,43 +6,37 @@ extension Session {
     var weekStart: Weekday { store.settings.day.weekStart }
 
     /// A repeat for a task: the anchor is `from DATE`, else the due date; an undated task is
-    /// dated to the rule's first occurrence on or after today (R-REP-7).
+    /// dated to the rule's first occurrence on or after today (R-REP-7). The rule keeps the
+    /// account's week start as it is now.
     func attach(_ rule: RepeatRule, to t: inout Task) {
         let today = self.today
+        var rule = rule
+        if rule.weekStart == nil { rule.weekStart = weekStart }
         if t.due == nil {
-            let first = rule.firstOccurrence(onOrAfter: rule.from ?? today, anchor: rule.from ?? today, weekStart: weekStart) ?? today
-            t.due = Due(date: first)
+            let start = rule.from ?? today
+            // An hourly rule without a time starts now.
+            let time = rule.dependsOnAnchorTime && rule.from == nil ? nowLocal.time : nil
+            t.due = RepeatSpec(rule: rule, anchor: start, anchorTime: time).firstDue(onOrAfter: start, weekStart: weekStart) ?? Due(date: today)
         }
-        if var d = t.due, d.time == nil, let time = rule.time {
-            d.time = time
+        if var d = t.due, d.time == nil, rule.isTimed {
+            d.time = RepeatSpec(rule: rule, anchor: d.date).firstDue(onOrAfter: d.date, weekStart: weekStart)?.time ?? rule.times.first
             t.due = d
         }
-        t.repeatRule = RepeatSpec(rule: rule, anchor: rule.from ?? t.due?.date ?? today)
+        t.repeatRule = RepeatSpec(rule: rule, anchor: rule.from ?? t.due?.date ?? today, anchorTime: t.due?.time)
     }
 
     /// The occurrence that completing `t` makes, or nil when the series has ended.
     func nextOccurrence(of t: Task, completedOn day: CivilDate, id: Int) -> Task? {
-        guard let spec = t.repeatRule, let rule = spec.rule else { return nil }
-        let date: CivilDate?
-        var nextSpec = spec
-        if rule.afterCompletion {
-            // The series starts again from the completion day.
-            date = rule.nextOccurrence(after: day, anchor: day, weekStart: weekStart)
-            if let d = date { nextSpec = RepeatSpec(rule: rule, anchor: d) }
-        } else {
-            // R-REP-3: the first date of the series after both the due day and today, so a
-            // late completion never piles up missed copies.
-            let anchor = spec.anchor ?? t.due?.date ?? day
-            let after = max(t.due?.date ?? day, day)
-            date = rule.nextOccurrence(after: after, anchor: anchor, weekStart: weekStart)
-        }
-        guard let d = date else { return nil }
+        guard let spec = t.repeatRule,
+              let next = spec.next(afterCompleting: t.due, at: nowLocal, today: day, zone: zone, weekStart: weekStart) else { return nil }
+        let d = next.due.date
+        let nextSpec = next.spec
         // R-REP-5: the next occurrence keeps the task's fields and its due time; it drops a
         // Not today hold and comments.
         var n = t
         n.id = id
         n.status = .open
-        n.due = Due(date: d, time: t.due?.time)
+        n.due = next.due
         if let oldStart = t.start, let oldDue = t.due {
             n.start = Due(date: oldStart.date.adding(days: oldDue.date.days(until: d)), time: oldStart.time)
         }
@@ -52,7 +46,7 @@ extension Session {
         n.reminders = t.reminders.map { r in
             var m = r
             m.pastDue = false
-            if let oldDue = t.due { m.at = r.at.adding(days: oldDue.date.days(until: d)) } else { m.at = CivilDateTime(date: d, time: r.at.time) }
+            m.at = RepeatSpec.moved(r.at, from: t.due, to: next.due)
             return m
         }
         n.completedAt = nil
@@ -73,6 +67,9 @@ extension Session {
         if words.joined(separator: " ").uppercased().contains("FREQ=") {
             switch RepeatRule.fromRRULE(words.first ?? "") {
             case .success(var r):
+                // RFC 5545: an RRULE without WKST counts weeks from Monday, whatever the account's.
+                r.weekStart = r.weekStart ?? .monday
+                r = r.untilAsDay(in: zone)
                 if words.count >= 3, words[1].lowercased() == "from" {
                     switch DatePhrase.resolve(Array(words[2...]), in: dateContext) {
                     case .success(let (d, used)) where used == words.count - 2: r.from = d.due.date
@@ -85,7 +82,7 @@ extension Session {
                 }
                 return .success(r)
             case .failure(let e):
-                return .failure(Diagnostic(code: "E0210", message: e.message, file: file, range: range, label: "not an RRULE Kept reads"))
+                return .failure(Diagnostic(code: e.code, message: e.message, file: file, range: range, label: "not an RRULE Kept reads"))
             }
         } else {
             let ws = words.first?.lowercased() == "every" ? words : ["every"] + words
@@ -97,7 +94,7 @@ extension Session {
                 return .failure(Diagnostic(code: "E0103", message: "unexpected '\(bad)' after the repeat '\(ws[..<used].joined(separator: " "))'",
                                            file: file, range: range, label: "not part of the rule"))
             case .failure(let e):
-                return .failure(Diagnostic(code: "E0210", message: e.message, file: file, range: range, label: "not a repeat rule",
+                return .failure(Diagnostic(code: e.code, message: e.message, file: file, range: range, label: "not a repeat rule",
                                            help: e.help ?? "for example: every day, every mon and thu, every month on the 31st"))
             }
         }
@@ -122,7 +119,7 @@ extension Session {
         }
         let anchor = rule.from ?? today
         let words_ = rule.text(anchor: anchor)
-        let rr = rule.rrule(anchor: anchor, weekStart: weekStart)
+        let rr = rule.rrule(anchor: anchor, weekStart: weekStart, zone: zone)
         if rruleOnly {
             switch rr {
             case .success(let x): return out([x], json: .object(JSONObject([("rule", .string(words_)), ("rrule", .string(x))])))
@@ -131,15 +128,17 @@ extension Session {
                                          label: "no RRULE says this", notes: [e.message]))
             }
         }
-        let dates = rule.occurrences(anchor: anchor, limit: limit, weekStart: weekStart)
+        // An hourly rule without `from` starts now.
+        let time = rule.dependsOnAnchorTime && rule.from == nil ? nowLocal.time : nil
+        let dates = rule.occurrences(anchor: anchor, time: time, limit: limit, weekStart: weekStart, zone: zone)
         let rrText = (try? rr.get()) ?? "none (\((rr.failure?.message) ?? ""))"
         let json = JSONValue.object(JSONObject([
             ("rule", .string(words_)),
             ("rrule", (try? rr.get()).map { .string($0) } ?? .null),
-            ("dates", .array(dates.map { .string($0.iso) })),
+            ("dates", .array(dates.map { .string($0.date.iso + ($0.time.map { "T" + $0.iso } ?? "")) })),
         ]))
-        var lines = [words_, "RRULE " + rrText]
-        lines += dates.map { d in rule.time.map { "\(TimeText.longDate(d)) \(TimeText.time($0, store.settings.day.hourCycle))" } ?? TimeText.longDate(d) }
+        var lines = [rule.words(anchor: anchor) ?? "No words say this rule: its text is its RRULE", "RRULE " + rrText]
+        lines += dates.map { d in d.time.map { "\(TimeText.longDate(d.date)) \(TimeText.time($0, store.settings.day.hourCycle))" } ?? TimeText.longDate(d.date) }
         if dates.count < limit { lines.append("(the series ends here)") }
         return out(lines, json: json)
     }
