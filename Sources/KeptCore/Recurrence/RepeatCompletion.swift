@@ -27,13 +27,12 @@ extension RepeatSpec {
     public func nextOccurrence(after moment: CivilDateTime, time: WallTime?, weekStart: Weekday, zone: Zone?) -> Due? {
         guard let rule, let anchor else { return nil }
         let t = occurrenceTime(dueTime: time)
-        var from = moment
-        var found: Due? = nil
-        // Each exception can hide one occurrence; one more step finds the next.
-        for _ in 0...exceptions.count {
-            guard let d = rule.nextOccurrence(after: from, anchor: anchor, time: t, weekStart: weekStart, zone: zone) else { break }
-            if !isException(d) { found = d; break }
-            from = RepeatSpec.moment(d)
+        // Exceptions hide occurrences (a whole day's, for a day without a time): step past them.
+        var found = rule.nextOccurrence(after: moment, anchor: anchor, time: t, weekStart: weekStart, zone: zone)
+        var steps = 0
+        while let d = found, isException(d), steps < 1440 * (exceptions.count + 1) {
+            found = rule.nextOccurrence(after: RepeatSpec.moment(d), anchor: anchor, time: t, weekStart: weekStart, zone: zone)
+            steps += 1
         }
         let added = additions.filter { RepeatSpec.moment($0) > moment && !isException($0) }.min { RepeatSpec.moment($0) < RepeatSpec.moment($1) }
         switch (found, added) {

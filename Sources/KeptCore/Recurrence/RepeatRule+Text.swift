@@ -31,6 +31,11 @@ extension RepeatRule {
         guard yearDays.isEmpty, weekNoMask | weekNoFromEndMask == 0 else { return nil }
         if case .local? = end { return nil }
         if case .utc? = end { return nil }
+        // BYSETPOS in words is `the nth of some weekdays`, once a day.
+        if !setPositions.isEmpty {
+            guard frequency == .monthly || frequency == .yearly, weekdayMask != 0, nthWeekdays.isEmpty,
+                  monthDayMask | monthDayFromEndMask == 0, hourMask.nonzeroBitCount * minuteMask.nonzeroBitCount <= 1 else { return nil }
+        }
         var s: String
         let n = interval
         var monthsSaid = false
