@@ -81,14 +81,15 @@ def fmt_until_utc(dt):
 # ---------------------------------------------------------------------------------------------
 # General RRULEs
 
-def general_rule(rng, i):
+def general_rule(rng, i, anchor_for=None):
+    """A random RRULE; `anchor_for(freq)` gives its anchor instead of a random one."""
     freq = rng.choices(list(FREQS), weights=[20, 25, 18, 17, 10, 10])[0]
     n = rng.choice([1, 1, 1, 2, 3]) if freq in ("YEARLY", "MONTHLY", "WEEKLY") else rng.choice([1, 1, 2, 3, 5])
     if freq == "HOURLY":
         n = rng.choice([1, 2, 3, 4, 5, 6, 8, 12, 25])
     if freq == "MINUTELY":
         n = rng.choice([5, 7, 15, 20, 45, 90, 360])
-    anchor = anchor_date(rng)
+    anchor = anchor_for(freq) if anchor_for else anchor_date(rng)
     parts = [f"FREQ={freq}"]
     if n != 1:
         parts.append(f"INTERVAL={n}")
@@ -130,6 +131,10 @@ def general_rule(rng, i):
             byday_plain = sorted(rng.sample(range(7), rng.randint(1, 4)))
             if freq == "DAILY" and n % 7 == 0 and anchor.weekday() not in byday_plain:
                 byday_plain = sorted(set(byday_plain) | {anchor.weekday()})
+    # The anchor's day in months that may not have it, every time (INTERVAL=3 from the 30th, BYMONTH=2):
+    # a day every month has.
+    if freq in ("MONTHLY", "YEARLY") and months and not (monthdays or byday_plain or byday_nth or weeknos or yeardays) and anchor.day > 28:
+        monthdays = [rng.randint(1, 28)]
     # Times: expand for daily and longer, limit the hours of hourly and both of minutely.
     if freq in ("YEARLY", "MONTHLY", "WEEKLY", "DAILY"):
         if r() < 0.45:
@@ -159,11 +164,18 @@ def general_rule(rng, i):
     # BYSETPOS, within the smallest set a period has.
     per_day = max(1, len(hours) * len(minutes)) if freq in ("YEARLY", "MONTHLY", "WEEKLY", "DAILY") else 1
     if r() < 0.3:
+        # The fewest instances a period can have (BYSETPOS past them would leave the rule without
+        # any date, which both engines search to the year 9999 for); 1 where it can vary.
         smallest = None
-        if byday_plain and freq in ("MONTHLY", "YEARLY"):
+        plain_only = byday_plain and not monthdays and not yeardays
+        if plain_only and freq == "MONTHLY":
             smallest = 4 * len(byday_plain) * per_day
+        elif plain_only and freq == "YEARLY" and not weeknos:
+            smallest = 4 * len(byday_plain) * per_day * max(1, len(months))
         elif monthdays and freq == "MONTHLY" and not byday_plain:
             smallest = len(monthdays) * per_day
+        elif freq in ("MONTHLY", "YEARLY") and (monthdays or yeardays or weeknos or byday_nth):
+            smallest = 1 if not (monthdays and byday_plain) else None
         elif freq == "WEEKLY" and not months and (byday_plain or per_day > 1):
             # (BYSETPOS goes with another BY part, RFC 5545.)
             smallest = max(1, len(byday_plain)) * per_day

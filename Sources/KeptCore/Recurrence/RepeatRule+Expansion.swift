@@ -42,6 +42,8 @@ struct YearInfo {
 
     static let monthStarts = [0, 31, 59, 90, 120, 151, 181, 212, 243, 273, 304, 334, 365]
 
+    static func firstDay(_ year: Int) -> Int { CalendarMath.dayNumber(year: year, month: 1, day: 1) }
+
     init(_ year: Int) {
         self.year = year
         leap = CalendarMath.isLeapYear(year)
@@ -66,7 +68,12 @@ struct YearInfo {
 
 /// A rule with its anchor: everything one computation of occurrences needs.
 struct Expansion {
-    let rule: RepeatRule
+    /// The rule's lists and week numbers (the rest of it is read into the fields below).
+    let nthWeekdays: [RepeatRule.NthWeekday]
+    let yearDays: [Int]
+    let setPositions: [Int]
+    let weekNoMask: UInt64
+    let weekNoFromEndMask: UInt64
     let frequency: RepeatRule.Frequency
     let n: Int
     let anchor: CivilDate
@@ -96,8 +103,12 @@ struct Expansion {
     /// A day the month lacks (BYMONTHDAY=31 in April) falls on the month's last day.
     let clamp: Bool
 
-    init(_ rule: RepeatRule, anchor: CivilDate, time: WallTime?, weekStart account: Weekday) {
-        self.rule = rule
+    init(_ rule: borrowing RepeatRule, anchor: CivilDate, time: WallTime?, weekStart account: Weekday) {
+        nthWeekdays = rule.nthWeekdays
+        yearDays = rule.yearDays
+        setPositions = rule.setPositions
+        weekNoMask = rule.weekNoMask
+        weekNoFromEndMask = rule.weekNoFromEndMask
         frequency = rule.frequency
         n = max(1, rule.interval)
         self.anchor = anchor
@@ -197,7 +208,7 @@ struct Expansion {
         if !hasByDay { return true }
         let wd = y.weekday(ofOffset: i)
         if weekdays & (UInt8(1) << UInt8(wd + 1)) != 0 { return true }
-        for e in rule.nthWeekdays where e.weekday.rawValue - 1 == wd {
+        for e in nthWeekdays where e.weekday.rawValue - 1 == wd {
             if Expansion.nth(e, y, first: first, last: last) == i { return true }
         }
         return false
@@ -226,7 +237,7 @@ struct Expansion {
                 }
             }
         }
-        for e in rule.nthWeekdays {
+        for e in nthWeekdays {
             if let i = Expansion.nth(e, y, first: first, last: last) { set.insert(i - origin) }
         }
     }
@@ -265,12 +276,12 @@ struct Expansion {
         } else {
             for i in 0...(last - start) { set.insert(i) }
         }
-        if !rule.yearDays.isEmpty { set.filter { meetsYearDays(y, offset: start + $0) } }
+        if !yearDays.isEmpty { set.filter { meetsYearDays(y, offset: start + $0) } }
         return set
     }
 
     func meetsYearDays(_ y: YearInfo, offset i: Int) -> Bool {
-        rule.yearDays.isEmpty || rule.yearDays.contains(i + 1) || rule.yearDays.contains(i - y.length)
+        yearDays.isEmpty || yearDays.contains(i + 1) || yearDays.contains(i - y.length)
     }
 
     /// The days of year y that a yearly rule has, as offsets from Jan 1.
@@ -286,10 +297,11 @@ struct Expansion {
             }
             return meetsByDay(y, offset: i, first: 0, last: y.length - 1)
         }
-        let weekNoOK: (Int) -> Bool = { i in weekNoMeets(y, offset: i) }
-        let hasWeekNo = rule.weekNoMask | rule.weekNoFromEndMask != 0
-        if !rule.yearDays.isEmpty {
-            for yd in rule.yearDays {
+        let hasWeekNo = weekNoMask | weekNoFromEndMask != 0
+        let weekDays = hasWeekNo ? weekNoSet(y) : DaySet()
+        let weekNoOK: (Int) -> Bool = { i in weekDays.contains(i) }
+        if !yearDays.isEmpty {
+            for yd in yearDays {
                 let i = yd > 0 ? yd - 1 : y.length + yd
                 if i >= 0, i < y.length { set.insert(i) }
             }
@@ -304,7 +316,7 @@ struct Expansion {
             }
             if hasByDay || hasWeekNo { set.filter { byDayOK($0) && (!hasWeekNo || weekNoOK($0)) } }
         } else if hasWeekNo {
-            for i in 0..<y.length where weekNoOK(i) { set.insert(i) }
+            set = weekDays
             if hasByDay || months != 0 { set.filter { monthOK($0) && byDayOK($0) } }
         } else if hasByDay {
             if months != 0 {
@@ -318,14 +330,28 @@ struct Expansion {
         return set
     }
 
-    /// The week of the year (by WKST, week 1 the first with four days in the year) that the day
-    /// at `offset` is in meets BYWEEKNO, counted from the start or the end of its week-year.
-    func weekNoMeets(_ y: YearInfo, offset i: Int) -> Bool {
-        let day = y.base + i
-        let (weekYear, week) = Expansion.week(of: day, weekStart: weekStart)
-        let weeks = Expansion.weeksIn(weekYear, weekStart: weekStart)
-        if rule.weekNoMask & (UInt64(1) << UInt64(week)) != 0 { return true }
-        return rule.weekNoFromEndMask & (UInt64(1) << UInt64(weeks + 1 - week)) != 0
+    /// The days of year y (offsets from Jan 1) whose week (by WKST, week 1 the first with four
+    /// days in its year) BYWEEKNO has, counted from the start or the end of the week's own
+    /// year: early January may be the last week of the year before, late December week 1 of the
+    /// next.
+    func weekNoSet(_ y: YearInfo) -> DaySet {
+        var set = DaySet()
+        let w1 = Expansion.week1Start(y.year, weekStart: weekStart)
+        let w1Next = Expansion.week1Start(y.year + 1, weekStart: weekStart)
+        let w1Prev = Expansion.week1Start(y.year - 1, weekStart: weekStart)
+        let end = y.base + y.length
+        func meets(_ week: Int, of weeks: Int) -> Bool {
+            weekNoMask & (UInt64(1) << UInt64(week)) != 0 || weekNoFromEndMask & (UInt64(1) << UInt64(weeks + 1 - week)) != 0
+        }
+        func insert(_ from: Int, _ to: Int) {
+            for d in max(from, y.base)..<min(to, end) { set.insert(d - y.base) }
+        }
+        let weeks = (w1Next - w1) / 7
+        for week in 1...max(1, weeks) where meets(week, of: weeks) { insert(w1 + 7 * (week - 1), w1 + 7 * week) }
+        let before = (w1 - w1Prev) / 7
+        if w1 > y.base, meets(before, of: before) { insert(y.base, w1) }
+        if w1Next < end, meets(1, of: (Expansion.week1Start(y.year + 2, weekStart: weekStart) - w1Next) / 7) { insert(w1Next, end) }
+        return set
     }
 
     /// Day number of the first day of week 1 of a year.
@@ -336,29 +362,34 @@ struct Expansion {
         return 7 - back >= 4 ? jan1 - back : jan1 - back + 7
     }
 
-    static func weeksIn(_ year: Int, weekStart: Weekday) -> Int {
-        (week1Start(year + 1, weekStart: weekStart) - week1Start(year, weekStart: weekStart)) / 7
-    }
-
-    static func week(of day: Int, weekStart: Weekday) -> (year: Int, week: Int) {
-        let (y, _, _) = CalendarMath.civil(dayNumber: day)
-        var wy = y
-        if day < week1Start(y, weekStart: weekStart) { wy = y - 1 } else if day >= week1Start(y + 1, weekStart: weekStart) { wy = y + 1 }
-        return (wy, (day - week1Start(wy, weekStart: weekStart)) / 7 + 1)
-    }
-
     /// The days of the week starting on day number `ws`, as offsets from it.
     func weekSet(_ ws: Int) -> DaySet {
         var set = DaySet()
         let wd0 = floorMod(ws + 3, 7)
+        // BYMONTH: the week's days up to the end of its first month, and the rest.
+        var split = 7, firstOK = true, secondOK = true
+        if months != 0 {
+            let (y, m, d) = CalendarMath.civil(dayNumber: ws)
+            split = CalendarMath.daysInMonth(year: y, month: m) - d + 1
+            firstOK = months & (UInt16(1) << UInt16(m)) != 0
+            secondOK = months & (UInt16(1) << UInt16(m == 12 ? 1 : m + 1)) != 0
+            if !firstOK, !secondOK || split >= 7 { return set }
+        }
         for i in 0..<7 where weekdays & (UInt8(1) << UInt8(floorMod(wd0 + i, 7) + 1)) != 0 {
-            if months != 0 {
-                let (_, m, _) = CalendarMath.civil(dayNumber: ws + i)
-                if months & (UInt16(1) << UInt16(m)) == 0 { continue }
-            }
-            set.insert(i)
+            if i < split ? firstOK : secondOK { set.insert(i) }
         }
         return set
+    }
+
+    /// The day number of the first day, on or after day `d`, of a month BYMONTH allows.
+    func nextAllowedMonth(from d: Int) -> Int? {
+        let (y0, m0, _) = CalendarMath.civil(dayNumber: d)
+        for k in 1...12 {
+            let mi = y0 * 12 + m0 - 1 + k
+            let m = mi - floorDiv(mi, 12) * 12 + 1
+            if months & (UInt16(1) << UInt16(m)) != 0 { return CalendarMath.dayNumber(year: floorDiv(mi, 12), month: m, day: 1) }
+        }
+        return nil
     }
 
     // MARK: the first occurrence at or after a key
@@ -367,7 +398,7 @@ struct Expansion {
     func first(in set: DaySet, base: Int, atOrAfter k: OccurrenceKey) -> OccurrenceKey? {
         let kDay = floorDiv(k, OccurrenceKey.minutesPerDay)
         let kMin = k - kDay * OccurrenceKey.minutesPerDay
-        if rule.setPositions.isEmpty {
+        if setPositions.isEmpty {
             let i0 = kDay - base
             guard var d = set.first(atOrAfter: i0) else { return nil }
             if d == i0 {
@@ -379,7 +410,7 @@ struct Expansion {
         }
         let total = set.count * timesPerDay
         var best: OccurrenceKey? = nil
-        for p in rule.setPositions {
+        for p in setPositions {
             let idx = p > 0 ? p - 1 : total + p
             guard idx >= 0, idx < total, let d = set.member(idx / timesPerDay) else { continue }
             let key = (base + d) * OccurrenceKey.minutesPerDay + time(idx % timesPerDay)
@@ -392,10 +423,10 @@ struct Expansion {
     func first(atOrAfter k0: OccurrenceKey) -> OccurrenceKey? {
         let k = max(k0, startKey)
         let kDay = floorDiv(k, OccurrenceKey.minutesPerDay)
-        guard kDay <= CivilDate.latest.dayNumber else { return nil }
-        let (ky, km, _) = CalendarMath.civil(dayNumber: kDay)
+        guard kDay <= Expansion.lastDay else { return nil }
         switch frequency {
         case .yearly:
+            let (ky, _, _) = CalendarMath.civil(dayNumber: kDay)
             var y = anchor.year + ceilDiv(max(0, ky - anchor.year), n) * n
             for _ in 0...(400 / gcd(n, 400) + 1) {
                 guard y <= CivilDate.yearRange.upperBound else { return nil }
@@ -405,13 +436,19 @@ struct Expansion {
             }
             return nil
         case .monthly:
+            let (ky, km, _) = CalendarMath.civil(dayNumber: kDay)
             let a = anchor.year * 12 + anchor.month - 1
             var m = a + ceilDiv(max(0, ky * 12 + km - 1 - a), n) * n
             for _ in 0...(4800 / gcd(n, 4800) + 1) {
                 let y = floorDiv(m, 12)
                 guard y <= CivilDate.yearRange.upperBound else { return nil }
-                let info = YearInfo(y)
                 let month = m - y * 12 + 1
+                // A month BYMONTH leaves out costs no calendar work.
+                if months != 0, months & (UInt16(1) << UInt16(month)) == 0 {
+                    m += n
+                    continue
+                }
+                let info = YearInfo(y)
                 if let key = first(in: monthSet(info, month: month), base: info.base + info.monthStart(month), atOrAfter: k) { return key }
                 m += n
             }
@@ -421,22 +458,98 @@ struct Expansion {
             let w0 = kDay - floorMod(kDay + 3 - (weekStart.rawValue - 1), 7)
             var ws = a0 + ceilDiv(max(0, (w0 - a0) / 7), n) * n * 7
             for _ in 0...(20871 / gcd(n, 20871) + 1) {
-                guard ws <= CivilDate.latest.dayNumber else { return nil }
-                if let key = first(in: weekSet(ws), base: ws, atOrAfter: k) { return key }
+                guard ws <= Expansion.lastDay else { return nil }
+                let set = weekSet(ws)
+                if set.isEmpty, months != 0, let next = nextAllowedMonth(from: ws) {
+                    // Weeks outside BYMONTH: jump to the series' week that reaches the next allowed month.
+                    ws = max(ws + 7 * n, a0 + ceilDiv(floorDiv(next - a0, 7), n) * n * 7)
+                    continue
+                }
+                if let key = first(in: set, base: ws, atOrAfter: k) { return key }
                 ws += 7 * n
             }
             return nil
         case .daily, .hourly, .minutely:
-            return firstInDays(atOrAfter: k, kDay: kDay, year: ky, month: km)
+            return firstInDays(atOrAfter: k, kDay: kDay)
         }
     }
 
+    static let lastDay = CivilDate.latest.dayNumber
+
+    // MARK: counting (COUNT)
+
+    /// The occurrences of a period (its days from day number `base`) in [startKey, k).
+    func count(in set: DaySet, base: Int, before k: OccurrenceKey) -> Int {
+        if setPositions.isEmpty {
+            var c = 0
+            var i = set.first(atOrAfter: 0)
+            while let d = i {
+                let dayKey = (base + d) * OccurrenceKey.minutesPerDay
+                if dayKey >= k { break }
+                if dayKey >= startKey, dayKey + OccurrenceKey.minutesPerDay <= k { c += timesPerDay } else {
+                    for t in 0..<timesPerDay {
+                        let key = dayKey + time(t)
+                        if key >= startKey, key < k { c += 1 }
+                    }
+                }
+                i = set.first(atOrAfter: d + 1)
+            }
+            return c
+        }
+        let total = set.count * timesPerDay
+        var picked: [Int] = []
+        for p in setPositions {
+            let idx = p > 0 ? p - 1 : total + p
+            guard idx >= 0, idx < total, !picked.contains(idx), let d = set.member(idx / timesPerDay) else { continue }
+            let key = (base + d) * OccurrenceKey.minutesPerDay + time(idx % timesPerDay)
+            if key >= startKey, key < k { picked.append(idx) }
+        }
+        return picked.count
+    }
+
+    /// How many occurrences come before key k, at most `limit`, by whole periods for yearly,
+    /// monthly and weekly rules (one set a period, not a search an occurrence); nil for the others.
+    func countByPeriods(before k: OccurrenceKey, limit: Int) -> Int? {
+        let kDay = floorDiv(k, OccurrenceKey.minutesPerDay)
+        var c = 0
+        switch frequency {
+        case .yearly:
+            var y = anchor.year
+            while c < limit, y <= CivilDate.yearRange.upperBound, YearInfo.firstDay(y) <= kDay {
+                let info = YearInfo(y)
+                c += count(in: yearSet(info), base: info.base, before: k)
+                y += n
+            }
+        case .monthly:
+            var m = anchor.year * 12 + anchor.month - 1
+            while c < limit {
+                let y = floorDiv(m, 12)
+                guard y <= CivilDate.yearRange.upperBound else { break }
+                let info = YearInfo(y)
+                let month = m - y * 12 + 1
+                let base = info.base + info.monthStart(month)
+                if base > kDay { break }
+                c += count(in: monthSet(info, month: month), base: base, before: k)
+                m += n
+            }
+        case .weekly:
+            var ws = anchorDay - weekStart.days(until: anchor.weekday)
+            while c < limit, ws <= kDay {
+                c += count(in: weekSet(ws), base: ws, before: k)
+                ws += 7 * n
+            }
+        case .daily, .hourly, .minutely:
+            return nil
+        }
+        return min(c, limit)
+    }
+
     /// Whether a daily rule has no day part, so that every INTERVAL-th day is in.
-    var everyDay: Bool { months == 0 && monthDays | monthDaysFromEnd == 0 && !hasByDay && rule.yearDays.isEmpty }
+    var everyDay: Bool { months == 0 && monthDays | monthDaysFromEnd == 0 && !hasByDay && yearDays.isEmpty }
 
     /// Daily, hourly and minutely rules: walk the days the day parts allow, month by month,
     /// and look for an occurrence in each.
-    func firstInDays(atOrAfter k: OccurrenceKey, kDay: Int, year ky: Int, month km: Int) -> OccurrenceKey? {
+    func firstInDays(atOrAfter k: OccurrenceKey, kDay: Int) -> OccurrenceKey? {
         if !reachable { return nil }
         if everyDay, frequency == .daily {
             var d = anchorDay + ceilDiv(max(0, kDay - anchorDay), n) * n
@@ -446,27 +559,122 @@ struct Expansion {
             }
             return nil
         }
-        var y = ky
-        var m = km
+        var found: OccurrenceKey? = nil
+        _ = walkDays(from: kDay) { d in
+            found = firstOnDay(d, atOrAfter: k)
+            return found != nil
+        }
+        return found
+    }
+
+    /// Calls `body` with each day, from day number `from` on, that the day parts of a daily,
+    /// hourly or minutely rule allow (all of them limit), in order, until `body` says to stop;
+    /// BYYEARDAY's days year by year, the others month by month. The Gregorian calendar repeats
+    /// every 400 years: a walk that long finds nothing more.
+    func walkDays(from: Int, _ body: (Int) -> Bool) -> Bool {
+        let (y0, m0, _) = CalendarMath.civil(dayNumber: from)
+        if !yearDays.isEmpty {
+            var y = y0
+            for _ in 0..<401 {
+                guard y <= CivilDate.yearRange.upperBound else { return false }
+                let info = YearInfo(y)
+                var set = DaySet()
+                for yd in yearDays {
+                    let i = yd > 0 ? yd - 1 : info.length + yd
+                    if i >= 0, i < info.length { set.insert(i) }
+                }
+                set.filter { i in
+                    let m = info.month(ofOffset: i)
+                    guard months == 0 || months & (UInt16(1) << UInt16(m)) != 0 else { return false }
+                    let start = info.monthStart(m)
+                    return meetsMonthDays(day: i - start + 1, monthLength: info.monthLength(m))
+                        && meetsByDay(info, offset: i, first: start, last: info.monthStart(m + 1) - 1)
+                }
+                var i = set.first(atOrAfter: max(0, from - info.base))
+                while let off = i {
+                    if body(info.base + off) { return true }
+                    i = set.first(atOrAfter: off + 1)
+                }
+                y += 1
+            }
+            return false
+        }
+        var y = y0
+        var m = m0
         var info = YearInfo(y)
-        // The Gregorian calendar repeats every 400 years: further than that, the rule has no day.
         for _ in 0..<4801 {
-            let start = info.base + info.monthStart(m)
-            let set = everyDay ? DaySet.all(info.monthLength(m)) : monthSet(info, month: m)
-            var i = set.first(atOrAfter: max(0, kDay - start))
-            while let off = i {
-                if let key = firstOnDay(start + off, atOrAfter: k) { return key }
-                i = set.first(atOrAfter: off + 1)
+            if months == 0 || months & (UInt16(1) << UInt16(m)) != 0 {
+                let start = info.base + info.monthStart(m)
+                let set = monthSet(info, month: m)
+                var i = set.first(atOrAfter: max(0, from - start))
+                while let off = i {
+                    if body(start + off) { return true }
+                    i = set.first(atOrAfter: off + 1)
+                }
             }
             m += 1
             if m > 12 {
                 m = 1
                 y += 1
-                guard y <= CivilDate.yearRange.upperBound else { return nil }
+                guard y <= CivilDate.yearRange.upperBound else { return false }
                 info = YearInfo(y)
             }
         }
-        return nil
+        return false
+    }
+
+    /// Daily, hourly and minutely rules: the occurrences before key k, day by day, at most `limit`.
+    func countByDays(before k: OccurrenceKey, limit: Int) -> Int {
+        guard reachable else { return 0 }
+        let kDay = floorDiv(k, OccurrenceKey.minutesPerDay)
+        var c = 0
+        _ = walkDays(from: anchorDay) { d in
+            if d > kDay || c >= limit { return true }
+            c += count(onDay: d, before: k, atMost: limit - c)
+            return c >= limit
+        }
+        return min(c, limit)
+    }
+
+    /// The occurrences on day number d in [startKey, k), at most `cap` (a day the day parts allow).
+    func count(onDay d: Int, before k: OccurrenceKey, atMost cap: Int) -> Int {
+        let dayKey = d * OccurrenceKey.minutesPerDay
+        let lo = max(startKey - dayKey, 0), hi = min(k - dayKey, OccurrenceKey.minutesPerDay)
+        guard lo < hi else { return 0 }
+        var c = 0
+        switch frequency {
+        case .daily:
+            guard floorMod(d - anchorDay, n) == 0 else { return 0 }
+            if setPositions.isEmpty { return timesBefore(hi) - timesBefore(lo) }
+            var picked: [Int] = []
+            for p in setPositions {
+                let idx = p > 0 ? p - 1 : timesPerDay + p
+                guard idx >= 0, idx < timesPerDay, !picked.contains(idx) else { continue }
+                let t = time(idx)
+                if t >= lo, t < hi { picked.append(idx) }
+            }
+            return picked.count
+        case .hourly:
+            let anchorHour = anchorDay * 24 + anchorMinute / 60
+            var h = floorMod(anchorHour - d * 24, n)
+            let selected = hourMinutes
+            while h < 24, c < cap {
+                if hours == 0 || hours & (UInt32(1) << UInt32(h)) != 0 {
+                    for m in RepeatRule.bits(selected) where h * 60 + m >= lo && h * 60 + m < hi { c += 1 }
+                }
+                h += n
+            }
+        case .minutely:
+            guard minutelySetPosKeeps else { return 0 }
+            var t = lo + floorMod(startKey - (dayKey + lo), n)
+            while t < hi, c < cap {
+                if (hours == 0 || hours & (UInt32(1) << UInt32(t / 60)) != 0), (minutes == 0 || minutes & (UInt64(1) << UInt64(t % 60)) != 0) { c += 1 }
+                t += n
+            }
+        case .weekly, .monthly, .yearly:
+            return 0
+        }
+        return min(c, cap)
     }
 
     /// Whether some hour (minute) of the day can be reached at all by an hourly (minutely) rule
@@ -474,7 +682,7 @@ struct Expansion {
     var reachable: Bool {
         switch frequency {
         case .daily:
-            guard n % 7 == 0, weekdays != 0, rule.nthWeekdays.isEmpty else { return true }
+            guard n % 7 == 0, weekdays != 0, nthWeekdays.isEmpty else { return true }
             return weekdays & RepeatRule.bit(anchor.weekday) != 0
         case .hourly:
             guard hours != 0 else { return true }
@@ -503,9 +711,9 @@ struct Expansion {
         switch frequency {
         case .daily:
             guard floorMod(d - anchorDay, n) == 0 else { return nil }
-            if rule.setPositions.isEmpty { return firstTime(atOrAfter: s).map { dayKey + $0 } }
+            if setPositions.isEmpty { return firstTime(atOrAfter: s).map { dayKey + $0 } }
             var best: Int? = nil
-            for p in rule.setPositions {
+            for p in setPositions {
                 let idx = p > 0 ? p - 1 : timesPerDay + p
                 guard idx >= 0, idx < timesPerDay else { continue }
                 let t = time(idx)
@@ -557,10 +765,10 @@ struct Expansion {
 
     /// Hourly: the minutes of each hour, BYSETPOS picked from them.
     var hourMinutes: UInt64 {
-        guard !rule.setPositions.isEmpty else { return minutes }
+        guard !setPositions.isEmpty else { return minutes }
         let c = minutes.nonzeroBitCount
         var out: UInt64 = 0
-        for p in rule.setPositions {
+        for p in setPositions {
             let idx = p > 0 ? p - 1 : c + p
             if idx >= 0, idx < c { out |= UInt64(1) << UInt64(Expansion.nthBit(minutes, idx)) }
         }
@@ -569,7 +777,7 @@ struct Expansion {
 
     /// Minutely: a period is one minute, so only BYSETPOS 1 or -1 keeps it.
     var minutelySetPosKeeps: Bool {
-        rule.setPositions.isEmpty || rule.setPositions.contains(1) || rule.setPositions.contains(-1)
+        setPositions.isEmpty || setPositions.contains(1) || setPositions.contains(-1)
     }
 }
 

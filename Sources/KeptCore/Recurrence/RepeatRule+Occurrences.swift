@@ -37,13 +37,7 @@ extension RepeatRule {
     /// How many occurrences come before key k (from the anchor on), at most `limit`.
     func occurrences(before k: OccurrenceKey, in e: Expansion, limit: Int) -> Int {
         if setPositions.isEmpty, let c = uniformCount(before: k, e) { return min(c, limit) }
-        var c = 0
-        var x = e.startKey
-        while c < limit, let o = e.first(atOrAfter: x), o < k {
-            c += 1
-            x = o + 1
-        }
-        return c
+        return e.countByPeriods(before: k, limit: limit) ?? e.countByDays(before: k, limit: limit)
     }
 
     /// Daily rules without day parts and weekly rules with weekdays only have the same number
@@ -95,7 +89,7 @@ extension RepeatRule {
     /// The day of the first occurrence on a day strictly after `day`, or nil when the series has ended.
     public func nextOccurrence(after day: CivilDate, anchor: CivilDate, weekStart: Weekday = .monday) -> CivilDate? {
         let e = expansion(anchor: anchor, time: nil, weekStart: weekStart)
-        return next(after: RepeatRule.key(day.adding(days: 1)) - 1, in: e, zone: nil)
+        return next(after: (day.dayNumber + 1) * OccurrenceKey.minutesPerDay - 1, in: e, zone: nil)
             .map { CivilDate(dayNumber: floorDiv($0, OccurrenceKey.minutesPerDay)) }
     }
 
