@@ -169,34 +169,20 @@ struct RRULEReader {
 
     /// UNTIL: YYYYMMDD for a rule without times, YYYYMMDDTHHMMSS (floating) or …Z (UTC).
     func until(_ u: String, timed: Bool) throws(Failure) -> RepeatRule.Until {
-        let b = Array(u.utf8)
-        func num(_ from: Int, _ count: Int) -> Int? {
-            guard from + count <= b.count else { return nil }
-            var v = 0
-            for c in b[from..<(from + count)] {
-                guard c >= 48, c <= 57 else { return nil }
-                v = v * 10 + Int(c - 48)
-            }
-            return v
+        guard let v = ICalendarStamp(u) else {
+            throw bad("UNTIL=\(u) is not a date like 20261231 or a date-time like 20261231T235959Z")
         }
-        let form = "UNTIL=\(u) is not a date like 20261231 or a date-time like 20261231T235959Z"
-        guard b.count == 8 || b.count == 15 || b.count == 16, let y = num(0, 4), let m = num(4, 2), let d = num(6, 2),
-              let date = CivilDate(year: y, month: m, day: d) else { throw bad(form) }
-        if b.count == 8 {
+        guard let t = v.time else {
             guard !timed else {
                 throw RRULEError("E0217", "UNTIL=\(u) is a date, but the rule has times of day: write the last moment, like \(u)T235959Z")
             }
-            return .date(date)
+            return .date(v.date)
         }
-        guard b[8] == UInt8(ascii: "T"), let hh = num(9, 2), let mm = num(11, 2), let ss = num(13, 2), ss <= 59,
-              let t = WallTime(hour: hh, minute: mm) else { throw bad(form) }
-        if b.count == 16 {
-            guard b[15] == UInt8(ascii: "Z") else { throw bad(form) }
-            return .utc(CivilDateTime(date: date, time: t), second: ss)
-        }
+        let wall = CivilDateTime(date: v.date, time: t)
+        if v.utc { return .utc(wall, second: v.second) }
         // The last second of a day, floating, is that day (occurrences are to the minute).
-        if hh == 23, mm == 59, ss == 59 { return .date(date) }
-        return .local(CivilDateTime(date: date, time: t), second: ss)
+        if t.minuteOfDay == WallTime.minutesPerDay - 1, v.second == 59 { return .date(v.date) }
+        return .local(wall, second: v.second)
     }
 
     /// Kept's forms of a rule read: the clamp form back to its day, and SKIP only where a month
@@ -247,5 +233,39 @@ extension RepeatRule {
         var r = self
         r.end = .date(CivilDate(dayNumber: day))
         return r
+    }
+}
+
+/// An iCalendar DATE or DATE-TIME value: `20261231`, `20261231T235959` (floating) or
+/// `20261231T235959Z` (UTC).
+struct ICalendarStamp {
+    var date: CivilDate
+    var time: WallTime?
+    var second = 0
+    var utc = false
+
+    init?(_ s: String) {
+        let b = Array(s.utf8)
+        func num(_ from: Int, _ count: Int) -> Int? {
+            guard from + count <= b.count else { return nil }
+            var v = 0
+            for c in b[from..<(from + count)] {
+                guard c >= 48, c <= 57 else { return nil }
+                v = v * 10 + Int(c - 48)
+            }
+            return v
+        }
+        guard b.count == 8 || b.count == 15 || b.count == 16, let y = num(0, 4), let m = num(4, 2), let d = num(6, 2),
+              let date = CivilDate(year: y, month: m, day: d) else { return nil }
+        self.date = date
+        guard b.count > 8 else { return }
+        guard b[8] == UInt8(ascii: "T"), let hh = num(9, 2), let mm = num(11, 2), let ss = num(13, 2), ss <= 59,
+              let t = WallTime(hour: hh, minute: mm) else { return nil }
+        if b.count == 16 {
+            guard b[15] == UInt8(ascii: "Z") else { return nil }
+            utc = true
+        }
+        time = t
+        second = ss
     }
 }

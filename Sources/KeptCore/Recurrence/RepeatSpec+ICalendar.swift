@@ -106,31 +106,18 @@ extension RepeatSpec {
     /// One value: `20260701` (a day), `20260701T090000` (a wall time, in TZID or floating) or
     /// `20260701T070000Z` (UTC).
     static func readValue(_ s: String, dateOnly: Bool, tzid: String?, zone: Zone) -> Due? {
-        let b = Array(s.utf8)
-        func num(_ from: Int, _ count: Int) -> Int? {
-            guard from + count <= b.count else { return nil }
-            var v = 0
-            for c in b[from..<(from + count)] {
-                guard c >= 48, c <= 57 else { return nil }
-                v = v * 10 + Int(c - 48)
-            }
-            return v
-        }
-        guard b.count >= 8, let y = num(0, 4), let m = num(4, 2), let d = num(6, 2), let date = CivilDate(year: y, month: m, day: d) else { return nil }
-        if b.count == 8 { return Due(date: date) }
-        guard !dateOnly, b.count == 15 || b.count == 16, b[8] == UInt8(ascii: "T"), let hh = num(9, 2), let mm = num(11, 2),
-              let ss = num(13, 2), ss <= 60, let t = WallTime(hour: hh, minute: mm) else { return nil }
-        let wall = CivilDateTime(date: date, time: t)
+        guard let v = ICalendarStamp(s) else { return nil }
+        guard let t = v.time else { return Due(date: v.date) }
+        guard !dateOnly else { return nil }
         var from: Zone? = nil
-        if b.count == 16 {
-            guard b[15] == UInt8(ascii: "Z") else { return nil }
+        if v.utc {
             from = .utc
         } else if let id = tzid, id != zone.identifier {
             guard let z = Zone(identifier: id) else { return nil }
             from = z
         }
-        guard let other = from else { return Due(date: date, time: t) }
-        let local = zone.local(at: other.instant(for: wall))
+        guard let other = from else { return Due(date: v.date, time: t) }
+        let local = zone.local(at: other.instant(for: CivilDateTime(date: v.date, time: t)))
         return Due(date: local.date, time: local.time)
     }
 }
