@@ -3,7 +3,11 @@
 # 100,000 rules (now 2026-06-15T09:00, naive local). Runs a copy of the peers' rrule_bench.py
 # (it writes bench/data/rrule-next.jsonl: each rule's RRULE, dtstart and dateutil's
 # after(now)), then `kept-bench next` (release) on that file, and prints both side by side.
+# Then general RFC 5545 rules (every BY part, BYSETPOS, COUNT, UNTIL, times of day, HOURLY and
+# MINUTELY) by family: bench/rrule_general.py times dateutil and writes
+# bench/data/rrule-general.jsonl, `kept-bench general` times kept on the same rules.
 # Prints figures; never fails on time. Usage: bash bench/rrule_bench.sh [SECONDS_PER_KEPT_ROW]
+#   GENERAL     how many general rules (default 6000); GENERAL_SECONDS per kept row (default 0.5)
 #   PEERS_DIR   the peers' folder (default ../shared/bench/peers)
 #   REPEATS     dateutil's repeats per benchmark (default 5, the peers' own; 100k rows use max(3, REPEATS-2))
 set -euo pipefail
@@ -54,3 +58,10 @@ for name, a, b in rows:
     ratio = f"{b / a:,.0f}x" if a and b else "-"
     print(f"{name:56}{a or 0:>12,.0f}{b or 0:>14,}{ratio:>15}")
 PYEOF
+
+echo
+echo "== general rules: dateutil (bench/rrule_general.py, writes $DATA/rrule-general.jsonl)"
+"$PY" "$ROOT/bench/rrule_general.py" -n "${GENERAL:-6000}" --repeats 1 --out "$DATA/rrule-general.jsonl" | tee "$RESULTS/rrule-general-dateutil.txt"
+echo
+echo "== general rules: kept"
+"$ROOT/.build/release/kept-bench" general "$DATA/rrule-general.jsonl" "${GENERAL_SECONDS:-0.5}" | tee "$RESULTS/rrule-general-kept.txt"

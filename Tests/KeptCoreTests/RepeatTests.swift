@@ -673,40 +673,50 @@ final class RepeatTests: XCTestCase {
     }
 
     func testRRULEImportRefusals() {
-        let cases: [(String, String)] = [
-            ("rr-no-01", "FREQ=HOURLY"),
-            ("rr-no-02", "FREQ=MONTHLY;BYMONTHDAY=28,30;BYSETPOS=-1"),
-            ("rr-no-03", "FREQ=WEEKLY;BYDAY=2MO"),
-            ("rr-no-04", "FREQ=MONTHLY;BYDAY=MO,WE"),        // every Monday and Wednesday of the month
-            ("rr-no-05", "FREQ=DAILY;BYSECOND=30"),
-            ("rr-no-06", "INTERVAL=2"),
-            ("rr-no-07", "FREQ=DAILY;INTERVAL=0"),
-            ("rr-no-08", "FREQ=MONTHLY;BYMONTHDAY=1,15"),
-            ("rr-no-09", "FREQ=YEARLY;BYMONTH=13"),
-            ("rr-no-10", "FREQ=DAILY;UNTIL=2026"),
-            ("rr-no-11", "FREQ=WEEKLY;BYDAY=XX"),
-            ("rr-no-12", "FREQ=DAILY;COUNT=0"),
+        // The catalog code of each: E0210 not a rule, E0215 a malformed value, E0216 a part its
+        // FREQ does not allow, E0220 a part Kept does not have.
+        let cases: [(String, String, String)] = [
+            ("rr-no-03", "FREQ=WEEKLY;BYDAY=2MO", "E0216"),
+            ("rr-no-05", "FREQ=DAILY;BYSECOND=30", "E0220"),
+            ("rr-no-06", "INTERVAL=2", "E0210"),
+            ("rr-no-07", "FREQ=DAILY;INTERVAL=0", "E0215"),
+            ("rr-no-09", "FREQ=YEARLY;BYMONTH=13", "E0215"),
+            ("rr-no-10", "FREQ=DAILY;UNTIL=2026", "E0215"),
+            ("rr-no-11", "FREQ=WEEKLY;BYDAY=XX", "E0215"),
+            ("rr-no-12", "FREQ=DAILY;COUNT=0", "E0215"),
         ]
-        for (id, text) in cases {
-            if case .success(let r) = RepeatRule.fromRRULE(text) {
-                XCTFail("\(id): \(text) read as '\(r.text(anchor: nil))'")
+        for (id, text, code) in cases {
+            switch RepeatRule.fromRRULE(text) {
+            case .success(let r): XCTFail("\(id): \(text) read as '\(r.text(anchor: nil))'")
+            case .failure(let e): XCTAssertEqual(e.code, code, "\(id): \(text): \(e.message)")
             }
         }
     }
 
-    /// RFC 5545 gives these RRULEs a meaning none of Kept's rules has; reading them as a
-    /// Kept rule would give other dates than a strict engine, so they are refused.
-    func testRRULEImportRefusesOtherMeanings() {
-        let cases: [(String, String)] = [
+    /// These RRULEs were refused while Kept read only the shapes of its own words; they are
+    /// read with their RFC 5545 meaning now, and give a strict engine's dates (by hand).
+    func testRRULEsOnceRefusedHaveTheirRFCDates() {
+        let cases: [(id: String, rrule: String, anchor: String, time: String?, want: [String])] = [
+            ("rr-no-01", "FREQ=HOURLY", "2026-06-15", "09:00", ["2026-06-15 09:00", "2026-06-15 10:00", "2026-06-15 11:00"]),
+            // The last of the 28th and the 30th: the 28th in February.
+            ("rr-no-02", "FREQ=MONTHLY;BYMONTHDAY=28,30;BYSETPOS=-1", "2026-01-01", nil,
+             ["2026-01-30", "2026-02-28", "2026-03-30", "2026-04-30"]),
+            ("rr-no-04", "FREQ=MONTHLY;BYDAY=MO,WE", "2026-06-15", nil,
+             ["2026-06-15", "2026-06-17", "2026-06-22", "2026-06-24", "2026-06-29", "2026-07-01"]),
+            ("rr-no-08", "FREQ=MONTHLY;BYMONTHDAY=1,15", "2026-06-15", nil, ["2026-06-15", "2026-07-01", "2026-07-15", "2026-08-01"]),
             // YEARLY with BYDAY=1MO and no BYMONTH: the first Monday of the year.
-            ("rr-no-13", "FREQ=YEARLY;BYDAY=1MO"),
+            ("rr-no-13", "FREQ=YEARLY;BYDAY=1MO", "2026-01-01", nil, ["2026-01-05", "2027-01-04", "2028-01-03"]),
             // YEARLY with BYMONTHDAY and no BYMONTH: that day of every month.
-            ("rr-no-14", "FREQ=YEARLY;BYMONTHDAY=15"),
+            ("rr-no-14", "FREQ=YEARLY;BYMONTHDAY=15", "2026-06-15", nil, ["2026-06-15", "2026-07-15", "2026-08-15"]),
         ]
-        for (id, text) in cases {
-            if case .success(let r) = RepeatRule.fromRRULE(text) {
-                XCTFail("\(id): \(text) read as '\(r.text(anchor: nil))', which has other dates")
+        for c in cases {
+            guard case .success(let r) = RepeatRule.fromRRULE(c.rrule), let a = date(c.anchor, c.id) else {
+                XCTFail("\(c.id): \(c.rrule) refused")
+                continue
             }
+            let got = r.occurrences(anchor: a, time: c.time.flatMap(WallTime.init(iso:)), limit: c.want.count)
+                .map { $0.date.iso + ($0.time.map { " " + $0.iso } ?? "") }
+            XCTAssertEqual(got, c.want, "\(c.id): \(c.rrule) from \(c.anchor)")
         }
     }
 
@@ -1063,7 +1073,7 @@ final class RepeatTests: XCTestCase {
                        ["Every month on the last Friday", "RRULE FREQ=MONTHLY;BYDAY=-1FR", "Fri Jun 26, 2026", "Fri Jul 31, 2026", "Fri Aug 28, 2026"], "stmt-03")
         XCTAssertEqual(lines(s, "repeat fortnightly").first?.hasPrefix("! E0210"), true, "stmt-04")
         XCTAssertEqual(lines(s, "rrule every 3 days after completion").first?.hasPrefix("! E0211"), true, "stmt-05")
-        XCTAssertEqual(lines(s, "repeat FREQ=HOURLY").first?.hasPrefix("! E0210"), true, "stmt-06")
+        XCTAssertEqual(lines(s, "repeat FREQ=SECONDLY").first?.hasPrefix("! E0220"), true, "stmt-06")
         // Without `every`, and with the default of five dates.
         XCTAssertEqual(lines(s, "repeat weekday"),
                        ["Every weekday", "RRULE FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR",

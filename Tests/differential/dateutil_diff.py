@@ -1,7 +1,12 @@
 #!/usr/bin/env python3
 """Differential test: kept's repeat dates against python-dateutil's rrule.
 
-A seeded generator makes rules of every kind kept reads (daily and every N days, weekdays,
+Three generators, seeded. general_rules.py makes general RFC 5545 RRULEs (every BY part,
+BYSETPOS, WKST, COUNT, UNTIL as a date, a floating time or a UTC instant, times of day, HOURLY
+and MINUTELY), checked against dateutil on the rule itself, and Kept's words for the shapes
+beyond the simple ones, checked against rrule() calls written from their parameters; the times
+are wall-clock times in Europe/Berlin, an UTC UNTIL compared as an instant there (dateutil with
+a zone-aware DTSTART). The third, below, makes the simple rules (daily and every N days, weekdays,
 weekend, weekday lists, every N weeks on days, monthly on days 1-31, the last day, the nth and
 last weekday, every N months, yearly with and without a month and day, Feb 29, every N years,
 `for N times`, `until DATE`), some written in kept's words and some as RRULEs, anchored from
@@ -36,6 +41,8 @@ import sys
 import time
 from datetime import date, datetime, timedelta
 from itertools import islice
+
+import general_rules
 
 try:
     from dateutil import rrule as du
@@ -305,9 +312,44 @@ def dates_of(rule):
     return [x.date().isoformat() for x in islice(rule, LIMIT)]
 
 
+def render(occurrences, timed):
+    """Dates as kept prints them: YYYY-MM-DD, or YYYY-MM-DDTHH:MM for a timed rule."""
+    return [x.strftime("%Y-%m-%dT%H:%M") if timed else x.date().isoformat() for x in islice(occurrences, LIMIT)]
+
+
+def difference(what, kept, other):
+    i = first_diff(kept, other)
+    return (f"{what}: first difference at #{i}: kept {kept[i] if i < len(kept) else 'end'} vs dateutil "
+            f"{other[i] if i < len(other) else 'end'} ({len(kept)} vs {len(other)} dates)")
+
+
+def check_general(p, out):
+    """(a) dateutil on kept's export, (b) the generator's oracle, for general rules and new words."""
+    problems = []
+    kept = out["dates"]
+    timed = p["timed"]
+    if not out.get("rrule"):
+        problems.append("kept exported no RRULE")
+    else:
+        try:
+            exported = render(general_rules.exported(out["rrule"], p["anchor"], aware="Z" in out["rrule"]), timed)
+        except Exception as e:                              # dateutil could not read kept's RRULE
+            exported = None
+            problems.append(f"(a) dateutil cannot read kept's RRULE {out['rrule']}: {e}")
+        if exported is not None and exported != kept:
+            problems.append(difference(f"(a) kept's RRULE {out['rrule']}", kept, exported))
+    try:
+        hand = render(p["oracle"](), timed)
+    except ValueError:                                      # dateutil: an empty rule
+        hand = []
+    if hand != kept:
+        problems.append(difference("(b) " + ("the RRULE itself" if p["form"] == "rrule" else "hand-written rrule()"), kept, hand))
+    return problems
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("-n", type=int, default=2000, help="how many rules (default 2000)")
+    ap.add_argument("-n", type=int, default=6000, help="how many rules (default 6000: 35%% simple, 45%% general RRULEs, 20%% new words)")
     ap.add_argument("--seed", type=int, default=20260615)
     ap.add_argument("--kept", default=os.environ.get("KEPT", os.path.join(ROOT, ".build/debug/kept")))
     ap.add_argument("-v", "--verbose", action="store_true", help="print every rule's script line")
@@ -315,7 +357,15 @@ def main():
     t0 = time.perf_counter()
 
     rng = random.Random(a.seed)
-    rules = [make_rule(rng, i) for i in range(a.n)]
+    rules = []
+    for i in range(a.n):
+        x = rng.random()
+        if x < 0.35:
+            rules.append(make_rule(rng, i))
+        elif x < 0.80:
+            rules.append(general_rules.general_rule(rng, i))
+        else:
+            rules.append(general_rules.words_rule(rng, i))
     script = "".join(f"repeat {p['text']} next {LIMIT}\n" for p in rules)
     if not os.access(a.kept, os.X_OK):
         print(f"dateutil_diff.py: no kept binary at {a.kept} (swift build first)", file=sys.stderr)
@@ -338,6 +388,8 @@ def main():
         anchor = datetime(p["anchor"].year, p["anchor"].month, p["anchor"].day)
         if "error" in out:
             problems.append(f"kept refused it: {out['error'].get('code')} {out['error'].get('message')}")
+        elif "oracle" in p:
+            problems += check_general(p, out)
         else:
             kept = out["dates"]
             if not out.get("rrule"):
@@ -370,8 +422,9 @@ def main():
             passed += 1
             k[0] += 1
     print("passed by kind: " + ", ".join(f"{n} {v[0]}/{v[0] + v[1]}" for n, v in sorted(kinds.items())))
-    print(f"rules: {sum(p['form'] == 'rrule' for p in rules)} given as RRULEs, {sum(bool(p['count']) for p in rules)} "
-          f"with 'for N times', {sum(bool(p['until']) for p in rules)} with 'until', "
+    print(f"rules: {sum(p['form'] == 'rrule' for p in rules)} given as RRULEs, {sum(bool(p['count']) or 'COUNT=' in p['text'] for p in rules)} "
+          f"with a count, {sum(bool(p['until']) or 'UNTIL=' in p['text'] or ' until ' in p['text'] for p in rules)} with an end, "
+          f"{sum(p.get('timed', False) for p in rules)} with times of day, "
           f"{sum(p['anchor'].year == 2021 for p in rules)} anchored in 2021, "
           f"{sum((p['anchor'].month, p['anchor'].day) == (2, 29) for p in rules)} on a Feb 29")
     print(f"({len(rules)} rules x {LIMIT} dates, seed {a.seed}, {time.perf_counter() - t0:.1f} s)")

@@ -3,7 +3,8 @@
 // peers' 10,000 phrases (../shared/bench/peers/dateparse_bench.py writes them).
 // `kept-bench next RULES.jsonl [SECONDS]` times the next occurrence of the peers' 100,000
 // rules (rrule-next.jsonl from ../shared/bench/peers/rrule_bench.py), with their anchors and
-// with the anchors moved about five years back.
+// with the anchors moved about five years back. `kept-bench general RULES.jsonl [SECONDS]` times
+// general RFC 5545 rules (bench/rrule_general.py writes them) by family (GeneralBench.swift).
 
 import Foundation
 import KeptCore
@@ -42,6 +43,7 @@ extension String {
 func main() {
     let args = CommandLine.arguments
     if args.count >= 3, args[1] == "next" { return nextMain(args) }
+    if args.count >= 3, args[1] == "general" { return generalMain(args) }
     if args.count >= 3, args[1] == "filter" { return filterMain(args) }
     if args.count >= 3, args[1] == "load" { return loadMain(args) }
     if args.count >= 3, args[1] == "records" { return recordsMain(args) }
@@ -151,6 +153,12 @@ func olderAnchor(_ r: RepeatRule, _ a: CivilDate) -> CivilDate {
         var back = up(5, n)
         while CivilDate(year: a.year - back, month: a.month, day: a.day) == nil { back += n }
         return CivilDate(year: a.year - back, month: a.month, day: a.day) ?? a
+    case .hourly, .minutely:
+        // Whole days that keep the phase: 24 (or 1440) times the days a multiple of the interval.
+        let perDay = r.frequency == .hourly ? 24 : 1440
+        var g = n, b = perDay
+        while b != 0 { (g, b) = (b, g % b) }
+        return a.adding(days: -up(1826, n / g))
     }
 }
 
@@ -208,13 +216,16 @@ func nextMain(_ args: [String]) {
     let texts = rules.map(\.rrule)
 
     // The hot call: the first occurrence strictly after a day, from an anchor.
+    // The rules are read in place (a copy of a rule would time the copy, not the rule).
     func pass(_ anchors: [CivilDate]) -> (sum: Int, missing: Int) {
         var sum = 0, missing = 0
-        for i in 0..<n {
-            if let d = ruleList[i].nextOccurrence(after: after[i], anchor: anchors[i]) {
-                sum = sum &* 31 &+ d.dayNumber
-            } else {
-                missing += 1
+        ruleList.withUnsafeBufferPointer { rules in
+            for i in 0..<n {
+                if let d = rules[i].nextOccurrence(after: after[i], anchor: anchors[i]) {
+                    sum = sum &* 31 &+ d.day &+ d.month << 5 &+ d.year << 9
+                } else {
+                    missing += 1
+                }
             }
         }
         return (sum, missing)

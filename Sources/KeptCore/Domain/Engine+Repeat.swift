@@ -3,38 +3,32 @@
 
 extension Engine {
     /// A repeat for a task: the anchor is `from DATE`, else the due date; an undated task is
-    /// dated to the rule's first occurrence on or after today (R-REP-7).
+    /// dated to the rule's first occurrence on or after today (R-REP-7). The rule keeps the
+    /// account's week start as it is now.
     public func attach(_ rule: RepeatRule, to t: inout Task) {
         let today = self.today
+        var rule = rule
+        if rule.weekStart == nil { rule.weekStart = weekStart }
         if t.due == nil {
-            let first = rule.firstOccurrence(onOrAfter: rule.from ?? today, anchor: rule.from ?? today, weekStart: weekStart) ?? today
-            t.due = Due(date: first)
+            let start = rule.from ?? today
+            // An hourly rule without a time starts now.
+            let time = rule.dependsOnAnchorTime && rule.from == nil ? nowLocal.time : nil
+            t.due = RepeatSpec(rule: rule, anchor: start, anchorTime: time).firstDue(onOrAfter: start, weekStart: weekStart) ?? Due(date: today)
         }
-        if var d = t.due, d.time == nil, let time = rule.time {
-            d.time = time
+        if var d = t.due, d.time == nil, rule.isTimed {
+            d.time = RepeatSpec(rule: rule, anchor: d.date).firstDue(onOrAfter: d.date, weekStart: weekStart)?.time ?? rule.times.first
             t.due = d
         }
-        t.repeatRule = RepeatSpec(rule: rule, anchor: rule.from ?? t.due?.date ?? today)
+        t.repeatRule = RepeatSpec(rule: rule, anchor: rule.from ?? t.due?.date ?? today, anchorTime: t.due?.time)
     }
 
     /// The occurrence that completing `t` on `day` makes, with a new id and uid; nil when the
-    /// series has ended (then no id is taken).
+    /// series has ended (then no id is taken). R-REP-3: the first occurrence still ahead, to
+    /// the minute for a timed series.
     func nextOccurrence(of t: Task, completedOn day: CivilDate) -> Task? {
-        guard let spec = t.repeatRule, let rule = spec.rule else { return nil }
-        let date: CivilDate?
-        var nextSpec = spec
-        if rule.afterCompletion {
-            // The series starts again from the completion day.
-            date = rule.nextOccurrence(after: day, anchor: day, weekStart: weekStart)
-            if let d = date { nextSpec = RepeatSpec(rule: rule, anchor: d) }
-        } else {
-            // R-REP-3: the first date of the series after both the due day and today, so a
-            // late completion never piles up missed copies.
-            let anchor = spec.anchor ?? t.due?.date ?? day
-            let after = max(t.due?.date ?? day, day)
-            date = rule.nextOccurrence(after: after, anchor: anchor, weekStart: weekStart)
-        }
-        guard let d = date else { return nil }
+        guard let spec = t.repeatRule,
+              let next = spec.next(afterCompleting: t.due, at: nowLocal, today: day, zone: zone, weekStart: weekStart) else { return nil }
+        let d = next.due.date
         // R-REP-5: the next occurrence keeps the task's fields and its due time; it drops a
         // Not today hold and comments.
         var n = t
@@ -42,7 +36,7 @@ extension Engine {
         n.id = fresh.id
         n.uid = fresh.uid
         n.status = .open
-        n.due = Due(date: d, time: t.due?.time)
+        n.due = next.due
         if let oldStart = t.start, let oldDue = t.due {
             n.start = Due(date: oldStart.date.adding(days: oldDue.date.days(until: d)), time: oldStart.time)
         }
@@ -52,7 +46,7 @@ extension Engine {
         n.reminders = t.reminders.map { r in
             var m = r
             m.pastDue = false
-            if let oldDue = t.due { m.at = r.at.adding(days: oldDue.date.days(until: d)) } else { m.at = CivilDateTime(date: d, time: r.at.time) }
+            m.at = RepeatSpec.moved(r.at, from: t.due, to: next.due)
             return m
         }
         n.completedAt = nil
@@ -62,7 +56,7 @@ extension Engine {
         n.steps = t.steps.map { Step(title: $0.title, done: false) }
         n.createdAt = now
         n.modifiedAt = now
-        n.repeatRule = nextSpec
+        n.repeatRule = next.spec
         n.nextOccurrence = nil
         n.pristine = true
         return n

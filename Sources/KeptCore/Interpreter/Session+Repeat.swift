@@ -8,6 +8,9 @@ extension Session {
         if words.joined(separator: " ").uppercased().contains("FREQ=") {
             switch RepeatRule.fromRRULE(words.first ?? "") {
             case .success(var r):
+                // RFC 5545: an RRULE without WKST counts weeks from Monday, whatever the account's.
+                r.weekStart = r.weekStart ?? .monday
+                r = r.untilAsDay(in: zone)
                 if words.count >= 3, words[1].lowercased() == "from" {
                     switch DatePhrase.resolve(Array(words[2...]), in: dateContext) {
                     case .success(let (d, used)) where used == words.count - 2: r.from = d.due.date
@@ -20,7 +23,7 @@ extension Session {
                 }
                 return .success(r)
             case .failure(let e):
-                return .failure(Diagnostic(code: "E0210", message: e.message, file: file, range: range, label: "not an RRULE Kept reads"))
+                return .failure(Diagnostic(code: e.code, message: e.message, file: file, range: range, label: "not an RRULE Kept reads"))
             }
         } else {
             let ws = words.first?.lowercased() == "every" ? words : ["every"] + words
@@ -32,7 +35,7 @@ extension Session {
                 return .failure(Diagnostic(code: "E0103", message: "unexpected '\(bad)' after the repeat '\(ws[..<used].joined(separator: " "))'",
                                            file: file, range: range, label: "not part of the rule"))
             case .failure(let e):
-                return .failure(Diagnostic(code: "E0210", message: e.message, file: file, range: range, label: "not a repeat rule",
+                return .failure(Diagnostic(code: e.code, message: e.message, file: file, range: range, label: "not a repeat rule",
                                            help: e.help ?? "for example: every day, every mon and thu, every month on the 31st"))
             }
         }
@@ -57,7 +60,7 @@ extension Session {
         }
         let anchor = rule.from ?? today
         let words_ = rule.text(anchor: anchor)
-        let rr = rule.rrule(anchor: anchor, weekStart: weekStart)
+        let rr = rule.rrule(anchor: anchor, weekStart: weekStart, zone: zone)
         if rruleOnly {
             switch rr {
             case .success(let x): return out([x], json: .object(JSONObject([("rule", .string(words_)), ("rrule", .string(x))])))
@@ -66,15 +69,17 @@ extension Session {
                                          label: "no RRULE says this", notes: [e.message]))
             }
         }
-        let dates = rule.occurrences(anchor: anchor, limit: limit, weekStart: weekStart)
+        // An hourly rule without `from` starts now.
+        let time = rule.dependsOnAnchorTime && rule.from == nil ? nowLocal.time : nil
+        let dates = rule.occurrences(anchor: anchor, time: time, limit: limit, weekStart: weekStart, zone: zone)
         let rrText = (try? rr.get()) ?? "none (\((rr.failure?.message) ?? ""))"
         let json = JSONValue.object(JSONObject([
             ("rule", .string(words_)),
             ("rrule", (try? rr.get()).map { .string($0) } ?? .null),
-            ("dates", .array(dates.map { .string($0.iso) })),
+            ("dates", .array(dates.map { .string($0.date.iso + ($0.time.map { "T" + $0.iso } ?? "")) })),
         ]))
-        var lines = [words_, "RRULE " + rrText]
-        lines += dates.map { d in rule.time.map { "\(TimeText.longDate(d)) \(TimeText.time($0, store.settings.day.hourCycle))" } ?? TimeText.longDate(d) }
+        var lines = [rule.words(anchor: anchor) ?? "No words say this rule: its text is its RRULE", "RRULE " + rrText]
+        lines += dates.map { d in d.time.map { "\(TimeText.longDate(d.date)) \(TimeText.time($0, store.settings.day.hourCycle))" } ?? TimeText.longDate(d.date) }
         if dates.count < limit { lines.append("(the series ends here)") }
         return out(lines, json: json)
     }

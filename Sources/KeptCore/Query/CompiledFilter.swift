@@ -63,8 +63,7 @@ public struct CompiledFilter: Sendable {
             case .hasTime: return .hasTime
             case .repeating: return .repeating
             case .repeatFrequency(let f):
-                let code: Int8 = f == .daily ? 0 : (f == .weekly ? 1 : (f == .monthly ? 2 : 3))
-                return .repeatFreq(code)
+                return .repeatFreq(f.code)
             case .status(let s):
                 switch s {
                 case .open: return .open

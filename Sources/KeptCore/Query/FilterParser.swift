@@ -325,8 +325,8 @@ public struct FilterParser {
             return try savedFilter(value, t.range)
         case "repeat":
             guard let f = RepeatRule.Frequency(rawValue: value.lowercased()) else {
-                throw Catalog.badFieldValue("repeat", value: value, range: t.range, file: file, expected: "daily, weekly, monthly or yearly",
-                                            help: Suggestion.help(value, in: ["daily", "weekly", "monthly", "yearly"]))
+                throw Catalog.badFieldValue("repeat", value: value, range: t.range, file: file, expected: "daily, weekly, monthly, yearly, hourly or minutely",
+                                            help: Suggestion.help(value, in: RepeatRule.Frequency.allCases.map(\.rawValue)))
             }
             return .repeatFrequency(f)
         case "priority":

@@ -105,14 +105,7 @@ extension TaskIndex {
             if let key, let f = frequencies[key] { return f }
             let text = r.string(t.repeatText)
             let spec = RepeatSpec(text: text, rrule: t.repeatRRULE.map { r.string($0) }, anchor: nil)
-            let f: Int8
-            switch spec.rule?.frequency {
-            case .daily?: f = 0
-            case .weekly?: f = 1
-            case .monthly?: f = 2
-            case .yearly?: f = 3
-            case nil: f = 4
-            }
+            let f = spec.rule?.frequency.code ?? 4
             if let key { frequencies[key] = f }
             return f
         }

@@ -99,13 +99,7 @@ public struct TaskIndex: Sendable {
             statusKind.append(t.status == .open ? 0 : (t.status == .done ? 1 : (t.status == .archived ? 2 : 3)))
             priority.append(UInt8(t.priority.rawValue))
             appendDue(t.due, ds)
-            switch t.repeatRule?.rule?.frequency {
-            case .daily?: repeatFreq.append(0)
-            case .weekly?: repeatFreq.append(1)
-            case .monthly?: repeatFreq.append(2)
-            case .yearly?: repeatFreq.append(3)
-            case nil: repeatFreq.append(t.repeatRule == nil ? -1 : 4)
-            }
+            repeatFreq.append(t.repeatRule?.rule?.frequency.code ?? (t.repeatRule == nil ? -1 : 4))
             estimate.append(t.estimate.map { Int32(clamping: $0.minutes) } ?? -1)
             created.append(t.createdAt.seconds)
             completed.append(t.completedAt?.seconds ?? Int64.min)

@@ -1,130 +1,174 @@
-// Next occurrences, computed in constant time from the anchor: finding the next date after a
-// day costs the same for an anchor five years old as for one set yesterday (no series walk).
+// Next occurrences, computed from the anchor: finding the next date after a day costs the same
+// for an anchor five years old as for one set yesterday (no series walk), except that COUNT
+// needs the occurrences before it counted (in constant time for daily and weekly rules without
+// limits, by a walk bounded by COUNT otherwise). UNTIL as RFC 5545 means it: a date for a date
+// rule, a floating wall time, or an instant (UTC) compared in the account's zone.
 
 extension RepeatRule {
-    /// The weekdays a weekly rule falls on, given the anchor.
-    func days(anchor: CivilDate) -> [Weekday] { weekdays.isEmpty ? [anchor.weekday] : weekdays }
+    func expansion(anchor: CivilDate, time: WallTime?, weekStart: Weekday) -> Expansion {
+        Expansion(self, anchor: anchor, time: time, weekStart: weekStart)
+    }
 
-    /// The date of the rule's day in a month (by month index year*12+month-1), or nil when that
-    /// month has no such day (a 5th Tuesday).
-    func date(inMonth m: Int, anchor: CivilDate) -> CivilDate? {
-        let year = m >= 0 ? m / 12 : (m - 11) / 12
-        let month = m - year * 12 + 1
-        guard year >= 1, year <= 9999 else { return nil }
-        let dim = CivilDate.daysInMonth(year: year, month: month)
-        switch monthDay ?? .day(anchor.day) {
-        case .day(let d):
-            // R-REP-4: the 31st falls on the last day of shorter months, from the anchor's day.
-            if skipMissing, d > dim { return nil }
-            return CivilDate(year: year, month: month, day: min(d, dim))
-        case .last:
-            return CivilDate(year: year, month: month, day: dim)
-        case .weekday(let n, let wd):
-            guard let first = CivilDate(year: year, month: month, day: 1) else { return nil }
-            if n > 0 {
-                let d = 1 + first.weekday.days(until: wd) + 7 * (n - 1)
-                return d <= dim ? CivilDate(year: year, month: month, day: d) : nil
-            }
-            guard let lastDay = CivilDate(year: year, month: month, day: dim) else { return nil }
-            return CivilDate(year: year, month: month, day: dim - wd.days(until: lastDay.weekday))
+    static func key(_ d: CivilDate, _ minute: Int = 0) -> OccurrenceKey { d.dayNumber * OccurrenceKey.minutesPerDay + minute }
+    static func key(_ t: CivilDateTime) -> OccurrenceKey { key(t.date, t.time.minuteOfDay) }
+
+    static func due(_ k: OccurrenceKey, timed: Bool) -> Due {
+        let day = floorDiv(k, OccurrenceKey.minutesPerDay)
+        let minute = k - day * OccurrenceKey.minutesPerDay
+        return Due(date: CivilDate(dayNumber: day), time: timed ? WallTime(minuteOfDay: minute) : nil)
+    }
+
+    /// Whether an occurrence is on or before UNTIL; an instant UNTIL is compared in `zone`.
+    func meetsUntil(_ k: OccurrenceKey, zone: Zone?) -> Bool {
+        guard let end else { return true }
+        switch end {
+        case .date(let d):
+            return floorDiv(k, OccurrenceKey.minutesPerDay) <= d.dayNumber
+        case .local(let t, _):
+            return k <= RepeatRule.key(t)
+        case .utc(let t, let second):
+            let wall = RepeatRule.due(k, timed: true)
+            let local = CivilDateTime(date: wall.date, time: wall.time ?? .midnight)
+            let instant = (zone ?? .utc).instant(for: local)
+            return instant.seconds <= Int64(t.secondsAsUTC + second)
         }
     }
 
-    static func monthIndex(_ d: CivilDate) -> Int { d.year * 12 + d.month - 1 }
+    /// How many occurrences come before key k (from the anchor on), at most `limit`.
+    func occurrences(before k: OccurrenceKey, in e: Expansion, limit: Int) -> Int {
+        if setPositions.isEmpty, let c = uniformCount(before: k, e) { return min(c, limit) }
+        return e.countByPeriods(before: k, limit: limit) ?? e.countByDays(before: k, limit: limit)
+    }
 
-    /// The first occurrence on or after `start`, ignoring `until` and `count`.
-    func firstOccurrence(onOrAfter start0: CivilDate, anchor: CivilDate, weekStart: Weekday) -> CivilDate? {
-        let start = max(start0, anchor)
-        let n = max(1, interval)
+    /// Daily rules without day parts and weekly rules with weekdays only have the same number
+    /// of occurrences in every period: count them without a walk.
+    func uniformCount(before k: OccurrenceKey, _ e: Expansion) -> Int? {
+        let kDay = floorDiv(k, OccurrenceKey.minutesPerDay)
+        let kMin = k - kDay * OccurrenceKey.minutesPerDay
+        let timesBefore = e.timesBefore(kMin)
         switch frequency {
-        case .daily:
-            let diff = anchor.days(until: start)
-            let k = (diff + n - 1) / n
-            return anchor.adding(days: k * n)
-        case .weekly:
-            let ds = days(anchor: anchor)
-            let offsets = ds.map { weekStart.days(until: $0) }.sorted()
-            let a0 = anchor.adding(days: -weekStart.days(until: anchor.weekday))
-            let s0 = start.adding(days: -weekStart.days(until: start.weekday))
-            var week = a0.days(until: s0) / 7
-            // Round up to a week of the series.
-            if week % n != 0 { week += n - week % n }
-            for _ in 0..<2 {
-                let ws = a0.adding(days: week * 7)
-                for o in offsets {
-                    let d = ws.adding(days: o)
-                    if d >= start { return d }
+        case .daily where e.everyDay:
+            guard kDay > e.anchorDay else { return kDay == e.anchorDay ? timesBefore : 0 }
+            let full = ceilDiv(kDay - e.anchorDay, e.n)
+            let onDay = floorMod(kDay - e.anchorDay, e.n) == 0 ? timesBefore : 0
+            return full * e.timesPerDay + onDay
+        case .weekly where e.months == 0:
+            let a0 = e.anchorDay - e.weekStart.days(until: e.anchor.weekday)
+            func upTo(_ day: Int, _ minute: Int) -> Int {
+                let w = floorDiv(day - a0, 7)
+                guard w >= 0 else { return 0 }
+                var c = ceilDiv(w, e.n) * e.weekdays.nonzeroBitCount * e.timesPerDay
+                if w % e.n == 0 {
+                    let ws = a0 + 7 * w
+                    for d in ws..<day where e.weekdays & Expansion.weekdayBit(d) != 0 { c += e.timesPerDay }
+                    if e.weekdays & Expansion.weekdayBit(day) != 0 { c += e.timesBefore(minute) }
                 }
-                week += n
+                return c
             }
-            return nil
-        case .monthly:
-            let m0 = RepeatRule.monthIndex(anchor)
-            var m = RepeatRule.monthIndex(start)
-            let k = (m - m0 + n - 1) / n
-            m = m0 + k * n
-            // At most a few months lack a 5th weekday in a row; 14 tries cover any interval.
-            for _ in 0..<14 {
-                if let d = date(inMonth: m, anchor: anchor), d >= start { return d }
-                m += n
-            }
-            return nil
-        case .yearly:
-            let month = self.month ?? anchor.month
-            var y = anchor.year + ((start.year - anchor.year + n - 1) / n) * n
-            for _ in 0..<9 {
-                if let d = date(inMonth: y * 12 + month - 1, anchor: anchor), d >= start { return d }
-                y += n
-            }
+            return upTo(kDay, kMin) - upTo(e.anchorDay, 0)
+        default:
             return nil
         }
     }
 
-    /// How many occurrences fall before `date` (for `for N times`).
-    func index(of date: CivilDate, anchor: CivilDate, weekStart: Weekday) -> Int {
-        let n = max(1, interval)
-        switch frequency {
-        case .daily:
-            return anchor.days(until: date) / n
-        case .weekly:
-            let offsets = days(anchor: anchor).map { weekStart.days(until: $0) }.sorted()
-            let a0 = anchor.adding(days: -weekStart.days(until: anchor.weekday))
-            let d0 = date.adding(days: -weekStart.days(until: date.weekday))
-            let weeks = a0.days(until: d0) / 7 / n
-            let firstWeek = offsets.filter { a0.adding(days: $0) >= anchor }.count
-            let inWeek = offsets.filter { d0.adding(days: $0) < date }.count
-            return weeks == 0 ? offsets.filter { a0.adding(days: $0) >= anchor && a0.adding(days: $0) < date }.count
-                : firstWeek + (weeks - 1) * offsets.count + inWeek
-        case .monthly, .yearly:
-            // Occurrences before `date`: walk the series' months; only reached for `for N times`.
-            var k = 0
-            var d = firstOccurrence(onOrAfter: anchor, anchor: anchor, weekStart: weekStart)
-            while let x = d, x < date, k < 100_000 {
-                k += 1
-                d = firstOccurrence(onOrAfter: x.adding(days: 1), anchor: anchor, weekStart: weekStart)
-            }
-            return k
-        }
+    /// The first occurrence after key k, with COUNT and UNTIL, or nil when the series has ended.
+    func next(after k: OccurrenceKey, in e: Expansion, zone: Zone?) -> OccurrenceKey? {
+        guard let o = e.first(atOrAfter: k + 1), meetsUntil(o, zone: zone) else { return nil }
+        if let c = count, occurrences(before: o, in: e, limit: c) >= c { return nil }
+        return o
     }
 
-    /// The first occurrence strictly after `day`, or nil when the series has ended.
+    // MARK: dates (a rule's days)
+
+    /// The first occurrence on or after `start`, ignoring until and count.
+    public func firstOccurrence(onOrAfter start: CivilDate, anchor: CivilDate, weekStart: Weekday = .monday) -> CivilDate? {
+        let e = expansion(anchor: anchor, time: nil, weekStart: weekStart)
+        return e.first(atOrAfter: RepeatRule.key(start)).map { CivilDate(dayNumber: floorDiv($0, OccurrenceKey.minutesPerDay)) }
+    }
+
+    /// The day of the first occurrence on a day strictly after `day`, or nil when the series has ended.
     public func nextOccurrence(after day: CivilDate, anchor: CivilDate, weekStart: Weekday = .monday) -> CivilDate? {
-        guard let d = firstOccurrence(onOrAfter: day.adding(days: 1), anchor: anchor, weekStart: weekStart) else { return nil }
-        if let u = until, d > u { return nil }
-        if let c = count, index(of: d, anchor: anchor, weekStart: weekStart) >= c { return nil }
-        return d
+        let e = expansion(anchor: anchor, time: nil, weekStart: weekStart)
+        return next(after: (day.dayNumber + 1) * OccurrenceKey.minutesPerDay - 1, in: e, zone: nil)
+            .map { CivilDate(dayNumber: floorDiv($0, OccurrenceKey.minutesPerDay)) }
+    }
+
+    /// The days of the first `limit` occurrences from the anchor on (a day twice when the rule
+    /// has two times that day).
+    public func occurrences(anchor: CivilDate, limit: Int, weekStart: Weekday = .monday) -> [CivilDate] {
+        occurrences(anchor: anchor, time: nil, limit: limit, weekStart: weekStart).map(\.date)
+    }
+
+    // MARK: occurrences with their times
+
+    /// The first occurrence strictly after `moment` (a day and time on the wall clock), for a
+    /// series anchored on `anchor` whose occurrences are at `time` when the rule has no time of
+    /// its own (a task's due time); nil when the series has ended.
+    public func nextOccurrence(after moment: CivilDateTime, anchor: CivilDate, time: WallTime? = nil,
+                               weekStart: Weekday = .monday, zone: Zone? = nil) -> Due? {
+        let e = expansion(anchor: anchor, time: time, weekStart: weekStart)
+        return next(after: RepeatRule.key(moment), in: e, zone: zone).map { RepeatRule.due($0, timed: e.timed) }
+    }
+
+    /// The first occurrence at or after `moment`, ignoring COUNT and UNTIL (R-REP-7 dates a
+    /// task by it).
+    public func firstOccurrence(atOrAfter moment: CivilDateTime, anchor: CivilDate, time: WallTime? = nil,
+                                weekStart: Weekday = .monday) -> Due? {
+        let e = expansion(anchor: anchor, time: time, weekStart: weekStart)
+        return e.first(atOrAfter: RepeatRule.key(moment)).map { RepeatRule.due($0, timed: e.timed) }
     }
 
     /// The first `limit` occurrences from the anchor on.
-    public func occurrences(anchor: CivilDate, limit: Int, weekStart: Weekday = .monday) -> [CivilDate] {
-        var out: [CivilDate] = []
-        var d = firstOccurrence(onOrAfter: anchor, anchor: anchor, weekStart: weekStart)
-        while let x = d, out.count < limit {
-            if let u = until, x > u { break }
+    public func occurrences(anchor: CivilDate, time: WallTime? = nil, limit: Int, weekStart: Weekday = .monday,
+                            zone: Zone? = nil) -> [Due] {
+        let e = expansion(anchor: anchor, time: time, weekStart: weekStart)
+        var out: [Due] = []
+        var k = e.first(atOrAfter: e.startKey)
+        while let x = k, out.count < limit {
+            if !meetsUntil(x, zone: zone) { break }
             if let c = count, out.count >= c { break }
-            out.append(x)
-            d = firstOccurrence(onOrAfter: x.adding(days: 1), anchor: anchor, weekStart: weekStart)
+            out.append(RepeatRule.due(x, timed: e.timed))
+            k = e.first(atOrAfter: x + 1)
         }
         return out
+    }
+
+    /// Whether the occurrences have times of day, given the task's due time when the rule has none.
+    public func hasTimes(dueTime: WallTime?) -> Bool { isTimed || dueTime != nil }
+
+    // MARK: the simple view
+
+    /// The date of the rule's one day in a month (by month index year*12+month-1), or nil when
+    /// that month has no such day (a 5th Tuesday): the simple monthly and yearly shapes.
+    func date(inMonth m: Int, anchor: CivilDate) -> CivilDate? {
+        let year = floorDiv(m, 12)
+        let month = m - year * 12 + 1
+        guard CivilDate.yearRange.contains(year) else { return nil }
+        var r = self
+        r.frequency = .monthly
+        r.monthMask = 0
+        r.monthFromAnchor = false
+        let e = r.expansion(anchor: anchor, time: nil, weekStart: .monday)
+        let info = YearInfo(year)
+        return e.monthSet(info, month: month).first(atOrAfter: 0).map { CivilDate(dayNumber: info.base + info.monthStart(month) + $0) }
+    }
+
+    static func monthIndex(_ d: CivilDate) -> Int { d.year * 12 + d.month - 1 }
+}
+
+extension Expansion {
+    /// The weekday bit (as RepeatRule.bit) of a day number.
+    @inline(__always) static func weekdayBit(_ day: Int) -> UInt8 { UInt8(1) << UInt8(floorMod(day + 3, 7) + 1) }
+
+    /// How many times of the day come before minute s.
+    func timesBefore(_ s: Int) -> Int {
+        guard s > 0 else { return 0 }
+        let h = min(s / 60, 24)
+        let fullHours = h == 0 ? 0 : (hours & ~(~UInt32(0) << UInt32(h))).nonzeroBitCount
+        var c = fullHours * minutes.nonzeroBitCount
+        if h < 24, hours & (UInt32(1) << UInt32(h)) != 0 {
+            c += (minutes & ~(~UInt64(0) << UInt64(s % 60))).nonzeroBitCount
+        }
+        return c
     }
 }

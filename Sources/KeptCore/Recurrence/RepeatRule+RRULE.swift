@@ -1,157 +1,135 @@
-// RFC 5545 RRULE out and in. An exported rule gives the same dates in a strict engine: a
-// month-end day becomes BYMONTHDAY=28,…,d;BYSETPOS=-1, since a plain BYMONTHDAY=31 skips short
-// months. A rule RRULE cannot say (`after completion`) is refused, not exported as another.
+// RFC 5545 RRULE out. An exported rule gives the same dates in a strict engine: Kept's month-end
+// clamp (R-REP-4) becomes BYMONTHDAY=28,…,d;BYSETPOS=-1 where that says it (one day, one time of
+// day), and RFC 7529's RSCALE=GREGORIAN;SKIP=BACKWARD where a BYSETPOS cannot (several days, or
+// several times a day); a rule's implicit day, weekday and month come from the anchor; a date
+// UNTIL of a timed rule becomes the end of that day as a UTC instant. A rule RRULE cannot say
+// (`after completion`) is refused, not exported as another.
 
-/// Why a rule cannot be written as an RRULE, or an RRULE not read.
+/// Why a rule cannot be written as an RRULE, or an RRULE not read: a catalog code and a message.
 public struct RRULEError: Error, Sendable, Equatable {
+    public var code: String
     public var message: String
+
+    public init(_ code: String = "E0210", _ message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    public init(message: String) {
+        self.init("E0210", message)
+    }
 }
 
 extension RepeatRule {
     static let codes: [Weekday: String] = [.monday: "MO", .tuesday: "TU", .wednesday: "WE", .thursday: "TH",
                                            .friday: "FR", .saturday: "SA", .sunday: "SU"]
 
-    /// BYMONTHDAY (and BYSETPOS) for a day that may not exist in every month.
-    static func monthDayParts(_ d: Int, maxInMonth: Int = 28, skip: Bool = false) -> [String] {
-        if d <= maxInMonth || skip { return ["BYMONTHDAY=\(d)"] }
-        return ["BYMONTHDAY=" + (28...d).map(String.init).joined(separator: ","), "BYSETPOS=-1"]
+    /// The shortest month among a rule's months (28 for February: a common year's).
+    static func shortest(_ months: UInt16) -> Int {
+        let ms = months == 0 ? Array(1...12) : bits(months)
+        return ms.map { $0 == 2 ? 28 : DatePhrase.maxDay($0) }.min() ?? 28
+    }
+
+    /// Whether the week start changes the rule's dates (so that WKST is written).
+    var weekStartMatters: Bool {
+        (frequency == .weekly && (interval > 1 || !setPositions.isEmpty)) || weekNoMask | weekNoFromEndMask != 0
     }
 
     /// The RRULE for this rule, anchored at `anchor` (its implicit day, weekday and month).
-    public func rrule(anchor: CivilDate, weekStart: Weekday = .monday) -> Result<String, RRULEError> {
+    /// `weekStart` is the account's, for a rule without its own; `zone` turns a date UNTIL of a
+    /// timed rule into an instant (floating when nil); `dueTime` is DTSTART's time when the rule
+    /// has none of its own, so that UNTIL is a date-time too.
+    public func rrule(anchor: CivilDate, weekStart: Weekday = .monday, zone: Zone? = nil, dueTime: WallTime? = nil) -> Result<String, RRULEError> {
         guard !afterCompletion else {
-            return .failure(RRULEError(message: "'after completion' counts from the day a task is done, which an RRULE cannot say"))
+            return .failure(RRULEError("E0211", "'after completion' counts from the day a task is done, which an RRULE cannot say"))
         }
-        var parts = ["FREQ=" + frequency.rawValue.uppercased()]
-        if interval != 1 { parts.append("INTERVAL=\(interval)") }
-        switch frequency {
-        case .daily:
-            break
-        case .weekly:
-            let ds = days(anchor: anchor)
-            parts.append("BYDAY=" + ds.compactMap { RepeatRule.codes[$0] }.joined(separator: ","))
-            if weekStart != .monday, interval > 1, let c = RepeatRule.codes[weekStart] { parts.append("WKST=" + c) }
-        case .monthly:
-            switch monthDay ?? .day(anchor.day) {
-            case .day(let d): parts += RepeatRule.monthDayParts(d, skip: skipMissing)
-            case .last: parts.append("BYMONTHDAY=-1")
-            case .weekday(let n, let wd): parts.append("BYDAY=\(n)\(RepeatRule.codes[wd] ?? "")")
-            }
-        case .yearly:
-            let m = month ?? anchor.month
-            parts.append("BYMONTH=\(m)")
-            switch monthDay ?? .day(anchor.day) {
-            case .day(let d): parts += RepeatRule.monthDayParts(d, maxInMonth: m == 2 ? 28 : DatePhrase.maxDay(m), skip: skipMissing)
-            case .last: parts.append("BYMONTHDAY=-1")
-            case .weekday(let n, let wd): parts.append("BYDAY=\(n)\(RepeatRule.codes[wd] ?? "")")
+        var r = self
+        // What the anchor implies, written out.
+        if r.monthFromAnchor { r.month = anchor.month }
+        if !r.hasDayParts {
+            switch r.frequency {
+            case .weekly: r.weekdayMask = RepeatRule.bit(anchor.weekday)
+            case .monthly: r.monthDayMask = UInt32(1) << UInt32(anchor.day)
+            case .yearly:
+                if r.monthMask == 0 { r.month = anchor.month }
+                r.monthDayMask = UInt32(1) << UInt32(anchor.day)
+            case .daily, .hourly, .minutely: break
             }
         }
-        if let t = time { parts += ["BYHOUR=\(t.hour)", "BYMINUTE=\(t.minute)"] }
-        if let c = count { parts.append("COUNT=\(c)") }
-        if let u = until {
-            let digits = u.iso.replacingOccurrences(of: "-", with: "")
-            parts.append("UNTIL=" + digits)
+        var parts = ["FREQ=" + r.frequency.rawValue.uppercased()]
+        var rscale = false
+        if r.interval != 1 { parts.append("INTERVAL=\(r.interval)") }
+        if r.monthMask != 0 { parts.append("BYMONTH=" + RepeatRule.bits(r.monthMask).map(String.init).joined(separator: ",")) }
+        if r.weekNoMask | r.weekNoFromEndMask != 0 {
+            parts.append("BYWEEKNO=" + RepeatRule.list(r.weekNoMask, r.weekNoFromEndMask))
         }
+        if !r.yearDays.isEmpty { parts.append("BYYEARDAY=" + r.yearDays.map(String.init).joined(separator: ",")) }
+        var setPos = r.setPositions
+        if r.monthDayMask | r.monthDayFromEndMask != 0 {
+            let days = RepeatRule.bits(r.monthDayMask)
+            let clampMatters = r.skip == .backward && (r.frequency == .monthly || r.frequency == .yearly)
+                && (days.last ?? 0) > RepeatRule.shortest(r.monthMask)
+            // One day, one time, one month (yearly): BYSETPOS=-1 over 28…d says the clamp.
+            if clampMatters, days.count == 1, let d = days.first, r.monthDayFromEndMask == 0, !r.hasByDay,
+               r.yearDays.isEmpty, r.weekNoMask | r.weekNoFromEndMask == 0, r.setPositions.isEmpty,
+               r.hourMask.nonzeroBitCount <= 1, r.minuteMask.nonzeroBitCount <= 1,
+               r.frequency == .monthly || r.monthMask.nonzeroBitCount == 1 {
+                parts.append("BYMONTHDAY=" + (28...d).map(String.init).joined(separator: ","))
+                setPos = [-1]
+            } else {
+                parts.append("BYMONTHDAY=" + RepeatRule.list(UInt64(r.monthDayMask), UInt64(r.monthDayFromEndMask)))
+                rscale = clampMatters
+            }
+        }
+        if r.hasByDay { parts.append("BYDAY=" + r.byDayText) }
+        if !setPos.isEmpty { parts.append("BYSETPOS=" + setPos.map(String.init).joined(separator: ",")) }
+        if r.hourMask != 0 { parts.append("BYHOUR=" + RepeatRule.bits(r.hourMask).map(String.init).joined(separator: ",")) }
+        if r.minuteMask != 0 { parts.append("BYMINUTE=" + RepeatRule.bits(r.minuteMask).map(String.init).joined(separator: ",")) }
+        let wkst = r.weekStart ?? weekStart
+        if wkst != .monday, r.weekStartMatters, let c = RepeatRule.codes[wkst] { parts.append("WKST=" + c) }
+        if let c = r.count { parts.append("COUNT=\(c)") }
+        if let u = r.end { parts.append("UNTIL=" + r.untilText(u, zone: zone, timed: r.isTimed || dueTime != nil)) }
+        if rscale { return .success("RSCALE=GREGORIAN;" + parts.joined(separator: ";") + ";SKIP=BACKWARD") }
         return .success(parts.joined(separator: ";"))
     }
 
-    /// Reads an RRULE (`FREQ=MONTHLY;BYDAY=-1FR`), with or without an `RRULE:` prefix.
-    public static func fromRRULE(_ text: String) -> Result<RepeatRule, RRULEError> {
-        var t = text
-        if t.uppercased().hasPrefix("RRULE:") { t = String(t.dropFirst(6)) }
-        var fields: [String: String] = [:]
-        for part in t.split(separator: ";") {
-            let kv = part.split(separator: "=", maxSplits: 1).map(String.init)
-            guard kv.count == 2 else { return .failure(RRULEError(message: "'\(part)' is not NAME=VALUE")) }
-            fields[kv[0].uppercased()] = kv[1].uppercased()
+    var hasByDay: Bool { weekdayMask != 0 || !nthWeekdays.isEmpty }
+
+    /// BYDAY's value: plain weekdays Monday first, then the ordinals.
+    var byDayText: String {
+        let plain = RepeatRule.weekdays(of: weekdayMask).compactMap { RepeatRule.codes[$0] }
+        let nth = nthWeekdays.sorted().map { "\($0.n)\(RepeatRule.codes[$0.weekday] ?? "")" }
+        return (plain + nth).joined(separator: ",")
+    }
+
+    /// Values from two masks: bit k of `pos` is k, bit k of `neg` is -k.
+    static func list(_ pos: UInt64, _ neg: UInt64) -> String {
+        (bits(pos).map(String.init) + bits(neg).reversed().map { "-\($0)" }).joined(separator: ",")
+    }
+
+    /// UNTIL's value. A date UNTIL of a timed rule is the last second of that day: an instant
+    /// in `zone`, or a floating time without one.
+    func untilText(_ u: Until, zone: Zone?, timed: Bool) -> String {
+        func stamp(_ t: CivilDateTime, _ second: Int, utc: Bool) -> String {
+            let d = t.date
+            return pad(d.year, 4) + pad(d.month, 2) + pad(d.day, 2) + "T" + pad(t.time.hour, 2) + pad(t.time.minute, 2) + pad(second, 2) + (utc ? "Z" : "")
         }
-        guard let f = fields.removeValue(forKey: "FREQ"), let freq = Frequency(rawValue: f.lowercased()) else {
-            return .failure(RRULEError(message: "FREQ must be DAILY, WEEKLY, MONTHLY or YEARLY"))
+        switch u {
+        case .date(let d):
+            guard timed else { return pad(d.year, 4) + pad(d.month, 2) + pad(d.day, 2) }
+            guard let zone else { return stamp(CivilDateTime(date: d, time: WallTime(unchecked: 1439)), 59, utc: false) }
+            let next = zone.instant(for: CivilDateTime(date: d.adding(days: 1), time: .midnight)).adding(seconds: -1)
+            let (day, second) = Zone.utc.localParts(at: next)
+            return stamp(CivilDateTime(date: CivilDate(dayNumber: day), time: WallTime(unchecked: second / 60)), second % 60, utc: true)
+        case .local(let t, let s):
+            return stamp(t, s, utc: false)
+        case .utc(let t, let s):
+            return stamp(t, s, utc: true)
         }
-        var r = RepeatRule(frequency: freq)
-        if let i = fields.removeValue(forKey: "INTERVAL") {
-            guard let n = Int(i), n >= 1, n <= 1000 else { return .failure(RRULEError(message: "INTERVAL must be from 1 to 1000")) }
-            r.interval = n
-        }
-        let byCode = Dictionary(uniqueKeysWithValues: codes.map { ($1, $0) })
-        if let bd = fields.removeValue(forKey: "BYDAY") {
-            for item in bd.split(separator: ",") {
-                let code = String(item.suffix(2))
-                guard let wd = byCode[code] else { return .failure(RRULEError(message: "'\(item)' is not a BYDAY value")) }
-                let ord = item.dropLast(2)
-                if ord.isEmpty {
-                    r.weekdays.append(wd)
-                } else {
-                    guard let n = Int(ord), n == -1 || (1...5).contains(n), freq == .monthly || freq == .yearly, r.monthDay == nil else {
-                        return .failure(RRULEError(message: "'\(item)' is not supported: an ordinal weekday is one, from 1 to 5 or -1, in a monthly or yearly rule"))
-                    }
-                    r.monthDay = .weekday(n, wd)
-                }
-            }
-            r.weekdays = Array(Set(r.weekdays)).sorted()
-            if !r.weekdays.isEmpty, freq != .weekly {
-                return .failure(RRULEError(message: "BYDAY without an ordinal is supported in weekly rules only"))
-            }
-        }
-        if let m = fields.removeValue(forKey: "BYMONTH") {
-            guard freq == .yearly, let n = Int(m), (1...12).contains(n) else { return .failure(RRULEError(message: "BYMONTH is one month, in a yearly rule")) }
-            r.month = n
-        }
-        let setpos = fields.removeValue(forKey: "BYSETPOS")
-        if let md = fields.removeValue(forKey: "BYMONTHDAY") {
-            let days = md.split(separator: ",").compactMap { Int($0) }
-            guard freq == .monthly || freq == .yearly else { return .failure(RRULEError(message: "BYMONTHDAY is for monthly and yearly rules")) }
-            if days == [-1] {
-                r.monthDay = .last
-            } else if days.count == 1, let d = days.first, (1...31).contains(d), setpos == nil {
-                guard d <= (r.month.map(DatePhrase.maxDay) ?? 31) else {
-                    return .failure(RRULEError(message: "BYMONTHDAY=\(d) is not a day of that month"))
-                }
-                r.monthDay = .day(d)
-                // RFC 5545: a month without that day has no occurrence.
-                if d > (r.month.map { $0 == 2 ? 28 : DatePhrase.maxDay($0) } ?? 28) { r.skipMissing = true }
-            } else if let last = days.last, days == Array(28...max(28, last)), last <= 31, setpos == "-1" {
-                r.monthDay = .day(last)
-            } else {
-                return .failure(RRULEError(message: "BYMONTHDAY=\(md) is not a form Kept's rules can say"))
-            }
-        } else if setpos != nil {
-            return .failure(RRULEError(message: "BYSETPOS is supported only with BYMONTHDAY=28,...,d"))
-        } else if (freq == .monthly || freq == .yearly), r.monthDay == nil {
-            // RFC 5545: the day comes from DTSTART, and a month (or year) without it is skipped.
-            r.skipMissing = true
-        }
-        // RFC 5545: a yearly day without BYMONTH is that day in every month, or the nth weekday
-        // of the year; neither is a rule Kept says, so it is refused rather than misread.
-        if freq == .yearly, r.monthDay != nil, r.month == nil {
-            return .failure(RRULEError(message: "a yearly BYDAY or BYMONTHDAY without BYMONTH is not supported (add BYMONTH)"))
-        }
-        if let c = fields.removeValue(forKey: "COUNT") {
-            guard let n = Int(c), n >= 1 else { return .failure(RRULEError(message: "COUNT must be a whole number from 1")) }
-            r.count = n
-        }
-        if let u = fields.removeValue(forKey: "UNTIL") {
-            let digits = Array(u.prefix(8).utf8)
-            guard digits.count == 8, let y = Int(String(decoding: digits[0..<4], as: UTF8.self)),
-                  let m = Int(String(decoding: digits[4..<6], as: UTF8.self)), let d = Int(String(decoding: digits[6..<8], as: UTF8.self)),
-                  let date = CivilDate(year: y, month: m, day: d) else {
-                return .failure(RRULEError(message: "UNTIL must be a date like 20261231"))
-            }
-            r.until = date
-        }
-        if let h = fields.removeValue(forKey: "BYHOUR") {
-            let mi = fields.removeValue(forKey: "BYMINUTE") ?? "0"
-            guard let hh = Int(h), let mm = Int(mi), let t = WallTime(hour: hh, minute: mm) else {
-                return .failure(RRULEError(message: "BYHOUR and BYMINUTE must be one time of day"))
-            }
-            r.time = t
-        }
-        if fields.removeValue(forKey: "WKST") != nil, freq != .weekly {
-            // WKST matters only to weekly rules with an interval; accepted and ignored elsewhere.
-        }
-        if let unknown = fields.keys.sorted().first {
-            return .failure(RRULEError(message: "\(unknown) is not supported by Kept's rules"))
-        }
-        return .success(r)
+    }
+
+    func pad(_ v: Int, _ width: Int) -> String {
+        let s = String(v)
+        return s.count >= width ? s : String(repeating: "0", count: width - s.count) + s
     }
 }

@@ -7,6 +7,8 @@ public struct RepeatRuleError: Error, Sendable, Equatable {
     public var word: Int
     public var message: String
     public var help: String?
+    /// The catalog code: E0210, or E0218 for times of day one rule cannot hold.
+    public var code: String = "E0210"
 }
 
 /// Parses `every …` phrases.
@@ -36,8 +38,8 @@ public struct RepeatRuleParser {
     func word(_ k: Int) -> String { pos + k < words.count ? words[pos + k] : "" }
     func cls(_ k: Int) -> DateWord { pos + k < classes.count ? classes[pos + k] : .other }
 
-    mutating func fail(_ m: String, _ help: String? = nil) {
-        if failure == nil || pos >= (failure?.word ?? 0) { failure = RepeatRuleError(word: pos, message: m, help: help) }
+    mutating func fail(_ m: String, _ help: String? = nil, code: String = "E0210") {
+        if failure == nil || pos >= (failure?.word ?? 0) { failure = RepeatRuleError(word: pos, message: m, help: help, code: code) }
     }
 
     /// repeat_rule ::= "every" repeat_body { repeat_modifier } ;
@@ -49,10 +51,18 @@ public struct RepeatRuleParser {
             let save = pos
             if !parseRepeatModifier(&rule) { pos = save; break }
         }
+        if failure?.code == "E0218" { return nil }
+        // Kept's words: a yearly day without a month is in the anchor's month.
+        if rule.frequency == .yearly, rule.hasDayParts, rule.monthMask == 0 { rule.monthFromAnchor = true }
+        if !rule.setPositions.isEmpty, rule.hourMask.nonzeroBitCount * rule.minuteMask.nonzeroBitCount > 1 {
+            fail("a rule on the nth of some days has one time of day", "RFC 5545 counts the nth over the day's times too; make one task for each time",
+                 code: "E0218")
+            return nil
+        }
         return rule
     }
 
-    /// repeat_body ::= "day" | "weekday" | "weekend" | weekday_list | [ NUMBER | "other" ] PERIOD [ "on" period_day ] ;
+    /// repeat_body ::= "day" | "weekday" | "weekend" | "last" "weekday" | weekday_list [ "the" day_list ] | [ NUMBER | "other" ] PERIOD [ "on" period_day ] | "quarter" [ "on" period_day ] | [ NUMBER | "other" ] CLOCK_UNIT [ time_range ] ;
     mutating func parseRepeatBody() -> RepeatRule? {
         switch peek {
         case "day":
@@ -61,12 +71,33 @@ public struct RepeatRuleParser {
         case "weekday", "weekdays":
             pos += 1
             var r = RepeatRule(frequency: .weekly)
-            r.weekdays = RepeatRule.workdays
+            r.weekdayMask = RepeatRule.workdayMask
             return r
         case "weekend", "weekends":
             pos += 1
             var r = RepeatRule(frequency: .weekly)
-            r.weekdays = RepeatRule.weekend
+            r.weekdayMask = RepeatRule.weekendMask
+            return r
+        case "last" where word(1) == "weekday":
+            pos += 2
+            var r = RepeatRule(frequency: .monthly)
+            r.weekdayMask = RepeatRule.workdayMask
+            r.setPositions = [-1]
+            return r
+        case "quarter":
+            pos += 1
+            var r = RepeatRule(frequency: .monthly, interval: 3)
+            guard peek == "on" else { return r }
+            let save = pos
+            pos += 1
+            r.interval = 1
+            guard parsePeriodDay(&r) else { pos = save; r.interval = 3; return r }
+            let signs = RepeatRuleParser.signs(r)
+            guard signs != 0 else {
+                fail("a quarter's day is counted from its start (the 1st) or its end (the last day)")
+                return nil
+            }
+            r.monthMask = signs > 0 ? 0b0_0100_1001_0010 : 0b1_0010_0100_1000
             return r
         default:
             break
@@ -74,6 +105,17 @@ public struct RepeatRuleParser {
         if let days = parseWeekdayList() {
             var r = RepeatRule(frequency: .weekly)
             r.weekdays = days
+            // `every friday the 13th`: the days of the month that fall on those weekdays.
+            if peek == "the" {
+                let save = pos
+                pos += 1
+                var m = RepeatRule(frequency: .monthly)
+                m.weekdays = days
+                if parseDayList(&m), m.nthWeekdays.isEmpty, m.setPositions.isEmpty, m.monthDayMask | m.monthDayFromEndMask != 0 {
+                    return m
+                }
+                pos = save
+            }
             return r
         }
         var n = 1
@@ -84,6 +126,17 @@ public struct RepeatRuleParser {
         } else if peek == "other" {
             n = 2
             pos += 1
+        }
+        if case .unit(let u) = cls(0), u == .hour || u == .minute {
+            pos += 1
+            let save = pos
+            if peek == "from", let times = parseTimeRange(step: u == .hour ? n * 60 : n) {
+                var r = RepeatRule(frequency: .daily)
+                guard setTimes(times, &r) else { return nil }
+                return r
+            }
+            pos = save
+            return RepeatRule(frequency: u == .hour ? .hourly : .minutely, interval: n)
         }
         let freq: RepeatRule.Frequency
         switch peek {
@@ -126,11 +179,23 @@ public struct RepeatRuleParser {
         return days.sorted()
     }
 
-    /// period_day ::= weekday_list | "the" ( ORDINAL | NUMBER | "last" "day" | ORDINAL_WORD WEEKDAY | "last" WEEKDAY ) [ "of" MONTH ] | MONTH day_number ;
+    /// period_day ::= weekday_list | "every" weekday_list | "the" day_list [ "of" month_list ] | MONTH day_number ;
     mutating func parsePeriodDay(_ r: inout RepeatRule) -> Bool {
         if r.frequency == .weekly, let days = parseWeekdayList() {
             r.weekdays = days
             return true
+        }
+        guard r.frequency == .monthly || r.frequency == .yearly else { return false }
+        if peek == "every" {
+            let save = pos
+            pos += 1
+            if let days = parseWeekdayList() {
+                r.weekdays = days
+                parseOfMonths(&r)
+                return true
+            }
+            pos = save
+            return false
         }
         if r.frequency == .yearly, case .month(let m) = cls(0) {
             switch cls(1) {
@@ -143,50 +208,226 @@ public struct RepeatRuleParser {
                 return false
             }
         }
-        guard r.frequency == .monthly || r.frequency == .yearly, peek == "the" else { return false }
+        guard peek == "the" else { return false }
         pos += 1
-        switch cls(0) {
-        case .ordinal(let d), .number(let d, _):
-            guard d >= 1, d <= 31 else { fail("a day of the month is from 1 to 31"); return false }
-            if case .weekday(let wd) = cls(1), d <= 5 {
-                r.monthDay = .weekday(d, wd); pos += 2; parseOfMonth(&r); return true
-            }
-            r.monthDay = .day(d)
-            pos += 1
-            parseOfMonth(&r)
-            return true
-        default:
-            break
-        }
-        let ordinals = ["first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "last": -1]
-        if let n = ordinals[peek] {
-            if case .weekday(let wd) = cls(1) {
-                r.monthDay = .weekday(n, wd); pos += 2; parseOfMonth(&r); return true
-            }
-            if n == -1, word(1) == "day" {
-                r.monthDay = .last; pos += 2; parseOfMonth(&r); return true
-            }
-        }
-        fail("expected a day like the 15th, the last day or the 2nd tuesday")
-        return false
+        guard parseDayList(&r) else { return false }
+        parseOfMonths(&r)
+        return true
     }
 
     /// In a yearly rule, `of MONTH` after the day: `every year on the last friday of november`.
-    mutating func parseOfMonth(_ r: inout RepeatRule) {
-        guard r.frequency == .yearly, word(0) == "of", case .month(let m) = cls(1) else { return }
-        r.month = m
-        pos += 2
+    mutating func parseOfMonths(_ r: inout RepeatRule) {
+        guard r.frequency == .yearly, word(0) == "of" else { return }
+        let save = pos
+        pos += 1
+        guard let months = parseMonthList() else { pos = save; return }
+        r.monthMask = months
     }
 
-    /// repeat_modifier ::= "at" TIME | "from" date_phrase | "until" date_phrase | "for" NUMBER "times" | "after" "completion" | "skipping" "missing" "days" ;
+    /// What one item of a day list says.
+    enum DayItem {
+        case monthDay(Int)
+        case nth(Int, Weekday)
+        case position(Int, UInt8)
+    }
+
+    /// day_list ::= day_item { [ "," ] [ "and" ] [ "the" ] day_item } ;
+    mutating func parseDayList(_ r: inout RepeatRule) -> Bool {
+        guard let first = parseDayItem() else { return false }
+        var items = [first]
+        while true {
+            let save = pos
+            if peek == "and" { pos += 1 }
+            if peek == "the" { pos += 1 }
+            guard let item = parseDayItem() else { pos = save; break }
+            items.append(item)
+        }
+        var md: UInt32 = 0, mdEnd: UInt32 = 0
+        var nth: Set<RepeatRule.NthWeekday> = []
+        var positions: Set<Int> = []
+        var mask: UInt8? = nil
+        for item in items {
+            switch item {
+            case .monthDay(let d):
+                if d > 0 { md |= UInt32(1) << UInt32(d) } else { mdEnd |= UInt32(1) << UInt32(-d) }
+            case .nth(let n, let wd):
+                nth.insert(RepeatRule.NthWeekday(n, wd))
+            case .position(let p, let m):
+                if let x = mask, x != m {
+                    fail("the nth of different days in one rule", "for example: the 1st weekday, the last weekend day")
+                    return false
+                }
+                mask = m
+                positions.insert(p)
+            }
+        }
+        let kinds = (md | mdEnd != 0 ? 1 : 0) + (nth.isEmpty ? 0 : 1) + (positions.isEmpty ? 0 : 1)
+        guard kinds == 1 else {
+            fail("days of the month, nth weekdays and the nth of some days are separate rules",
+                 "for example: the 1st and 15th, the 2nd tuesday, the last weekday")
+            return false
+        }
+        r.monthDayMask = md
+        r.monthDayFromEndMask = mdEnd
+        r.nthWeekdays = nth.sorted()
+        if let m = mask {
+            r.weekdayMask = m
+            r.setPositions = positions.sorted()
+        }
+        return true
+    }
+
+    /// day_item ::= ( ORDINAL | NUMBER | ORDINAL_WORD ) [ "to" "last" ] [ "day" | WEEKDAY | "weekday" | "weekend" "day" | "of" weekday_list ] ;
+    mutating func parseDayItem() -> DayItem? {
+        let start = pos
+        let ordinals = ["first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "last": -1]
+        var n: Int
+        var spelled = false
+        switch cls(0) {
+        case .ordinal(let d), .number(let d, _):
+            guard d >= 1, d <= 31 else { fail("a day of the month is from 1 to 31"); return nil }
+            n = d
+        default:
+            guard let k = ordinals[peek] else { return nil }
+            n = k
+            spelled = true
+        }
+        pos += 1
+        if n > 0, word(0) == "to", word(1) == "last" {
+            n = -n
+            pos += 2
+        }
+        let counted = spelled || n < 0
+        // What is counted: a weekday, days, weekdays, weekend days, or a list of weekdays.
+        if case .weekday(let wd) = cls(0) {
+            if abs(n) <= 5 {
+                pos += 1
+                return .nth(n, wd)
+            }
+            // `the 6th tuesday`: no month has one; the 6th alone, which leaves the weekday over.
+            guard !counted else { pos = start; return nil }
+            return .monthDay(n)
+        }
+        switch peek {
+        case "day":
+            pos += 1
+            return .monthDay(n)
+        case "weekday":
+            pos += 1
+            return .position(n, RepeatRule.workdayMask)
+        case "weekend" where word(1) == "day":
+            pos += 2
+            return .position(n, RepeatRule.weekendMask)
+        case "of":
+            let save = pos
+            pos += 1
+            if let days = parseWeekdayList() { return .position(n, RepeatRule.mask(of: days)) }
+            pos = save
+        default:
+            break
+        }
+        // A bare ordinal is a day of the month (`the 15th`); `last` or `3rd to last` alone says nothing.
+        guard !counted else { pos = start; return nil }
+        return .monthDay(n)
+    }
+
+    /// month_list ::= MONTH { [ "," ] [ "and" ] MONTH } ;
+    mutating func parseMonthList() -> UInt16? {
+        guard case .month(let first) = cls(0) else { return nil }
+        pos += 1
+        var mask = UInt16(1) << UInt16(first)
+        while true {
+            let k = word(0) == "and" ? 1 : 0
+            guard case .month(let m) = cls(k) else { break }
+            mask |= UInt16(1) << UInt16(m)
+            pos += k + 1
+        }
+        return mask
+    }
+
+    /// time_range ::= "from" time_of_day "to" time_of_day ;
+    mutating func parseTimeRange(step: Int) -> [WallTime]? {
+        guard peek == "from" else { return nil }
+        let save = pos
+        pos += 1
+        guard let from = timeOfDay(), word(0) == "to" else { pos = save; return nil }
+        pos += 1
+        guard let to = timeOfDay() else { fail("expected a time after 'to'", "for example: from 9am to 5pm"); pos = save; return nil }
+        guard to >= from, step >= 1 else {
+            fail("the times run from the earlier to the later", "for example: from 9am to 5pm")
+            pos = save
+            return nil
+        }
+        var out: [WallTime] = []
+        var t = from.minuteOfDay
+        while t <= to.minuteOfDay, let w = WallTime(minuteOfDay: t) {
+            out.append(w)
+            t += step
+        }
+        return out
+    }
+
+    /// One time of day (`9am`, `5:30pm`, `17:00`, `noon`), as the date phrases read it.
+    mutating func timeOfDay() -> WallTime? {
+        let rest = pos < classes.count ? Array(classes[pos...].prefix(2)) : []
+        var p = DatePhraseParser(words: rest)
+        guard let t = p.parseTimeOfDay(), case .time(let w) = t else { return nil }
+        pos += p.pos
+        return w
+    }
+
+    /// time_list ::= time_of_day { [ "," ] [ "and" ] time_of_day } ;
+    mutating func parseTimeList() -> [WallTime]? {
+        guard let first = timeOfDay() else { return nil }
+        var out = [first]
+        while true {
+            let save = pos
+            if peek == "and" { pos += 1 }
+            guard let t = timeOfDay() else { pos = save; break }
+            out.append(t)
+        }
+        return out
+    }
+
+    /// The times of day as BYHOUR × BYMINUTE: every hour with every minute, so `9am and 5pm`
+    /// is a rule and `9am and 5:30pm` is not (E0218).
+    mutating func setTimes(_ times: [WallTime], _ r: inout RepeatRule) -> Bool {
+        let hours = times.reduce(UInt32(0)) { $0 | UInt32(1) << UInt32($1.hour) }
+        let minutes = times.reduce(UInt64(0)) { $0 | UInt64(1) << UInt64($1.minute) }
+        let distinct = Set(times.map(\.minuteOfDay)).count
+        guard hours.nonzeroBitCount * minutes.nonzeroBitCount == distinct else {
+            let all = RepeatRule.bits(hours).flatMap { h in RepeatRule.bits(minutes).map { RepeatRule.timeWord(WallTime(unchecked: h * 60 + $0)) } }
+            fail("these times cannot be one rule: its times are every hour given with every minute given (\(RepeatRule.list(all)))",
+                 "give times that share their minutes (at 9am and 5pm), or make one task for each time", code: "E0218")
+            return false
+        }
+        r.hourMask = hours
+        r.minuteMask = minutes
+        return true
+    }
+
+    /// repeat_modifier ::= "at" time_list | "every" [ NUMBER | "other" ] CLOCK_UNIT time_range | "in" month_list | "from" date_phrase | "until" date_phrase | "for" NUMBER "times" | "after" "completion" | "skipping" "missing" "days" ;
     mutating func parseRepeatModifier(_ r: inout RepeatRule) -> Bool {
         switch peek {
         case "at":
-            let rest = Array(classes[(pos + 1)...].prefix(2))
-            var p = DatePhraseParser(words: rest)
-            guard let t = p.parseTimeOfDay(), case .time(let w) = t else { fail("expected a time after 'at'", "for example: at 9am"); return false }
-            r.time = w
-            pos += 1 + p.pos
+            pos += 1
+            guard r.frequency != .hourly, r.frequency != .minutely else { fail("an hourly rule takes its times from the anchor"); return false }
+            guard let times = parseTimeList() else { fail("expected a time after 'at'", "for example: at 9am"); return false }
+            return setTimes(times, &r)
+        case "every":
+            guard r.frequency != .hourly, r.frequency != .minutely, r.hourMask == 0 else { return false }
+            pos += 1
+            var n = 1
+            if case .number(let k, _) = cls(0), k >= 1, k <= 1440 { n = k; pos += 1 } else if peek == "other" { n = 2; pos += 1 }
+            guard case .unit(let u) = cls(0), u == .hour || u == .minute else { return false }
+            pos += 1
+            guard let times = parseTimeRange(step: u == .hour ? n * 60 : n) else { return false }
+            return setTimes(times, &r)
+        case "in":
+            guard r.monthMask == 0, !r.monthFromAnchor else { return false }
+            pos += 1
+            guard let months = parseMonthList() else { return false }
+            r.monthMask = months
             return true
         case "from", "until":
             let isFrom = peek == "from"

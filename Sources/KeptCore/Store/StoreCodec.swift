@@ -250,7 +250,14 @@ public enum StoreCodec {
         t.description = rec.description.map { r.string($0) }
         t.goal = rec.goal.map { r.string($0) }
         if rec.hasRepeat {
-            t.repeatRule = RepeatSpec(text: r.string(rec.repeatText), rrule: rec.repeatRRULE.map { r.string($0) }, anchor: rec.repeatAnchor)
+            let x = rec.repeatExtras
+            var spec = RepeatSpec(text: r.string(rec.repeatText), rrule: rec.repeatRRULE.map { r.string($0) }, anchor: rec.repeatAnchor,
+                                  anchorTime: x?.anchorTime, weekStart: x?.weekStart)
+            if let x {
+                spec.exceptions = x.exceptions
+                spec.additions = x.additions
+            }
+            t.repeatRule = spec
         }
         t.estimate = rec.estimate
         t.heldUntil = rec.heldUntil
@@ -413,7 +420,10 @@ public enum StoreCodec {
             // written keeps them, canonical or not; output shows the canonical words (R-REP-9).
             var ro = JSONObject([("text", .string(r.storedText))])
             if let rr = r.storedRRULE { ro["rrule"] = .string(rr) }
-            if let a = r.anchor { ro["anchor"] = .string(a.iso) }
+            if let a = r.anchor { ro["anchor"] = .string(RepeatExtras.text(Due(date: a, time: r.anchorTime))) }
+            if let w = r.weekStartToStore, let c = RepeatRule.codes[w] { ro["wkst"] = .string(c) }
+            if !r.exceptions.isEmpty { ro["exdate"] = .array(r.exceptions.map { .string(RepeatExtras.text($0)) }) }
+            if !r.additions.isEmpty { ro["rdate"] = .array(r.additions.map { .string(RepeatExtras.text($0)) }) }
             o.members.append(("repeat", .object(ro)))
         }
         if let e = t.estimate {

@@ -26,6 +26,9 @@ struct TaskRecord {
     var repeatText = JSONStringRef.empty
     var repeatRRULE: JSONStringRef? = nil
     var repeatAnchor: CivilDate? = nil
+    /// What a repeat holds besides its text, rule and anchor date (a rule's week start, the
+    /// anchor's time, EXDATE and RDATE); read by the general reader only, nil when absent.
+    var repeatExtras: RepeatExtras? = nil
     var estimate: Estimate? = nil
     var heldUntil: CivilDate? = nil
     var notTodayOn: CivilDate? = nil
@@ -54,7 +57,7 @@ struct TaskRecord {
         tags.removeAll(keepingCapacity: true)
         notes.removeAll(keepingCapacity: true)
         description = nil; goal = nil
-        hasRepeat = false; repeatText = .empty; repeatRRULE = nil; repeatAnchor = nil
+        hasRepeat = false; repeatText = .empty; repeatRRULE = nil; repeatAnchor = nil; repeatExtras = nil
         estimate = nil; heldUntil = nil; notTodayOn = nil; completedAt = nil; createdAt = Instant(seconds: 0); modifiedAt = nil
         parent = nil; nextOccurrence = nil; pristine = false
         steps.removeAll(keepingCapacity: true)
@@ -353,7 +356,9 @@ extension StoreCodec {
         var text: JSONStringRef? = nil
         t.repeatRRULE = nil
         t.repeatAnchor = nil
+        t.repeatExtras = nil
         var anchorText: JSONStringRef? = nil
+        var extras = RepeatExtras()
         while let k = try r.nextKeyRef() {
             r.skipWhitespace()
             if r.text(k, is: "text"), r.peekKind() == .string {
@@ -362,15 +367,33 @@ extension StoreCodec {
                 t.repeatRRULE = try r.readStringRef()
             } else if r.text(k, is: "anchor"), r.peekKind() == .string {
                 anchorText = try r.readStringRef()
+            } else if r.text(k, is: "wkst"), r.peekKind() == .string {
+                let w = try r.readStringRef()
+                guard let wd = r.withText(w, { RepeatExtras.weekday(Array($0)) }) else { throw r.error("a repeat's 'wkst' is a weekday like MO or SU", at: at) }
+                extras.weekStart = wd
+            } else if r.text(k, is: "exdate") || r.text(k, is: "rdate"), r.peekKind() == .array {
+                let isEx = r.text(k, is: "exdate")
+                try r.beginArray()
+                while try r.nextElement() {
+                    r.skipWhitespace()
+                    guard r.peekKind() == .string else { throw r.error("a repeat's 'exdate' and 'rdate' are dates like 2026-07-01 or 2026-07-01T09:00", at: at) }
+                    let v = try r.readStringRef()
+                    guard let d = r.withText(v, { RepeatExtras.due(Array($0)) }) else {
+                        throw r.error("a repeat's 'exdate' and 'rdate' are dates like 2026-07-01 or 2026-07-01T09:00", at: at)
+                    }
+                    if isEx { extras.exceptions.append(d) } else { extras.additions.append(d) }
+                }
             } else {
                 try r.skipValue()
             }
         }
         guard let text else { throw r.error("a repeat needs its 'text'", at: at) }
         if let a = anchorText {
-            guard let d = r.withText(a, { CivilDate.parseISO($0) }) else { throw r.error("a repeat's 'anchor' is a date like 2026-06-15", at: at) }
-            t.repeatAnchor = d
+            guard let d = r.withText(a, { RepeatExtras.due(Array($0)) }) else { throw r.error("a repeat's 'anchor' is a date like 2026-06-15", at: at) }
+            t.repeatAnchor = d.date
+            extras.anchorTime = d.time
         }
+        if !extras.isEmpty { t.repeatExtras = extras }
         t.repeatText = text
         t.hasRepeat = true
     }
@@ -403,4 +426,31 @@ extension StoreCodec {
         guard sawMinutes, let m = minutes else { throw r.error("an estimate needs whole 'minutes'", at: at) }
         return Estimate(minutes: m, source: source)
     }
+}
+
+/// The parts of a stored repeat besides its text, RRULE and anchor date, each written only
+/// where it says something: `"wkst":"SU"` for a rule whose dates need its week start and no
+/// stored RRULE carries it, `"anchor":"2026-06-15T09:30"` where the anchor's time matters,
+/// `"exdate"` and `"rdate"` lists of dates or wall times.
+struct RepeatExtras: Equatable {
+    var weekStart: Weekday? = nil
+    var anchorTime: WallTime? = nil
+    var exceptions: [Due] = []
+    var additions: [Due] = []
+
+    var isEmpty: Bool { weekStart == nil && anchorTime == nil && exceptions.isEmpty && additions.isEmpty }
+
+    static let codes: [String: Weekday] = ["MO": .monday, "TU": .tuesday, "WE": .wednesday, "TH": .thursday,
+                                           "FR": .friday, "SA": .saturday, "SU": .sunday]
+
+    static func weekday(_ b: [UInt8]) -> Weekday? { codes[String(decoding: b, as: UTF8.self)] }
+
+    /// "2026-07-01" or "2026-07-01T09:00".
+    static func due(_ b: [UInt8]) -> Due? {
+        if let d = CivilDate.parseISO(b) { return Due(date: d) }
+        guard let t = CivilDateTime.parseISO(b) else { return nil }
+        return Due(date: t.date, time: t.time)
+    }
+
+    static func text(_ d: Due) -> String { d.date.iso + (d.time.map { "T" + $0.iso } ?? "") }
 }

@@ -1,0 +1,72 @@
+// The days of one period of a recurrence (a year has 366 at most) as a bit set on the stack:
+// bit i is the period's i-th day. Building a period's days, taking its nth day (BYSETPOS) and
+// finding the first day on or after another are bit operations, with no allocation.
+
+/// A set of day offsets 0..<384 within one period.
+struct DaySet {
+    private var w = InlineArray<6, UInt64>(repeating: 0)
+
+    static let capacity = 384
+
+    mutating func insert(_ i: Int) {
+        guard i >= 0, i < DaySet.capacity else { return }
+        w[i >> 6] |= 1 << UInt64(i & 63)
+    }
+
+    func contains(_ i: Int) -> Bool {
+        guard i >= 0, i < DaySet.capacity else { return false }
+        return w[i >> 6] & (1 << UInt64(i & 63)) != 0
+    }
+
+    var count: Int {
+        var c = 0
+        for k in 0..<6 { c += w[k].nonzeroBitCount }
+        return c
+    }
+
+    var isEmpty: Bool {
+        for k in 0..<6 where w[k] != 0 { return false }
+        return true
+    }
+
+    /// The k-th member, 0-based, in increasing order.
+    func member(_ k: Int) -> Int? {
+        guard k >= 0 else { return nil }
+        var left = k
+        for j in 0..<6 {
+            let c = w[j].nonzeroBitCount
+            if left < c {
+                var x = w[j]
+                for _ in 0..<left { x &= x - 1 }
+                return j << 6 + x.trailingZeroBitCount
+            }
+            left -= c
+        }
+        return nil
+    }
+
+    /// The first member ≥ i.
+    func first(atOrAfter i: Int) -> Int? {
+        var j = max(0, i) >> 6
+        guard j < 6 else { return nil }
+        var x = w[j] & (~UInt64(0) << UInt64(max(0, i) & 63))
+        while true {
+            if x != 0 { return j << 6 + x.trailingZeroBitCount }
+            j += 1
+            if j == 6 { return nil }
+            x = w[j]
+        }
+    }
+
+    /// Keeps the members for which `keep` is true.
+    mutating func filter(_ keep: (Int) -> Bool) {
+        for j in 0..<6 {
+            var x = w[j]
+            while x != 0 {
+                let b = x.trailingZeroBitCount
+                if !keep(j << 6 + b) { w[j] &= ~(1 << UInt64(b)) }
+                x &= x - 1
+            }
+        }
+    }
+}

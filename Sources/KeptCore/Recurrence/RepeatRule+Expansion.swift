@@ -1,0 +1,791 @@
+// The RFC 5545 expansion of a rule (section 3.3.10), on day numbers and minutes of the day.
+// The rule's parts, with what the anchor implies (RFC 5545: a part the rule lacks comes from
+// DTSTART), become one Expansion. Each period (a year, month, week, day, hour or minute, every
+// INTERVAL of them from the anchor's) has a set of days: the BY* parts that expand a period
+// build it and the others limit it, which comes to one rule: a day is in when it meets every
+// part (BYDAY entries and BYMONTHDAY values each count as one part, met by any of its values).
+// The times of day (BYHOUR × BYMINUTE) go with every day; BYSETPOS picks from the period's
+// day × time list. The next occurrence jumps straight to the period that holds a day, so an
+// anchor five years old costs what a new one does.
+//
+// Where python-dateutil's rrule differs from the RFC, Kept follows the RFC: a weekly period is
+// the whole week even in the anchor's week (dateutil starts that week at DTSTART, which moves
+// BYSETPOS there), and BYDAY entries with and without an ordinal add up (dateutil keeps only
+// the days that meet both kinds).
+
+/// An occurrence as one integer: day number × 1440 + minute of the day.
+typealias OccurrenceKey = Int
+
+extension OccurrenceKey {
+    static let minutesPerDay = 1440
+}
+
+@inline(__always) func floorDiv(_ a: Int, _ b: Int) -> Int { CalendarMath.floorDivide(a, b) }
+@inline(__always) func floorMod(_ a: Int, _ b: Int) -> Int { a - CalendarMath.floorDivide(a, b) * b }
+@inline(__always) func ceilDiv(_ a: Int, _ b: Int) -> Int { -CalendarMath.floorDivide(-a, b) }
+
+func gcd(_ a: Int, _ b: Int) -> Int {
+    var (x, y) = (abs(a), abs(b))
+    while y != 0 { (x, y) = (y, x % y) }
+    return x
+}
+
+/// The facts of one year the expansion needs.
+struct YearInfo {
+    let year: Int
+    /// Day number of Jan 1.
+    let base: Int
+    let length: Int
+    let leap: Bool
+    /// Weekday of Jan 1, Monday = 0.
+    let firstWeekday: Int
+
+    static let monthStarts = [0, 31, 59, 90, 120, 151, 181, 212, 243, 273, 304, 334, 365]
+
+    static func firstDay(_ year: Int) -> Int { CalendarMath.dayNumber(year: year, month: 1, day: 1) }
+
+    init(_ year: Int) {
+        self.year = year
+        leap = CalendarMath.isLeapYear(year)
+        length = leap ? 366 : 365
+        base = CalendarMath.dayNumber(year: year, month: 1, day: 1)
+        firstWeekday = floorMod(base + 3, 7)
+    }
+
+    /// Offset of the first day of month m (1…13) in the year.
+    @inline(__always) func monthStart(_ m: Int) -> Int { YearInfo.monthStarts[m - 1] + (leap && m > 2 ? 1 : 0) }
+    @inline(__always) func monthLength(_ m: Int) -> Int { monthStart(m + 1) - monthStart(m) }
+    /// The month (1…12) of a day offset in the year.
+    func month(ofOffset i: Int) -> Int {
+        var m = 1 + min(11, i / 31)
+        while m > 1, monthStart(m) > i { m -= 1 }
+        while m < 12, monthStart(m + 1) <= i { m += 1 }
+        return m
+    }
+    /// Weekday (Monday = 0) of a day offset.
+    @inline(__always) func weekday(ofOffset i: Int) -> Int { floorMod(firstWeekday + i, 7) }
+}
+
+/// A rule with its anchor: everything one computation of occurrences needs.
+struct Expansion {
+    /// The rule's lists and week numbers (the rest of it is read into the fields below).
+    let nthWeekdays: [RepeatRule.NthWeekday]
+    let yearDays: [Int]
+    let setPositions: [Int]
+    let weekNoMask: UInt64
+    let weekNoFromEndMask: UInt64
+    let frequency: RepeatRule.Frequency
+    let n: Int
+    let anchor: CivilDate
+    let anchorDay: Int
+    /// The anchor's minute of the day: the default time and the phase of hourly rules.
+    let anchorMinute: Int
+    /// Whether occurrences have a time of day.
+    let timed: Bool
+    /// No occurrence comes before this key (the anchor's day, or its moment for hourly rules).
+    let startKey: OccurrenceKey
+    let weekStart: Weekday
+    /// Effective parts (with the anchor's defaults); 0 is "no such part".
+    let months: UInt16
+    let monthDays: UInt32
+    let monthDaysFromEnd: UInt32
+    let weekdays: UInt8
+    let hasByDay: Bool
+    /// Whether the BYDAY ordinals count within the month (BYMONTH given, or a monthly rule) or
+    /// within the year.
+    let nthInMonth: Bool
+    /// Daily and longer: the hours and minutes of the times of day. Hourly: the hours that
+    /// limit and the minutes of each hour. Minutely: the hours and minutes that limit.
+    let hours: UInt32
+    let minutes: UInt64
+    /// Number of times of day (daily and longer), ≥ 1.
+    let timesPerDay: Int
+    /// A day the month lacks (BYMONTHDAY=31 in April) falls on the month's last day.
+    let clamp: Bool
+
+    init(_ rule: borrowing RepeatRule, anchor: CivilDate, time: WallTime?, weekStart account: Weekday) {
+        nthWeekdays = rule.nthWeekdays
+        yearDays = rule.yearDays
+        setPositions = rule.setPositions
+        weekNoMask = rule.weekNoMask
+        weekNoFromEndMask = rule.weekNoFromEndMask
+        frequency = rule.frequency
+        n = max(1, rule.interval)
+        self.anchor = anchor
+        anchorDay = anchor.dayNumber
+        weekStart = rule.weekStart ?? account
+        var months = rule.monthFromAnchor ? UInt16(1) << UInt16(anchor.month) : rule.monthMask
+        var md = rule.monthDayMask
+        let mdEnd = rule.monthDayFromEndMask
+        var wd = rule.weekdayMask
+        if !rule.hasDayParts {
+            switch rule.frequency {
+            case .yearly:
+                if months == 0 { months = UInt16(1) << UInt16(anchor.month) }
+                md = UInt32(1) << UInt32(anchor.day)
+            case .monthly:
+                md = UInt32(1) << UInt32(anchor.day)
+            case .weekly:
+                wd = RepeatRule.bit(anchor.weekday)
+            case .daily, .hourly, .minutely:
+                break
+            }
+        }
+        self.months = months
+        monthDays = md
+        monthDaysFromEnd = mdEnd
+        weekdays = wd
+        hasByDay = wd != 0 || !rule.nthWeekdays.isEmpty
+        nthInMonth = rule.frequency == .monthly || months != 0
+        clamp = rule.skip == .backward && (rule.frequency == .monthly || rule.frequency == .yearly)
+        let aMin = time?.minuteOfDay ?? 0
+        anchorMinute = aMin
+        switch rule.frequency {
+        case .hourly:
+            hours = rule.hourMask
+            minutes = rule.minuteMask != 0 ? rule.minuteMask : UInt64(1) << UInt64(aMin % 60)
+            timed = true
+        case .minutely:
+            hours = rule.hourMask
+            minutes = rule.minuteMask
+            timed = true
+        case .daily, .weekly, .monthly, .yearly:
+            if rule.hourMask != 0 || rule.minuteMask != 0 || time != nil {
+                hours = rule.hourMask != 0 ? rule.hourMask : UInt32(1) << UInt32(aMin / 60)
+                minutes = rule.minuteMask != 0 ? rule.minuteMask : UInt64(1) << UInt64(aMin % 60)
+                timed = true
+            } else {
+                hours = 1
+                minutes = 1
+                timed = false
+            }
+        }
+        timesPerDay = max(1, hours.nonzeroBitCount * minutes.nonzeroBitCount)
+        let subDaily = rule.frequency == .hourly || rule.frequency == .minutely
+        startKey = anchorDay * OccurrenceKey.minutesPerDay + (subDaily ? aMin : 0)
+    }
+
+    // MARK: times of day
+
+    /// The k-th time of day (minute of the day), daily and longer.
+    func time(_ k: Int) -> Int {
+        let perHour = minutes.nonzeroBitCount
+        guard perHour > 0 else { return 0 }
+        return Expansion.nthBit(UInt64(hours), k / perHour) * 60 + Expansion.nthBit(minutes, k % perHour)
+    }
+
+    static func nthBit(_ mask: UInt64, _ k: Int) -> Int {
+        var x = mask
+        for _ in 0..<k where x != 0 { x &= x - 1 }
+        return x == 0 ? 0 : x.trailingZeroBitCount
+    }
+
+    /// The first time of day at or after minute s (daily and longer), as a minute of the day.
+    func firstTime(atOrAfter s: Int) -> Int? {
+        if s <= 0 { return Expansion.nthBit(UInt64(hours), 0) * 60 + minutes.trailingZeroBitCount }
+        let h = s / 60
+        guard h < 24 else { return nil }
+        if hours & (UInt32(1) << UInt32(h)) != 0 {
+            let m = minutes & (~UInt64(0) << UInt64(s % 60))
+            if m != 0 { return h * 60 + m.trailingZeroBitCount }
+        }
+        let later = hours & (h >= 23 ? 0 : ~UInt32(0) << UInt32(h + 1))
+        guard later != 0 else { return nil }
+        return later.trailingZeroBitCount * 60 + minutes.trailingZeroBitCount
+    }
+
+    // MARK: the days of one period
+
+    /// Whether a day (by its month and day of the month) meets BYMONTHDAY as a limit.
+    @inline(__always) func meetsMonthDays(day: Int, monthLength: Int) -> Bool {
+        if monthDays | monthDaysFromEnd == 0 { return true }
+        return monthDays & (UInt32(1) << UInt32(day)) != 0 || monthDaysFromEnd & (UInt32(1) << UInt32(monthLength + 1 - day)) != 0
+    }
+
+    /// Whether the day at `offset` of a range [first, last] of day offsets (a month or a year)
+    /// meets BYDAY: a plain weekday, or one of the nth weekdays counted in that range.
+    func meetsByDay(_ y: YearInfo, offset i: Int, first: Int, last: Int) -> Bool {
+        if !hasByDay { return true }
+        let wd = y.weekday(ofOffset: i)
+        if weekdays & (UInt8(1) << UInt8(wd + 1)) != 0 { return true }
+        for e in nthWeekdays where e.weekday.rawValue - 1 == wd {
+            if Expansion.nth(e, y, first: first, last: last) == i { return true }
+        }
+        return false
+    }
+
+    /// The offset of the nth weekday in the range [first, last], or nil.
+    static func nth(_ e: RepeatRule.NthWeekday, _ y: YearInfo, first: Int, last: Int) -> Int? {
+        let wd = e.weekday.rawValue - 1
+        let i: Int
+        if e.n > 0 {
+            i = first + (e.n - 1) * 7 + floorMod(wd - y.weekday(ofOffset: first), 7)
+        } else {
+            i = last + (e.n + 1) * 7 - floorMod(y.weekday(ofOffset: last) - wd, 7)
+        }
+        return i >= first && i <= last ? i : nil
+    }
+
+    /// Inserts the days of BYDAY in the range [first, last] (offsets relative to `origin`).
+    func insertByDay(_ set: inout DaySet, _ y: YearInfo, first: Int, last: Int, origin: Int) {
+        if weekdays != 0 {
+            for wd in 0..<7 where weekdays & (UInt8(1) << UInt8(wd + 1)) != 0 {
+                var i = first + floorMod(wd - y.weekday(ofOffset: first), 7)
+                while i <= last {
+                    set.insert(i - origin)
+                    i += 7
+                }
+            }
+        }
+        for e in nthWeekdays {
+            if let i = Expansion.nth(e, y, first: first, last: last) { set.insert(i - origin) }
+        }
+    }
+
+    /// Inserts the days of BYMONTHDAY in month m (offsets relative to `origin`), a day the
+    /// month lacks on its last day when clamping.
+    func insertMonthDays(_ set: inout DaySet, _ y: YearInfo, month m: Int, origin: Int, clamp: Bool) {
+        let start = y.monthStart(m)
+        let len = y.monthLength(m)
+        var pos = monthDays
+        while pos != 0 {
+            let d = pos.trailingZeroBitCount
+            pos &= pos - 1
+            if d <= len { set.insert(start + d - 1 - origin) } else if clamp { set.insert(start + len - 1 - origin) }
+        }
+        var neg = monthDaysFromEnd
+        while neg != 0 {
+            let k = neg.trailingZeroBitCount
+            neg &= neg - 1
+            if k <= len { set.insert(start + len - k - origin) }
+        }
+    }
+
+    /// The days of month m of year y that the rule has, as offsets from the month's first day:
+    /// a monthly period, and the day stream of daily and shorter rules (all parts limit).
+    func monthSet(_ y: YearInfo, month m: Int) -> DaySet {
+        var set = DaySet()
+        if months != 0, months & (UInt16(1) << UInt16(m)) == 0 { return set }
+        let start = y.monthStart(m)
+        let last = start + y.monthLength(m) - 1
+        if monthDays | monthDaysFromEnd != 0 {
+            insertMonthDays(&set, y, month: m, origin: start, clamp: clamp)
+            if hasByDay { set.filter { meetsByDay(y, offset: start + $0, first: start, last: last) } }
+        } else if hasByDay {
+            insertByDay(&set, y, first: start, last: last, origin: start)
+        } else {
+            for i in 0...(last - start) { set.insert(i) }
+        }
+        if !yearDays.isEmpty { set.filter { meetsYearDays(y, offset: start + $0) } }
+        return set
+    }
+
+    func meetsYearDays(_ y: YearInfo, offset i: Int) -> Bool {
+        yearDays.isEmpty || yearDays.contains(i + 1) || yearDays.contains(i - y.length)
+    }
+
+    /// The days of year y that a yearly rule has, as offsets from Jan 1.
+    func yearSet(_ y: YearInfo) -> DaySet {
+        var set = DaySet()
+        let monthOK: (Int) -> Bool = { i in months == 0 || months & (UInt16(1) << UInt16(y.month(ofOffset: i))) != 0 }
+        // BYDAY ordinals count within each month of BYMONTH, else within the year.
+        let byDayOK: (Int) -> Bool = { i in
+            guard hasByDay else { return true }
+            if nthInMonth {
+                let m = y.month(ofOffset: i)
+                return meetsByDay(y, offset: i, first: y.monthStart(m), last: y.monthStart(m + 1) - 1)
+            }
+            return meetsByDay(y, offset: i, first: 0, last: y.length - 1)
+        }
+        let hasWeekNo = weekNoMask | weekNoFromEndMask != 0
+        let weekDays = hasWeekNo ? weekNoSet(y) : DaySet()
+        let weekNoOK: (Int) -> Bool = { i in weekDays.contains(i) }
+        if !yearDays.isEmpty {
+            for yd in yearDays {
+                let i = yd > 0 ? yd - 1 : y.length + yd
+                if i >= 0, i < y.length { set.insert(i) }
+            }
+            set.filter { i in
+                guard monthOK(i), byDayOK(i), !hasWeekNo || weekNoOK(i) else { return false }
+                let m = y.month(ofOffset: i)
+                return meetsMonthDays(day: i - y.monthStart(m) + 1, monthLength: y.monthLength(m))
+            }
+        } else if monthDays | monthDaysFromEnd != 0 {
+            for m in 1...12 where months == 0 || months & (UInt16(1) << UInt16(m)) != 0 {
+                insertMonthDays(&set, y, month: m, origin: 0, clamp: clamp)
+            }
+            if hasByDay || hasWeekNo { set.filter { byDayOK($0) && (!hasWeekNo || weekNoOK($0)) } }
+        } else if hasWeekNo {
+            set = weekDays
+            if hasByDay || months != 0 { set.filter { monthOK($0) && byDayOK($0) } }
+        } else if hasByDay {
+            if months != 0 {
+                for m in 1...12 where months & (UInt16(1) << UInt16(m)) != 0 {
+                    insertByDay(&set, y, first: y.monthStart(m), last: y.monthStart(m + 1) - 1, origin: 0)
+                }
+            } else {
+                insertByDay(&set, y, first: 0, last: y.length - 1, origin: 0)
+            }
+        }
+        return set
+    }
+
+    /// The days of year y (offsets from Jan 1) whose week (by WKST, week 1 the first with four
+    /// days in its year) BYWEEKNO has, counted from the start or the end of the week's own
+    /// year: early January may be the last week of the year before, late December week 1 of the
+    /// next.
+    func weekNoSet(_ y: YearInfo) -> DaySet {
+        var set = DaySet()
+        let w1 = Expansion.week1Start(y.year, weekStart: weekStart)
+        let w1Next = Expansion.week1Start(y.year + 1, weekStart: weekStart)
+        let w1Prev = Expansion.week1Start(y.year - 1, weekStart: weekStart)
+        let end = y.base + y.length
+        func meets(_ week: Int, of weeks: Int) -> Bool {
+            weekNoMask & (UInt64(1) << UInt64(week)) != 0 || weekNoFromEndMask & (UInt64(1) << UInt64(weeks + 1 - week)) != 0
+        }
+        func insert(_ from: Int, _ to: Int) {
+            for d in max(from, y.base)..<min(to, end) { set.insert(d - y.base) }
+        }
+        let weeks = (w1Next - w1) / 7
+        for week in 1...max(1, weeks) where meets(week, of: weeks) { insert(w1 + 7 * (week - 1), w1 + 7 * week) }
+        let before = (w1 - w1Prev) / 7
+        if w1 > y.base, meets(before, of: before) { insert(y.base, w1) }
+        if w1Next < end, meets(1, of: (Expansion.week1Start(y.year + 2, weekStart: weekStart) - w1Next) / 7) { insert(w1Next, end) }
+        return set
+    }
+
+    /// Day number of the first day of week 1 of a year.
+    static func week1Start(_ year: Int, weekStart: Weekday) -> Int {
+        let jan1 = CalendarMath.dayNumber(year: year, month: 1, day: 1)
+        let back = floorMod(floorMod(jan1 + 3, 7) - (weekStart.rawValue - 1), 7)
+        // The week holding Jan 1 is week 1 when it has at least four days of the year.
+        return 7 - back >= 4 ? jan1 - back : jan1 - back + 7
+    }
+
+    /// The days of the week starting on day number `ws`, as offsets from it.
+    func weekSet(_ ws: Int) -> DaySet {
+        var set = DaySet()
+        let wd0 = floorMod(ws + 3, 7)
+        // BYMONTH: the week's days up to the end of its first month, and the rest.
+        var split = 7, firstOK = true, secondOK = true
+        if months != 0 {
+            let (y, m, d) = CalendarMath.civil(dayNumber: ws)
+            split = CalendarMath.daysInMonth(year: y, month: m) - d + 1
+            firstOK = months & (UInt16(1) << UInt16(m)) != 0
+            secondOK = months & (UInt16(1) << UInt16(m == 12 ? 1 : m + 1)) != 0
+            if !firstOK, !secondOK || split >= 7 { return set }
+        }
+        for i in 0..<7 where weekdays & (UInt8(1) << UInt8(floorMod(wd0 + i, 7) + 1)) != 0 {
+            if i < split ? firstOK : secondOK { set.insert(i) }
+        }
+        return set
+    }
+
+    /// The day number of the first day, on or after day `d`, of a month BYMONTH allows.
+    func nextAllowedMonth(from d: Int) -> Int? {
+        let (y0, m0, _) = CalendarMath.civil(dayNumber: d)
+        for k in 1...12 {
+            let mi = y0 * 12 + m0 - 1 + k
+            let m = mi - floorDiv(mi, 12) * 12 + 1
+            if months & (UInt16(1) << UInt16(m)) != 0 { return CalendarMath.dayNumber(year: floorDiv(mi, 12), month: m, day: 1) }
+        }
+        return nil
+    }
+
+    // MARK: the first occurrence at or after a key
+
+    /// The first occurrence of a period (its days from day number `base`) at or after `k`.
+    func first(in set: DaySet, base: Int, atOrAfter k: OccurrenceKey) -> OccurrenceKey? {
+        let kDay = floorDiv(k, OccurrenceKey.minutesPerDay)
+        let kMin = k - kDay * OccurrenceKey.minutesPerDay
+        if setPositions.isEmpty {
+            let i0 = kDay - base
+            guard var d = set.first(atOrAfter: i0) else { return nil }
+            if d == i0 {
+                if let t = firstTime(atOrAfter: kMin) { return (base + d) * OccurrenceKey.minutesPerDay + t }
+                guard let d2 = set.first(atOrAfter: i0 + 1) else { return nil }
+                d = d2
+            }
+            return (base + d) * OccurrenceKey.minutesPerDay + (firstTime(atOrAfter: 0) ?? 0)
+        }
+        let total = set.count * timesPerDay
+        var best: OccurrenceKey? = nil
+        for p in setPositions {
+            let idx = p > 0 ? p - 1 : total + p
+            guard idx >= 0, idx < total, let d = set.member(idx / timesPerDay) else { continue }
+            let key = (base + d) * OccurrenceKey.minutesPerDay + time(idx % timesPerDay)
+            if key >= k, best.map({ key < $0 }) ?? true { best = key }
+        }
+        return best
+    }
+
+    /// The first occurrence at or after `k0`, ignoring COUNT and UNTIL.
+    func first(atOrAfter k0: OccurrenceKey) -> OccurrenceKey? {
+        let k = max(k0, startKey)
+        let kDay = floorDiv(k, OccurrenceKey.minutesPerDay)
+        guard kDay <= Expansion.lastDay else { return nil }
+        switch frequency {
+        case .yearly:
+            let (ky, _, _) = CalendarMath.civil(dayNumber: kDay)
+            var y = anchor.year + ceilDiv(max(0, ky - anchor.year), n) * n
+            for _ in 0...(400 / gcd(n, 400) + 1) {
+                guard y <= CivilDate.yearRange.upperBound else { return nil }
+                let info = YearInfo(y)
+                if let key = first(in: yearSet(info), base: info.base, atOrAfter: k) { return key }
+                y += n
+            }
+            return nil
+        case .monthly:
+            let (ky, km, _) = CalendarMath.civil(dayNumber: kDay)
+            let a = anchor.year * 12 + anchor.month - 1
+            var m = a + ceilDiv(max(0, ky * 12 + km - 1 - a), n) * n
+            for _ in 0...(4800 / gcd(n, 4800) + 1) {
+                let y = floorDiv(m, 12)
+                guard y <= CivilDate.yearRange.upperBound else { return nil }
+                let month = m - y * 12 + 1
+                // A month BYMONTH leaves out costs no calendar work.
+                if months != 0, months & (UInt16(1) << UInt16(month)) == 0 {
+                    m += n
+                    continue
+                }
+                let info = YearInfo(y)
+                if let key = first(in: monthSet(info, month: month), base: info.base + info.monthStart(month), atOrAfter: k) { return key }
+                m += n
+            }
+            return nil
+        case .weekly:
+            let a0 = anchorDay - weekStart.days(until: anchor.weekday)
+            let w0 = kDay - floorMod(kDay + 3 - (weekStart.rawValue - 1), 7)
+            var ws = a0 + ceilDiv(max(0, (w0 - a0) / 7), n) * n * 7
+            for _ in 0...(20871 / gcd(n, 20871) + 1) {
+                guard ws <= Expansion.lastDay else { return nil }
+                let set = weekSet(ws)
+                if set.isEmpty, months != 0, let next = nextAllowedMonth(from: ws) {
+                    // Weeks outside BYMONTH: jump to the series' week that reaches the next allowed month.
+                    ws = max(ws + 7 * n, a0 + ceilDiv(floorDiv(next - a0, 7), n) * n * 7)
+                    continue
+                }
+                if let key = first(in: set, base: ws, atOrAfter: k) { return key }
+                ws += 7 * n
+            }
+            return nil
+        case .daily, .hourly, .minutely:
+            return firstInDays(atOrAfter: k, kDay: kDay)
+        }
+    }
+
+    static let lastDay = CivilDate.latest.dayNumber
+
+    // MARK: counting (COUNT)
+
+    /// The occurrences of a period (its days from day number `base`) in [startKey, k).
+    func count(in set: DaySet, base: Int, before k: OccurrenceKey) -> Int {
+        if setPositions.isEmpty {
+            var c = 0
+            var i = set.first(atOrAfter: 0)
+            while let d = i {
+                let dayKey = (base + d) * OccurrenceKey.minutesPerDay
+                if dayKey >= k { break }
+                if dayKey >= startKey, dayKey + OccurrenceKey.minutesPerDay <= k { c += timesPerDay } else {
+                    for t in 0..<timesPerDay {
+                        let key = dayKey + time(t)
+                        if key >= startKey, key < k { c += 1 }
+                    }
+                }
+                i = set.first(atOrAfter: d + 1)
+            }
+            return c
+        }
+        let total = set.count * timesPerDay
+        var picked: [Int] = []
+        for p in setPositions {
+            let idx = p > 0 ? p - 1 : total + p
+            guard idx >= 0, idx < total, !picked.contains(idx), let d = set.member(idx / timesPerDay) else { continue }
+            let key = (base + d) * OccurrenceKey.minutesPerDay + time(idx % timesPerDay)
+            if key >= startKey, key < k { picked.append(idx) }
+        }
+        return picked.count
+    }
+
+    /// How many occurrences come before key k, at most `limit`, by whole periods for yearly,
+    /// monthly and weekly rules (one set a period, not a search an occurrence); nil for the others.
+    func countByPeriods(before k: OccurrenceKey, limit: Int) -> Int? {
+        let kDay = floorDiv(k, OccurrenceKey.minutesPerDay)
+        var c = 0
+        switch frequency {
+        case .yearly:
+            var y = anchor.year
+            while c < limit, y <= CivilDate.yearRange.upperBound, YearInfo.firstDay(y) <= kDay {
+                let info = YearInfo(y)
+                c += count(in: yearSet(info), base: info.base, before: k)
+                y += n
+            }
+        case .monthly:
+            var m = anchor.year * 12 + anchor.month - 1
+            while c < limit {
+                let y = floorDiv(m, 12)
+                guard y <= CivilDate.yearRange.upperBound else { break }
+                let info = YearInfo(y)
+                let month = m - y * 12 + 1
+                let base = info.base + info.monthStart(month)
+                if base > kDay { break }
+                c += count(in: monthSet(info, month: month), base: base, before: k)
+                m += n
+            }
+        case .weekly:
+            var ws = anchorDay - weekStart.days(until: anchor.weekday)
+            while c < limit, ws <= kDay {
+                c += count(in: weekSet(ws), base: ws, before: k)
+                ws += 7 * n
+            }
+        case .daily, .hourly, .minutely:
+            return nil
+        }
+        return min(c, limit)
+    }
+
+    /// Whether a daily rule has no day part, so that every INTERVAL-th day is in.
+    var everyDay: Bool { months == 0 && monthDays | monthDaysFromEnd == 0 && !hasByDay && yearDays.isEmpty }
+
+    /// Daily, hourly and minutely rules: walk the days the day parts allow, month by month,
+    /// and look for an occurrence in each.
+    func firstInDays(atOrAfter k: OccurrenceKey, kDay: Int) -> OccurrenceKey? {
+        if !reachable { return nil }
+        if everyDay, frequency == .daily {
+            var d = anchorDay + ceilDiv(max(0, kDay - anchorDay), n) * n
+            for _ in 0..<2 {
+                if let key = firstOnDay(d, atOrAfter: k) { return key }
+                d += n
+            }
+            return nil
+        }
+        var found: OccurrenceKey? = nil
+        _ = walkDays(from: kDay) { d in
+            found = firstOnDay(d, atOrAfter: k)
+            return found != nil
+        }
+        return found
+    }
+
+    /// Calls `body` with each day, from day number `from` on, that the day parts of a daily,
+    /// hourly or minutely rule allow (all of them limit), in order, until `body` says to stop;
+    /// BYYEARDAY's days year by year, the others month by month. The Gregorian calendar repeats
+    /// every 400 years: a walk that long finds nothing more.
+    func walkDays(from: Int, _ body: (Int) -> Bool) -> Bool {
+        let (y0, m0, _) = CalendarMath.civil(dayNumber: from)
+        if !yearDays.isEmpty {
+            var y = y0
+            for _ in 0..<401 {
+                guard y <= CivilDate.yearRange.upperBound else { return false }
+                let info = YearInfo(y)
+                var set = DaySet()
+                for yd in yearDays {
+                    let i = yd > 0 ? yd - 1 : info.length + yd
+                    if i >= 0, i < info.length { set.insert(i) }
+                }
+                set.filter { i in
+                    let m = info.month(ofOffset: i)
+                    guard months == 0 || months & (UInt16(1) << UInt16(m)) != 0 else { return false }
+                    let start = info.monthStart(m)
+                    return meetsMonthDays(day: i - start + 1, monthLength: info.monthLength(m))
+                        && meetsByDay(info, offset: i, first: start, last: info.monthStart(m + 1) - 1)
+                }
+                var i = set.first(atOrAfter: max(0, from - info.base))
+                while let off = i {
+                    if body(info.base + off) { return true }
+                    i = set.first(atOrAfter: off + 1)
+                }
+                y += 1
+            }
+            return false
+        }
+        var y = y0
+        var m = m0
+        var info = YearInfo(y)
+        for _ in 0..<4801 {
+            if months == 0 || months & (UInt16(1) << UInt16(m)) != 0 {
+                let start = info.base + info.monthStart(m)
+                let set = monthSet(info, month: m)
+                var i = set.first(atOrAfter: max(0, from - start))
+                while let off = i {
+                    if body(start + off) { return true }
+                    i = set.first(atOrAfter: off + 1)
+                }
+            }
+            m += 1
+            if m > 12 {
+                m = 1
+                y += 1
+                guard y <= CivilDate.yearRange.upperBound else { return false }
+                info = YearInfo(y)
+            }
+        }
+        return false
+    }
+
+    /// Daily, hourly and minutely rules: the occurrences before key k, day by day, at most `limit`.
+    func countByDays(before k: OccurrenceKey, limit: Int) -> Int {
+        guard reachable else { return 0 }
+        let kDay = floorDiv(k, OccurrenceKey.minutesPerDay)
+        var c = 0
+        _ = walkDays(from: anchorDay) { d in
+            if d > kDay || c >= limit { return true }
+            c += count(onDay: d, before: k, atMost: limit - c)
+            return c >= limit
+        }
+        return min(c, limit)
+    }
+
+    /// The occurrences on day number d in [startKey, k), at most `cap` (a day the day parts allow).
+    func count(onDay d: Int, before k: OccurrenceKey, atMost cap: Int) -> Int {
+        let dayKey = d * OccurrenceKey.minutesPerDay
+        let lo = max(startKey - dayKey, 0), hi = min(k - dayKey, OccurrenceKey.minutesPerDay)
+        guard lo < hi else { return 0 }
+        var c = 0
+        switch frequency {
+        case .daily:
+            guard floorMod(d - anchorDay, n) == 0 else { return 0 }
+            if setPositions.isEmpty { return timesBefore(hi) - timesBefore(lo) }
+            var picked: [Int] = []
+            for p in setPositions {
+                let idx = p > 0 ? p - 1 : timesPerDay + p
+                guard idx >= 0, idx < timesPerDay, !picked.contains(idx) else { continue }
+                let t = time(idx)
+                if t >= lo, t < hi { picked.append(idx) }
+            }
+            return picked.count
+        case .hourly:
+            let anchorHour = anchorDay * 24 + anchorMinute / 60
+            var h = floorMod(anchorHour - d * 24, n)
+            let selected = hourMinutes
+            while h < 24, c < cap {
+                if hours == 0 || hours & (UInt32(1) << UInt32(h)) != 0 {
+                    for m in RepeatRule.bits(selected) where h * 60 + m >= lo && h * 60 + m < hi { c += 1 }
+                }
+                h += n
+            }
+        case .minutely:
+            guard minutelySetPosKeeps else { return 0 }
+            var t = lo + floorMod(startKey - (dayKey + lo), n)
+            while t < hi, c < cap {
+                if (hours == 0 || hours & (UInt32(1) << UInt32(t / 60)) != 0), (minutes == 0 || minutes & (UInt64(1) << UInt64(t % 60)) != 0) { c += 1 }
+                t += n
+            }
+        case .weekly, .monthly, .yearly:
+            return 0
+        }
+        return min(c, cap)
+    }
+
+    /// Whether some hour (minute) of the day can be reached at all by an hourly (minutely) rule
+    /// whose BYHOUR (BYMINUTE) limits it, and a daily rule's INTERVAL can reach a weekday of BYDAY.
+    var reachable: Bool {
+        switch frequency {
+        case .daily:
+            guard n % 7 == 0, weekdays != 0, nthWeekdays.isEmpty else { return true }
+            return weekdays & RepeatRule.bit(anchor.weekday) != 0
+        case .hourly:
+            guard hours != 0 else { return true }
+            let g = gcd(n, 24)
+            for h in 0..<24 where hours & (UInt32(1) << UInt32(h)) != 0 && floorMod(h - anchorMinute / 60, g) == 0 { return true }
+            return false
+        case .minutely:
+            guard hours != 0 || minutes != 0 else { return true }
+            let g = gcd(n, OccurrenceKey.minutesPerDay)
+            var t = floorMod(anchorMinute, g)
+            while t < OccurrenceKey.minutesPerDay {
+                if (hours == 0 || hours & (UInt32(1) << UInt32(t / 60)) != 0), (minutes == 0 || minutes & (UInt64(1) << UInt64(t % 60)) != 0) { return true }
+                t += g
+            }
+            return false
+        case .weekly, .monthly, .yearly:
+            return true
+        }
+    }
+
+    /// The first occurrence on day number d at or after k (d a day the day parts allow).
+    func firstOnDay(_ d: Int, atOrAfter k: OccurrenceKey) -> OccurrenceKey? {
+        let dayKey = d * OccurrenceKey.minutesPerDay
+        let s = max(0, k - dayKey)
+        guard s < OccurrenceKey.minutesPerDay else { return nil }
+        switch frequency {
+        case .daily:
+            guard floorMod(d - anchorDay, n) == 0 else { return nil }
+            if setPositions.isEmpty { return firstTime(atOrAfter: s).map { dayKey + $0 } }
+            var best: Int? = nil
+            for p in setPositions {
+                let idx = p > 0 ? p - 1 : timesPerDay + p
+                guard idx >= 0, idx < timesPerDay else { continue }
+                let t = time(idx)
+                if t >= s, best.map({ t < $0 }) ?? true { best = t }
+            }
+            return best.map { dayKey + $0 }
+        case .hourly:
+            // Hours every INTERVAL from the anchor's hour; BYMINUTE gives the minutes of each.
+            let anchorHour = anchorDay * 24 + anchorMinute / 60
+            var h = s / 60
+            h += floorMod(anchorHour - (d * 24 + h), n)
+            let selected = hourMinutes
+            while h < 24 {
+                if hours == 0 || hours & (UInt32(1) << UInt32(h)) != 0 {
+                    let from = h == s / 60 ? s % 60 : 0
+                    let m = selected & (~UInt64(0) << UInt64(from))
+                    if m != 0 { return dayKey + h * 60 + m.trailingZeroBitCount }
+                }
+                h += n
+            }
+            return nil
+        case .minutely:
+            guard minutelySetPosKeeps else { return nil }
+            let anchorKey = startKey
+            var t = s + floorMod(anchorKey - (dayKey + s), n)
+            while t < OccurrenceKey.minutesPerDay {
+                let h = t / 60
+                if hours != 0, hours & (UInt32(1) << UInt32(h)) == 0 {
+                    // Jump to the next hour BYHOUR allows.
+                    let later = h >= 23 ? 0 : hours & (~UInt32(0) << UInt32(h + 1))
+                    guard later != 0 else { return nil }
+                    let to = later.trailingZeroBitCount * 60
+                    t = to + floorMod(anchorKey - (dayKey + to), n)
+                    continue
+                }
+                if minutes != 0, minutes & (UInt64(1) << UInt64(t % 60)) == 0 {
+                    let rest = t % 60 >= 59 ? 0 : minutes & (~UInt64(0) << UInt64(t % 60 + 1))
+                    let to = rest != 0 ? h * 60 + rest.trailingZeroBitCount : (h + 1) * 60
+                    t = to + floorMod(anchorKey - (dayKey + to), n)
+                    continue
+                }
+                return dayKey + t
+            }
+            return nil
+        case .weekly, .monthly, .yearly:
+            return nil
+        }
+    }
+
+    /// Hourly: the minutes of each hour, BYSETPOS picked from them.
+    var hourMinutes: UInt64 {
+        guard !setPositions.isEmpty else { return minutes }
+        let c = minutes.nonzeroBitCount
+        var out: UInt64 = 0
+        for p in setPositions {
+            let idx = p > 0 ? p - 1 : c + p
+            if idx >= 0, idx < c { out |= UInt64(1) << UInt64(Expansion.nthBit(minutes, idx)) }
+        }
+        return out
+    }
+
+    /// Minutely: a period is one minute, so only BYSETPOS 1 or -1 keeps it.
+    var minutelySetPosKeeps: Bool {
+        setPositions.isEmpty || setPositions.contains(1) || setPositions.contains(-1)
+    }
+}
+
+extension DaySet {
+    /// The days 0..<count.
+    static func all(_ count: Int) -> DaySet {
+        var s = DaySet()
+        for i in 0..<min(count, capacity) { s.insert(i) }
+        return s
+    }
+}
