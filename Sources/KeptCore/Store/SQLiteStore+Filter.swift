@@ -82,7 +82,7 @@ extension SQLiteStore {
             // No due after the later of today and now's civil day can be overdue: the bound lets
             // SQLite read a range of the (kind, due_day, due_minute) index.
             let last = max(fc.today, fc.nowMinute / 1440)
-            return "kind IN (0, 3) AND due_day <= \(last) AND (CASE WHEN due_minute IS NOT NULL THEN due_minute < \(fc.nowMinute) ELSE due_day < \(fc.today) END)"
+            return "kind IN (0, 3) AND due_day IS NOT NULL AND due_day <= \(last) AND (CASE WHEN due_minute IS NOT NULL THEN due_minute < \(fc.nowMinute) ELSE due_day < \(fc.today) END)"
         case .noDue: return "due_day IS NULL"
         case .hasDue: return "due_day IS NOT NULL"
         case .hasTime: return "due_minute IS NOT NULL"
