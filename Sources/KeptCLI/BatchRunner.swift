@@ -44,9 +44,9 @@ final class BatchRunner {
 
     /// Reads a script file as a SourceFile, or reports why it cannot be.
     func load(_ path: String) -> SourceFile? {
-        switch StoreFile.readBytes(path) {
+        switch StoreFile.readBytes(path, limit: Limits.scriptBytes) {
         case .failure(let e):
-            report(Catalog.scriptUnreadable(path, reason: e.reason))
+            report(e.isTooLarge ? Catalog.scriptTooLarge(path) : Catalog.scriptUnreadable(path, reason: e.reason))
             unreadable = true
             return nil
         case .success(let bytes):
@@ -137,9 +137,12 @@ final class BatchRunner {
             case .script(let path):
                 let file: SourceFile?
                 if path == "-" {
-                    let bytes = readAllStdin()
-                    let f = SourceFile(name: "<stdin>", bytes: bytes)
-                    if let bad = firstInvalidUTF8(bytes) {
+                    let f = readAllStdin(limit: Limits.scriptBytes).map { SourceFile(name: "<stdin>", bytes: $0) }
+                    if f == nil {
+                        report(Catalog.scriptTooLarge("<stdin>"))
+                        unreadable = true
+                        file = nil
+                    } else if let f, let bad = firstInvalidUTF8(f.bytes) {
                         report(Catalog.invalidUTF8(file: f, offset: bad))
                         unreadable = true
                         file = nil
