@@ -206,8 +206,8 @@ public enum QuickAdd {
                         continue
                     case .failure(let e):
                         let last = ws[min(k + max(used, 1), ws.count) - 1]
-                        return err(e.impossible ? "E0205" : "E0203", e.message, w.start + 1, last.end,
-                                   e.impossible ? "no such day" : "not a date phrase", e.help)
+                        return err(e.code, e.message, w.start + 1, last.end,
+                                   e.label, e.help)
                     }
                 case .failure:
                     let t = phraseTexts(b, ws, k, classes.count)
@@ -226,8 +226,8 @@ public enum QuickAdd {
                     }
                     let bad = ws[wordIndex]
                     let s = e.word == 0 ? bad.start + 1 : bad.start
-                    return err(e.impossible ? "E0205" : "E0203", e.message, s, bad.end,
-                               e.impossible ? "no such day" : "not a date phrase", e.help)
+                    return err(e.code, e.message, s, bad.end,
+                               e.label, e.help)
                 }
             }
             // `every …` repeat.
@@ -235,7 +235,8 @@ public enum QuickAdd {
                 var texts: [String] = []
                 var j = k
                 while j < ws.count, j < k + 16, ws[j].kind == .plain { texts.append(string(b, ws[j].start, ws[j].end)); j += 1 }
-                if case .success(let (rule, used)) = RepeatRule.parse(words: texts, in: ctx) {
+                switch RepeatRule.parse(words: texts, in: ctx) {
+                case .success(let (rule, used)):
                     let last = ws[k + used - 1]
                     draft.repeatRule = rule
                     draft.repeatText = texts[0..<used].joined(separator: " ")
@@ -243,6 +244,14 @@ public enum QuickAdd {
                     for m in k..<(k + used) { keep[m] = false }
                     k += used
                     continue
+                case .failure(let e) where e.outOfRange != nil:
+                    // A repeat with a value out of range is refused, not kept in the title:
+                    // `every 999999999 days` is not a title (write `\every` to keep the words).
+                    let bad = ws[min(k + max(e.word, 1), j - 1)]
+                    return err(e.outOfRange ?? "E0210", e.message, w.start, bad.end, "not a repeat Kept makes",
+                               e.help ?? "write \\every to keep the words in the title")
+                case .failure:
+                    break
                 }
                 if endsOpen, j == ws.count, texts.count >= 2, let comp = complete(texts, upTo: texts.count - 1, date: false) {
                     let ww = ws[ws.count - 1]
@@ -297,7 +306,7 @@ public enum QuickAdd {
                     case .success(let (r, used)) where used == vw.count:
                         draft.start = r.due
                     case .failure(let e):
-                        return err(e.impossible ? "E0205" : "E0203", e.message, colon + 1, w.end, "not a start date", e.help)
+                        return err(e.code, e.message, colon + 1, w.end, "not a start date", e.help)
                     default:
                         return err("E0203", "'\(value)' is not one date", colon + 1, w.end, "not a start date", "quote a phrase of several words: start:\"next fri\"")
                     }

@@ -211,6 +211,8 @@ extension Session {
         // R-REP-2, R-REP-10: the engine makes the next occurrence itself, in the same step, so
         // undo right away takes both back (R-REP-6).
         var next: Task? = nil
+        // The next occurrence needs an id; without one the series would end behind the user's back.
+        if t.repeatRule != nil, !store.hasIDsLeft { return .failure(Catalog.idsUsedUp(range: range, file: s.source.file)) }
         if t.repeatRule != nil, let n = nextOccurrence(of: t, completedOn: today, id: store.nextID) {
             _ = store.takeID()
             next = n
@@ -367,8 +369,8 @@ extension Session {
         case .success(let (r, used)) where used == words.count: picked = r.due
         case .success: return .error(Catalog.badDate(when.text, range: when.range, file: file, help: "today, tomorrow, next week, a date, or clear"))
         case .failure(let e):
-            return .error(Diagnostic(code: e.impossible ? "E0205" : "E0203", message: e.message, file: file, range: when.range,
-                                     label: e.impossible ? "no such day" : "not a date phrase", help: e.help))
+            return .error(Diagnostic(code: e.code, message: e.message, file: file, range: when.range,
+                                     label: e.label, help: e.help))
         }
         return runAction(s, target, dueEdit("reschedule", "Rescheduled") { t in
             .success(Due(date: picked.date, time: picked.time ?? t.due?.time))
@@ -454,6 +456,7 @@ extension Session {
     /// completion, a hold and subtasks are not.
     func runDuplicate(_ s: Statement, _ target: TaskTarget) -> CommandOutput {
         runAction(s, target, TaskAction(verb: "Duplicated", name: "duplicate") { t, step in
+            guard self.store.hasIDsLeft else { return .failure(Catalog.idsUsedUp(range: target.range, file: s.source.file)) }
             var c = t
             c.id = self.store.takeID()
             c.status = t.isOpen ? t.status : .open

@@ -150,8 +150,8 @@ extension Session {
         case .success(let (r, used)) where used == words.count: return .success(r.due)
         case .success: return .failure(Catalog.badDate(value.text, range: value.range, file: file))
         case .failure(let e):
-            return .failure(Diagnostic(code: e.impossible ? "E0205" : "E0203", message: e.message, file: file, range: value.range,
-                                       label: e.impossible ? "no such day" : "not a date phrase", help: e.help))
+            return .failure(Diagnostic(code: e.code, message: e.message, file: file, range: value.range,
+                                       label: e.label, help: e.help))
         }
     }
 

@@ -7,6 +7,12 @@ extension Session {
         var lines: [String] = []
         var done: [JSONValue] = []
         for _ in 0..<count {
+            // A deleted task comes back under a new id: refused, before anything changes, when none is left.
+            if let next = journal.undoStack.last,
+               !store.hasIDsLeft(next.changes.filter { if case .task(_?, .none) = $0 { return true }; return false }.count) {
+                if lines.isEmpty { return .error(Catalog.idsUsedUp(range: s.keywordRange, file: s.source.file)) }
+                break
+            }
             guard var step = journal.popUndo() else { break }
             var back: [Int] = []
             for k in step.changes.indices.reversed() {

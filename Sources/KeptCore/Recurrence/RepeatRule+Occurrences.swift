@@ -40,7 +40,8 @@ extension RepeatRule {
         case .daily:
             let diff = anchor.days(until: start)
             let k = (diff + n - 1) / n
-            return anchor.adding(days: k * n)
+            // Past 9999-12-31 the series has no more dates (checked, never clamped onto the last day).
+            return anchor.addingChecked(days: k * n)
         case .weekly:
             let ds = days(anchor: anchor)
             let offsets = ds.map { weekStart.days(until: $0) }.sorted()
@@ -50,9 +51,9 @@ extension RepeatRule {
             // Round up to a week of the series.
             if week % n != 0 { week += n - week % n }
             for _ in 0..<2 {
-                let ws = a0.adding(days: week * 7)
+                guard let ws = a0.addingChecked(days: week * 7) else { return nil }
                 for o in offsets {
-                    let d = ws.adding(days: o)
+                    guard let d = ws.addingChecked(days: o) else { return nil }
                     if d >= start { return d }
                 }
                 week += n
@@ -99,9 +100,9 @@ extension RepeatRule {
             // Occurrences before `date`: walk the series' months; only reached for `for N times`.
             var k = 0
             var d = firstOccurrence(onOrAfter: anchor, anchor: anchor, weekStart: weekStart)
-            while let x = d, x < date, k < 100_000 {
+            while let x = d, x < date, k < 120_000, let after = x.addingChecked(days: 1) {
                 k += 1
-                d = firstOccurrence(onOrAfter: x.adding(days: 1), anchor: anchor, weekStart: weekStart)
+                d = firstOccurrence(onOrAfter: after, anchor: anchor, weekStart: weekStart)
             }
             return k
         }
@@ -109,7 +110,8 @@ extension RepeatRule {
 
     /// The first occurrence strictly after `day`, or nil when the series has ended.
     public func nextOccurrence(after day: CivilDate, anchor: CivilDate, weekStart: Weekday = .monday) -> CivilDate? {
-        guard let d = firstOccurrence(onOrAfter: day.adding(days: 1), anchor: anchor, weekStart: weekStart) else { return nil }
+        guard let after = day.addingChecked(days: 1),
+              let d = firstOccurrence(onOrAfter: after, anchor: anchor, weekStart: weekStart) else { return nil }
         if let u = until, d > u { return nil }
         if let c = count, index(of: d, anchor: anchor, weekStart: weekStart) >= c { return nil }
         return d
@@ -123,7 +125,9 @@ extension RepeatRule {
             if let u = until, x > u { break }
             if let c = count, out.count >= c { break }
             out.append(x)
-            d = firstOccurrence(onOrAfter: x.adding(days: 1), anchor: anchor, weekStart: weekStart)
+            // The calendar ends at 9999-12-31: the series ends with it.
+            guard let after = x.addingChecked(days: 1) else { break }
+            d = firstOccurrence(onOrAfter: after, anchor: anchor, weekStart: weekStart)
         }
         return out
     }

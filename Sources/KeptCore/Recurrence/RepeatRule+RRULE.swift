@@ -110,7 +110,8 @@ extension RepeatRule {
                 r.monthDay = .day(d)
                 // RFC 5545: a month without that day has no occurrence.
                 if d > (r.month.map { $0 == 2 ? 28 : DatePhrase.maxDay($0) } ?? 28) { r.skipMissing = true }
-            } else if let last = days.last, days == Array(28...max(28, last)), last <= 31, setpos == "-1" {
+            } else if let last = days.last, (28...31).contains(last), days == Array(28...last), setpos == "-1" {
+                // The range is checked first: BYMONTHDAY=28,999999999999 must not make a list that long.
                 r.monthDay = .day(last)
             } else {
                 return .failure(RRULEError(message: "BYMONTHDAY=\(md) is not a form Kept's rules can say"))

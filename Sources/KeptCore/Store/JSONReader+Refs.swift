@@ -37,10 +37,13 @@ extension JSONReader {
         let start = position + 1
         let end = plainRunEnd(from: start)
         if end + 1 < bytes.count, bytes[end] == 0x22, bytes[end + 1] == UInt8(ascii: ":") {
+            if uniqueKeys { try noteKey(start: start, end: end, escaped: false, at: start - 1) }
             position = end + 2
             return JSONStringRef(start: start, end: end, escaped: false)
         }
+        let at = position
         let key = try parseStringRef()
+        if uniqueKeys { try noteKey(start: key.start, end: key.end, escaped: key.escaped, at: at) }
         try consumeColon()
         return key
     }

@@ -18,8 +18,13 @@ public struct Store: Sendable {
     /// The id the next new task gets; ids are never reused, even after a delete.
     public var nextID = 1
     /// The largest id a store may hold (2^53 - 1, exact in every JSON reader); the loader
-    /// refuses larger ids and nextIds, so id arithmetic cannot overflow.
-    public static let maxID = 9_007_199_254_740_991
+    /// refuses larger ids, and a nextId past one more, so id arithmetic cannot overflow and a
+    /// store written after its last id is used still reads back (Limits.largestID).
+    public static let maxID = Limits.largestID
+    /// Whether a new task can still get an id; an add past the last one is refused (E0227).
+    public var hasIDsLeft: Bool { nextID <= Store.maxID }
+    /// Whether `n` new tasks can get ids.
+    public func hasIDsLeft(_ n: Int) -> Bool { n <= 0 || nextID <= Store.maxID - (n - 1) }
     /// Top-level fields this version does not know.
     public var extra = JSONObject()
     /// The undo and redo history, kept in the file so a later session can still undo.
@@ -112,8 +117,9 @@ public struct Store: Sendable {
     /// Hands out a fresh id.
     public mutating func takeID() -> Int {
         let id = nextID
-        // Loading caps ids and nextId at maxID, so this cannot overflow.
-        nextID += 1
+        // Loading caps ids at maxID and nextId at one more; callers check hasIDsLeft first, and
+        // nextID never goes past maxID + 1, so what is written reads back.
+        nextID = min(nextID + 1, Store.maxID + 1)
         return id
     }
 

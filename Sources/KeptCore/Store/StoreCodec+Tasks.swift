@@ -117,6 +117,7 @@ extension StoreCodec {
     static func readTail(_ bytes: [UInt8], from start: Int, textStart: Int, depth: Int, dayStart: WallTime, reserving n: Int) -> TaskRun {
         var run = TaskRun(reserving: n, dayStart: dayStart)
         var r = JSONReader(bytes: bytes, from: start, textStart: textStart)
+        r.uniqueKeys = true
         r.depth = depth
         var record = TaskRecord()
         do throws(JSONError) {

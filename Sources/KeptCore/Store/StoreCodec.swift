@@ -19,6 +19,7 @@ public enum StoreCodec {
     /// the load bench raises it to time one thread).
     public static func decode(_ bytes: [UInt8], deferTasks: Bool, parallelAt: Int) -> Result<Store, JSONError> {
         var r = JSONReader(bytes: bytes)
+        r.uniqueKeys = true
         do throws(JSONError) {
             return .success(try decodeStore(&r, deferTasks: deferTasks, parallelAt: parallelAt))
         } catch {
@@ -50,7 +51,8 @@ public enum StoreCodec {
                 }
             case "nextId":
                 let n = try r.readInt()
-                guard n >= 1, n <= Store.maxID else { throw r.error("'nextId' must be from 1 to \(Store.maxID)", at: at) }
+                // One past the largest id: the value a store has once its last id is used.
+                guard n >= 1, n <= Store.maxID + 1 else { throw r.error("'nextId' must be from 1 to \(Store.maxID + 1)", at: at) }
                 nextID = n
             case "settings":
                 store.settings = try decodeSettings(&r)

@@ -67,6 +67,36 @@ enum TaskKey: String, CaseIterable {
     case steps, reminders, comments
 
     static let all = TaskKey.allCases
+
+    /// One bit per key, so the fast path sees a key written twice (and declines the record).
+    var bit: UInt32 {
+        switch self {
+        case .id: return 1 << 0
+        case .title: return 1 << 1
+        case .status: return 1 << 2
+        case .due: return 1 << 3
+        case .start: return 1 << 4
+        case .priority: return 1 << 5
+        case .project: return 1 << 6
+        case .area: return 1 << 7
+        case .tags: return 1 << 8
+        case .notes: return 1 << 9
+        case .description: return 1 << 10
+        case .goal: return 1 << 11
+        case .repeat: return 1 << 12
+        case .estimate: return 1 << 13
+        case .heldUntil: return 1 << 14
+        case .notTodayOn: return 1 << 15
+        case .completedAt: return 1 << 16
+        case .createdAt: return 1 << 17
+        case .parent: return 1 << 18
+        case .nextOccurrence: return 1 << 19
+        case .pristine: return 1 << 20
+        case .steps: return 1 << 21
+        case .reminders: return 1 << 22
+        case .comments: return 1 << 23
+        }
+    }
     static let spellings: [[UInt8]] = TaskKey.allCases.map { Array($0.rawValue.utf8) }
 
     /// The key a reference spells, or nil for a key this version does not know.
@@ -204,6 +234,8 @@ extension StoreCodec {
     /// Reads one task record into `t`. With `keep`, reminders, comments and unknown fields are
     /// kept as JSON; without it they are checked and skipped.
     static func readTask(_ r: inout JSONReader, into t: inout TaskRecord, keep: Bool) throws(JSONError) {
+        // A key written twice in a record is an error with its line and column, on every path.
+        r.uniqueKeys = true
         r.skipWhitespace()
         let start = r.offset
         t.reset(at: start)
@@ -300,7 +332,7 @@ extension StoreCodec {
     /// R-TASK-7: each reminder is `{"at": "2026-06-15T09:00", "pastDue": true}`; `at` is required
     /// and checked whether or not the reminders are kept, so every load path refuses the same file.
     static func readReminders(_ r: inout JSONReader, into out: inout [Reminder], keep: Bool) throws(JSONError) {
-        // A repeated key's last value wins, as for every other field.
+        // A repeated key is refused by the reader (JSONReader+Keys) before this runs again.
         out.removeAll(keepingCapacity: true)
         try r.beginArray()
         while try r.nextElement() {
