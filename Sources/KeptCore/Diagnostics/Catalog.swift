@@ -232,7 +232,7 @@ public enum Catalog {
     public static func regexBudget(_ pattern: String, timedOut: Bool, range: SourceRange, file: SourceFile) -> Diagnostic {
         let why = timedOut
             ? "the query's patterns ran for more than \(Limits.grouped(Limits.regexQueryMilliseconds)) ms"
-            : "one subject took more than \(Limits.grouped(Limits.regexSteps)) steps (or depth \(Limits.regexDepth))"
+            : "one subject took more than \(Limits.grouped(Limits.regexSteps)) steps (or depth \(Limits.grouped(Limits.regexDepth)))"
         return Diagnostic(code: "E0226", message: "the pattern /\(pattern)/ ran past its budget: \(why)", file: file, range: range,
                           label: "this query", notes: ["nothing was counted, listed or changed"],
                           help: "a pattern with nested repeats like (a+)* backtracks without end; anchor it or make it simpler (docs/LIMITS.md)")

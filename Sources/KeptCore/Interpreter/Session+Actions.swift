@@ -151,7 +151,9 @@ extension Session {
             case .failure(let d): return .error(d)
             }
             let where_ = "where " + s.source.rawText(f.range)
-            let ids = select(expr).matched.map(\.id)
+            // A pattern past its budget fails the bulk action before anything changes (E0226).
+            let ids: [Int]
+            do throws(RegexBudgetError) { ids = try select(expr).matched.map(\.id) } catch { return .error(regexBudgetError(error, s)) }
             guard !ids.isEmpty else {
                 return out(["Nothing matches \(where_); nothing changed"],
                            json: .object(JSONObject([("bulk", .string(action.name)), ("results", .array([])), ("skipped", .array([]))])))
@@ -265,7 +267,8 @@ extension Session {
             switch compileTarget(f, s) {
             case .failure(let d): return .error(d)
             case .success(let e):
-                let hit = select(e).matched
+                let hit: [Task]
+                do throws(RegexBudgetError) { hit = try select(e).matched } catch { return .error(regexBudgetError(error, s)) }
                 if !hit.isEmpty { return confirmDelete(s, f, hit) }
             }
         }

@@ -17,6 +17,9 @@ extension Session {
         var expr: FilterExpr?
         /// Whether making the view stored a new snapshot or new picks.
         var stored = false
+        /// Set when the filter's patterns ran past their budget: the view is empty, and the
+        /// statement fails with E0226.
+        var failure: RegexBudgetError? = nil
     }
 
     /// The snapshot of today's plan; a new one (made now, no picks yet) when there is none or
@@ -40,12 +43,16 @@ extension Session {
         var snap = snap0
         let ds = store.settings.day.dayStart
         let index: TaskIndex
-        let rows: [Int]
+        var rows: [Int]
         var total = 0
+        var failure: RegexBudgetError? = nil
         if let expr {
             index = store.columns(dayStart: ds, withText: CompiledFilter.needsText(expr), withSearch: CompiledFilter.needsSearch(expr))
             for i in 0..<index.count where index.isOpen(i) { total += 1 }
-            rows = matchingRows(expr, index, filterContext).filter { index.isOpen($0) }
+            do throws(RegexBudgetError) { rows = try matchingRows(expr, index, filterContext).filter { index.isOpen($0) } } catch {
+                rows = []
+                failure = error
+            }
         } else {
             index = store.columns(dayStart: ds, withText: false)
             rows = (0..<index.count).filter { index.isOpen($0) }
@@ -81,7 +88,7 @@ extension Session {
                 changed = true
             }
         }
-        return PlanView(input: input, plan: plan, snapshot: snap, shown: rows.count, total: total, expr: expr, stored: changed)
+        return PlanView(input: input, plan: plan, snapshot: snap, shown: rows.count, total: total, expr: expr, stored: changed, failure: failure)
     }
 
     /// Tasks of plan rows, built one by one.
@@ -114,8 +121,9 @@ extension Session {
         }
         // `explain plan` prints the whole plan unless told a limit; `plan` the first rows.
         let limit = r.limit == Int.max ? nil : (r.limit ?? (r.explain ? nil : Session.planRows))
-        if r.order == .byDate { return runPlanByDate(expr, limit: limit) }
+        if r.order == .byDate { return runPlanByDate(expr, limit: limit, s) }
         let v = planView(expr, limit: limit)
+        if let e = v.failure { return .error(regexBudgetError(e, s)) }
         return planOutput(v, explain: r.explain)
     }
 
@@ -152,8 +160,9 @@ extension Session {
     }
 
     /// `plan by date`: the date order, overdue first, no due last (R-PLAN-1).
-    func runPlanByDate(_ expr: FilterExpr?, limit: Int?) -> CommandOutput {
+    func runPlanByDate(_ expr: FilterExpr?, limit: Int?, _ s: Statement) -> CommandOutput {
         let v = planView(expr, limit: 0, persist: false)
+        if let e = v.failure { return .error(regexBudgetError(e, s)) }
         var input = v.input
         input.limit = limit
         let (rows, count) = SmartPlan.byDate(input)

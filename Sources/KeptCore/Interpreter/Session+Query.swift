@@ -23,15 +23,30 @@ extension Session {
     }
 
     /// The tasks a filter looks at and those it matches: open tasks, unless the filter names a
-    /// status.
-    func select(_ expr: FilterExpr?) -> (matched: [Task], total: Int) {
-        let (rows, total) = selectRows(expr)
+    /// status. Fails when its patterns run past their budget (E0226).
+    func select(_ expr: FilterExpr?) throws(RegexBudgetError) -> (matched: [Task], total: Int) {
+        let (rows, total) = try selectRows(expr)
         return (rows.compactMap { store.task(atRow: $0) }, total)
+    }
+
+    /// The error of a query whose patterns ran past their budget, under the pattern when the
+    /// statement spells it (a saved filter's is under the statement).
+    func regexBudgetError(_ e: RegexBudgetError, _ s: Statement) -> Diagnostic {
+        let needle = Array("/\(e.pattern)/".utf8)
+        let b = s.source.bytes
+        var range = s.range
+        if needle.count <= b.count {
+            for k in 0...(b.count - needle.count) where b[k] == needle[0] && Array(b[k..<(k + needle.count)]) == needle {
+                range = SourceRange(start: s.source.range.start + k, end: s.source.range.start + k + needle.count)
+                break
+            }
+        }
+        return Catalog.regexBudget(e.pattern, timedOut: e.timedOut, range: range, file: s.source.file)
     }
 
     /// The rows (positions in id order) a filter matches, and how many tasks it looked at;
     /// only the store's columns are read, so no task is built.
-    func selectRows(_ expr: FilterExpr?) -> (matched: [Int], total: Int) {
+    func selectRows(_ expr: FilterExpr?) throws(RegexBudgetError) -> (matched: [Int], total: Int) {
         let ds = store.settings.day.dayStart
         guard let expr else {
             let index = store.columns(dayStart: ds, withText: false)
@@ -41,16 +56,17 @@ extension Session {
         // Compiled once over the store's columns: names are interned, dues are integers.
         let index = store.columns(dayStart: ds, withText: CompiledFilter.needsText(expr), withSearch: CompiledFilter.needsSearch(expr))
         let total = expr.namesStatus ? index.count : (0..<index.count).reduce(0) { $0 + (index.isOpen($1) ? 1 : 0) }
-        return (matchingRows(expr, index, filterContext), total)
+        return (try matchingRows(expr, index, filterContext), total)
     }
 
-    /// The tasks of the store that a filter matches, over an index built from them.
+    /// The tasks of the store that a view's filter matches, over an index built from them. A
+    /// view's filters have no patterns, so they cannot run past a budget.
     func matching(_ expr: FilterExpr, _ index: TaskIndex, _ fc: FilterContext) -> [Task] {
-        matchingRows(expr, index, fc).compactMap { store.task(atRow: $0) }
+        ((try? matchingRows(expr, index, fc)) ?? []).compactMap { store.task(atRow: $0) }
     }
 
-    func matchingRows(_ expr: FilterExpr, _ index: TaskIndex, _ fc: FilterContext) -> [Int] {
-        CompiledFilter(expr, index: index, context: fc).rows(in: index)
+    func matchingRows(_ expr: FilterExpr, _ index: TaskIndex, _ fc: FilterContext) throws(RegexBudgetError) -> [Int] {
+        try CompiledFilter(expr, index: index, context: fc).rows(in: index)
     }
 
     static func tasks(_ n: Int) -> String { n == 1 ? "1 task" : "\(n) tasks" }
@@ -75,7 +91,8 @@ extension Session {
         case .success(let e): expr = e
         case .failure(let d): return .error(d)
         }
-        let (matched, total) = select(expr)
+        let matched: [Task], total: Int
+        do throws(RegexBudgetError) { (matched, total) = try select(expr) } catch { return .error(regexBudgetError(error, s)) }
         var ordered = order(matched, clauses)
         if let n = clauses.limit { ordered = Array(ordered.prefix(n)) }
         let json = JSONValue.object(JSONObject([
@@ -213,7 +230,8 @@ extension Session {
         case .success(let e): expr = e
         case .failure(let d): return .error(d)
         }
-        let (matched, total) = selectRows(expr)
+        let matched: [Int], total: Int
+        do throws(RegexBudgetError) { (matched, total) = try selectRows(expr) } catch { return .error(regexBudgetError(error, s)) }
         let json = JSONValue.object(JSONObject([("count", .number(JSONNumber(matched.count))), ("total", .number(JSONNumber(total)))]))
         let line: String
         if expr == nil { line = "All \(Session.tasks(total))" }
