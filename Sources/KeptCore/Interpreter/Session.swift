@@ -89,7 +89,23 @@ public final class Session {
         guard let stmt else { return CommandOutput(diagnostics: diags) }
         self.confirmed = confirmed
         defer { self.confirmed = false }
-        return execute(stmt)
+        return displayed(execute(stmt))
+    }
+
+    /// What a statement prints, as it reaches a terminal or a transcript: in text, control
+    /// characters of user text are escaped here, once for every statement (DisplayText); JSON
+    /// keeps the text as it is. Diagnostics escape their own text (Diagnostic.init).
+    func displayed(_ r: CommandOutput) -> CommandOutput {
+        guard format == .text else { return r }
+        var o = r
+        o.lines = r.lines.map(DisplayText.escaped)
+        if var q = r.confirmation {
+            q.question = DisplayText.escaped(q.question)
+            q.details = q.details.map(DisplayText.escaped)
+            q.declined = q.declined.map(DisplayText.escaped)
+            o.confirmation = q
+        }
+        return o
     }
 
     /// Runs a parsed statement. Each statement kind goes to the module that owns it.
