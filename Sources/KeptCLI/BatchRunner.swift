@@ -132,8 +132,15 @@ final class BatchRunner {
         for s in list {
             let keepGoing: Bool
             switch s {
-            case .expression(let e):
-                keepGoing = run(file: SourceFile(name: "-e", text: e), wholeFileIsOneStatement: true)
+            case .expression(let e, let raw):
+                let file = SourceFile(name: "-e", bytes: raw ?? Array(e.utf8))
+                if let bad = firstInvalidUTF8(file.bytes) {
+                    report(Catalog.invalidUTF8(file: file, offset: bad))
+                    unreadable = true
+                    keepGoing = true
+                } else {
+                    keepGoing = run(file: file, wholeFileIsOneStatement: true)
+                }
             case .script(let path):
                 let file: SourceFile?
                 if path == "-" {
