@@ -148,6 +148,8 @@ public enum QuickAdd {
     static func parse(_ b: UnsafeBufferPointer<UInt8>, in ctx: DateContext, natural: Bool, explain: Bool, tokens wantTokens: Bool) -> Result<TaskDraft, CaptureError> {
         let (ws, literalFrom) = words(b)
         var draft = TaskDraft()
+        // The tags seen, so a line of 100,000 tags is read in linear time (issue 20).
+        var tagSet = Set<String>()
         var keep = [Bool](repeating: true, count: ws.count)
         let endsOpen = b.count > 0 && !isSpace(b[b.count - 1]) && literalFrom == nil
         var k = 0
@@ -287,7 +289,7 @@ public enum QuickAdd {
                 for x in (w.start + 1)..<w.end where !(b[x] >= 0x30 && b[x] <= 0x39) { digitsOnly = false; break }
                 if !digitsOnly {
                     let tag = string(b, w.start + 1, w.end)
-                    if !draft.tags.contains(tag) { draft.tags.append(tag) }
+                    if tagSet.insert(tag).inserted { draft.tags.append(tag) }
                     if wantTokens { draft.tokens.append(CaptureToken(kind: .tag, start: w.start, end: w.end, text: string(b, w.start, w.end))) }
                     keep[k] = false
                     k += 1
