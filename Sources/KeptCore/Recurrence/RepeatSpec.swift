@@ -1,5 +1,6 @@
 // A task's repeat as stored: the rule, its anchor (R-REP-4), and the rule's words and RRULE.
-// A rule this version cannot read keeps its text and is written back as it was.
+// The store's loader refuses a repeat neither of whose texts reads (E0308); one made otherwise
+// keeps its text and is written back as it was.
 
 /// A repeat as a task holds it.
 public struct RepeatSpec: Sendable, Equatable {

@@ -340,6 +340,7 @@ extension StoreCodec {
         }
         t.repeatRRULE = rrule
         t.repeatText = text
+        t.repeatAt = p
         t.hasRepeat = true
         return end
     }

@@ -45,6 +45,9 @@ extension StoreCodec {
             if inOrder, let last = loader.index.ids.last, record.id <= last { inOrder = false }
             offsets.append(start)
             loader.append(record, r)
+            // A repeat that reads as no rule (frequency 4) is refused here as the eager load
+            // refuses it, at the same place.
+            if record.hasRepeat, loader.index.repeatFreq.last == 4 { throw StoreCodec.unreadableRepeat(record, r) }
         }
     }
 

@@ -105,7 +105,9 @@ public enum StoreCodec {
                     let start = r.offset
                     try readTask(&r, into: &record, keep: true)
                     guard seen.insert(record.id).inserted else { throw r.error("two tasks have id \(record.id)", at: start) }
-                    tasks.append(task(record, r))
+                    let t = task(record, r)
+                    if record.hasRepeat, t.repeatRule?.rule == nil { throw unreadableRepeat(record, r) }
+                    tasks.append(t)
                 }
             case "history":
                 store.history = try decodeHistory(&r)
@@ -205,7 +207,9 @@ public enum StoreCodec {
     static func decodeTask(_ r: inout JSONReader) throws(JSONError) -> Task {
         var record = TaskRecord()
         try readTask(&r, into: &record, keep: true)
-        return task(record, r)
+        let t = task(record, r)
+        if record.hasRepeat, t.repeatRule?.rule == nil { throw unreadableRepeat(record, r) }
+        return t
     }
 
     /// The task a record describes, its strings built from the reader's bytes.

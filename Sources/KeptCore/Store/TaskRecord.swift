@@ -24,6 +24,8 @@ struct TaskRecord {
     var repeatText = JSONStringRef.empty
     var repeatRRULE: JSONStringRef? = nil
     var repeatAnchor: CivilDate? = nil
+    /// Where the repeat's value starts, for the error of a rule that cannot be read.
+    var repeatAt = 0
     var estimate: Estimate? = nil
     var heldUntil: CivilDate? = nil
     var notTodayOn: CivilDate? = nil
@@ -50,7 +52,7 @@ struct TaskRecord {
         tags.removeAll(keepingCapacity: true)
         notes.removeAll(keepingCapacity: true)
         description = nil; goal = nil
-        hasRepeat = false; repeatText = .empty; repeatRRULE = nil; repeatAnchor = nil
+        hasRepeat = false; repeatText = .empty; repeatRRULE = nil; repeatAnchor = nil; repeatAt = 0
         estimate = nil; heldUntil = nil; notTodayOn = nil; completedAt = nil; createdAt = Instant(seconds: 0)
         parent = nil; nextOccurrence = nil; pristine = false
         steps.removeAll(keepingCapacity: true)
@@ -386,7 +388,16 @@ extension StoreCodec {
             t.repeatAnchor = d
         }
         t.repeatText = text
+        t.repeatAt = at
         t.hasRepeat = true
+    }
+
+    /// The error of a repeat neither of whose texts reads as a rule (issue 20: it loaded, and
+    /// completing the task then said the series had ended).
+    static func unreadableRepeat(_ t: TaskRecord, _ r: JSONReader) -> JSONError {
+        let text = String(r.string(t.repeatText).prefix(60))
+        let rule = t.repeatRRULE.map { " nor its rrule '\(String(r.string($0).prefix(60)))'" } ?? ""
+        return r.error("task \(t.id)'s repeat '\(text)'\(rule) is not a rule this version reads", at: t.repeatAt)
     }
 
     static func readEstimate(_ r: inout JSONReader, _ at: Int) throws(JSONError) -> Estimate {
