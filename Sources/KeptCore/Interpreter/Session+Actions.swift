@@ -199,9 +199,9 @@ extension Session {
         })
     }
 
-    /// Completes one task: makes its next occurrence (R-REP-2) and completes a parent whose last
-    /// open subtask this was (R-TASK-4), all in the same step.
-    func completeEdit(_ t: Task, _ s: Statement, range: SourceRange, _ step: inout [Change]) -> Result<ActionResult, Diagnostic> {
+    /// Completes one task: makes its next occurrence (R-REP-2) and, unless `upward` is false,
+    /// completes a parent whose last open subtask this was (R-TASK-4), all in the same step.
+    func completeEdit(_ t: Task, _ s: Statement, range: SourceRange, _ step: inout [Change], upward: Bool = true) -> Result<ActionResult, Diagnostic> {
         guard t.status != .done else {
             // R-REP-6: completing twice changes nothing and makes no second copy.
             return .failure(Catalog.wrongState("task \(t.id) is already completed", range: range, file: s.source.file,
@@ -226,10 +226,27 @@ extension Session {
         var line = "\(t.id) · \(t.title)"
         if let n = next, let d = n.due { line += " · next: \(n.id) due \(text.shortDate(d.date))" + (d.time.map { " " + TimeText.time($0, store.settings.day.hourCycle) } ?? "") }
         else if t.repeatRule != nil { line += " · the series has ended" }
-        // R-TASK-4: the last open subtask done completes the parent.
-        if let pid = t.parent, let p = store.task(pid), p.isOpen, !children(of: pid).contains(where: \.isOpen),
-           case .success(let r) = completeEdit(p, s, range: range, &step) {
+        // R-TASK-4: the last open subtask done completes the parent, and so on up. A loop over
+        // subtasks listed once, so a chain of thousands in a store is neither a recursion to
+        // the stack's end nor quadratic.
+        var child = t
+        var kids: [Int: [Int]]? = nil
+        var seen: Set<Int> = [t.id]
+        while upward, let pid = child.parent, seen.insert(pid).inserted, let p = store.task(pid), p.isOpen {
+            if kids == nil {
+                var k: [Int: [Int]] = [:]
+                for x in store.tasks { if let q = x.parent { k[q, default: []].append(x.id) } }
+                kids = k
+            }
+            guard !(kids?[pid] ?? []).contains(where: { store.task($0)?.isOpen == true }) else { break }
+            let mark = step.count
+            guard case .success(let r) = completeEdit(p, s, range: range, &step, upward: false) else { break }
+            // The parent's next occurrence, if it repeats, is an open subtask of its own parent.
+            for c in step[mark...] {
+                if case .task(nil, let n?) = c, let q = n.parent { kids?[q, default: []].append(n.id) }
+            }
             line += " · completed its parent \(r.line)"
+            child = p
         }
         let json = JSONValue.object(JSONObject([("completed", TaskJSON.value(after, zone: zone)),
                                                 ("next", next.map { TaskJSON.value($0, zone: zone) } ?? .null)]))
@@ -491,12 +508,15 @@ extension Session {
 
     /// Every task below one, parents before their subtasks.
     func descendants(of id: Int) -> [Task] {
+        // The subtasks of every task, listed once: a walk down a deep tree stays linear.
+        var kids: [Int: [Task]] = [:]
+        for t in store.tasks { if let p = t.parent { kids[p, default: []].append(t) } }
         var out: [Task] = []
         var queue = [id]
         var seen: Set<Int> = [id]
         var k = 0
         while k < queue.count {
-            for c in children(of: queue[k]) where seen.insert(c.id).inserted {
+            for c in kids[queue[k]] ?? [] where seen.insert(c.id).inserted {
                 out.append(c)
                 queue.append(c.id)
             }
