@@ -127,6 +127,18 @@ final class RobustnessCLITests: XCTestCase {
         XCTAssertTrue(r.stderr.hasPrefix(#"-e:1:26: error[E0226]: the pattern /^(\w+\s?)*\d$/ ran past its budget"#), r.summary)
     }
 
+    /// cli-10: the live colouring parses the line as it is typed, character by character: no
+    /// prefix of the reproducers may crash it (the REPL died mid-line).
+    func testLiveColouringSurvivesEveryPrefix() {
+        let session = Session(store: Store(), clock: .wall(CivilDateTime(date: .earliest, time: .midnight)), defaultZone: .utc)
+        let h = CaptureHighlighter(session: session)
+        for line in ["add x @1/1/99999999999999999999", "add x @in 9999999999 days", "capture x in 99999999999999999999 days",
+                     "add x every 99999999999999999999 days", "parse x @99999999999999999999m", "add x start:1.1.99999999999999"] {
+            let b = Array(line.utf8)
+            for n in 0...b.count { _ = h.highlight(Array(b[..<n]), cursor: n) }
+        }
+    }
+
     /// cli-09: a transcript block of 100,000 lines with `...`, and a glob of 100,000 characters,
     /// match without recursion (they reached the stack's end).
     func testLongBlocksMatchWithoutRecursion() {
