@@ -171,6 +171,16 @@ final class RobustnessTests: XCTestCase, SessionTesting {
                 XCTAssertEqual(e.column, column, id)
             }
         }
+        // Many keys: a repeat among thousands is found, escaped and long spellings included,
+        // and 100,000 distinct keys read in linear time.
+        let many = (0..<2000).map { #""k\#($0)": \#($0)"# }.joined(separator: ", ")
+        for (id, extra) in [("rob-77", #""k1999": 0"#), ("rob-78", #""\u006b7": 0"#), ("rob-79", #""a key of more than sixteen bytes": 1, "a key of more than sixteen byte\u0073": 2"#)] {
+            let text = #"{"x": {\#(many), \#(extra)}, "tasks": []}"#
+            guard case .failure(let e) = StoreCodec.decode(Array(text.utf8)) else { XCTFail("\(id): accepted"); continue }
+            XCTAssertTrue(e.message.hasSuffix("appears twice in one object"), "\(id): \(e.message)")
+        }
+        let wide = #"{"x": {"# + (0..<100_000).map { #""k\#($0)": 0"# }.joined(separator: ",") + "}}"
+        XCTAssertNotNil(try? StoreCodec.decode(Array(wide.utf8)).get(), "rob-79b")
         // Any other JSON keeps RFC 8259's reading: the last value wins.
         XCTAssertEqual(try JSONParser.parse(#"{"a": 1, "a": 2}"#), ["a": 2], "rob-76")
     }

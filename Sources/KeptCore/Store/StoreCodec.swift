@@ -264,8 +264,19 @@ public enum StoreCodec {
         try r.beginObject()
         var date: CivilDate? = nil
         var time: WallTime? = nil
-        while let key = try r.nextKeyRef() {
-            if r.text(key, is: "date") {
+        var seen = (date: false, time: false)
+        while let key = try r.nextKeyRef(noting: false) {
+            // Its two keys by a flag each, the others by the reader (JSONReader+Keys).
+            let isDate = r.text(key, is: "date")
+            if isDate || r.text(key, is: "time") {
+                guard !(isDate ? seen.date : seen.time) else {
+                    throw r.error("the key '\(isDate ? "date" : "time")' appears twice in one object", at: key.start - 1)
+                }
+                if isDate { seen.date = true } else { seen.time = true }
+            } else {
+                try r.noteKey(start: key.start, end: key.end, escaped: key.escaped, at: key.start - 1)
+            }
+            if isDate {
                 let s = try r.readStringRef()
                 guard let d = r.withText(s, { CivilDate.parseISO($0) }) else { throw r.error("a due needs a 'date' like 2026-06-15", at: at) }
                 date = d

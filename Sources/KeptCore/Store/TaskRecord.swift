@@ -243,13 +243,19 @@ extension StoreCodec {
         t.reset(at: start)
         guard r.peekKind() == .object else { throw r.error("a task is an object") }
         try r.beginObject()
-        while let keyRef = try r.nextKeyRef() {
+        // Known keys are checked for a repeat by a bit each; the others by the reader.
+        var seen: UInt32 = 0
+        while let keyRef = try r.nextKeyRef(noting: false) {
+            let keyAt = keyRef.start - 1
             r.skipWhitespace()
             let at = r.offset
             guard let key = TaskKey.of(keyRef, in: r) else {
+                try r.noteKey(start: keyRef.start, end: keyRef.end, escaped: keyRef.escaped, at: keyAt)
                 if keep { t.extra[r.string(keyRef)] = try r.readValue() } else { try r.skipValue() }
                 continue
             }
+            guard seen & key.bit == 0 else { throw r.error("the key '\(key.rawValue)' appears twice in one object", at: keyAt) }
+            seen |= key.bit
             switch key {
             case .id:
                 t.id = try r.readInt()
