@@ -154,7 +154,9 @@ public struct CompiledFilter: Sendable {
         }
     }
 
-    /// Whether task `i` matches (a regex makes match data for each of its matches).
+    /// Whether task `i` matches (a regex makes match data for each of its matches). Here a
+    /// subject past PCRE2's limits counts as no match; queries go through `rows(in:)`, which
+    /// fails instead.
     public func matches(_ i: Int, in ix: TaskIndex) -> Bool {
         matches(i, in: ix, nil, root)
     }
