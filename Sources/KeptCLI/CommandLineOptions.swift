@@ -25,7 +25,9 @@ public struct SessionOptions: Sendable {
 /// One source of statements for `kept run`, in command-line order.
 public enum RunSource: Sendable, Equatable {
     case script(String)
-    case expression(String)
+    /// A `-e` command; `bytes` are the argument as the process got it, when known, so a command
+    /// that is not UTF-8 is refused (E0003) as a script is, not read with U+FFFD in it.
+    case expression(String, bytes: [UInt8]? = nil)
 }
 
 /// What the command line asks for.
@@ -54,7 +56,8 @@ public enum CommandLineOptions {
            kept help [COMMAND] | kept --help | kept --version
     """
 
-    public static func parse(_ args: [String]) -> Result<Invocation, UsageError> {
+    /// `raw` holds the arguments' bytes as the process got them (the same count as `args`).
+    public static func parse(_ args: [String], raw: [[UInt8]]? = nil) -> Result<Invocation, UsageError> {
         var rest = args[...]
         var verb = "repl"
         if let first = rest.first, !first.hasPrefix("-") {
@@ -85,12 +88,18 @@ public enum CommandLineOptions {
         var paths: [String] = []
         var update = false
         var jobs = 2
-        var it = rest.makeIterator()
+        // An index, not an iterator: a `-e` value's raw bytes are found by its place.
+        var pos = rest.startIndex
+        func nextArgument() -> String? {
+            guard pos < rest.endIndex else { return nil }
+            defer { pos += 1 }
+            return rest[pos]
+        }
         func value(_ flag: String) -> Result<String, UsageError> {
-            guard let v = it.next() else { return .failure(UsageError(message: "\(flag) needs a value")) }
+            guard let v = nextArgument() else { return .failure(UsageError(message: "\(flag) needs a value")) }
             return .success(v)
         }
-        while let a = it.next() {
+        while let a = nextArgument() {
             var flag = a
             var inline: String? = nil
             if a.hasPrefix("--"), let eq = a.firstIndex(of: "=") {
@@ -133,7 +142,12 @@ public enum CommandLineOptions {
             case "--bail" where verb == "run":
                 opts.bail = true
             case "-e" where verb == "run":
-                switch value("-e") { case .success(let v): sources.append(.expression(v)); case .failure(let e): return .failure(e) }
+                switch value("-e") {
+                case .success(let v):
+                    let bytes = raw.flatMap { r in pos - 1 < r.count && r.count == args.count ? r[pos - 1] : nil }
+                    sources.append(.expression(v, bytes: bytes))
+                case .failure(let e): return .failure(e)
+                }
             case "--update" where verb == "test", "--bless" where verb == "test":
                 update = true
             case "-j" where verb == "test", "--jobs" where verb == "test":

@@ -19,6 +19,8 @@ enum EditorInput: Equatable {
     case end
     /// A line that is not valid UTF-8: its bytes and the offset of the first bad byte.
     case invalid([UInt8], offset: Int)
+    /// A line longer than the statement size limit: its first bytes (the rest is dropped).
+    case tooLong([UInt8])
 }
 
 /// A source of input lines.
@@ -37,17 +39,38 @@ final class PlainLineEditor: LineEditor {
     private var buffer: [UInt8] = []
     private var chunk = [UInt8](repeating: 0, count: 1 << 16)
     private var eof = false
+    /// True while the rest of a line past the statement size limit is thrown away.
+    private var skipping = false
     private let fd: Int32
 
     init(fd: Int32 = 0) { self.fd = fd }
 
     func read(prompt: String) -> EditorInput {
         while true {
+            if skipping {
+                // The rest of an overlong line is dropped as it arrives, so memory stays bounded.
+                guard let nl = buffer.firstIndex(of: 0x0A) else {
+                    buffer.removeAll(keepingCapacity: true)
+                    if eof { skipping = false; return .end }
+                    fill()
+                    continue
+                }
+                buffer.removeSubrange(...nl)
+                skipping = false
+            }
             if let nl = buffer.firstIndex(of: 0x0A) {
                 var line = Array(buffer[..<nl])
                 buffer.removeSubrange(...nl)
                 if line.last == 0x0D { line.removeLast() }
                 return PlainLineEditor.decode(line)
+            }
+            if buffer.count > Limits.statementBytes {
+                // A line past the limit (docs/LIMITS.md) is unreadable input (E0004); its rest
+                // is dropped as it comes, never kept.
+                let line = Array(buffer[..<min(buffer.count, 80)])
+                buffer.removeAll(keepingCapacity: true)
+                skipping = true
+                return .tooLong(line)
             }
             if eof {
                 guard !buffer.isEmpty else { return .end }
@@ -56,6 +79,13 @@ final class PlainLineEditor: LineEditor {
                 if line.last == 0x0D { line.removeLast() }
                 return PlainLineEditor.decode(line)
             }
+            fill()
+        }
+    }
+
+    /// Reads what is there into the buffer; sets `eof` at the end of the input.
+    private func fill() {
+        while true {
             let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
             if n < 0, errno == EINTR { continue }
             if n <= 0 {
@@ -63,6 +93,7 @@ final class PlainLineEditor: LineEditor {
             } else {
                 buffer.append(contentsOf: chunk[0..<n])
             }
+            return
         }
     }
 

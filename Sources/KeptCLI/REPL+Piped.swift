@@ -29,6 +29,12 @@ extension REPL {
                 report(Catalog.invalidUTF8(file: SourceFile(name: "<stdin>", bytes: bytes, firstLine: lineNumber), offset: offset))
                 unreadable = true
                 return
+            case .tooLong(let start):
+                lineNumber += 1
+                let f = SourceFile(name: "<stdin>", bytes: start, firstLine: lineNumber)
+                report(Catalog.statementTooLong(file: f, range: SourceRange(start: 0, end: 0), bytes: nil))
+                unreadable = true
+                return
             case .line(let l):
                 line = l
                 lineNumber += 1
