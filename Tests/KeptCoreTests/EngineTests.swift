@@ -118,9 +118,11 @@ final class EngineTests: XCTestCase {
         XCTAssertEqual(child.parent, parent.id)
         XCTAssertNil(e.store.tombstone(uid: p.uid))
         XCTAssertNil(e.store.tombstone(uid: s.uid))
+        XCTAssertEqual(e.store.task(uid: p.uid)?.id, parent.id, "found by uid under its new id")
         // Redo deletes the restored tasks (by their new ids) and remembers them again.
         _ = try e.redo(1)
         XCTAssertTrue(e.store.tasks(.all).isEmpty)
+        XCTAssertNil(e.store.task(uid: p.uid))
         XCTAssertNotNil(e.store.tombstone(uid: p.uid))
         XCTAssertThrowsError(try e.redo(1)) { XCTAssertEqual($0 as? DomainError, .nothingToRedo) }
     }
