@@ -67,15 +67,31 @@ extension REPL {
             let prefix = isCommand ? min(2, line.utf8.count) : 0
             if String(line.dropFirst(prefix)).trimmedSpaces.hasPrefix(".") {
                 dotCommand(line, name: "<stdin>", line: lineNumber, from: prefix)
+                flush()
                 modifiers = []
                 if transcript { inExpected = true }
                 if bail, runner.failed { return }
                 continue
             }
-            // Continuations: `... text`, right after the command or another continuation.
+            // Continuations: `... text`, right after the command or another continuation. When
+            // no further input is there yet and the statement is finished, it runs now: a
+            // program writing a line at a time sees each statement's output before it sends
+            // the next (issue 18).
             let first = lineNumber
             var lines = [line]
+            func statement() -> StatementSource {
+                let text = lines.joined(separator: "\n")
+                let file = SourceFile(name: "<stdin>", text: text, firstLine: first)
+                var blanks: [SourceRange] = []
+                var offset = lines[0].utf8.count + 1
+                for c in lines.dropFirst() {
+                    blanks.append(SourceRange(start: offset, end: offset + 4))
+                    offset += c.utf8.count + 1
+                }
+                return StatementSource(file: file, range: SourceRange(start: prefix, end: file.bytes.count), blanking: blanks)
+            }
             while true {
+                if lookahead == nil, !editor.inputReady(), !Parser.isIncomplete(statement()) { break }
                 let n = next()
                 if case .line(let c) = n, c.hasPrefix("... ") {
                     lines.append(c)
@@ -85,17 +101,10 @@ extension REPL {
                     break
                 }
             }
-            let text = lines.joined(separator: "\n")
-            let file = SourceFile(name: "<stdin>", text: text, firstLine: first)
-            var blanks: [SourceRange] = []
-            var offset = lines[0].utf8.count + 1
-            for c in lines.dropFirst() {
-                blanks.append(SourceRange(start: offset, end: offset + 4))
-                offset += c.utf8.count + 1
-            }
-            let src = StatementSource(file: file, range: SourceRange(start: prefix, end: file.bytes.count), blanking: blanks)
+            let src = statement()
             let typed = [String(lines[0].dropFirst(prefix))] + lines.dropFirst().map { String($0.dropFirst(4)) }
             execute(src, lines: typed, modifiers: modifiers)
+            flush()
             modifiers = []
             if transcript { inExpected = true }
             // The first error ends piped input (exit 1), unless `.bail off`.
