@@ -113,6 +113,13 @@ def drive(kept, store, env):
     r.expect(["<stdin>:11:6: error[E0301]: no task with id 9; help: 'list' shows the open tasks with their ids"], stream="err", what="error")
     r.send("count")
     r.expect(["All 1 task"], what="count after the error")
+    # A continuation that comes after its statement ran (nothing was waiting) is an error.
+    r.send("show 1 title")
+    r.expect(["Call mom"], what="a finished statement runs at once")
+    r.send("...     due")
+    r.expect(["<stdin>:14:1: error[E0505]: this line continues a statement that already ran; "
+              "help: send a statement's lines together: piped input runs a finished statement when no more input is waiting"],
+             stream="err", what="late continuation")
     r.proc.stdin.close()
     if r.proc.wait(timeout=TIMEOUT) != 1:
         fail(f"exit status {r.proc.returncode} (an error was reported: 1)", "")

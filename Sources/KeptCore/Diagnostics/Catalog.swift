@@ -1,6 +1,6 @@
 // The message catalog: every diagnostic code with its one-line summary, and the functions that
 // make each diagnostic. Codes: E00xx lexical, E01xx syntax, E02xx meaning, E03xx runtime, E04xx
-// the plan, E05xx the REPL's dot-commands, W warnings.
+// the plan, E05xx the front ends (the REPL's dot-commands, piped input, the test runner), W warnings.
 
 /// Every diagnostic the engine can produce.
 public enum Catalog {
@@ -89,6 +89,7 @@ public enum Catalog {
         Entry(code: "E0502", summary: "a dot-command's argument is missing or not allowed"),
         Entry(code: "E0503", summary: "a file a dot-command writes could not be written"),
         Entry(code: "E0504", summary: "scripts read with '.read' nest too deeply"),
+        Entry(code: "E0505", summary: "a continuation line came after its statement had run"),
     ]
 
     /// The summary of a code, or nil for a code not in the catalog.
@@ -441,6 +442,16 @@ public enum Catalog {
     public static func readTooDeep(_ path: String, range: SourceRange, file: SourceFile) -> Diagnostic {
         Diagnostic(code: "E0504", message: "'.read \(path)' nests more than 16 scripts deep", file: file, range: range,
                    label: "read from a script already being read", help: "a script that reads itself never ends")
+    }
+
+    // MARK: E0505–E0519 the front ends: piped input and the test runner
+
+    /// Piped input: a `... ` line that arrived after the statement it continues had run, because
+    /// nothing more was waiting when that statement's line came in.
+    public static func lateContinuation(file: SourceFile) -> Diagnostic {
+        Diagnostic(code: "E0505", message: "this line continues a statement that already ran", file: file,
+                   range: SourceRange(start: 0, end: min(3, file.bytes.count)), label: "a continuation",
+                   help: "send a statement's lines together: piped input runs a finished statement when no more input is waiting")
     }
 
     // MARK: E04xx the plan
