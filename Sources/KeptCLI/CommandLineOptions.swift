@@ -22,6 +22,33 @@ public struct SessionOptions: Sendable {
     public var bail = false
 }
 
+/// What `kept test` does besides running scripts: which commands, when to stop, what it writes.
+public struct TestOptions: Sendable {
+    /// `--update`: failing blocks are rewritten with what the commands printed.
+    public var update = false
+    /// `-i`: ask before each block is rewritten (y, n, a for all, q to stop asking).
+    public var interactive = false
+    public var jobs = 2
+    /// `-k PATTERN`, repeatable: only the cases whose `path::case` holds one (ignoring case;
+    /// `*` and `?` make it a glob over the whole name).
+    public var patterns: [String] = []
+    /// `--max-failures N` (`--fail-fast` is 1): stop once N commands failed.
+    public var maxFailures: Int? = nil
+    /// `--report tap|junit FILE` (`-` is stdout), repeatable.
+    public var reports: [ReportTarget] = []
+    /// `--progress` / `--no-progress`; nil shows it when stdout is a terminal.
+    public var progress: Bool? = nil
+
+    public init() {}
+}
+
+/// A report `kept test` writes: its format and its file (`-` for stdout).
+public struct ReportTarget: Sendable, Equatable {
+    public enum Format: String, Sendable, CaseIterable { case tap, junit }
+    public var format: Format
+    public var path: String
+}
+
 /// One source of statements for `kept run`, in command-line order.
 public enum RunSource: Sendable, Equatable {
     case script(String)
@@ -34,7 +61,7 @@ public enum RunSource: Sendable, Equatable {
 public enum Invocation: Sendable {
     case repl(SessionOptions)
     case run(SessionOptions, [RunSource])
-    case test(SessionOptions, paths: [String], update: Bool, jobs: Int)
+    case test(SessionOptions, paths: [String], TestOptions)
     case help(String?)
     case version
     /// `kept convert FROM TO`: a store copied into a new file of the other kind (or the same).
@@ -51,7 +78,7 @@ public enum CommandLineOptions {
     public static let usage = """
     usage: kept [repl] [--store FILE] [--now ISO] [--zone TZ] [--format text|json] [--yes]
            kept run [--store FILE] [--now ISO] [--zone TZ] [--format text|json] [--write [--keep-going]] [--bail] [--echo] [--yes] [-e COMMAND]... [SCRIPT...]
-           kept test [--update] [--yes] [-j N] PATH...
+           kept test [-k PATTERN]... [--update [-i]] [--fail-fast | --max-failures N] [--report tap|junit FILE]... [--[no-]progress] [--yes] [-j N] PATH[:LINE]...
            kept convert FROM TO
            kept help [COMMAND] | kept --help | kept --version
     """
@@ -62,7 +89,7 @@ public enum CommandLineOptions {
         return [
             "repl": shared,
             "run": shared.union(["--echo", "--write", "--keep-going", "--bail"]),
-            "test": shared.union(["--update", "--bless"]),
+            "test": shared.union(["--update", "--bless", "--interactive", "--fail-fast", "--progress", "--no-progress"]),
         ]
     }()
 
@@ -96,8 +123,7 @@ public enum CommandLineOptions {
         var opts = SessionOptions()
         var sources: [RunSource] = []
         var paths: [String] = []
-        var update = false
-        var jobs = 2
+        var test = TestOptions()
         // An index, not an iterator: a `-e` value's raw bytes are found by its place.
         var pos = rest.startIndex
         func nextArgument() -> String? {
@@ -164,14 +190,48 @@ public enum CommandLineOptions {
                 case .failure(let e): return .failure(e)
                 }
             case "--update" where verb == "test", "--bless" where verb == "test":
-                update = true
+                test.update = true
+            case "-i" where verb == "test", "--interactive" where verb == "test":
+                test.update = true
+                test.interactive = true
             case "-j" where verb == "test", "--jobs" where verb == "test":
                 switch take() {
                 case .success(let v):
                     guard let n = Int(v), n >= 1, n <= 64 else { return .failure(UsageError(message: "-j takes a number from 1 to 64, not '\(v)'")) }
-                    jobs = n
+                    test.jobs = n
                 case .failure(let e): return .failure(e)
                 }
+            case "-k" where verb == "test":
+                switch value("-k") {
+                case .success(let v):
+                    guard !v.isEmpty else { return .failure(UsageError(message: "-k takes a part of 'path::case name', not an empty pattern")) }
+                    test.patterns.append(v)
+                case .failure(let e): return .failure(e)
+                }
+            case "--fail-fast" where verb == "test":
+                test.maxFailures = 1
+            case "--max-failures" where verb == "test":
+                switch take() {
+                case .success(let v):
+                    guard let n = Int(v), n >= 1 else { return .failure(UsageError(message: "--max-failures takes a number from 1, not '\(v)'")) }
+                    test.maxFailures = n
+                case .failure(let e): return .failure(e)
+                }
+            case "--report" where verb == "test":
+                let format: String
+                switch take() { case .success(let v): format = v; case .failure(let e): return .failure(e) }
+                guard let f = ReportTarget.Format(rawValue: format) else {
+                    return .failure(UsageError(message: "--report takes tap or junit and a file ('-' for stdout), not '\(format)'"))
+                }
+                guard let path = nextArgument() else { return .failure(UsageError(message: "--report \(format) needs a file ('-' for stdout)")) }
+                guard !(path == "-" && test.reports.contains { $0.path == "-" }) else {
+                    return .failure(UsageError(message: "only one --report can go to stdout ('-')"))
+                }
+                test.reports.append(ReportTarget(format: f, path: path))
+            case "--progress" where verb == "test":
+                test.progress = true
+            case "--no-progress" where verb == "test":
+                test.progress = false
             case "--help", "-h":
                 return .success(.help(nil))
             default:
@@ -189,7 +249,7 @@ public enum CommandLineOptions {
         case "run": return .success(.run(opts, sources))
         case "test":
             guard !paths.isEmpty else { return .failure(UsageError(message: "'kept test' needs at least one script or folder")) }
-            return .success(.test(opts, paths: paths, update: update, jobs: jobs))
+            return .success(.test(opts, paths: paths, test))
         default: return .success(.repl(opts))
         }
     }

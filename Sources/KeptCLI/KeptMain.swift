@@ -57,8 +57,10 @@ public enum KeptMain {
             case .failure(let f):
                 return report(f, err: err, renderer: renderer)
             }
-        case .success(.test(let o, let paths, let update, let jobs)):
-            return TestRunner(options: o, update: update, jobs: jobs).run(paths, out: out, err: err)
+        case .success(.test(let o, let paths, var t)):
+            // `KEPT_UPDATE=1` is `--update`, for a run whose command line is not at hand.
+            if getenv("KEPT_UPDATE").map({ String(cString: $0) }) == "1" { t.update = true }
+            return TestRunner(options: o, test: t, stdoutIsTTY: term.stdoutIsTTY).run(paths, out: out, err: err)
         case .success(.repl(let o)):
             let interactive = term.stdinIsTTY && term.stdoutIsTTY && !term.termIsDumb
             let renderer = DiagnosticRenderer(style: o.errors ?? (interactive || term.stderrIsTTY ? .rich : .short),

@@ -173,7 +173,7 @@ final class REPLTests: XCTestCase {
         // The store file moved on (the REPL wrote it); the snapshot is the start.
         let test = try Kept.run(["test", rec])
         XCTAssertEqual(test.status, 0, test.summary + "\n" + text)
-        XCTAssertTrue(test.stdout.hasSuffix("9 passed, 0 failed\n"), test.summary)
+        XCTAssertTrue(test.stdout.hasSuffix("9 passed, 0 failed, 0 errors, 0 skipped\n"), test.summary)
         // The store file itself moved on (the REPL wrote it), so the snapshot is what makes the
         // recording replay.
         let now = try Kept.run(["run", "--store", store] + Kept.clock + ["-e", "list"])

@@ -90,6 +90,10 @@ public enum Catalog {
         Entry(code: "E0503", summary: "a file a dot-command writes could not be written"),
         Entry(code: "E0504", summary: "scripts read with '.read' nest too deeply"),
         Entry(code: "E0505", summary: "a continuation line came after its statement had run"),
+        Entry(code: "E0506", summary: "a '@skip' or '@xfail' of a file or case comes after its first command"),
+        Entry(code: "E0507", summary: "no command or case at that line of the script"),
+        Entry(code: "E0508", summary: "no command of the scripts matches the selection"),
+        Entry(code: "E0509", summary: "a test report or an updated script could not be written"),
     ]
 
     /// The summary of a code, or nil for a code not in the catalog.
@@ -452,6 +456,32 @@ public enum Catalog {
         Diagnostic(code: "E0505", message: "this line continues a statement that already ran", file: file,
                    range: SourceRange(start: 0, end: min(3, file.bytes.count)), label: "a continuation",
                    help: "send a statement's lines together: piped input runs a finished statement when no more input is waiting")
+    }
+
+    /// A `@skip` or `@xfail` standing alone (a blank line after it) once its file or case has
+    /// had a command.
+    public static func misplacedMark(_ d: TranscriptDirective, file: SourceFile, inCase: Bool) -> Diagnostic {
+        Diagnostic(code: "E0506", message: "'@\(d.name)' stands alone after the \(inCase ? "case's" : "file's") first command",
+                   file: file, range: d.range, label: "marks nothing",
+                   help: "write it right above the command it marks (no blank line between), right above a '@case' line, "
+                       + "or alone before the first command of the file or case")
+    }
+
+    /// `kept test FILE:LINE` where the line is in no command and no case.
+    public static func nothingAtLine(_ path: String, line: Int, lines: Int) -> Diagnostic {
+        Diagnostic(code: "E0507", message: line > lines ? "'\(path)' has \(lines) lines, not \(line)" : "no command or case at \(path):\(line)",
+                   help: "name the line of a '> ' command, a line of its expected block, or a line of a '@case'")
+    }
+
+    /// `kept test -k PATTERN` or `FILE:LINE` that selects no command at all.
+    public static func nothingSelected(_ what: String) -> Diagnostic {
+        Diagnostic(code: "E0508", message: "no command matches \(what)",
+                   help: "-k matches part of 'path::case name' (any case, ignoring case); 'kept test PATH' runs everything")
+    }
+
+    /// A report file (`--report`) or a script `--update` rewrites could not be written.
+    public static func testWriteFailed(_ path: String, reason: String) -> Diagnostic {
+        Diagnostic(code: "E0509", message: "could not write '\(path)': \(reason)")
     }
 
     // MARK: E04xx the plan
