@@ -30,7 +30,7 @@ public struct TestOptions: Sendable {
     public var interactive = false
     public var jobs = 2
     /// `-k PATTERN`, repeatable: only the cases whose `path::case` holds one (ignoring case;
-    /// `*` and `?` make it a glob over the whole name).
+    /// `*` and `?` make it a glob that matches a part of the name).
     public var patterns: [String] = []
     /// `--max-failures N` (`--fail-fast` is 1): stop once N commands failed.
     public var maxFailures: Int? = nil

@@ -89,15 +89,15 @@ struct TestSelection: Sendable {
         caseName.map { "\(path)::\($0)" } ?? path
     }
 
-    /// Whether `-k` picks a name: any pattern, as a part of it ignoring case, or with `*` or `?`
-    /// as a glob over all of it.
+    /// Whether `-k` picks a name: any pattern, as a part of it ignoring case; with `*` or `?` it
+    /// is a glob, still matching a part (`a.kept::*them` picks `tests/a.kept::list them`).
     func picks(_ name: String) -> Bool {
         guard !patterns.isEmpty else { return true }
         let lower = name.lowercased()
         return patterns.contains { p in
             let lp = p.lowercased()
             if lp.contains("*") || lp.contains("?") {
-                return ExpectedLine.glob(Array(lp.unicodeScalars), Array(lower.unicodeScalars))
+                return ExpectedLine.glob(Array(("*" + lp + "*").unicodeScalars), Array(lower.unicodeScalars))
             }
             return lower.contains(lp)
         }
