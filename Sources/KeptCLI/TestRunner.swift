@@ -226,6 +226,8 @@ struct Tally {
 struct UpdateAsker {
     let out: OutputStream
     let editor = PlainLineEditor(fd: 0)
+    /// Whether a terminal shows the answer as it is typed.
+    let echoed = isatty(0) != 0
     var all: Bool? = nil
 
     init(out: OutputStream) { self.out = out }
@@ -240,6 +242,8 @@ struct UpdateAsker {
                 out.line("")
                 return false
             }
+            // Piped answers are not echoed by a terminal: the answer ends the prompt's line.
+            if !echoed { out.line(l) }
             switch l.trimmedSpaces.lowercased() {
             case "y", "yes": return true
             case "n", "no": return false

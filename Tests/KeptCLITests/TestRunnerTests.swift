@@ -333,4 +333,11 @@ final class TestRunnerTests: XCTestCase {
         XCTAssertEqual(r2.status, 0, "after --update the transcript should pass; file now:\n\(now)\n\(r2.summary)")
         XCTAssertEqual(r2.stdoutLines.last, "2 passed, 0 failed, 0 errors, 0 skipped", r2.summary)
     }
+
+    /// `--report junit` read back by xml.etree, `--report tap` by a strict line check, a report
+    /// on stdout beside the human output on stderr, the progress line, and `-j 1` and `-j 2` on
+    /// examples/ giving the same reports (their wall times printed): Tests/runner/reports.py.
+    func testReportsReadBack() throws {
+        try Kept.runDriver("Tests/runner/reports.py")
+    }
 }
