@@ -7,7 +7,7 @@ import Foundation
 import XCTest
 
 final class CLITests: XCTestCase {
-    static let usageLine = "usage: kept [repl] [--store FILE] [--now ISO] [--zone TZ] [--format text|json] [--yes]"
+    static let usageLine = "usage: kept [repl] [--store FILE] [--now ISO] [--zone TZ] [--format text|json] [--errors rich|short] [--color WHEN] [--yes]"
 
     // MARK: - Diagnostics
 
@@ -189,7 +189,7 @@ final class CLITests: XCTestCase {
         XCTAssertEqual(r.stdoutLines, [
             "add: file a task from a quick-add line",
             "usage:   add TITLE [@DATE] [every RULE] [!PRIORITY] [+PROJECT] [#TAG]... [[[NOTE]]]...",
-            "example: add Call the dentist @tomorrow 3pm +Health #phone !high",
+            "example: add Call the dentist @tomorrow 3pm +Home #phone !high",
         ], r.summary)
     }
 

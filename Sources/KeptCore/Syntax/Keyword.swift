@@ -181,10 +181,11 @@ public enum Keyword: String, CaseIterable, Sendable {
         }
     }
 
-    /// A runnable example, shown by `help COMMAND`.
+    /// A runnable example, shown by `help COMMAND`. Run in the order of `commands` against
+    /// examples/home.store.json, every one succeeds (HelpTests.testEveryExampleRuns).
     public var example: String {
         switch self {
-        case .add: return "add Call the dentist @tomorrow 3pm +Health #phone !high"
+        case .add: return "add Call the dentist @tomorrow 3pm +Home #phone !high"
         case .capture: return "capture Board offsite Friday 9am"
         case .parse: return "parse Pay rent @jan 31 every month on the 31st"
         case .date: return "date next fri 3pm"
@@ -192,16 +193,16 @@ public enum Keyword: String, CaseIterable, Sendable {
         case .repeat: return "repeat every month on the 31st from 2026-01-31 next 6"
         case .rrule: return "rrule every month on the last friday"
         case .show: return "show 1 due"
-        case .list: return "list [FILTER]"
-        case .count: return "count [FILTER]"
-        case .filter: return "filter NAME = FILTER | filter star|unstar|delete NAME | filter rename OLD to NEW | filter move NAME to N"
+        case .list: return "list +Home or overdue order by due limit 5"
+        case .count: return "count #phone or overdue"
+        case .filter: return "filter Errands = #errand or +Home"
         case .filters: return "filters"
         case .areas: return "areas"
         case .complete: return "complete 1"
         case .reopen: return "reopen 1"
-        case .delete: return "delete \"Call the dentist\""
+        case .delete: return "delete \"Read 'Thinking in Systems'\""
         case .archive: return "archive where done"
-        case .unarchive: return "unarchive 3"
+        case .unarchive: return "unarchive 4"
         case .tomorrow: return "tomorrow where overdue"
         case .reschedule: return "reschedule 1 next fri 3pm"
         case .move: return "move where (overdue) to today"
@@ -228,7 +229,7 @@ public enum Keyword: String, CaseIterable, Sendable {
         case .why: return "why 3"
         case .not: return "not today 3"
         case .back: return "back 3"
-        case .top3: return "top3 replace 2 with 7"
+        case .top3: return "top3 replace 5 with 3"
         case .all: return ""
         }
     }
