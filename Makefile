@@ -25,6 +25,10 @@ deps:
 	  echo "installing: python-dateutil"; \
 	  python3 -m pip install --quiet python-dateutil || exit 1; \
 	}
+	@python3 -c 'import jsonschema' 2>/dev/null || { \
+	  echo "installing: jsonschema"; \
+	  python3 -m pip install --quiet jsonschema || exit 1; \
+	}
 
 build: deps
 	$(SWIFT) build

@@ -129,15 +129,32 @@ final class JSONFormatTests: XCTestCase {
         XCTAssertEqual((objs[3]["error"] as? [String: Any])?["code"] as? String, "E0209")
     }
 
-    /// A store that cannot be read is reported on stderr even in JSON mode (nothing ran, so
-    /// there is no per-command line), exit 2.
+    /// A store that cannot be read is, in JSON mode, one error object on stdout (as every error
+    /// there is) naming the store; stderr stays empty; exit 2.
     func testUnreadableStoreInJSONMode() throws {
         let dir = try TempDir()
         defer { dir.cleanUp() }
         let store = try dir.write("bad.json", "[1,2]\n")
         let r = try Kept.run(["run", "--format", "json", "--store", store] + Kept.clock + ["--errors", "short", "-e", "list"])
         XCTAssertEqual(r.status, 2, r.summary)
-        XCTAssertEqual(r.stdout, "", r.summary)
-        XCTAssertTrue(r.stderr.contains("error[E0308]"), r.summary)
+        XCTAssertEqual(r.stderr, "", r.summary)
+        let objs = try parseLines(r)
+        XCTAssertEqual(objs.count, 1, r.summary)
+        let e = try XCTUnwrap(objs.first?["error"] as? [String: Any], r.summary)
+        XCTAssertEqual(e["code"] as? String, "E0308")
+        XCTAssertEqual(e["file"] as? String, store)
+        // The REPL the same.
+        let repl = try Kept.run(["repl", "--format", "json", "--store", store] + Kept.clock, stdin: Data("list\n".utf8))
+        XCTAssertEqual(repl.status, 2, repl.summary)
+        XCTAssertEqual(repl.stderr, "", repl.summary)
+        XCTAssertEqual(try parseLines(repl).first?.keys.sorted(), ["error"], repl.summary)
+    }
+
+    /// Every statement of `kept help` (by its example, in help order), every other statement
+    /// form with the setters, errors (with their file), dot-commands in the piped REPL and an
+    /// unreadable store: each prints one JSON object, validated with Python's jsonschema against
+    /// docs/schema/output.schema.json (Tests/schema/json_schema_test.py).
+    func testEveryLineMatchesTheSchema() throws {
+        try Kept.runDriver("Tests/schema/json_schema_test.py")
     }
 }

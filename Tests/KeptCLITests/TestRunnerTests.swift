@@ -213,14 +213,14 @@ final class TestRunnerTests: XCTestCase {
     }
 
     /// `@format json` switches only the next command to JSON; an error in JSON mode is the
-    /// error object as an output line.
+    /// error object as an output line, naming its file (here by a glob: the path varies).
     func testFormatJSONDirective() throws {
         let dir = try TempDir()
         defer { dir.cleanUp() }
         let file = try dir.write("json.kept", """
         @format json
         > show 9
-        {"error":{"code":"E0301","message":"no task with id 9","line":2,"column":8,"help":"'list' shows the open tasks with their ids"}}
+        {"error":{"code":"E0301","message":"no task with id 9","file":"*json.kept (glob)","line":2,"column":8,"help":"'list' shows the open tasks with their ids"}}
 
         > show 9
         ! E0301 no task with id 9
