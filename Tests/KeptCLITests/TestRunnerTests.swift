@@ -340,4 +340,11 @@ final class TestRunnerTests: XCTestCase {
     func testReportsReadBack() throws {
         try Kept.runDriver("Tests/runner/reports.py")
     }
+
+    /// A script's result (and its TAP points) is printed as soon as it and those before it are
+    /// done: the first script's line arrives while the second waits for its store on a named
+    /// pipe, with -j 1 and -j 2 (Tests/runner/streaming.py).
+    func testResultsStreamAsEachScriptFinishes() throws {
+        try Kept.runDriver("Tests/runner/streaming.py")
+    }
 }
