@@ -294,31 +294,32 @@ struct MarkedScope {
     mutating func endCase(_ report: inout ScriptReport) {
         guard inCase else { return }
         let where_ = caseName.map { " (case \"\($0)\")" } ?? ""
-        if let s = caseSkip, report.outcomes.contains(where: { $0.status == .skipped && $0.caseName == caseName && $0.line > s.line }) {
-            report.notes.append(ScriptReport.Note(line: s.line, text: "skipped \(path):\(s.line)\(where_): \(MarkedScope.reason(s))"))
-        }
-        if let x = caseXfail, caseRan > 0 {
-            if caseFailed {
-                report.notes.append(ScriptReport.Note(line: x.line, text: "xfail   \(path):\(x.line)\(where_): \(MarkedScope.reason(x))"))
-            } else {
-                report.outcomes.append(MarkedScope.xpass(x, path: path, caseName: caseName, what: "case"))
-            }
-        }
+        let name = caseName
+        close(&report, skip: caseSkip, xfail: caseXfail, ran: caseRan, failed: caseFailed, what: "case", caseName: name,
+              skipped: { $0.caseName == name && $0.line > $1.line }, place: { "\(path):\($0.line)\(where_)" })
         caseSkip = nil
         caseXfail = nil
     }
 
     /// Ends the file: the same for its own `@skip` or `@xfail`.
     mutating func endFile(_ report: inout ScriptReport) {
-        if let s = fileSkip, report.outcomes.contains(where: { $0.status == .skipped }) {
-            report.notes.append(ScriptReport.Note(line: s.line, text: "skipped \(path): \(MarkedScope.reason(s))"))
+        close(&report, skip: fileSkip, xfail: fileXfail, ran: fileRan, failed: fileFailed, what: "file", caseName: nil,
+              skipped: { _, _ in true }, place: { _ in path })
+    }
+
+    /// The summary lines of a scope's `@skip` (when it skipped a command, by `skipped`) and
+    /// `@xfail` (when a command ran), or the XPASS of an `@xfail` under which nothing failed.
+    private func close(_ report: inout ScriptReport, skip: TranscriptDirective?, xfail: TranscriptDirective?, ran: Int, failed: Bool,
+                       what: String, caseName: String?, skipped: (TestOutcome, TranscriptDirective) -> Bool,
+                       place: (TranscriptDirective) -> String) {
+        if let s = skip, report.outcomes.contains(where: { $0.status == .skipped && skipped($0, s) }) {
+            report.notes.append(ScriptReport.Note(line: s.line, text: "skipped \(place(s)): \(MarkedScope.reason(s))"))
         }
-        if let x = fileXfail, fileRan > 0 {
-            if fileFailed {
-                report.notes.append(ScriptReport.Note(line: x.line, text: "xfail   \(path): \(MarkedScope.reason(x))"))
-            } else {
-                report.outcomes.append(MarkedScope.xpass(x, path: path, caseName: nil, what: "file"))
-            }
+        guard let x = xfail, ran > 0 else { return }
+        if failed {
+            report.notes.append(ScriptReport.Note(line: x.line, text: "xfail   \(place(x)): \(MarkedScope.reason(x))"))
+        } else {
+            report.outcomes.append(MarkedScope.xpass(x, path: path, caseName: caseName, what: what))
         }
     }
 

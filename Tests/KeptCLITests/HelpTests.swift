@@ -9,19 +9,8 @@ import KeptCore
 import XCTest
 
 final class HelpTests: XCTestCase {
-    /// Runs a program with arguments; its status and what it printed (stdout and stderr together).
     func shell(_ argv: [String], cwd: URL? = nil) throws -> (status: Int32, output: String) {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = argv
-        if let cwd { p.currentDirectoryURL = cwd }
-        let pipe = Pipe()
-        p.standardOutput = pipe
-        p.standardError = pipe
-        try p.run()
-        let out = pipe.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return (p.terminationStatus, String(decoding: out, as: UTF8.self))
+        try Kept.runProgram(argv, cwd: cwd)
     }
 
     /// `kept help` lists every command of the language with its summary, then the front ends;

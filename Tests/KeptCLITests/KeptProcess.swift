@@ -127,23 +127,30 @@ enum Kept {
 }
 
 extension Kept {
-    /// Runs a Python driver script of the real binary (its path from the package root); it exits
-    /// 0 when every check passed, and what it printed goes into the failure message.
-    static func runDriver(_ script: String, file: StaticString = #filePath, line: UInt = #line) throws {
-        let bin = try requireBinary()
+    /// Runs a program (through `env`, so by its name) and gives back its status and what it
+    /// printed, stdout and stderr together.
+    static func runProgram(_ argv: [String], cwd: URL? = nil) throws -> (status: Int32, output: String) {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = ["python3", packageRoot.appendingPathComponent(script).path, bin]
-        p.currentDirectoryURL = packageRoot
+        p.arguments = argv
+        if let cwd { p.currentDirectoryURL = cwd }
         let pipe = Pipe()
         p.standardOutput = pipe
         p.standardError = pipe
         try p.run()
         let out = pipe.fileHandleForReading.readDataToEndOfFile()
         p.waitUntilExit()
+        return (p.terminationStatus, String(decoding: out, as: UTF8.self))
+    }
+
+    /// Runs a Python driver script of the real binary (its path from the package root); it exits
+    /// 0 when every check passed, and what it printed goes into the failure message.
+    static func runDriver(_ script: String, file: StaticString = #filePath, line: UInt = #line) throws {
+        let bin = try requireBinary()
+        let r = try runProgram(["python3", packageRoot.appendingPathComponent(script).path, bin], cwd: packageRoot)
         // The figures a driver measures, in the test log.
-        print(String(decoding: out, as: UTF8.self), terminator: "")
-        XCTAssertEqual(p.terminationStatus, 0, String(decoding: out, as: UTF8.self), file: file, line: line)
+        print(r.output, terminator: "")
+        XCTAssertEqual(r.status, 0, r.output, file: file, line: line)
     }
 }
 

@@ -229,7 +229,7 @@ public enum Keyword: String, CaseIterable, Sendable {
         case .why: return "why 3"
         case .not: return "not today 3"
         case .back: return "back 3"
-        case .top3: return "top3 replace 5 with 3"
+        case .top3: return "top3 replace 7 with 3"
         case .all: return ""
         }
     }
