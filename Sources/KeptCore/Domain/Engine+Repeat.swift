@@ -2,13 +2,19 @@
 // (R-REP-2, 3, 5, 6, 10), stopping a series (R-REP-8, in Engine+Edits).
 
 extension Engine {
+    /// A rule as the engine keeps it, with the defaults of where it came from
+    /// (RepeatRule.admitted: the week start, an RRULE's UNTIL that ends a day).
+    public func admit(_ rule: RepeatRule, from origin: RepeatRule.Origin) -> RepeatRule {
+        rule.admitted(from: origin, weekStart: weekStart, zone: zone)
+    }
+
     /// A repeat for a task: the anchor is `from DATE`, else the due date; an undated task is
-    /// dated to the rule's first occurrence on or after today (R-REP-7). The rule keeps the
-    /// account's week start as it is now.
+    /// dated to the rule's first occurrence on or after today (R-REP-7). A rule not admitted yet
+    /// (a draft's, from capture's words) is admitted as words: it keeps the account's week
+    /// start as it is now.
     public func attach(_ rule: RepeatRule, to t: inout Task) {
         let today = self.today
-        var rule = rule
-        if rule.weekStart == nil { rule.weekStart = weekStart }
+        let rule = admit(rule, from: .words)
         if t.due == nil {
             let start = rule.from ?? today
             // An hourly rule without a time starts now.
