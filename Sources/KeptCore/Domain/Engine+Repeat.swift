@@ -34,28 +34,14 @@ extension Engine {
     func nextOccurrence(of t: Task, completedOn day: CivilDate) throws(DomainError) -> Task? {
         guard let spec = t.repeatRule,
               let next = spec.next(afterCompleting: t.due, at: nowLocal, today: day, zone: zone, weekStart: weekStart) else { return nil }
-        let d = next.due.date
         // R-REP-5: the next occurrence keeps the task's fields and its due time; it drops a
         // Not today hold and comments.
-        var n = t
+        var n = moved(t, to: next.due)
         // The next occurrence needs an id; without one the series would end behind the user's back.
         let fresh = try newTask(title: t.title)
         n.id = fresh.id
         n.uid = fresh.uid
         n.status = .open
-        n.due = next.due
-        if let oldStart = t.start, let oldDue = t.due {
-            n.start = Due(date: oldStart.date.adding(days: oldDue.date.days(until: d)), time: oldStart.time)
-        }
-        // R-REP-5: a reminder moves with the date, keeping its time of day; a task that had no
-        // date keeps its reminder's time on the day it is next due. Either is a new reminder,
-        // so it is not Past due.
-        n.reminders = t.reminders.map { r in
-            var m = r
-            m.pastDue = false
-            m.at = RepeatSpec.moved(r.at, from: t.due, to: next.due)
-            return m
-        }
         n.completedAt = nil
         n.heldUntil = nil
         n.notTodayOn = nil
@@ -66,6 +52,25 @@ extension Engine {
         n.repeatRule = next.spec
         n.nextOccurrence = nil
         n.pristine = true
+        return n
+    }
+
+    /// R-REP-5: the task as the occurrence due `due`: a start date keeps its distance to the
+    /// due; a reminder moves with the occurrence, keeping its time of day (a task that had no
+    /// date keeps its reminder's time on the day it is now due), and is a new reminder, so not
+    /// Past due.
+    func moved(_ t: Task, to due: Due) -> Task {
+        var n = t
+        n.due = due
+        if let oldStart = t.start, let oldDue = t.due {
+            n.start = Due(date: oldStart.date.adding(days: oldDue.date.days(until: due.date)), time: oldStart.time)
+        }
+        n.reminders = t.reminders.map { r in
+            var m = r
+            m.pastDue = false
+            m.at = RepeatSpec.moved(r.at, from: t.due, to: due)
+            return m
+        }
         return n
     }
 }
