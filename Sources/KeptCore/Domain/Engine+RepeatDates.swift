@@ -39,7 +39,7 @@ extension Engine {
             // The open occurrence, or its whole day: the task moves to the next one still ahead.
             if d.date == open.date, d.time == nil || d.time == open.time {
                 let ex = d.time == nil ? Due(date: d.date) : spec.exceptionForm(open)
-                after.exceptions = RepeatSpec.sorted(spec.exceptions + [ex])
+                after.exceptions = RepeatSpec.sorted(spec.exceptions.filter { !RepeatSpec.covers(ex, $0) } + [ex])
                 guard let next = after.firstAhead(after: open, dueTime: dueTime, today: self.today, now: self.nowLocal,
                                                   weekStart: self.weekStart, zone: self.zone) else {
                     throw .repeatDate(t, .seriesEnds(after: open))
@@ -100,6 +100,9 @@ extension Engine {
             }
             var after = spec
             after.additions = RepeatSpec.sorted(spec.additions + [x])
+            // A series whose time is the task's due time keeps it when the task stands for an
+            // added date at another time.
+            if timed, x.time != open.time, after.anchorTime == nil, !(after.rule?.isTimed ?? true) { after.anchorTime = open.time }
             return self.redated(t, after, open: open, to: RepeatSpec.moment(x) < RepeatSpec.moment(open) ? x : nil, date: x, into: &step)
         }
     }
