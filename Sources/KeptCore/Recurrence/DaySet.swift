@@ -58,6 +58,30 @@ struct DaySet {
         }
     }
 
+    /// Inserts the days of a month mask (bit i: day i) at offset o.
+    mutating func insert(mask: UInt32, at o: Int) {
+        guard mask != 0, o >= 0, o < DaySet.capacity else { return }
+        let j = o >> 6, s = UInt64(o & 63)
+        let m = UInt64(mask)
+        w[j] |= m << s
+        if s > 32, j + 1 < 6 { w[j + 1] |= m >> (64 - s) }
+    }
+
+    /// How many members are in lo..<hi.
+    func count(from lo: Int, to hi: Int) -> Int {
+        let a = max(0, lo), b = min(hi, DaySet.capacity)
+        guard a < b else { return 0 }
+        var c = 0
+        for j in (a >> 6)...((b - 1) >> 6) {
+            var x = w[j]
+            let start = j << 6
+            if a > start { x &= ~UInt64(0) << UInt64(a - start) }
+            if b < start + 64 { x &= (UInt64(1) << UInt64(b - start)) &- 1 }
+            c += x.nonzeroBitCount
+        }
+        return c
+    }
+
     /// Keeps the members for which `keep` is true.
     mutating func filter(_ keep: (Int) -> Bool) {
         for j in 0..<6 {
