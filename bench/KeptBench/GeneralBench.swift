@@ -70,7 +70,9 @@ func generalMain(_ args: [String]) {
     }
 
     let verbose = ProcessInfo.processInfo.environment["SLOWEST"] != nil
-    /// The slowest rule of a set: each timed alone over 300 calls (SLOWEST=1 prints the 3 slowest).
+    let below = Double(ProcessInfo.processInfo.environment["BELOW"] ?? "") ?? 0
+    /// The slowest rule of a set: each timed alone over 300 calls (SLOWEST=1 prints the 3 slowest,
+    /// BELOW=RATE every rule slower than RATE).
     func slowest(_ set: [GeneralRule], old: Bool) -> (rate: Double, rule: String) {
         var worst = (Double.infinity, "")
         var all: [(Double, String)] = []
@@ -86,6 +88,7 @@ func generalMain(_ args: [String]) {
             if sum == -1 { print("") }
             let r = 300 / best
             if verbose { all.append((r, g.text + " from " + anchor.iso)) }
+            if r < below { print("    below: \(Int(r))/s  \(g.text) from \(anchor.iso)") }
             if r < worst.0 { worst = (r, g.text + " from " + anchor.iso) }
         }
         for (r, t) in all.sorted(by: { $0.0 < $1.0 }).prefix(3) { print("    \(Int(r))/s  \(t)") }

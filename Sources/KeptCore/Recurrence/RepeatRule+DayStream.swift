@@ -1,15 +1,17 @@
 // The day stream of daily, hourly and minutely rules: every day the day parts allow (all of
 // them limit), each with the occurrences its times and the INTERVAL's step from the anchor give
-// it. The next occurrence walks months (BYYEARDAY: years) as masks, skipping the days the
-// INTERVAL cannot reach (DayPhase); COUNT counts whole months of days by their bits.
+// it. The next occurrence walks months as masks (BYYEARDAY too), skipping the days the
+// INTERVAL cannot reach (DayPhase) and the years that hold none (YearSkip); COUNT counts whole
+// months of days by their bits.
 
 extension Expansion {
     /// Whether a daily rule has no day part, so that every INTERVAL-th day is in.
     var everyDay: Bool { months == 0 && monthDays | monthDaysFromEnd == 0 && !hasByDay && yearDays.isEmpty }
 
     /// Daily, hourly and minutely rules: the first occurrence at or after k, from the days the
-    /// day parts allow (month masks, or BYYEARDAY's days year by year), each tried in turn; once
-    /// a few have none, the days the INTERVAL cannot reach are left out without a try.
+    /// day parts allow (month masks, BYYEARDAY included), each tried in turn; once a few have
+    /// none, the days the INTERVAL cannot reach are left out without a try, and from the first
+    /// January on, whole years that cannot hold one (YearSkip).
     func firstInDays(atOrAfter k: OccurrenceKey, kDay: Int) -> OccurrenceKey? {
         if !reachable || (frequency == .minutely && !minutelySetPosKeeps) { return nil }
         if everyDay, frequency == .daily {
@@ -20,13 +22,28 @@ extension Expansion {
             }
             return nil
         }
-        if !yearDays.isEmpty { return firstByYearDays(atOrAfter: k, kDay: kDay) }
         var c = MonthCursor(containing: kDay)
         var memo = MonthMaskMemo()
         var phase: DayPhase? = nil
+        var skip: YearSkip? = nil
         var misses = 0
         var from = kDay - c.base
-        for _ in 0..<(4801 * cycles) {
+        var visited = 0
+        let limit = 4801 * cycles
+        while visited < limit {
+            if c.month == 1, visited > 0 {
+                if skip == nil {
+                    let ph = phase ?? dayPhase()
+                    phase = ph
+                    skip = YearSkip(ph, months: streamMonths)
+                }
+                if skip?.mayHave(self, base: c.base, jan1Weekday: c.firstWeekday, leap: c.leap, memo: &memo) == false {
+                    c.advanceYear()
+                    visited += 12
+                    if c.base > Expansion.lastDay { return nil }
+                    continue
+                }
+            }
             var cand = monthMask(c, &memo)
             if from > 0 {
                 cand &= ~MonthCursor.low(from)
@@ -45,60 +62,10 @@ extension Expansion {
                 }
             }
             c.advance()
+            visited += 1
             if c.base > Expansion.lastDay { return nil }
         }
         return nil
-    }
-
-    /// The first occurrence at or after k of an hourly or minutely rule with BYYEARDAY: its
-    /// days year by year.
-    func firstByYearDays(atOrAfter k: OccurrenceKey, kDay: Int) -> OccurrenceKey? {
-        var phase: DayPhase? = nil
-        var misses = 0
-        var found: OccurrenceKey? = nil
-        walkYearDays(from: kDay, years: 401 * cycles) { d in
-            if let ph = phase, !ph.admits(d) { return false }
-            found = firstOnDay(d, atOrAfter: k)
-            if found != nil { return true }
-            misses += 1
-            if phase == nil, misses >= 4 { phase = dayPhase() }
-            return false
-        }
-        return found
-    }
-
-    /// Calls `body` with each day, from day number `from` on, that BYYEARDAY and the other day
-    /// parts allow, in order, for at most `years` years, until `body` says to stop.
-    func walkYearDays(from: Int, years: Int, _ body: (Int) -> Bool) {
-        let (y0, _, _) = CalendarMath.civil(dayNumber: from)
-        var y = y0
-        for _ in 0..<years {
-            guard y <= CivilDate.yearRange.upperBound else { return }
-            let info = YearInfo(y)
-            var set = DaySet()
-            for yd in yearDays {
-                let i = yd > 0 ? yd - 1 : info.length + yd
-                if i >= 0, i < info.length { set.insert(i) }
-            }
-            var i = set.first(atOrAfter: max(0, from - info.base))
-            while let off = i {
-                if meetsDayParts(info, offset: off), body(info.base + off) { return }
-                i = set.first(atOrAfter: off + 1)
-            }
-            y += 1
-        }
-    }
-
-    /// Whether a day of BYYEARDAY meets the rule's other day parts: a plain weekday first (the
-    /// cheap test), then BYMONTH, BYMONTHDAY and ordinals counted in the month.
-    func meetsDayParts(_ y: YearInfo, offset i: Int) -> Bool {
-        if weekdays != 0, nthWeekdays.isEmpty, weekdays & Expansion.weekdayBit(y.base + i) == 0 { return false }
-        guard months != 0 || monthDays | monthDaysFromEnd != 0 || !nthWeekdays.isEmpty else { return true }
-        let m = y.month(ofOffset: i)
-        guard allows(month: m) else { return false }
-        let start = y.monthStart(m)
-        return meetsMonthDays(day: i - start + 1, monthLength: y.monthLength(m))
-            && (nthWeekdays.isEmpty || meetsByDay(y, offset: i, first: start, last: y.monthStart(m + 1) - 1))
     }
 
     /// The INTERVAL's period in days for the day stream: how many 400-year cycles of the
@@ -149,8 +116,15 @@ extension Expansion {
                 let hs = hours == 0 ? 24 : hours.nonzeroBitCount, ms = minutes == 0 ? 60 : minutes.nonzeroBitCount
                 // Many allowed minutes: every day may have one.
                 guard hs * ms <= 256 else { return .none }
-                for h in 0..<24 where hours == 0 || hours & (UInt32(1) << UInt32(h)) != 0 {
-                    for m in 0..<60 where minutes == 0 || minutes & (UInt64(1) << UInt64(m)) != 0 { add(h * 60 + m) }
+                var hb = hours == 0 ? UInt32(0xFF_FFFF) : hours
+                while hb != 0 {
+                    let h = hb.trailingZeroBitCount
+                    hb &= hb - 1
+                    var mb = minutes == 0 ? (UInt64(1) << 60) - 1 : minutes
+                    while mb != 0 {
+                        add(h * 60 + mb.trailingZeroBitCount)
+                        mb &= mb - 1
+                    }
                 }
             }
             return DayPhase(period: p, residues: res)
@@ -172,21 +146,15 @@ extension Expansion {
     }
 
     /// Daily, hourly and minutely rules: the occurrences before key k, at most `limit`, month by
-    /// month: a daily rule's whole days by the bits of its months, the others day by day.
+    /// month (whole years that cannot hold one left out): a daily rule's whole days by the bits
+    /// of its months, the others day by day.
     func countByDays(before k: OccurrenceKey, limit: Int) -> Int {
         guard reachable, frequency != .minutely || minutelySetPosKeeps else { return 0 }
         let kDay = floorDiv(k, OccurrenceKey.minutesPerDay)
         guard kDay >= anchorDay, limit > 0 else { return 0 }
         let phase = dayPhase()
+        var skip = YearSkip(phase, months: streamMonths)
         var c = 0
-        if !yearDays.isEmpty {
-            walkYearDays(from: anchorDay, years: 401 * cycles) { d in
-                if d > kDay { return true }
-                if phase.admits(d) { c += count(onDay: d, before: k, atMost: limit - c) }
-                return c >= limit
-            }
-            return min(c, limit)
-        }
         // A daily rule whose INTERVAL the phase says exactly has the same count on each whole day.
         let wholeDays = frequency == .daily && n <= 64
         let perDay = wholeDays ? count(onDay: anchorDay, before: (anchorDay + 1) * OccurrenceKey.minutesPerDay, atMost: Int.max) : 0
@@ -194,6 +162,11 @@ extension Expansion {
         var memo = MonthMaskMemo()
         var visited = 0
         while c < limit, cur.base <= kDay, visited < 4801 * cycles {
+            if cur.month == 1, visited > 0, !skip.mayHave(self, base: cur.base, jan1Weekday: cur.firstWeekday, leap: cur.leap, memo: &memo) {
+                cur.advanceYear()
+                visited += 12
+                continue
+            }
             var cand = monthMask(cur, &memo)
             if cand != 0 {
                 if anchorDay > cur.base { cand &= ~MonthCursor.low(anchorDay - cur.base) }
@@ -230,14 +203,14 @@ extension Expansion {
         case .daily:
             guard floorMod(d - anchorDay, n) == 0 else { return 0 }
             if setPositions.isEmpty { return timesBefore(hi) - timesBefore(lo) }
-            var picked: [Int] = []
-            for p in setPositions {
-                let idx = p > 0 ? p - 1 : timesPerDay + p
-                guard idx >= 0, idx < timesPerDay, !picked.contains(idx) else { continue }
+            var picked = 0
+            for j in 0..<setPositions.count {
+                let idx = Expansion.position(setPositions[j], timesPerDay)
+                guard idx >= 0, idx < timesPerDay, !isRepeat(j, timesPerDay) else { continue }
                 let t = time(idx)
-                if t >= lo, t < hi { picked.append(idx) }
+                if t >= lo, t < hi { picked += 1 }
             }
-            return picked.count
+            return picked
         case .hourly:
             let anchorHour = anchorDay * 24 + anchorMinute / 60
             var h = floorMod(anchorHour - d * 24, n)
@@ -251,6 +224,23 @@ extension Expansion {
             }
         case .minutely:
             guard minutelySetPosKeeps else { return 0 }
+            if minutes != 0, minutes.nonzeroBitCount * n < 60 {
+                // Few minutes an hour against the steps through it: try each allowed time.
+                var hs = hours == 0 ? UInt32(0xFF_FFFF) : hours
+                while hs != 0, c < cap {
+                    let h = hs.trailingZeroBitCount
+                    hs &= hs - 1
+                    guard h * 60 + 59 >= lo else { continue }
+                    if h * 60 >= hi { break }
+                    var ms = minutes
+                    while ms != 0 {
+                        let t = h * 60 + ms.trailingZeroBitCount
+                        ms &= ms - 1
+                        if t >= lo, t < hi, floorMod(startKey - (dayKey + t), n) == 0 { c += 1 }
+                    }
+                }
+                return min(c, cap)
+            }
             var t = lo + floorMod(startKey - (dayKey + lo), n)
             while t < hi, c < cap {
                 let h = t / 60
@@ -285,11 +275,21 @@ extension Expansion {
             return false
         case .minutely:
             guard hours != 0 || minutes != 0 else { return true }
+            // A time h:m is on a step when h·60 + m ≡ the anchor's minute (mod gcd(n, 1440)).
             let g = gcd(n, OccurrenceKey.minutesPerDay)
-            var t = floorMod(anchorMinute, g)
-            while t < OccurrenceKey.minutesPerDay {
-                if (hours == 0 || hours & (UInt32(1) << UInt32(t / 60)) != 0), (minutes == 0 || minutes & (UInt64(1) << UInt64(t % 60)) != 0) { return true }
-                t += g
+            var hs = hours == 0 ? UInt32(0xFF_FFFF) : hours
+            while hs != 0 {
+                let h = hs.trailingZeroBitCount
+                hs &= hs - 1
+                if minutes == 0 {
+                    if floorMod(anchorMinute - h * 60, g) < 60 { return true }
+                    continue
+                }
+                var ms = minutes
+                while ms != 0 {
+                    if floorMod(h * 60 + ms.trailingZeroBitCount - anchorMinute, g) == 0 { return true }
+                    ms &= ms - 1
+                }
             }
             return false
         case .weekly, .monthly, .yearly:

@@ -306,7 +306,17 @@ struct Expansion {
             if hasByDay || hasWeekNo { set.filter { byDayOK($0) && (!hasWeekNo || weekNoOK($0)) } }
         } else if hasWeekNo {
             set = weekDays
-            if hasByDay || months != 0 { set.filter { monthOK($0) && byDayOK($0) } }
+            if nthWeekdays.isEmpty {
+                // BYMONTH's months and BYDAY's weekdays as sets of their own, word by word.
+                if months != 0 {
+                    var inMonths = DaySet()
+                    for m in 1...12 where allows(month: m) { inMonths.insert(from: y.monthStart(m), to: y.monthStart(m + 1)) }
+                    set.formIntersection(inMonths)
+                }
+                if hasByDay { set.formIntersection(DaySet.weekdays(weekdayPattern, firstWeekday: y.firstWeekday)) }
+            } else if hasByDay || months != 0 {
+                set.filter { monthOK($0) && byDayOK($0) }
+            }
         } else if hasByDay {
             if months != 0 {
                 for m in 1...12 where months & (UInt16(1) << UInt16(m)) != 0 {
@@ -332,9 +342,7 @@ struct Expansion {
         func meets(_ week: Int, of weeks: Int) -> Bool {
             weekNoMask & (UInt64(1) << UInt64(week)) != 0 || weekNoFromEndMask & (UInt64(1) << UInt64(weeks + 1 - week)) != 0
         }
-        func insert(_ from: Int, _ to: Int) {
-            for d in max(from, y.base)..<min(to, end) { set.insert(d - y.base) }
-        }
+        func insert(_ from: Int, _ to: Int) { set.insert(from: from - y.base, to: min(to, end) - y.base) }
         let weeks = (w1Next - w1) / 7
         for week in 1...max(1, weeks) where meets(week, of: weeks) { insert(w1 + 7 * (week - 1), w1 + 7 * week) }
         let before = (w1 - w1Prev) / 7
@@ -433,19 +441,38 @@ struct Expansion {
         case .monthly:
             let (ky, km, _) = CalendarMath.civil(dayNumber: kDay)
             let a = anchor.year * 12 + anchor.month - 1
-            var m = a + ceilDiv(max(0, ky * 12 + km - 1 - a), n) * n
-            for _ in 0...(4800 / gcd(n, 4800) + 1) {
-                let y = floorDiv(m, 12)
-                guard y <= CivilDate.yearRange.upperBound else { return nil }
-                let month = m - y * 12 + 1
-                // A month BYMONTH leaves out costs no calendar work.
-                if months != 0, months & (UInt16(1) << UInt16(month)) == 0 {
-                    m += n
-                    continue
+            let m0 = a + ceilDiv(max(0, ky * 12 + km - 1 - a), n) * n
+            guard floorDiv(m0, 12) <= CivilDate.yearRange.upperBound else { return nil }
+            var cur = MonthCursor(year: floorDiv(m0, 12), month: floorMod(m0, 12) + 1)
+            var memo = MonthMaskMemo()
+            // With an INTERVAL that divides 12 every year has the same months of the series: a
+            // year none of whose months holds a day (YearSkip) is left out whole.
+            var stepMonths: UInt16 = 0
+            if 12 % n == 0 {
+                for m in 1...12 where floorMod(m - 1 - a, n) == 0 && allows(month: m) { stepMonths |= UInt16(1) << UInt16(m) }
+                if stepMonths == 0 { return nil }
+            }
+            let firstStepMonth = stepMonths.trailingZeroBitCount
+            var skip = YearSkip(.none, months: stepMonths)
+            let limit = 4800 / gcd(n, 4800) + 1
+            var steps = 0
+            while steps <= limit {
+                guard cur.year <= CivilDate.yearRange.upperBound else { return nil }
+                if stepMonths != 0, steps > 0, cur.month == firstStepMonth {
+                    let jan1 = cur.base - cur.yearOffset
+                    if !skip.mayHave(self, base: jan1, jan1Weekday: floorMod(jan1 + 3, 7), leap: cur.leap, memo: &memo) {
+                        cur = MonthCursor(year: cur.year + 1, month: cur.month)
+                        steps += 12 / n
+                        continue
+                    }
                 }
-                let info = YearInfo(y)
-                if let key = first(in: monthSet(info, month: month), base: info.base + info.monthStart(month), atOrAfter: k) { return key }
-                m += n
+                // A month BYMONTH leaves out costs no calendar work.
+                if allows(month: cur.month) {
+                    let mask = monthMask(cur, &memo)
+                    if mask != 0, let key = first(in: DaySet(mask: mask), base: cur.base, atOrAfter: k) { return key }
+                }
+                cur.advance(months: n)
+                steps += 1
             }
             return nil
         case .weekly:
@@ -485,14 +512,35 @@ struct Expansion {
             return c
         }
         let total = set.count * timesPerDay
-        var picked: [Int] = []
-        for p in setPositions {
-            let idx = p > 0 ? p - 1 : total + p
-            guard idx >= 0, idx < total, !picked.contains(idx), let d = set.member(idx / timesPerDay) else { continue }
+        var c = 0
+        for j in 0..<setPositions.count {
+            let idx = Expansion.position(setPositions[j], total)
+            guard idx >= 0, idx < total, !isRepeat(j, total), let d = set.member(idx / timesPerDay) else { continue }
             let key = (base + d) * OccurrenceKey.minutesPerDay + time(idx % timesPerDay)
-            if key >= startKey, key < k { picked.append(idx) }
+            if key >= startKey, key < k { c += 1 }
         }
-        return picked.count
+        return c
+    }
+
+    /// The 0-based index BYSETPOS value p picks among `total` occurrences (out of range: none).
+    @inline(__always) static func position(_ p: Int, _ total: Int) -> Int { p > 0 ? p - 1 : total + p }
+
+    /// Whether BYSETPOS's j-th value picks what an earlier one does, among `total`.
+    func isRepeat(_ j: Int, _ total: Int) -> Bool {
+        let idx = Expansion.position(setPositions[j], total)
+        for i in 0..<j where Expansion.position(setPositions[i], total) == idx { return true }
+        return false
+    }
+
+    /// How many occurrences a whole period with `total` of them before BYSETPOS has.
+    func kept(total: Int) -> Int {
+        guard !setPositions.isEmpty else { return total }
+        var c = 0
+        for j in 0..<setPositions.count {
+            let idx = Expansion.position(setPositions[j], total)
+            if idx >= 0, idx < total, !isRepeat(j, total) { c += 1 }
+        }
+        return c
     }
 
     /// How many occurrences come before key k, at most `limit`, by whole periods for yearly,
@@ -523,8 +571,15 @@ struct Expansion {
             var memo = MonthMaskMemo()
             while c < limit, cur.base <= kDay, cur.year <= CivilDate.yearRange.upperBound {
                 let m = monthMask(cur, &memo)
-                if m != 0 { c += count(in: DaySet(mask: m), base: cur.base, before: k) }
-                for _ in 0..<n { cur.advance() }
+                if m != 0 {
+                    // A month wholly between the anchor and k counts by its bits.
+                    if cur.base >= startDay, cur.base + cur.length <= kDay {
+                        c += kept(total: m.nonzeroBitCount * timesPerDay)
+                    } else {
+                        c += count(in: DaySet(mask: m), base: cur.base, before: k)
+                    }
+                }
+                cur.advance(months: n)
             }
         case .weekly where setPositions.isEmpty && n <= 9:
             // Without BYSETPOS a weekly rule is a day stream: its weekdays in BYMONTH's months,
@@ -540,6 +595,17 @@ struct Expansion {
                 if m != 0 { c += count(in: DaySet(mask: m), base: cur.base, before: k) }
                 cur.advance()
             }
+        case .weekly where months == 0:
+            // Without BYMONTH every week has the same days: the anchor's week and k's are
+            // counted, the whole weeks between by multiplying.
+            let a0 = anchorDay - weekStart.days(until: anchor.weekday)
+            let set = weekSet(a0)
+            let step = 7 * n
+            c = count(in: set, base: a0, before: k)
+            let whole = kDay - 7 - a0 >= step ? floorDiv(kDay - 7 - a0, step) : 0
+            c += whole * kept(total: set.count * timesPerDay)
+            let ws = a0 + step * (whole + 1)
+            if ws <= kDay { c += count(in: set, base: ws, before: k) }
         case .weekly:
             var ws = anchorDay - weekStart.days(until: anchor.weekday)
             while c < limit, ws <= kDay {
