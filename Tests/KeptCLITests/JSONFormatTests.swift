@@ -109,6 +109,36 @@ final class JSONFormatTests: XCTestCase {
         XCTAssertEqual(done?["completedAt"] as? String, "2026-06-15T09:00:00+02:00")
     }
 
+    /// A repeat → "repeat":{"text","rrule","exdate","rdate"} exactly, the dates a repeat skips
+    /// and adds as `YYYY-MM-DD` or `YYYY-MM-DDTHH:MM`, [] for none; skip, unskip, rdate and
+    /// unrdate → {"updated":TASK}; `show ID repeat` → {"repeat":{…}}.
+    func testRepeatShape() throws {
+        let r = try Kept.run(["run", "--format", "json"] + Kept.clock + [
+            "-e", "add Check in @2026-06-16 9am every day at 9am and 5pm", "-e", "skip next 1", "-e", "skip 1 jun 18",
+            "-e", "rdate 1 jun 19 8pm", "-e", "unskip 1 jun 18", "-e", "unrdate 1 jun 19 8pm", "-e", "show 1 repeat",
+        ])
+        XCTAssertEqual(r.status, 0, r.summary)
+        let objs = try parseLines(r)
+        XCTAssertEqual(objs.count, 7, r.summary)
+        guard objs.count == 7 else { return }
+        func rep(_ o: [String: Any], _ key: String) -> [String: Any]? { (o[key] as? [String: Any])?["repeat"] as? [String: Any] }
+        let fresh = try XCTUnwrap(rep(objs[0], "added"))
+        XCTAssertEqual(Set(fresh.keys), ["text", "rrule", "exdate", "rdate"])
+        XCTAssertEqual(fresh["text"] as? String, "Every day at 9am and 5pm")
+        XCTAssertEqual(fresh["rrule"] as? String, "FREQ=DAILY;BYHOUR=9,17;BYMINUTE=0")
+        XCTAssertEqual((fresh["exdate"] as? [Any])?.count, 0)
+        XCTAssertEqual((fresh["rdate"] as? [Any])?.count, 0)
+        for k in 1...5 { XCTAssertEqual(Set(objs[k].keys), ["updated"], "statement \(k + 1)") }
+        XCTAssertEqual((objs[1]["updated"] as? [String: Any]).map { Set($0.keys) }, Self.taskKeys)
+        XCTAssertEqual(rep(objs[1], "updated")?["exdate"] as? [String], ["2026-06-16T09:00"])
+        XCTAssertEqual(rep(objs[2], "updated")?["exdate"] as? [String], ["2026-06-16T09:00", "2026-06-18"])
+        XCTAssertEqual(rep(objs[3], "updated")?["rdate"] as? [String], ["2026-06-19T20:00"])
+        XCTAssertEqual(rep(objs[4], "updated")?["exdate"] as? [String], ["2026-06-16T09:00"])
+        XCTAssertEqual(rep(objs[5], "updated")?["rdate"] as? [String], [])
+        XCTAssertEqual(Set(objs[6].keys), ["repeat"])
+        XCTAssertEqual((objs[6]["repeat"] as? [String: Any]).map { Set($0.keys) }, ["text", "rrule", "exdate", "rdate"])
+    }
+
     /// Text that needs escaping stays one line of valid JSON: a description set to a quoted
     /// string with quotes, a backslash, a newline and a tab (the lexer's `\"`, `\\`, `\n`, `\t`)
     /// and non-ASCII; `updated` and `show ID FIELD` shapes on the way. (A title is one line, so

@@ -47,6 +47,10 @@ public enum Catalog {
         Entry(code: "E0218", summary: "times of day that one repeat rule cannot hold"),
         Entry(code: "E0219", summary: "a repeat rule without any date"),
         Entry(code: "E0220", summary: "a recurrence part this version does not support"),
+        Entry(code: "E0221", summary: "the task does not repeat"),
+        Entry(code: "E0222", summary: "not a date of the task's repeat"),
+        Entry(code: "E0223", summary: "the task's repeat has no occurrence after this one"),
+        Entry(code: "E0224", summary: "a date the task's repeat already has"),
         Entry(code: "E0225", summary: "a date outside the years 1 to 9999"),
         Entry(code: "E0226", summary: "a regular expression ran past its budget"),
         Entry(code: "E0227", summary: "the store has used up its task ids"),
@@ -79,6 +83,9 @@ public enum Catalog {
         Entry(code: "E0326", summary: "a run with a failed statement writes nothing"),
         Entry(code: "E0327", summary: "the file is not a store this program reads, or a damaged one"),
         Entry(code: "E0328", summary: "the store was written by a newer version"),
+        Entry(code: "E0329", summary: "not a date the task's repeat skips or adds"),
+        Entry(code: "E0330", summary: "a date the task's repeat is already past"),
+        Entry(code: "E0331", summary: "a time that does not fit the occurrences of the task's repeat"),
         Entry(code: "E0401", summary: "a plan limit is a whole number from 1, or all"),
         Entry(code: "E0402", summary: "the task is not in the plan"),
         Entry(code: "E0403", summary: "top 3 is full"),
@@ -426,6 +433,24 @@ public enum Catalog {
 
     public static func wrongState(_ message: String, range: SourceRange, file: SourceFile, help: String? = nil) -> Diagnostic {
         Diagnostic(code: "E0310", message: message, file: file, range: range, label: "see the task's status", help: help)
+    }
+
+    // MARK: a repeat's dates (skip, unskip, rdate, unrdate)
+
+    /// Why a repeat's skipped or added dates cannot change so: the code of each problem.
+    static func repeatDate(_ p: RepeatDateProblem, message: String, range: SourceRange, file: SourceFile, label: String,
+                           help: String? = nil) -> Diagnostic {
+        let code: String
+        switch p {
+        case .notRepeating: code = "E0221"
+        case .notAnOccurrence: code = "E0222"
+        case .seriesEnds: code = "E0223"
+        case .alreadyAnOccurrence: code = "E0224"
+        case .notListed: code = "E0329"
+        case .passed: code = "E0330"
+        case .timeDoesNotFit: code = "E0331"
+        }
+        return Diagnostic(code: code, message: message, file: file, range: range, label: label, help: help)
     }
 
     // MARK: E05xx the REPL's dot-commands

@@ -219,6 +219,7 @@ public final class Session {
         case .remind(let t, let when): return runRemind(s, t, when)
         case .unremind(let t, let which): return runUnremind(s, t, which)
         case .reminders: return runReminders(s)
+        case .repeatDates(let e): return runRepeatDates(s, e)
         case .undo(let n): return runUndo(s, n)
         case .redo(let n): return runRedo(s, n)
         case .projectAdd(let name): return runProjectAdd(s, name)

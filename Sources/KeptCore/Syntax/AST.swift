@@ -68,6 +68,15 @@ public enum Top3Edit: Sendable {
     case replace(TaskRef, with: TaskRef)
 }
 
+/// A change of a repeat's dates (EXDATE and RDATE): the task, and the date as written.
+public enum RepeatDateEdit: Sendable {
+    case skipNext(TaskTarget)
+    case skip(TaskTarget, TextArg)
+    case unskip(TaskTarget, TextArg)
+    case rdate(TaskTarget, TextArg)
+    case unrdate(TaskTarget, TextArg)
+}
+
 /// A piece of statement text that another module parses (a date, a value).
 public struct TextArg: Sendable, Equatable {
     public var text: String
@@ -132,6 +141,8 @@ public enum StatementKind: Sendable {
     /// `unremind ID N|all`.
     case unremind(TaskTarget, TextArg)
     case reminders
+    /// `skip`, `unskip`, `rdate`, `unrdate`: a repeat's taken-out and added dates.
+    case repeatDates(RepeatDateEdit)
     case undo(count: Int)
     case redo(count: Int)
     case projectAdd(TextArg)

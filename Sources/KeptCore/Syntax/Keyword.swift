@@ -36,6 +36,10 @@ public enum Keyword: String, CaseIterable, Sendable {
     case remind
     case unremind
     case reminders
+    case skip
+    case unskip
+    case rdate
+    case unrdate
     case set
     case undo
     case redo
@@ -59,7 +63,7 @@ public enum Keyword: String, CaseIterable, Sendable {
     public static let commands: [Keyword] = [
         .add, .capture, .parse, .date, .explain, .repeat, .rrule, .show, .list, .count, .filter, .filters, .areas, .complete, .reopen, .delete,
         .archive, .unarchive, .tomorrow, .reschedule, .move, .tag, .untag, .duplicate, .step, .comment, .link, .unlink, .subtask,
-        .remind, .unremind, .reminders, .set, .undo, .redo, .project, .projects, .now, .zone, .help,
+        .remind, .unremind, .reminders, .skip, .unskip, .rdate, .unrdate, .set, .undo, .redo, .project, .projects, .now, .zone, .help,
         .plan, .why, .not, .back, .top3,
     ]
 
@@ -72,6 +76,7 @@ public enum Keyword: String, CaseIterable, Sendable {
         case .plan: return ["refresh", "by"]
         case .top3: return ["change", "add", "replace"]
         case .not: return ["today"]
+        case .skip: return ["next"]
         case .filter: return ["star", "unstar", "delete", "rename", "move"]
         default: return []
         }
@@ -112,6 +117,10 @@ public enum Keyword: String, CaseIterable, Sendable {
         case .remind: return "add a reminder: later today, in an hour, this evening, tomorrow morning, next week, in 1 month, or a date and time"
         case .unremind: return "remove one reminder of a task, or all of them"
         case .reminders: return "list the Past due reminders and the nearest 60 scheduled ones"
+        case .skip: return "take an occurrence out of a task's repeat: the next one (the task moves on), or a date"
+        case .unskip: return "give back an occurrence that skip took out"
+        case .rdate: return "add an occurrence to a task's repeat"
+        case .unrdate: return "remove an occurrence that rdate added"
         case .set: return "change a setting, or a field of a task"
         case .undo: return "undo the last change, or the last N"
         case .redo: return "redo what undo undid"
@@ -164,6 +173,10 @@ public enum Keyword: String, CaseIterable, Sendable {
         case .remind: return "remind ID|\"TITLE\"|where (FILTER) later today|in an hour|this evening|tomorrow morning|next week|in 1 month|DATE [TIME]"
         case .unremind: return "unremind ID|\"TITLE\"|where (FILTER) N|all"
         case .reminders: return "reminders"
+        case .skip: return "skip next ID|\"TITLE\"|where FILTER | skip ID|\"TITLE\"|where (FILTER) DATE [TIME]"
+        case .unskip: return "unskip ID|\"TITLE\"|where (FILTER) DATE [TIME]"
+        case .rdate: return "rdate ID|\"TITLE\"|where (FILTER) DATE [TIME]"
+        case .unrdate: return "unrdate ID|\"TITLE\"|where (FILTER) DATE [TIME]"
         case .set: return "set [SETTING VALUE] | set ID|\"TITLE\"|where (FILTER) FIELD VALUE"
         case .undo: return "undo [N]"
         case .redo: return "redo [N]"
@@ -217,6 +230,10 @@ public enum Keyword: String, CaseIterable, Sendable {
         case .remind: return "remind 1 tomorrow morning"
         case .unremind: return "unremind 1 all"
         case .reminders: return "reminders"
+        case .skip: return "skip next 1"
+        case .unskip: return "unskip 1 jul 1"
+        case .rdate: return "rdate 1 sat 5pm"
+        case .unrdate: return "unrdate 1 sat 5pm"
         case .set: return "set where (+Home) priority high"
         case .undo: return "undo 2"
         case .redo: return "redo"
