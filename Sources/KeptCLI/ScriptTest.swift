@@ -75,7 +75,7 @@ struct ScriptTest {
                 case .success(.store(let s)): session.replaceStore(s)
                 case .success(.missing):
                     report.broken = true
-                    report.failures.append(short.render(Diagnostic(code: "E0308", message: "no store file '\(d.argument)'", file: file, range: d.range)))
+                    report.failures.append(short.render(Catalog.noStoreFile(d.argument, file: file, range: d.range)))
                     return report
                 case .failure(let diag):
                     report.broken = true

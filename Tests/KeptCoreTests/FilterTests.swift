@@ -167,10 +167,10 @@ final class FilterTests: XCTestCase {
                 XCTFail("\(c.id) `\(c.filter)`: expected \(c.code), got no error", file: file, line: line)
                 continue
             }
-            if d.code != c.code || d.message != c.message || (c.help != nil && d.help != c.help) {
+            if d.code.rawValue != c.code || d.message != c.message || (c.help != nil && d.help != c.help) {
                 failures.append("\(c.id) `\(c.filter)` expected \(c.code) \(c.message) [\(c.help ?? "-")] got \(d.code) \(d.message) [\(d.help ?? "-")]")
             }
-            XCTAssertEqual(d.code, c.code, "\(c.id) `\(c.filter)`: code", file: file, line: line)
+            XCTAssertEqual(d.code.rawValue, c.code, "\(c.id) `\(c.filter)`: code", file: file, line: line)
             XCTAssertEqual(d.message, c.message, "\(c.id) `\(c.filter)`: message", file: file, line: line)
             if let h = c.help { XCTAssertEqual(d.help, h, "\(c.id) `\(c.filter)`: help", file: file, line: line) }
         }

@@ -18,7 +18,7 @@ final class RobustnessTests: XCTestCase, SessionTesting {
     func refused(_ s: Session, _ text: String, _ code: String, _ id: String, file: StaticString = #filePath, line: UInt = #line) -> String {
         let before = StoreCodec.encode(s.store.snapshot())
         let r = run(s, text)
-        XCTAssertEqual(r.diagnostics.first?.code, code, "\(id): \(r.lines) \(r.diagnostics.map(\.message))", file: file, line: line)
+        XCTAssertEqual(r.diagnostics.first?.code.rawValue, code, "\(id): \(r.lines) \(r.diagnostics.map(\.message))", file: file, line: line)
         XCTAssertFalse(r.changed, "\(id): a refused statement reported a change", file: file, line: line)
         XCTAssertEqual(StoreCodec.encode(s.store.snapshot()), before, "\(id): a refused statement changed the store", file: file, line: line)
         return r.diagnostics.first?.message ?? ""
@@ -304,7 +304,7 @@ final class RobustnessTests: XCTestCase, SessionTesting {
         XCTAssertEqual(rows.count, Limits.table.count, "one row a limit")
         for l in Limits.table {
             XCTAssertTrue(rows.contains("| \(l.name) | \(l.value) | \(l.code) | \(l.meaning) |"), "docs/LIMITS.md lacks the row of \(l.name)")
-            XCTAssertNotNil(Catalog.summary(of: l.code), l.code)
+            XCTAssertNotNil(Catalog.summary(of: l.code.rawValue), l.code.rawValue)
         }
         XCTAssertEqual(Limits.grouped(1_048_576), "1,048,576")
         XCTAssertEqual(Limits.number(Array("999999999".utf8)), 999_999_999)

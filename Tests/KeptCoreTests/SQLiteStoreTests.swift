@@ -150,7 +150,7 @@ final class SQLiteStoreTests: XCTestCase {
         let b = session(try SQLiteStore.open(path("uid.db")).get(), seed: 9)
         XCTAssertEqual(run(a, "add first").lines, ["Added 1 · first"])
         let r = run(b, "add second")
-        XCTAssertEqual(r.diagnostics.first?.code, "E0307", "the same uid again: \(r.lines)")
+        XCTAssertEqual(r.diagnostics.first?.code, .E0307, "the same uid again: \(r.lines)")
         XCTAssertEqual(run(a, "list").lines, ["All 1 task", "1  first"])
     }
 
@@ -162,7 +162,7 @@ final class SQLiteStoreTests: XCTestCase {
         try odb.exec("CREATE TABLE notes (body TEXT); INSERT INTO notes VALUES ('hi')")
         let before = try Data(contentsOf: URL(fileURLWithPath: other))
         guard case .failure(.unreadable(let d)) = SQLiteStore.open(other) else { return XCTFail("another program's database opened") }
-        XCTAssertEqual(d.code, "E0327")
+        XCTAssertEqual(d.code, .E0327)
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: other)), before)
         // A newer schema.
         let newer = path("newer.db")
@@ -170,7 +170,7 @@ final class SQLiteStoreTests: XCTestCase {
         let ndb = try SQLiteDatabase.open(newer, create: false).get()
         try ndb.exec("PRAGMA user_version = 99")
         guard case .failure(.unreadable(let n)) = SQLiteStore.open(newer) else { return XCTFail("a newer schema opened") }
-        XCTAssertEqual(n.code, "E0328")
+        XCTAssertEqual(n.code, .E0328)
         // A damaged file: the header of a database, pages of noise.
         let good = try SQLiteStore.open(path("good.db")).get()
         let e = Engine(store: good, clock: .wall(Self.nine), defaultZone: .utc)
@@ -183,7 +183,7 @@ final class SQLiteStoreTests: XCTestCase {
         let bad = path("bad.db")
         try bytes.write(to: URL(fileURLWithPath: bad))
         guard case .failure(.unreadable(let b)) = SQLiteStore.open(bad) else { return XCTFail("a damaged database opened") }
-        XCTAssertEqual(b.code, "E0327")
+        XCTAssertEqual(b.code, .E0327)
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: bad)), bytes, "never written")
     }
 

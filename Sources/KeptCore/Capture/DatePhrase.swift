@@ -87,7 +87,7 @@ public enum DatePhrase {
             switch classes[k] {
             case .tooLarge:
                 return DatePhraseError(word: k, message: Catalog.numberTooLargeMessage(w),
-                                       help: "numbers go from 0 to \(Limits.grouped(Limits.largestNumber))", limit: "E0007")
+                                       help: "numbers go from 0 to \(Limits.grouped(Limits.largestNumber))", limit: .E0007)
             case .outOfCalendar:
                 var e = DatePhraseError.outOfCalendar(k)
                 e.message = "'\(w)' is after 9999-12-31, the last day of the calendar"

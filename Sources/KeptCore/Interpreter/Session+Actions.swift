@@ -68,8 +68,7 @@ extension Session {
         do throws(Diagnostic) {
             let e = try p.parseFilter()
             guard p.peek.kind == .end else {
-                throw Diagnostic(code: "E0103", message: "unexpected '\(p.peek.text)' in the filter", file: s.source.file, range: p.peek.range,
-                                 label: "not part of the filter")
+                throw Catalog.unexpectedInFilter(p.peek, file: s.source.file)
             }
             return .success(e)
         } catch {
@@ -251,8 +250,7 @@ extension Session {
         case .success(let (r, used)) where used == words.count: return .success(r.due)
         case .success: return .failure(Catalog.badDate(value.text, range: value.range, file: file, help: help))
         case .failure(let e):
-            return .failure(Diagnostic(code: e.impossible ? "E0205" : "E0203", message: e.message, file: file, range: value.range,
-                                       label: e.impossible ? "no such day" : "not a date phrase", help: e.help))
+            return .failure(Catalog.wholeDate(e, range: value.range, file: file))
         }
     }
 
@@ -260,9 +258,7 @@ extension Session {
     func runMove(_ s: Statement, _ target: TaskTarget, _ groupText: TextArg) -> CommandOutput {
         guard let group = DueGroup(words: groupText.text) else {
             let names = DueGroup.allCases.map(\.rawValue)
-            return .error(Diagnostic(code: "E0209", message: "'\(groupText.text)' is not a due group", file: s.source.file, range: groupText.range,
-                                     label: "expected today, tomorrow, this week, later or no due date",
-                                     help: Suggestion.help(groupText.text, in: names)))
+            return .error(Catalog.notADueGroup(groupText.text, range: groupText.range, file: s.source.file, candidates: names))
         }
         let words = ErrorWords(target: target.describe)
         // Nothing moves into Overdue, whatever the target.

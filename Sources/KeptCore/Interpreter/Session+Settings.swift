@@ -90,7 +90,7 @@ extension Session {
         }
         if word == "errors" {
             let lines = Catalog.entries.map { "  \($0.code)  \($0.summary)" }
-            return out(["Error codes:"] + lines, json: .array(Catalog.entries.map { .string($0.code) }))
+            return out(["Error codes:"] + lines, json: .array(Catalog.entries.map { .string($0.code.rawValue) }))
         }
         if let summary = Catalog.summary(of: topic.text.uppercased()) {
             return out(["\(topic.text.uppercased()): \(summary)"], json: .object(JSONObject([("code", .string(topic.text.uppercased())), ("summary", .string(summary))])))

@@ -43,7 +43,7 @@ public struct FilterParser {
         do throws(Diagnostic) {
             let e = try p.parseFilter()
             guard p.peek.kind == .end else {
-                throw Diagnostic(code: "E0103", message: "unexpected '\(p.peek.text)' in the filter", file: file, range: p.peek.range, label: "not part of the filter")
+                throw Catalog.unexpectedInFilter(p.peek, file: file)
             }
             return .success(e)
         } catch {
@@ -71,7 +71,7 @@ public struct FilterParser {
     public mutating func parseFilter() throws(Diagnostic) -> FilterExpr {
         let e = try parseOrFilter()
         if peek.isPunct(")") {
-            throw Diagnostic(code: "E0106", message: "unmatched ')'", file: file, range: peek.range, label: "no '(' opens this")
+            throw Catalog.unmatchedParen(peek.range, file: file)
         }
         return e
     }
@@ -131,9 +131,7 @@ public struct FilterParser {
             let e = try parseOrFilter()
             guard peek.isPunct(")") else {
                 let (l, c) = file.lineColumn(of: t.range.start)
-                throw Diagnostic(code: "E0106", message: "expected ')' to close '(' at \(l):\(c)", file: file,
-                                 range: SourceRange.at(peek.range.start), label: "the filter ends here",
-                                 secondary: [DiagnosticLabel(range: t.range, text: "'(' opened here")])
+                throw Catalog.parenNotClosed(open: t.range, line: l, column: c, end: SourceRange.at(peek.range.start), file: file)
             }
             _ = advance()
             return e
@@ -164,7 +162,7 @@ public struct FilterParser {
             return .words(SearchText.words(t.text))
         }
         guard t.kind == .word || t.kind == .number else {
-            throw Diagnostic(code: "E0103", message: "unexpected '\(t.text)' in a filter", file: file, range: t.range, label: "not a filter term")
+            throw Catalog.notAFilterTerm(t, file: file)
         }
         let w = t.text
         let lower = w.lowercased()
@@ -207,8 +205,7 @@ public struct FilterParser {
         }
         if Self.fields.contains(lower), at(1).kind != .end, !isOperator(at(1)) {
             // A field name followed by a word: probably a comparison without its operator.
-            throw Diagnostic(code: "E0102", message: "expected a comparison after '\(w)'", file: file, range: at(1).range,
-                             label: "expected <, <=, >, >=, = or ~", help: "for example: \(lower) < fri")
+            throw Catalog.comparisonMissing(after: w, field: lower, at: at(1).range, file: file)
         }
         _ = advance()
         return .words(SearchText.words(w))
@@ -217,27 +214,24 @@ public struct FilterParser {
     /// `filter:NAME`: the saved filter's own filter, parsed in place (R-FIL-5).
     mutating func savedFilter(_ name: String, _ r: SourceRange) throws(Diagnostic) -> FilterTerm {
         guard let f = saved.first(where: { $0.name.lowercased() == name.lowercased() }) else {
-            throw Diagnostic(code: "E0213", message: "no saved filter named '\(name)'", file: file, range: r, label: "not a saved filter",
-                             help: Suggestion.nearest(name, in: saved.map(\.name)).map { "did you mean '\($0)'?" } ?? "'filters' lists them")
+            throw Catalog.noSavedFilter(name, range: r, file: file, known: saved.map(\.name))
         }
         if let k = visiting.firstIndex(where: { $0.lowercased() == f.name.lowercased() }) {
             let chain = (visiting[k...] + [f.name]).joined(separator: " → ")
-            throw Diagnostic(code: "E0214", message: "saved filters refer to each other in a cycle: \(chain)", file: file, range: r,
-                             label: "this makes the cycle")
+            throw Catalog.savedFilterCycle(chain, range: r, file: file)
         }
         guard depth < Limits.filterDepth else { throw Catalog.filterTooDeep(file: file, range: r) }
         switch FilterParser.parse(f.filter, name: f.name, context: ctx, projects: projects, saved: saved, visiting: visiting + [f.name],
                                   depth: depth + 1) {
         case .success(let e): return .saved(f.name, e)
         case .failure(let d):
-            if d.code == "E0214" || d.code == "E0008" {
+            if d.code == .E0214 || d.code == .E0008 {
                 var x = d
                 x.file = file
                 x.range = r
                 throw x
             }
-            throw Diagnostic(code: d.code, message: "in saved filter '\(f.name)': \(d.message)", file: file, range: r,
-                             label: "this saved filter does not read", help: d.help)
+            throw Catalog.inSavedFilter(f.name, d, range: r, file: file)
         }
     }
 
@@ -258,8 +252,7 @@ public struct FilterParser {
             end = t.range.end
         }
         guard text.hasSuffix("]]"), text.count >= 4 else {
-            throw Diagnostic(code: "E0102", message: "expected ']]' to close '[['", file: file, range: SourceRange(start: first.range.start, end: end),
-                             label: "this note link is not closed")
+            throw Catalog.noteNotClosed(SourceRange(start: first.range.start, end: end), file: file)
         }
         return .note(String(text.dropFirst(2).dropLast(2)))
     }
@@ -300,8 +293,7 @@ public struct FilterParser {
             let a = CivilDate(iso: String(w[..<dots.lowerBound]))
             let b = CivilDate(iso: String(w[dots.upperBound...]))
             guard let a, let b, a <= b else {
-                throw Diagnostic(code: "E0205", message: "'\(w)' is not a range of two dates", file: file, range: first.range,
-                                 label: "expected @2026-06-01..2026-06-30", help: "both ends are ISO dates, the first not after the second")
+                throw Catalog.badRange(w, range: first.range, file: file)
             }
             // Both ends are whole days: a..b covers a through b.
             return .window(DayWindow(start: a.dayNumber, end: b.dayNumber + 1))
@@ -316,8 +308,8 @@ public struct FilterParser {
             let d = r.due.date.dayNumber
             return .window(DayWindow(start: d, end: d + 1))
         case .failure(let e):
-            throw Diagnostic(code: e.code, message: e.message, file: file, range: first.range,
-                             label: "not a window or date", help: e.help ?? "windows: @today, @tomorrow, @this week, @next week, @next 7 days, @2026-06-01..2026-06-30")
+            throw Catalog.dateInFilter(e, range: first.range, file: file, label: "not a window or date",
+                                       help: e.help ?? "windows: @today, @tomorrow, @this week, @next week, @next 7 days, @2026-06-01..2026-06-30")
         }
     }
 
@@ -371,12 +363,12 @@ public struct FilterParser {
         }
         if op.text == "~" {
             guard let rf = RegexField(rawValue: field) else {
-                throw Diagnostic(code: "E0209", message: "'~' matches title or description, not \(field)", file: file, range: f.range, label: "not a text field")
+                throw Catalog.regexOnNonText(field, range: f.range, file: file)
             }
             return try parseRegex(rf, after: op)
         }
         guard let cmp = Comparison(rawValue: op.text) else {
-            throw Diagnostic(code: "E0102", message: "expected a comparison after '\(f.text)'", file: file, range: op.range, label: "not <, <=, >, >= or =")
+            throw Catalog.notAComparison(after: f.text, at: op.range, file: file)
         }
         let v = peek
         guard v.kind == .word || v.kind == .number else { throw Catalog.expected("a value", after: op.text, at: v, file: file) }
@@ -411,8 +403,7 @@ public struct FilterParser {
             _ = advance()
             return .due(cmp, day: try dateValue(first: v))
         default:
-            throw Diagnostic(code: "E0209", message: "'\(field)' is compared with '~' and a /pattern/", file: file, range: op.range,
-                             label: "not a comparison for text", help: "for example: \(field) ~ /^call/i")
+            throw Catalog.textNeedsRegex(field, range: op.range, file: file)
         }
     }
 
@@ -426,8 +417,7 @@ public struct FilterParser {
             for _ in 1..<used { _ = advance() }
             return r.due.date.dayNumber
         case .failure(let e):
-            throw Diagnostic(code: e.code, message: e.message, file: file, range: first.range,
-                             label: "not a date", help: e.help)
+            throw Catalog.dateInFilter(e, range: first.range, file: file, label: "not a date", help: e.help)
         }
     }
 
@@ -448,9 +438,7 @@ public struct FilterParser {
             i += 1
         }
         guard i < b.count else {
-            throw Diagnostic(code: "E0001", message: "unterminated pattern", file: file,
-                             range: SourceRange(start: source.range.start + start, end: source.range.start + start + 1),
-                             label: "this '/' is never closed", help: "end the pattern with '/'")
+            throw Catalog.unterminatedPattern(SourceRange(start: source.range.start + start, end: source.range.start + start + 1), file: file)
         }
         i += 1
         var caseless = false
@@ -460,8 +448,7 @@ public struct FilterParser {
             case UInt8(ascii: "i"): caseless = true
             case UInt8(ascii: "m"): multiline = true
             default:
-                throw Diagnostic(code: "E0209", message: "unknown pattern flag '\(String(decoding: [b[i]], as: UTF8.self))'", file: file,
-                                 range: SourceRange(start: source.range.start + i, end: source.range.start + i + 1), label: "flags are i and m")
+                throw Catalog.unknownPatternFlag(String(decoding: [b[i]], as: UTF8.self), range: SourceRange(start: source.range.start + i, end: source.range.start + i + 1), file: file)
             }
             i += 1
         }
@@ -471,7 +458,7 @@ public struct FilterParser {
             re = try RegexPattern(String(decoding: pattern, as: UTF8.self), caseless: caseless, multiline: multiline)
         } catch {
             let at = source.range.start + start + 1 + (error.offset ?? 0)
-            throw Diagnostic(code: "E0212", message: "bad pattern: \(error.message)", file: file, range: SourceRange(start: at, end: at + 1), label: "here")
+            throw Catalog.badPattern(error.message, range: SourceRange(start: at, end: at + 1), file: file)
         }
         // Skip the tokens the pattern covered.
         while peek.kind != .end, peek.range.start < end { _ = advance() }

@@ -81,8 +81,7 @@ public struct ListClauseParser {
         if t.isWord("group") {
             pos += 2
             guard peek.isWord("due") else {
-                throw Diagnostic(code: "E0104", message: "lists are grouped by due only", file: file, range: peek.range,
-                                 label: "expected 'due'", help: "group by due")
+                throw Catalog.groupByDueOnly(peek, file: file)
             }
             c.groupByDue = true
             pos += 1
@@ -97,8 +96,7 @@ public struct ListClauseParser {
             }
             return
         }
-        throw Diagnostic(code: "E0103", message: "unexpected '\(t.text)' after the list's clauses", file: file, range: t.range,
-                         label: "not part of the list", help: "a filter comes before order by, limit and group by")
+        throw Catalog.unexpectedAfterClauses(t, file: file)
     }
 
     /// order_key ::= ORDER_FIELD [ "asc" | "desc" ] ;

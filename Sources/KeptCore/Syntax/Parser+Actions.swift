@@ -145,8 +145,7 @@ extension Parser {
             k += 1
         }
         guard k < tokens.count, tokens[k].isPunct(")") else {
-            throw Diagnostic(code: "E0106", message: "expected ')' to close '(' of the filter", file: file, range: tokens[open].range,
-                             label: "this '(' is never closed")
+            throw Catalog.whereFilterNotClosed(tokens[open].range, file: file)
         }
         let close = tokens[k]
         if k == open + 1 { throw Catalog.whereWithoutFilter(w, file: file, command: command) }
