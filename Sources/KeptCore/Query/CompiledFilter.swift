@@ -16,7 +16,7 @@ public struct CompiledFilter: Sendable {
     indirect enum Node: Sendable {
         case and([Node]), or([Node]), not(Node)
         case tag(Int32), note(Int32), project(Int32), area(Int32), status(Int32)
-        case statusKind(UInt8), open, any
+        case statusKind(StatusKind), open, any
         case priority(Comparison, UInt8)
         case window(Int32, Int32)
         case overdue, noDue, hasDue, hasTime, repeating
@@ -75,8 +75,8 @@ public struct CompiledFilter: Sendable {
             case .status(let s):
                 switch s {
                 case .open: return .open
-                case .done: return .statusKind(1)
-                case .archived: return .statusKind(2)
+                case .done: return .statusKind(.done)
+                case .archived: return .statusKind(.archived)
                 case .any: return .any
                 case .named(let n): return .status(ix.id("status:" + n))
                 }
@@ -168,8 +168,7 @@ public struct CompiledFilter: Sendable {
     /// The same with one thread's regex scratch and tree.
     func matches(_ i: Int, in ix: TaskIndex, _ s: RegexScratch?, _ tree: Node) -> Bool {
         if openOnly {
-            let k = ix.statusKind[i]
-            if k != 0 && k != 3 { return false }
+            if !ix.statusKind[i].isOpen { return false }
         }
         return eval(tree, i, ix, s)
     }
@@ -189,20 +188,19 @@ public struct CompiledFilter: Sendable {
         case .area(let id): return id >= 0 && ix.area[i] == id
         case .status(let id): return ix.statusID[i] == id
         case .statusKind(let k): return ix.statusKind[i] == k
-        case .open: let k = ix.statusKind[i]; return k == 0 || k == 3
+        case .open: return ix.statusKind[i].isOpen
         case .any: return true
         case .priority(let c, let p): return c.holds(ix.priority[i], p)
         case .window(let a, let b): let d = ix.dueDay[i]; return d != TaskIndex.none && d >= a && d < b
         case .overdue:
             // R-VIEW-3: a finished task is never overdue; a date-only due waits for its day's end.
-            let k = ix.statusKind[i]
-            guard k == 0 || k == 3, ix.dueDate[i] != TaskIndex.none else { return false }
+            guard ix.statusKind[i].isOpen, ix.dueDate[i] != TaskIndex.none else { return false }
             let m = ix.dueMinute[i]
             return m >= 0 ? m < nowMinute : ix.dueDate[i] < today
         case .noDue: return ix.dueDate[i] == TaskIndex.none
         case .hasDue: return ix.dueDate[i] != TaskIndex.none
         case .hasTime: return ix.dueMinute[i] >= 0
-        case .repeating: let k = ix.statusKind[i]; return ix.repeatFreq[i] >= 0 && (k == 0 || k == 3)
+        case .repeating: return ix.repeatFreq[i] >= 0 && ix.statusKind[i].isOpen
         case .repeatFreq(let f): return ix.repeatFreq[i] == f
         case .doneToday: return ix.isDone(i, since: todayStart)
         case .held: return ix.isHeld(i, today: today)

@@ -30,12 +30,13 @@ extension TaskIndex {
             ds = dayStart.minuteOfDay
         }
 
-        /// The id of a name, and for a status (kind 2) its status kind.
+        /// The id of a name, and for a status (kind 2) its StatusKind's raw value.
         @inline(__always)
         mutating func intern(_ ref: JSONStringRef, _ kind: UInt8, _ b: UnsafeBufferPointer<UInt8>, _ r: JSONReader) -> (id: Int32, aux: UInt8) {
             if !ref.escaped, let found = names.find(b, ref.start, ref.count, kind) { return found }
             let id = index.intern(r.string(ref), kind)
-            let aux: UInt8 = kind != 2 ? 0 : (r.text(ref, is: "open") ? 0 : (r.text(ref, is: "done") ? 1 : (r.text(ref, is: "archived") ? 2 : 3)))
+            let aux: UInt8 = kind != 2 ? 0 : (r.text(ref, is: "open") ? StatusKind.open : (r.text(ref, is: "done") ? StatusKind.done
+                : (r.text(ref, is: "archived") ? StatusKind.archived : StatusKind.other))).rawValue
             if !ref.escaped { names.insert(b, ref.start, ref.count, kind, id, aux: aux) }
             return (id, aux)
         }
@@ -53,10 +54,10 @@ extension TaskIndex {
             index.area.append(t.area.map { intern($0, 1, b, r).id } ?? -1)
             if let s = t.status {
                 let (id, kind) = intern(s, 2, b, r)
-                index.statusKind.append(kind)
+                index.statusKind.append(StatusKind(rawValue: kind) ?? .other)
                 index.statusID.append(id)
             } else {
-                index.statusKind.append(0)
+                index.statusKind.append(.open)
                 let id = index.intern("open", 2)
                 index.statusID.append(id)
             }

@@ -13,8 +13,7 @@ public struct TaskIndex: Sendable {
     var project: [Int32] = []
     var area: [Int32] = []
     var statusID: [Int32] = []
-    /// 0 open, 1 done, 2 archived, 3 a project's own open status.
-    var statusKind: [UInt8] = []
+    var statusKind: [StatusKind] = []
     var priority: [UInt8] = []
     /// The account day of the due, or Int32.min without one.
     var dueDay: [Int32] = []
@@ -96,7 +95,7 @@ public struct TaskIndex: Sendable {
             project.append(t.project.map { intern($0, 0) } ?? -1)
             area.append(t.area.map { intern($0, 1) } ?? -1)
             statusID.append(intern(t.status.rawValue, 2))
-            statusKind.append(t.status == .open ? 0 : (t.status == .done ? 1 : (t.status == .archived ? 2 : 3)))
+            statusKind.append(StatusKind(t.status))
             priority.append(UInt8(t.priority.rawValue))
             appendDue(t.due, ds)
             repeatFreq.append(t.repeatRule?.rule?.frequency.code ?? (t.repeatRule == nil ? -1 : 4))
@@ -214,8 +213,7 @@ public struct TaskIndex: Sendable {
     /// Whether task i is open (open, or a project's own open status).
     @inline(__always)
     public func isOpen(_ i: Int) -> Bool {
-        let k = statusKind[i]
-        return k == 0 || k == 3
+        statusKind[i].isOpen
     }
 
     /// Whether task i is held (Not today or a hold) past `today`, an account day (R-PLAN-6).
@@ -228,7 +226,7 @@ public struct TaskIndex: Sendable {
     /// Whether task i was completed at or after `since` (seconds): done today, from today's start.
     @inline(__always)
     func isDone(_ i: Int, since: Int64) -> Bool {
-        statusKind[i] == 1 && completed[i] != Int64.min && completed[i] >= since
+        statusKind[i] == .done && completed[i] != Int64.min && completed[i] >= since
     }
 
     @inline(__always)

@@ -10,7 +10,7 @@ extension SQLiteStore {
     public func count(_ expr: FilterExpr, _ fc: FilterContext) -> (matched: Int, total: Int)? {
         var args: [SQLArg] = []
         guard let clause = SQLiteStore.clause(expr, fc, &args) else { return nil }
-        let scope = expr.namesStatus ? "1" : "kind IN (0, 3)"
+        let scope = expr.namesStatus ? "1" : StatusKind.openSQL
         let sql = "SELECT (SELECT count(*) FROM tasks WHERE \(scope) AND (\(clause))), (SELECT count(*) FROM tasks WHERE \(scope))"
         guard let st = try? db.statement(sql) else { return nil }
         defer { st.reset() }
@@ -82,16 +82,16 @@ extension SQLiteStore {
             // No due after the later of today and now's civil day can be overdue: the bound lets
             // SQLite read a range of the (kind, due_day, due_minute) index.
             let last = max(fc.today, fc.nowMinute / 1440)
-            return "kind IN (0, 3) AND due_day IS NOT NULL AND due_day <= \(last) AND (CASE WHEN due_minute IS NOT NULL THEN due_minute < \(fc.nowMinute) ELSE due_day < \(fc.today) END)"
+            return "\(StatusKind.openSQL) AND due_day IS NOT NULL AND due_day <= \(last) AND (CASE WHEN due_minute IS NOT NULL THEN due_minute < \(fc.nowMinute) ELSE due_day < \(fc.today) END)"
         case .noDue: return "due_day IS NULL"
         case .hasDue: return "due_day IS NOT NULL"
         case .hasTime: return "due_minute IS NOT NULL"
-        case .status(.open): return "kind IN (0, 3)"
-        case .status(.done): return "kind = 1"
-        case .status(.archived): return "kind = 2"
+        case .status(.open): return StatusKind.openSQL
+        case .status(.done): return "kind = \(StatusKind.done.rawValue)"
+        case .status(.archived): return "kind = \(StatusKind.archived.rawValue)"
         case .status(.any): return "1"
         case .status(.named(let n)): return "status = \(arg(.text(n)))"
-        case .doneToday: return "kind = 1 AND completed IS NOT NULL AND completed >= \(fc.todayStart.seconds)"
+        case .doneToday: return "kind = \(StatusKind.done.rawValue) AND completed IS NOT NULL AND completed >= \(fc.todayStart.seconds)"
         case .held: return "held_until IS NOT NULL AND held_until > \(fc.today)"
         case .due(let c, let d): return "due_day IS NOT NULL AND \(accountDay(fc.dayStart)) \(op(c)) \(d)"
         case .estimate(let c, let m): return "estimate IS NOT NULL AND estimate \(op(c)) \(m)"
