@@ -240,7 +240,7 @@ final class RobustnessTests: XCTestCase, SessionTesting {
     func testTheTimeBudgetStopsAQuery() throws {
         let s = session(StoreLoadTests.store(CompiledFilter.splitAt + 100, seed: 3))
         for f in ["title ~ /./", "status:any title ~ /e/ or #call"] {
-            let expr = try FilterParser.parse(f, name: "t", context: s.dateContext, projects: [], saved: [], visiting: []).get()
+            let expr = try FilterBinder.bind(f, name: "t", scope: s.filterScope).get()
             for ix in [s.store.columns(dayStart: .midnight, withText: true), TaskIndex(Array(s.store.tasks.prefix(100)), dayStart: .midnight, withText: true)] {
                 let compiled = CompiledFilter(expr, index: ix, context: s.filterContext)
                 XCTAssertThrowsError(try compiled.rows(in: ix, budget: RegexBudget(milliseconds: 0)), f) { e in

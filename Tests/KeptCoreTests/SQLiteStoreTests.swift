@@ -109,7 +109,7 @@ final class SQLiteStoreTests: XCTestCase {
                 .overdue, .noDue, .hasDue, .hasTime, .status(.open), .status(.done), .status(.archived), .status(.any), .doneToday, .held,
                 .tag("errand"), .tag("über"), .project("home"), .project("ärger"), .area("HOME"), .area("garden"),
                 .priority(.greaterOrEqual, .high), .priority(.less, .medium), .window(DayWindow(start: fc.today, end: fc.today + 7)),
-                .due(.less, day: fc.today + 2), .estimate(.lessOrEqual, minutes: 15), .created(.greater, Instant(seconds: 0)),
+                .due(.less, day: fc.today + 2), .estimate(.lessOrEqual, minutes: 15), .instant(.created, .greater, Instant(seconds: 0)),
             ]
             for k in 0..<300 {
                 var expr = FilterExpr.term(terms[Int(rng.next() % UInt64(terms.count))])

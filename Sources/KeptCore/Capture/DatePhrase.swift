@@ -11,12 +11,15 @@ public struct DateContext: Sendable {
     public var settings: Settings
     /// The account zone, for wall-clock times that a DST change skips.
     public var zone: Zone
+    /// Now as an instant: during a repeated hour the wall reading alone does not say which.
+    public var nowInstant: Instant
 
-    public init(now: CivilDateTime, today: CivilDate, settings: Settings, zone: Zone) {
+    public init(now: CivilDateTime, today: CivilDate, settings: Settings, zone: Zone, instant: Instant? = nil) {
         self.now = now
         self.today = today
         self.settings = settings
         self.zone = zone
+        self.nowInstant = instant ?? zone.instant(for: now)
     }
 }
 
@@ -103,7 +106,8 @@ public enum DatePhrase {
     public static func resolve(_ spec: DateSpec, in ctx: DateContext, explain: Bool = false) -> Result<ResolvedDate, DatePhraseError> {
         var rule = ""
         if let m = spec.minutesFromNow {
-            let instant = ctx.zone.instant(for: ctx.now).adding(minutes: m)
+            // Elapsed time from the instant now is (the second 01:30 of a repeated hour is not the first).
+            let instant = ctx.nowInstant.adding(minutes: m)
             // `in 999999999 hours` is past the calendar: refused, not clamped to its last day.
             guard Instant.supportedSeconds.contains(Int(clamping: instant.seconds)) else { return .failure(.outOfCalendar()) }
             let l = ctx.zone.local(at: instant)

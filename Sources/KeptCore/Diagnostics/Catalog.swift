@@ -9,11 +9,14 @@ public enum DiagnosticCode: String, CaseIterable, Sendable, CustomStringConverti
     case E0001, E0002, E0003, E0004, E0005, E0006, E0007, E0008, E0101, E0102
     case E0103, E0104, E0105, E0106, E0107, E0201, E0202, E0203, E0204, E0205
     case E0206, E0207, E0208, E0209, E0210, E0211, E0212, E0213, E0214, E0215
-    case E0216, E0217, E0218, E0219, E0220, E0225, E0226, E0227, E0228, E0301
+    case E0216, E0217, E0218, E0219, E0220, E0225, E0226, E0227, E0228
+    case E0230, E0231, E0232, E0233, E0234
+    case E0301
     case E0302, E0303, E0304, E0305, E0306, E0307, E0308, E0309, E0310, E0311
     case E0312, E0313, E0314, E0315, E0316, E0317, E0318, E0319, E0320, E0321
     case E0322, E0323, E0324, E0325, E0326, E0327, E0328, E0401, E0402, E0403
     case E0404, E0405, E0406, E0501, E0502, E0503, E0504
+    case W0001
 
     public var description: String { rawValue }
 
@@ -62,6 +65,11 @@ public enum DiagnosticCode: String, CaseIterable, Sendable, CustomStringConverti
         case .E0226: return "a regular expression ran past its budget"
         case .E0227: return "the store has used up its task ids"
         case .E0228: return "the store file is too large or not a file"
+        case .E0230: return "a filter over deleted tasks names what deleted tasks do not keep"
+        case .E0231: return "deleted tasks cannot be acted on or planned"
+        case .E0232: return "a filter of a comma list is empty"
+        case .E0233: return "a comma list of filters where one filter is expected"
+        case .E0234: return "a time of day where a whole day is meant"
         case .E0301: return "no task with that id"
         case .E0302: return "nothing to undo"
         case .E0303: return "nothing to redo"
@@ -100,6 +108,7 @@ public enum DiagnosticCode: String, CaseIterable, Sendable, CustomStringConverti
         case .E0502: return "a dot-command's argument is missing or not allowed"
         case .E0503: return "a file a dot-command writes could not be written"
         case .E0504: return "scripts read with '.read' nest too deeply"
+        case .W0001: return "a word that looks like a filter operator is searched for as text"
         }
     }
 }
@@ -426,6 +435,43 @@ public enum Catalog {
     /// A date phrase error at the words of a filter.
     static func dateInFilter(_ e: DatePhraseError, range: SourceRange, file: SourceFile, label: String, help: String?) -> Diagnostic {
         Diagnostic(code: e.code, message: e.message, file: file, range: range, label: label, help: help)
+    }
+
+    /// A term about deleted tasks beside one about anything else (docs/FILTERS.md, "Deleted tasks").
+    static func deletedMixed(at other: SourceRange, deleted: SourceRange, file: SourceFile) -> Diagnostic {
+        Diagnostic(code: .E0230, message: "a deleted task keeps only its uid and when it was deleted", file: file, range: other,
+                   label: "deleted tasks have no such field", secondary: [DiagnosticLabel(range: deleted, text: "this looks at deleted tasks")],
+                   help: "a filter over deleted tasks uses 'deleted' dates only: deleted @today, deleted >= -7d")
+    }
+
+    /// `where`, `plan` or another selection of tasks from a filter over deleted tasks.
+    public static func deletedNotActionable(range: SourceRange, file: SourceFile) -> Diagnostic {
+        Diagnostic(code: .E0231, message: "a filter over deleted tasks selects no task to act on or plan", file: file, range: range,
+                   label: "these tasks are gone", help: "'list deleted …' and 'count deleted …' show them; 'undo' brings back a deletion")
+    }
+
+    /// `list a, , b` or a comma at either end.
+    static func emptyCommaFilter(range: SourceRange, file: SourceFile) -> Diagnostic {
+        Diagnostic(code: .E0232, message: "a filter of the comma list is empty", file: file, range: range,
+                   label: "nothing between these commas", help: "for example: list today, overdue")
+    }
+
+    /// A comma list where one filter is expected (`count a, b`).
+    static func commaListHere(_ command: String, range: SourceRange, file: SourceFile) -> Diagnostic {
+        Diagnostic(code: .E0233, message: "'\(command)' takes one filter, not a comma list", file: file, range: range,
+                   label: "a second filter starts here", help: "'list a, b' prints one section for each; join filters with 'or' here")
+    }
+
+    /// A due or a window given a time of day.
+    static func timeWhereDayIsMeant(_ text: String, range: SourceRange, file: SourceFile) -> Diagnostic {
+        Diagnostic(code: .E0234, message: "'\(text)' has a time of day, but a due's day and a window are whole days", file: file, range: range,
+                   label: "a time, not a day", help: "leave out the time; 'created', 'modified', 'completed' and 'deleted' compare times")
+    }
+
+    /// A word that looks like an operator but is searched for.
+    static func lookAlike(_ words: String, range: SourceRange, file: SourceFile, nearest: String?) -> Diagnostic {
+        Diagnostic(code: .W0001, message: "'\(words)' is not a filter term: it searches for the words", file: file, range: range,
+                   label: "a word search", help: nearest.map { "did you mean '\($0)'?" } ?? "quote words to search for them without this warning")
     }
 
     // MARK: E03xx runtime

@@ -61,19 +61,9 @@ extension Session {
         }
     }
 
-    /// Compiles the filter of a `where`, which must be whole.
+    /// The filter of a `where`, read and bound; a filter over deleted tasks picks nothing (E0231).
     func compileTarget(_ f: FilterSource, _ s: Statement) -> Result<FilterExpr, Diagnostic> {
-        var p = FilterParser(source: s.source, tokens: f.tokens, from: f.start, context: dateContext, projects: store.projects.map(\.name),
-                             saved: store.filters)
-        do throws(Diagnostic) {
-            let e = try p.parseFilter()
-            guard p.peek.kind == .end else {
-                throw Catalog.unexpectedInFilter(p.peek, file: s.source.file)
-            }
-            return .success(e)
-        } catch {
-            return .failure(error)
-        }
+        bindFilter(f, s).map { $0 ?? .and([]) }
     }
 
     /// The ids a target names: the task of a reference, or what a `where` filter matches.

@@ -67,6 +67,7 @@ extension TaskIndex {
             index.repeatFreq.append(freq)
             index.estimate.append(t.estimate.map { Int32(clamping: $0.minutes) } ?? -1)
             index.created.append(t.createdAt.seconds)
+            index.modified.append(t.lastModified.seconds)
             index.completed.append(t.completedAt?.seconds ?? Int64.min)
             index.held.append(t.heldUntil.map { Int32($0.dayNumber) } ?? TaskIndex.none)
             index.ids.append(t.id)
@@ -151,6 +152,7 @@ extension TaskIndex {
         repeatFreq += o.repeatFreq
         estimate += o.estimate
         created += o.created
+        modified += o.modified
         completed += o.completed
         held += o.held
         ids += o.ids

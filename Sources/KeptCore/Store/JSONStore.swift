@@ -59,6 +59,7 @@ public final class JSONStore: StoreBackend {
     public func task(_ id: Int) -> Task? { store.task(id) }
     public func task(atRow k: Int) -> Task? { store.task(atRow: k) }
     public func task(uid: TaskUID) -> Task? { store.tasks.first { $0.uid == uid } }
+    public var tombstones: [Tombstone] { store.tombstones }
     public func tombstone(uid: TaskUID) -> Tombstone? { store.tombstoneMap[uid].map { Tombstone(uid: uid, deletedAt: $0) } }
     public func snapshot() -> Store { store }
 

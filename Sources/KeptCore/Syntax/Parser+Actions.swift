@@ -149,10 +149,9 @@ extension Parser {
         }
         let close = tokens[k]
         if k == open + 1 { throw Catalog.whereWithoutFilter(w, file: file, command: command) }
-        let end = Token(kind: .end, text: "", range: SourceRange.at(close.range.end))
         let range = tokens[open].range.union(close.range)
         pos = k + 1
-        return .filter(FilterSource(tokens: Array(tokens[open...k]) + [end], start: 0, range: range))
+        return .filter(FilterSource(tokens: tokens, start: open, end: k + 1, range: range))
     }
 }
 
