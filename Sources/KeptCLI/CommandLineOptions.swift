@@ -56,6 +56,16 @@ public enum CommandLineOptions {
            kept help [COMMAND] | kept --help | kept --version
     """
 
+    /// Each verb's flags that take no value.
+    static let booleanFlags: [String: Set<String>] = {
+        let shared: Set<String> = ["--yes", "--help"]
+        return [
+            "repl": shared,
+            "run": shared.union(["--echo", "--write", "--keep-going", "--bail"]),
+            "test": shared.union(["--update", "--bless"]),
+        ]
+    }()
+
     /// `raw` holds the arguments' bytes as the process got them (the same count as `args`).
     public static func parse(_ args: [String], raw: [[UInt8]]? = nil) -> Result<Invocation, UsageError> {
         var rest = args[...]
@@ -109,6 +119,11 @@ public enum CommandLineOptions {
             func take() -> Result<String, UsageError> {
                 if let inline { return .success(inline) }
                 return value(flag)
+            }
+            // A flag of this verb that takes no value is set by its name alone, so that
+            // `--write=false` is refused rather than read as set.
+            if let inline, (CommandLineOptions.booleanFlags[verb] ?? []).contains(flag) {
+                return .failure(UsageError(message: "\(flag) takes no value (not '\(inline)'): write '\(flag)' alone to set it, leave it out otherwise"))
             }
             switch flag {
             case "--store":

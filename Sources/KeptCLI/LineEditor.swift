@@ -31,6 +31,14 @@ protocol LineEditor: AnyObject {
     func remember(_ entry: String)
     /// The history, oldest first.
     var history: [String] { get }
+    /// True when a read would not wait: a line is buffered, the input ended, or more input is
+    /// there to read. The piped REPL runs a finished statement at once when this is false,
+    /// rather than wait for a line that may continue it.
+    func inputReady() -> Bool
+}
+
+extension LineEditor {
+    func inputReady() -> Bool { true }
 }
 
 /// Reads standard input line by line: no prompt, no echo, no colour, no history (pipes and
@@ -80,6 +88,17 @@ final class PlainLineEditor: LineEditor {
                 return PlainLineEditor.decode(line)
             }
             fill()
+        }
+    }
+
+    func inputReady() -> Bool {
+        if eof || buffer.contains(0x0A) { return true }
+        var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        while true {
+            let n = poll(&p, 1, 0)
+            if n < 0, errno == EINTR { continue }
+            // POLLHUP (the writer closed) is ready too: the read gives the end.
+            return n != 0
         }
     }
 

@@ -1,9 +1,9 @@
 // The message catalog: every diagnostic code with its one-line summary, and the functions that
 // make each diagnostic. Codes: E00xx lexical, E01xx syntax, E02xx meaning, E03xx runtime, E04xx
-// the plan, E05xx the REPL's dot-commands, W warnings.
+// the plan, E05xx the front ends (the REPL's dot-commands, piped input, the test runner), W warnings.
 
 /// A diagnostic's code, as it prints: `E00xx` lexical, `E01xx` syntax, `E02xx` meaning, `E03xx`
-/// runtime, `E04xx` the plan, `E05xx` the REPL's dot-commands, `W…` warnings. The cases and
+/// runtime, `E04xx` the plan, `E05xx` the front ends (the REPL's dot-commands, piped input, the test runner), `W…` warnings. The cases and
 /// their summaries below are the catalog: one row per code, in order.
 public enum DiagnosticCode: String, CaseIterable, Sendable, CustomStringConvertible {
     case E0001, E0002, E0003, E0004, E0005, E0006, E0007, E0008, E0101, E0102
@@ -15,7 +15,7 @@ public enum DiagnosticCode: String, CaseIterable, Sendable, CustomStringConverti
     case E0302, E0303, E0304, E0305, E0306, E0307, E0308, E0309, E0310, E0311
     case E0312, E0313, E0314, E0315, E0316, E0317, E0318, E0319, E0320, E0321
     case E0322, E0323, E0324, E0325, E0326, E0327, E0328, E0401, E0402, E0403
-    case E0404, E0405, E0406, E0501, E0502, E0503, E0504
+    case E0404, E0405, E0406, E0501, E0502, E0503, E0504, E0505
     case W0001
 
     public var description: String { rawValue }
@@ -108,6 +108,7 @@ public enum DiagnosticCode: String, CaseIterable, Sendable, CustomStringConverti
         case .E0502: return "a dot-command's argument is missing or not allowed"
         case .E0503: return "a file a dot-command writes could not be written"
         case .E0504: return "scripts read with '.read' nest too deeply"
+        case .E0505: return "a continuation line came after its statement had run"
         case .W0001: return "a word that looks like a filter operator is searched for as text"
         }
     }
@@ -658,6 +659,16 @@ public enum Catalog {
     public static func readTooDeep(_ path: String, range: SourceRange, file: SourceFile) -> Diagnostic {
         Diagnostic(code: .E0504, message: "'.read \(path)' nests more than 16 scripts deep", file: file, range: range,
                    label: "read from a script already being read", help: "a script that reads itself never ends")
+    }
+
+    // MARK: E0505–E0519 the front ends: piped input and the test runner
+
+    /// Piped input: a `... ` line that arrived after the statement it continues had run, because
+    /// nothing more was waiting when that statement's line came in.
+    public static func lateContinuation(file: SourceFile) -> Diagnostic {
+        Diagnostic(code: .E0505, message: "this line continues a statement that already ran", file: file,
+                   range: SourceRange(start: 0, end: min(3, file.bytes.count)), label: "a continuation",
+                   help: "send a statement's lines together: piped input runs a finished statement when no more input is waiting")
     }
 
     // MARK: E04xx the plan
