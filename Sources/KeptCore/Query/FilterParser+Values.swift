@@ -30,12 +30,11 @@ extension FilterParser {
         var k = 1
         while words.count < 9, !next(k).isEmpty { words.append(at(k).text); k += 1 }
         let help = "windows: @today, @tomorrow, @this week, @next week, @next 7 days, @2026-06-01..2026-06-30, @today..fri"
-        guard let dots = words.firstIndex(where: { $0.contains("..") }) else {
+        guard let dots = words.firstIndex(where: { $0.contains("..") }), let split = words[dots].range(of: "..") else {
             let (v, used) = try dateValue(words, range: first.range, label: "not a window or date", help: help)
             for _ in 0..<used { advance() }
             return .day(v)
         }
-        let split = words[dots].range(of: "..")!
         let leftPart = String(words[dots][..<split.lowerBound]), rightPart = String(words[dots][split.upperBound...])
         let left = Array(words[..<dots]) + (leftPart.isEmpty ? [] : [leftPart])
         let right = (rightPart.isEmpty ? [] : [rightPart]) + Array(words[(dots + 1)...])
