@@ -26,9 +26,10 @@ extension FilterParser {
             }
         }
         // A day, or a range of two: the words up to the next operator.
+        // A word that starts another term (`@fri @-2d..today`, `@fri #errand`) ends the window.
         var words = [w]
         var k = 1
-        while words.count < 9, !next(k).isEmpty { words.append(at(k).text); k += 1 }
+        while words.count < 9, let b = next(k).utf8.first, !FilterParser.startsTerm(b) { words.append(at(k).text); k += 1 }
         let help = "windows: @today, @tomorrow, @this week, @next week, @next 7 days, @2026-06-01..2026-06-30, @today..fri"
         guard let dots = words.firstIndex(where: { $0.contains("..") }), let split = words[dots].range(of: "..") else {
             let (v, used) = try dateValue(words, range: first.range, label: "not a window or date", help: help)
@@ -77,6 +78,11 @@ extension FilterParser {
         case .failure(let e):
             throw Catalog.dateInFilter(e, range: range, file: file, label: label, help: e.help ?? help)
         }
+    }
+
+    /// The first bytes of the terms that are marked by a sign (`@`, `#`, `+`, `!`, `[[`).
+    static func startsTerm(_ b: UInt8) -> Bool {
+        b == UInt8(ascii: "@") || b == UInt8(ascii: "#") || b == UInt8(ascii: "+") || b == UInt8(ascii: "!") || b == UInt8(ascii: "[")
     }
 
     /// `-7d`, `-2w`, `-1mo`, `-1y` (days before today) and `-2h`, `-90m` (minutes before now).
