@@ -326,6 +326,13 @@ final class REPLTests: XCTestCase {
             ("comp-16", "help lis", .words(["list"])),
             ("comp-17", "date next fr", .words(["from", "friday", "fri"])),
             ("comp-18", "move 1 to tom", .words(["tomorrow"])),
+            ("comp-19", "list has sub", .words(["subtasks", "subtask"])),
+            ("comp-20", "list no rem", .words(["reminder", "reminders"])),
+            ("comp-21", "count is s", .words(["subtask"])),
+            ("comp-22", "list done to", .words(["today"])),
+            ("comp-23", "count created > yes", .words(["yesterday"])),
+            ("comp-24", "list blo", .words(["blocked", "blocking"])),
+            ("comp-25", "set where (has est", .words(["estimate", "estimates"])),
         ]
         for (id, line, want) in table {
             XCTAssertEqual(complete(line, c), want, id)

@@ -847,6 +847,42 @@ final class FilterTests: XCTestCase {
         ])
     }
 
+    /// Instants in the hours DST repeats and skips (issue 19): in New York's repeated hour, now
+    /// given as an instant (06:30Z, the second 01:30), a due at the first 01:45 has passed 45
+    /// minutes ago and one at 02:30 has not; in Berlin's skipped hour a due at 02:30 is moved to
+    /// 03:30 and is not overdue at 03:15 (01:15Z). Windows keep their account days.
+    func testInstantsOnDSTNights() {
+        let ny = Zone(identifier: "America/New_York") ?? .utc
+        let s = Session(store: Store(), clock: .wall(Self.wall("2026-10-31T12:00")), defaultZone: ny)
+        add(s, "NY first @2026-11-01 1:45am")   // 1
+        add(s, "NY early @2026-11-01 1:15am")   // 2
+        add(s, "NY later @2026-11-01 2:30am")   // 3
+        add(s, "NY noon @2026-11-01 12pm")      // 4
+        add(s, "NY day @2026-11-01")            // 5
+        s.clock = .instant(TimeText.parseISOInstant("2026-11-01T06:30:00Z") ?? .epoch)
+        check(s, [
+            Case("DST-I-01", "overdue", [1, 2]),
+            Case("DST-I-02", "@today", [1, 2, 3, 4, 5]),
+            Case("DST-I-03", "has time not overdue", [3, 4]),
+            Case("DST-I-04", "created < -1h", [1, 2, 3, 4, 5]),
+        ])
+        // The first 01:30 (05:30Z): the 01:45 due is still ahead.
+        s.clock = .instant(TimeText.parseISOInstant("2026-11-01T05:30:00Z") ?? .epoch)
+        check(s, [Case("DST-I-05", "overdue", [2])])
+
+        let b = makeSession(now: "2026-03-28T12:00")
+        add(b, "Berlin handover @2026-03-29 2:30am")  // 1, moved to 03:30
+        add(b, "Berlin early @2026-03-29 1:50am")     // 2
+        b.clock = .instant(TimeText.parseISOInstant("2026-03-29T01:15:00Z") ?? .epoch)  // 03:15 CEST
+        check(b, [
+            Case("DST-I-06", "overdue", [2]),
+            Case("DST-I-07", "@today", [1, 2]),
+            Case("DST-I-08", "due < tomorrow", [1, 2]),
+        ])
+        b.clock = .instant(TimeText.parseISOInstant("2026-03-29T01:31:00Z") ?? .epoch)  // 03:31 CEST
+        check(b, [Case("DST-I-09", "overdue", [1, 2])])
+    }
+
     // MARK: fixture D: date-only and timed dues around now (Mon 2026-06-15 09:00)
 
     //   1 06-15 08:00    2 06-15 08:59    3 06-15 09:00    4 06-15 18:00    5 06-15
