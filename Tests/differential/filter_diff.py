@@ -5,9 +5,8 @@ This script knows nothing of kept's code. It writes random stores (docs/STORE.md
 clocks, makes random filters from the terms docs/FILTERS.md lists, works out each filter's
 count and scope with the rules of that page ("Scope", "Terms", "Windows", "Dates and
 instants"), and asks `kept run --format json` for `count FILTER` on the same store and clock.
-Every disagreement is printed with the filter, the clock and the tasks the two disagree on
-(found by asking kept about each task of the store: `count status:any (F) and parent:…` is no
-good, so the ids are listed with `list status:any (F)`).
+Every disagreement is printed with the filter, the clock, the ids the evaluator expects and
+kept's own `list status:any (F)`.
 
 The clocks (each a zone, a day start, a week start and now as an instant):
   * Berlin on an ordinary Monday morning;
@@ -21,6 +20,8 @@ Dues cluster on the clock's night, with wall-clock times in the skipped and repe
 
 Run: python3 Tests/differential/filter_diff.py [--filters N] [--seed S]. Stdlib only. Ends
 with `N passed, M failed` (a failed filter is one disagreement).
+
+covers: R-FIL-1, R-FIL-3, R-FIL-4, R-FIL-5, R-FIL-6, R-VIEW-2, R-VIEW-3, R-DAY-2, R-DAY-5
 """
 import argparse
 import json
