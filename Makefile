@@ -37,13 +37,14 @@ release: deps
 	$(SWIFT) build -c release --static-swift-stdlib
 
 # Unit tests (XCTest), repeat dates against python-dateutil, the peers' counts, every store of
-# examples/ and a 100,000-task store through load and save, then every transcript in examples/
-# through the real binary.
+# examples/ and a 100,000-task store through load and save, 2,400 random filters against an
+# evaluator written from docs/FILTERS.md, then every transcript in examples/ through the real binary.
 test: build
 	$(SWIFT) test
 	python3 Tests/differential/dateutil_diff.py
 	python3 Tests/differential/peer_counts.py
 	python3 Tests/differential/store_roundtrip.py
+	python3 Tests/differential/filter_diff.py
 	$(KEPT_DEBUG) test examples/
 
 # The man page, made by the binary from its own tables of commands and options.

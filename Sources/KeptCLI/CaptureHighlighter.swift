@@ -66,7 +66,7 @@ final class CaptureHighlighter {
         return true
     }
 
-    /// The drawing of a line, or nil when it is not a capture line.
+    /// The drawing of a line, or nil when it is neither a capture line nor a filter (FilterHighlighter).
     func highlight(_ line: [UInt8], cursor: Int) -> CaptureHighlight? {
         var i = 0
         while i < line.count, line[i] == 0x20 || line[i] == 0x09 { i += 1 }
@@ -74,9 +74,12 @@ final class CaptureHighlighter {
         while i < line.count, line[i] != 0x20, line[i] != 0x09 { i += 1 }
         let kwEnd = i
         let keyword = String(decoding: line[kwStart..<kwEnd], as: UTF8.self).lowercased()
-        guard CaptureHighlighter.captureCommands.contains(keyword), kwEnd < line.count else { return nil }
+        guard kwEnd < line.count else { return nil }
         while i < line.count, line[i] == 0x20 || line[i] == 0x09 { i += 1 }
         let base = i
+        guard CaptureHighlighter.captureCommands.contains(keyword) else {
+            return FilterHighlighter.highlight(line, keyword: keyword, kwStart: kwStart, kwEnd: kwEnd, base: base)
+        }
         let rest = Array(line[base...])
         var tokens: [CaptureToken] = []
         var completion: CaptureCompletion?

@@ -68,6 +68,17 @@ final class Completer {
         if let at = before.lastIndex(where: { $0.hasPrefix("@") }), before.count - at <= 3 {
             return Completer.filter(Vocabulary.dateWords, word)
         }
+        // Inside a filter: the noun of `has …`, `is …`, `no …`, `done today`, and a date after a
+        // date field's comparison (`created > …`, `due before …`).
+        if Completer.inFilter(first, before) {
+            // `(has`, `-(has`: the word after its parentheses and signs.
+            let term = String(last.drop { $0 == "(" || $0 == "-" })
+            if ["has", "is", "no"].contains(term) { return Completer.filter(Vocabulary.predicateNouns(after: term), word) }
+            if term == "done" { return Completer.filter(["today"], word) }
+            if before.count >= 2, Vocabulary.dateComparisons.contains(last), Vocabulary.dateFields.contains(before[before.count - 2].lowercased()) {
+                return Completer.filter(Vocabulary.dateWords, word)
+            }
+        }
         let kw = Keyword(rawValue: first)
         let position = before.count
         switch kw {
@@ -121,6 +132,14 @@ final class Completer {
         let words = before.split(whereSeparator: { $0 == " " || $0 == "\t" })
         guard words.count == 1, let d = words.first else { return false }
         return Completer.fileDotCommands.contains(d.lowercased())
+    }
+
+    /// Whether the words before the cursor are in a filter: after `list`, `count`, `explain`, a
+    /// saved filter's `=`, or a `where`.
+    static func inFilter(_ first: String, _ before: [String]) -> Bool {
+        if ["list", "count", "explain"].contains(first) { return true }
+        if first == "filter", before.contains("=") { return true }
+        return before.contains { $0.lowercased() == "where" }
     }
 
     var filterWords: [String] {

@@ -6,7 +6,7 @@ import KeptCore
 /// Encodes diagnostics for `--format json`.
 enum DiagnosticJSON {
     static func value(_ d: Diagnostic) -> JSONValue {
-        var o = JSONObject([("code", .string(d.code)), ("message", .string(d.message)),
+        var o = JSONObject([("code", .string(d.code.rawValue)), ("message", .string(d.message)),
                             ("file", d.file.map { .string($0.name) } ?? .null)])
         if let loc = d.location {
             o["line"] = .number(JSONNumber(loc.line))

@@ -156,7 +156,7 @@ struct ScriptTest {
                 switch StoreFile.load(target) {
                 case .success(.store(let s)): session.replaceStore(s)
                 case .success(.missing):
-                    report.errors.append(short.render(Diagnostic(code: "E0308", message: "no store file '\(d.argument)'", file: file, range: d.range)))
+                    report.errors.append(short.render(Catalog.noStoreFile(d.argument, file: file, range: d.range)))
                     return report
                 case .failure(let diag):
                     report.errors.append(short.render(diag))

@@ -311,6 +311,13 @@ final class REPLTests: XCTestCase {
             ("comp-16", "help lis", .words(["list"])),
             ("comp-17", "date next fr", .words(["from", "friday", "fri"])),
             ("comp-18", "move 1 to tom", .words(["tomorrow"])),
+            ("comp-19", "list has sub", .words(["subtasks", "subtask"])),
+            ("comp-20", "list no rem", .words(["reminder", "reminders"])),
+            ("comp-21", "count is s", .words(["subtask"])),
+            ("comp-22", "list done to", .words(["today"])),
+            ("comp-23", "count created > yes", .words(["yesterday"])),
+            ("comp-24", "list blo", .words(["blocked", "blocking"])),
+            ("comp-25", "set where (has est", .words(["estimate", "estimates"])),
         ]
         for (id, line, want) in table {
             XCTAssertEqual(complete(line, c), want, id)
@@ -341,9 +348,31 @@ final class REPLTests: XCTestCase {
         XCTAssertEqual(h.highlight(Array("add Call @tom".utf8), cursor: 5)?.ghost, "")
         // A line with an error still colours the tokens before it.
         XCTAssertEqual(h.highlight(Array("add #phone !hi".utf8), cursor: 14)?.tokens.map(\.kind), [.tag])
-        // Only capture lines.
-        XCTAssertNil(h.highlight(Array("list #phone".utf8), cursor: 11))
+        // Only capture lines and filters (testFilterHighlight).
+        XCTAssertNil(h.highlight(Array("complete 3".utf8), cursor: 10))
         XCTAssertNil(h.highlight(Array("add".utf8), cursor: 3))
+    }
+
+    /// Filters are coloured by the terms the filter parser reads; a look-alike word (W0001) is
+    /// underlined; each filter of a comma list, and none of the list clauses.
+    func testFilterHighlight() throws {
+        let h = CaptureHighlighter(session: session())
+        func paint(_ line: String) -> String? { h.highlight(Array(line.utf8), cursor: line.utf8.count)?.painted }
+        let e = "\u{1B}["
+        XCTAssertEqual(paint("list #phone !high +Home or milk"),
+                       "\(e)1mlist\(e)0m \(e)32m#phone\(e)0m \(e)31m!high\(e)0m \(e)34m+Home\(e)0m or milk")
+        XCTAssertEqual(paint("count -@today has subtasks"), "\(e)1mcount\(e)0m -\(e)36m@today\(e)0m \(e)96mhas subtasks\(e)0m")
+        XCTAssertEqual(paint("list updated today"), "\(e)1mlist\(e)0m \(e)4;33mupdated today\(e)0m")
+        XCTAssertEqual(paint("list #a, due < fri order by due, priority"),
+                       "\(e)1mlist\(e)0m \(e)32m#a\(e)0m, \(e)36mdue < fri\(e)0m order by due, priority")
+        XCTAssertEqual(paint("filter Errands = #errand"), "\(e)1mfilter\(e)0m Errands = \(e)32m#errand\(e)0m")
+        // Half typed: drawn plain, the command word bold.
+        XCTAssertEqual(paint("list (#a or"), "\(e)1mlist\(e)0m (#a or")
+        XCTAssertNil(paint("explain date fri"))
+        for line in ["list title ~ /a,b/ , #x", "list \"a, b\"", "count ((", "list ,,", "list order"] {
+            let p = try XCTUnwrap(paint(line), line)
+            XCTAssertEqual(p.replacingOccurrences(of: "\u{1B}\\[[0-9;]*m", with: "", options: .regularExpression), line)
+        }
     }
 
     func testCaptureColumnsMeasureWideCharacters() throws {

@@ -199,7 +199,7 @@ final class CaptureTests: XCTestCase {
                     XCTFail("\(label): unexpected \(e.code) \(e.message) [\(e.start)..<\(e.end)] help: \(e.help ?? "-")")
                     continue
                 }
-                if want != "ANY" { XCTAssertEqual(e.code, want, "\(label): error code (\(e.message))") }
+                if want != "ANY" { XCTAssertEqual(e.code.rawValue, want, "\(label): error code (\(e.message))") }
                 XCTAssertTrue(e.start >= 0 && e.start <= e.end && e.end <= c.line.utf8.count,
                               "\(label): error range \(e.start)..<\(e.end) outside the line")
                 if let h = c.help {

@@ -32,6 +32,7 @@ final class WatchedBackend: StoreBackend {
         inner.columns(dayStart: dayStart, withText: withText, withSearch: withSearch)
     }
     func tombstone(uid: TaskUID) -> Tombstone? { inner.tombstone(uid: uid) }
+    var tombstones: [Tombstone] { inner.tombstones }
     func count(_ expr: FilterExpr, _ fc: FilterContext) -> (matched: Int, total: Int)? { inner.count(expr, fc) }
     func snapshot() -> Store { inner.snapshot() }
     func prepareToWrite() -> Result<Void, StoreError> { inner.prepareToWrite() }

@@ -82,7 +82,7 @@ final class GrammarTests: XCTestCase {
                        "Sources/KeptCore/Syntax/Parser+Plan.swift",
                        "Sources/KeptCore/Capture/DatePhraseParser.swift",
                        "Sources/KeptCore/Recurrence/RepeatRuleParser.swift",
-                       "Sources/KeptCore/Query/FilterParser.swift",
+                       "Sources/KeptCore/Query/FilterParser.swift", "Sources/KeptCore/Query/FilterParser+Values.swift",
                        "Sources/KeptCore/Query/ListClauses.swift"].map(Self.read)
         let quotes = sources.flatMap(Self.quoted)
         let byFunction = Dictionary(quotes.map { ($0.function, $0.production) }, uniquingKeysWith: { a, _ in a })

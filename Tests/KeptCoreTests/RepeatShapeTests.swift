@@ -129,7 +129,7 @@ final class RepeatShapeTests: XCTestCase, SessionTesting {
             case .success:
                 break
             case .failure(let e):
-                XCTAssertEqual(e.code, code, "\(id): '\(text)': \(e.message)")
+                XCTAssertEqual(e.code.rawValue, code, "\(id): '\(text)': \(e.message)")
             }
         }
         let s = Session(store: Store(), clock: .wall(CivilDateTime(iso: "2026-06-15T09:00") ?? CivilDateTime(date: .earliest, time: .midnight)),
@@ -204,7 +204,7 @@ final class RepeatShapeTests: XCTestCase, SessionTesting {
             ("un-16", "FREQ=DAILY;UNTIL=20260620T250000Z", "E0215"),
         ]
         for (id, text, code) in refused {
-            if case .failure(let e) = RepeatRule.fromRRULE(text) { XCTAssertEqual(e.code, code, "\(id): \(e.message)") } else { XCTFail("\(id): \(text) read") }
+            if case .failure(let e) = RepeatRule.fromRRULE(text) { XCTAssertEqual(e.code.rawValue, code, "\(id): \(e.message)") } else { XCTFail("\(id): \(text) read") }
         }
     }
 

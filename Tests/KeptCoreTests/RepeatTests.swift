@@ -688,7 +688,7 @@ final class RepeatTests: XCTestCase {
         for (id, text, code) in cases {
             switch RepeatRule.fromRRULE(text) {
             case .success(let r): XCTFail("\(id): \(text) read as '\(r.text(anchor: nil))'")
-            case .failure(let e): XCTAssertEqual(e.code, code, "\(id): \(text): \(e.message)")
+            case .failure(let e): XCTAssertEqual(e.code.rawValue, code, "\(id): \(text): \(e.message)")
             }
         }
     }

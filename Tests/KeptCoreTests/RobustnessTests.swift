@@ -18,7 +18,7 @@ final class RobustnessTests: XCTestCase, SessionTesting {
     func refused(_ s: Session, _ text: String, _ code: String, _ id: String, file: StaticString = #filePath, line: UInt = #line) -> String {
         let before = StoreCodec.encode(s.store.snapshot())
         let r = run(s, text)
-        XCTAssertEqual(r.diagnostics.first?.code, code, "\(id): \(r.lines) \(r.diagnostics.map(\.message))", file: file, line: line)
+        XCTAssertEqual(r.diagnostics.first?.code.rawValue, code, "\(id): \(r.lines) \(r.diagnostics.map(\.message))", file: file, line: line)
         XCTAssertFalse(r.changed, "\(id): a refused statement reported a change", file: file, line: line)
         XCTAssertEqual(StoreCodec.encode(s.store.snapshot()), before, "\(id): a refused statement changed the store", file: file, line: line)
         return r.diagnostics.first?.message ?? ""
@@ -240,7 +240,7 @@ final class RobustnessTests: XCTestCase, SessionTesting {
     func testTheTimeBudgetStopsAQuery() throws {
         let s = session(StoreLoadTests.store(CompiledFilter.splitAt + 100, seed: 3))
         for f in ["title ~ /./", "status:any title ~ /e/ or #call"] {
-            let expr = try FilterParser.parse(f, name: "t", context: s.dateContext, projects: [], saved: [], visiting: []).get()
+            let expr = try FilterBinder.bind(f, name: "t", scope: s.filterScope).get()
             for ix in [s.store.columns(dayStart: .midnight, withText: true), TaskIndex(Array(s.store.tasks.prefix(100)), dayStart: .midnight, withText: true)] {
                 let compiled = CompiledFilter(expr, index: ix, context: s.filterContext)
                 XCTAssertThrowsError(try compiled.rows(in: ix, budget: RegexBudget(milliseconds: 0)), f) { e in
@@ -304,7 +304,7 @@ final class RobustnessTests: XCTestCase, SessionTesting {
         XCTAssertEqual(rows.count, Limits.table.count, "one row a limit")
         for l in Limits.table {
             XCTAssertTrue(rows.contains("| \(l.name) | \(l.value) | \(l.code) | \(l.meaning) |"), "docs/LIMITS.md lacks the row of \(l.name)")
-            XCTAssertNotNil(Catalog.summary(of: l.code), l.code)
+            XCTAssertNotNil(Catalog.summary(of: l.code.rawValue), l.code.rawValue)
         }
         XCTAssertEqual(Limits.grouped(1_048_576), "1,048,576")
         XCTAssertEqual(Limits.number(Array("999999999".utf8)), 999_999_999)

@@ -88,7 +88,7 @@ final class StoreCommitTests: XCTestCase {
         let r = run(a, "add mine")
         XCTAssertTrue(r.lines.isEmpty)
         let d = try XCTUnwrap(r.diagnostics.first)
-        XCTAssertEqual(d.code, "E0323")
+        XCTAssertEqual(d.code, .E0323)
         XCTAssertEqual(d.help, "run 'add mine' again")
         XCTAssertEqual(try titles(path), ["first", "theirs"], "nothing of the refused statement was written")
         XCTAssertEqual(a.store.tasks(.all).map(\.title), ["first", "theirs"], "the session has the other writer's change")
@@ -128,7 +128,7 @@ final class StoreCommitTests: XCTestCase {
         let t = try session(path, commits: .atEnd)
         _ = run(t, "add three")
         let d = try XCTUnwrap(t.finish(failed: 1, keepGoing: false))
-        XCTAssertEqual(d.code, "E0326")
+        XCTAssertEqual(d.code, .E0326)
         XCTAssertEqual(try titles(path), ["one", "two"])
     }
 }

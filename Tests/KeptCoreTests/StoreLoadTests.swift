@@ -215,7 +215,7 @@ final class SplitEvaluationTests: XCTestCase {
         let session = Session(store: store, clock: .wall(now), defaultZone: Zone.utc)
         for f in ["title ~ /budget|report/i", "status:any description ~ /review/", "budget", "#call or title ~ /hi/",
                   "title ~ /(re(view)|fix) .*(budget|report)/i"] {
-            let expr = try FilterParser.parse(f, name: "t", context: session.dateContext, projects: [], saved: [], visiting: []).get()
+            let expr = try FilterBinder.bind(f, name: "t", scope: session.filterScope).get()
             let compiled = CompiledFilter(expr, index: ix, context: session.filterContext)
             XCTAssertTrue(CompiledFilter.costly(compiled.root), f)
             let plain = (0..<ix.count).filter { compiled.matches($0, in: ix) }

@@ -134,7 +134,7 @@ final class StoreTests: XCTestCase {
     func testSaveIntoAMissingFolderFails() {
         let r = StoreFile.save(Store(), to: "/nonexistent-kept-dir/x/store.json")
         guard case .failure(let d) = r else { return XCTFail("saved") }
-        XCTAssertEqual(d.code, "E0307")
+        XCTAssertEqual(d.code, .E0307)
     }
 
     /// A missing file is an empty store; a broken one is a diagnostic that points into it.
@@ -145,11 +145,11 @@ final class StoreTests: XCTestCase {
         let bad = "\(dir)/bad.json"
         try "{\n  \"tasks\": [,]\n}\n".write(toFile: bad, atomically: false, encoding: .utf8)
         guard case .failure(let d) = StoreFile.load(bad) else { return XCTFail("broken store loaded") }
-        XCTAssertEqual(d.code, "E0308")
+        XCTAssertEqual(d.code, .E0308)
         XCTAssertEqual(d.location?.line, 2)
         XCTAssertEqual(d.location?.column, 13)
         XCTAssertTrue(DiagnosticRenderer(style: .rich).render(d).contains(" 2 |   \"tasks\": [,]"))
         guard case .failure(let dd) = StoreFile.load(dir) else { return XCTFail("a folder loaded") }
-        XCTAssertEqual(dd.code, "E0308")
+        XCTAssertEqual(dd.code, .E0308)
     }
 }

@@ -112,7 +112,7 @@ final class SyntaxTests: XCTestCase {
         for (id, text, code, col) in table {
             let (s, d) = parse(text)
             XCTAssertNil(s, id)
-            XCTAssertEqual(d.first?.code, code, id)
+            XCTAssertEqual(d.first?.code.rawValue, code, id)
             XCTAssertEqual(d.first?.range?.start, col, id)
         }
         XCTAssertEqual(parse("lsit").1.first?.help, "did you mean 'list'?")
@@ -164,7 +164,7 @@ final class SyntaxTests: XCTestCase {
         XCTAssertFalse(plain.isTranscript)
         XCTAssertEqual(plain.commands.map(\.statement.text), ["add A", "list"])
         let stray = Transcript(file: SourceFile(name: "s", text: "> list\nNo open tasks\n\nthis is prose\n"))
-        XCTAssertEqual(stray.diagnostics.first?.code, "E0002")
+        XCTAssertEqual(stray.diagnostics.first?.code, .E0002)
         XCTAssertEqual(stray.diagnostics.first?.location?.line, 4)
     }
 

@@ -212,7 +212,7 @@ final class TaskActionTests: XCTestCase, SessionTesting {
                 let r = run(s, stmt)
                 XCTAssertTrue(r.failed, stmt)
                 let d = try XCTUnwrap(r.diagnostics.first, stmt)
-                XCTAssertTrue(["E0301", "E0305", "E0306"].contains(d.code), "\(stmt): \(d.code)")
+                XCTAssertTrue([.E0301, .E0305, .E0306].contains(d.code), "\(stmt): \(d.code)")
                 XCTAssertNotNil(d.range, stmt)
                 XCTAssertEqual(Snapshot(s.store.snapshot()), before, stmt)
             }
@@ -324,7 +324,7 @@ final class TaskActionTests: XCTestCase, SessionTesting {
             setup(s, ["project add Home", "add Call the dentist @tomorrow 3pm", "add B #someday", "add C", "complete 3", "filter NAME = #x"])
             let r = run(s, kw.example)
             for d in r.diagnostics {
-                XCTAssertFalse(d.code.hasPrefix("E00") || d.code.hasPrefix("E01"), "help \(kw.rawValue): '\(kw.example)': \(d.code) \(d.message)")
+                XCTAssertFalse(d.code.rawValue.hasPrefix("E00") || d.code.rawValue.hasPrefix("E01"), "help \(kw.rawValue): '\(kw.example)': \(d.code) \(d.message)")
             }
         }
     }

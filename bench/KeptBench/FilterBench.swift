@@ -31,15 +31,18 @@ func filterMain(_ args: [String]) {
         ("three-way or", "#plesio | #haslest | +Ruqua"),
         ("word search", "review budget"),
         ("regex", "title ~ /(review|fix) .*(budget|report)/i"),
+        ("overdue", "overdue"),
+        ("tag and due", "#haslest due <= eow"),
     ]
     print("kept filter evaluation over \(tasks.count) tasks in memory, one core, best pass of \(Int(seconds)) s")
     for (name, text) in filters {
-        guard case .success(let expr) = FilterParser.parse(text, name: name, context: ctx, projects: base.projects.map(\.name),
-                                                           saved: [], visiting: []) else { fail("filter \(text) does not parse") }
+        let fc = FilterContext(ctx, now: zone.instant(for: now))
+        let scope = FilterScope(projects: base.projects.map(\.name), saved: [], dates: ctx, clock: fc)
+        guard case .success(let expr) = FilterBinder.bind(text, name: name, scope: scope) else { fail("filter \(text) does not parse") }
         // The index is built once per store; the filter compiled once per query.
         let index = TaskIndex(tasks, dayStart: settings.day.dayStart, withText: CompiledFilter.needsText(expr),
                               withSearch: CompiledFilter.needsSearch(expr))
-        let compiled = CompiledFilter(expr, index: index, context: FilterContext(ctx, now: zone.instant(for: now)))
+        let compiled = CompiledFilter(expr, index: index, context: fc)
         var matched = 0
         let scratch = RegexScratch() // one thread's match data, as CompiledFilter.rows keeps it
         let r = measure(tasks.count, seconds: seconds) {

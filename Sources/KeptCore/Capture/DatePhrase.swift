@@ -11,12 +11,15 @@ public struct DateContext: Sendable {
     public var settings: Settings
     /// The account zone, for wall-clock times that a DST change skips.
     public var zone: Zone
+    /// Now as an instant: during a repeated hour the wall reading alone does not say which.
+    public var nowInstant: Instant
 
-    public init(now: CivilDateTime, today: CivilDate, settings: Settings, zone: Zone) {
+    public init(now: CivilDateTime, today: CivilDate, settings: Settings, zone: Zone, instant: Instant? = nil) {
         self.now = now
         self.today = today
         self.settings = settings
         self.zone = zone
+        self.nowInstant = instant ?? zone.instant(for: now)
     }
 }
 
@@ -87,7 +90,7 @@ public enum DatePhrase {
             switch classes[k] {
             case .tooLarge:
                 return DatePhraseError(word: k, message: Catalog.numberTooLargeMessage(w),
-                                       help: "numbers go from 0 to \(Limits.grouped(Limits.largestNumber))", limit: "E0007")
+                                       help: "numbers go from 0 to \(Limits.grouped(Limits.largestNumber))", limit: .E0007)
             case .outOfCalendar:
                 var e = DatePhraseError.outOfCalendar(k)
                 e.message = "'\(w)' is after 9999-12-31, the last day of the calendar"
@@ -103,7 +106,8 @@ public enum DatePhrase {
     public static func resolve(_ spec: DateSpec, in ctx: DateContext, explain: Bool = false) -> Result<ResolvedDate, DatePhraseError> {
         var rule = ""
         if let m = spec.minutesFromNow {
-            let instant = ctx.zone.instant(for: ctx.now).adding(minutes: m)
+            // Elapsed time from the instant now is (the second 01:30 of a repeated hour is not the first).
+            let instant = ctx.nowInstant.adding(minutes: m)
             // `in 999999999 hours` is past the calendar: refused, not clamped to its last day.
             guard Instant.supportedSeconds.contains(Int(clamping: instant.seconds)) else { return .failure(.outOfCalendar()) }
             let l = ctx.zone.local(at: instant)

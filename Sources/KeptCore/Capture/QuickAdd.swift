@@ -53,7 +53,7 @@ public struct TaskDraft: Sendable {
 
 /// Why a capture line cannot be filed: a code, a message, its byte range in the line, a help.
 public struct CaptureError: Error, Sendable {
-    public var code: String
+    public var code: DiagnosticCode
     public var message: String
     public var start: Int
     public var end: Int
@@ -158,7 +158,7 @@ public enum QuickAdd {
         var keep = [Bool](repeating: true, count: ws.count)
         let endsOpen = b.count > 0 && !isSpace(b[b.count - 1]) && literalFrom == nil
         var k = 0
-        func err(_ code: String, _ message: String, _ s: Int, _ e: Int, _ label: String, _ help: String? = nil) -> Result<TaskDraft, CaptureError> {
+        func err(_ code: DiagnosticCode, _ message: String, _ s: Int, _ e: Int, _ label: String, _ help: String? = nil) -> Result<TaskDraft, CaptureError> {
             .failure(CaptureError(code: code, message: message, start: s, end: e, label: label, help: help, tokens: draft.tokens, completion: draft.completion))
         }
         while k < ws.count {
@@ -203,7 +203,7 @@ public enum QuickAdd {
                     case .success(let r):
                         let last = ws[k + used - 1]
                         if draft.due != nil {
-                            return err("E0203", "a task takes one due date", w.start, last.end, "a second date", "keep one '@' date")
+                            return err(.E0203, "a task takes one due date", w.start, last.end, "a second date", "keep one '@' date")
                         }
                         draft.due = r.due
                         if explain { draft.dueRule = r.rule }
@@ -255,7 +255,7 @@ public enum QuickAdd {
                     // A repeat with a value out of range is refused, not kept in the title:
                     // `every 999999999 days` is not a title (write `\every` to keep the words).
                     let bad = ws[min(k + max(e.word, 1), j - 1)]
-                    return err(e.outOfRange ?? "E0210", e.message, w.start, bad.end, "not a repeat Kept makes",
+                    return err(e.outOfRange ?? .E0210, e.message, w.start, bad.end, "not a repeat Kept makes",
                                e.help ?? "write \\every to keep the words in the title")
                 case .failure:
                     break
@@ -269,7 +269,7 @@ public enum QuickAdd {
             if c0 == UInt8(ascii: "!"), len > 1, isNameByte(b[w.start + 1]) {
                 let word = string(b, w.start + 1, w.end)
                 guard let p = Priority(word: word), word != "0", word.lowercased() != "none" else {
-                    return err("E0209", "'!\(word)' is not a priority", w.start, w.end, "expected !low, !medium, !high, !critical or !1 to !4",
+                    return err(.E0209, "'!\(word)' is not a priority", w.start, w.end, "expected !low, !medium, !high, !critical or !1 to !4",
                                Suggestion.nearest(word, in: ["low", "medium", "med", "high", "critical", "urgent"]).map { "did you mean '!\($0)'?" }
                                    ?? "write \\!\(word) to keep it as text")
                 }
@@ -315,7 +315,7 @@ public enum QuickAdd {
                     case .failure(let e):
                         return err(e.code, e.message, colon + 1, w.end, "not a start date", e.help)
                     default:
-                        return err("E0203", "'\(value)' is not one date", colon + 1, w.end, "not a start date", "quote a phrase of several words: start:\"next fri\"")
+                        return err(.E0203, "'\(value)' is not one date", colon + 1, w.end, "not a start date", "quote a phrase of several words: start:\"next fri\"")
                     }
                     if wantTokens { draft.tokens.append(CaptureToken(kind: .start, start: w.start, end: w.end, text: string(b, w.start, w.end))) }
                     keep[k] = false
@@ -329,7 +329,7 @@ public enum QuickAdd {
                     continue
                 case "parent":
                     guard let p = Int(value), p >= 1 else {
-                        return err("E0209", "'\(value)' is not a task id", colon + 1, w.end, "expected the id of the parent task")
+                        return err(.E0209, "'\(value)' is not a task id", colon + 1, w.end, "expected the id of the parent task")
                     }
                     draft.parent = p
                     if wantTokens { draft.tokens.append(CaptureToken(kind: .parent, start: w.start, end: w.end, text: string(b, w.start, w.end))) }
@@ -348,7 +348,7 @@ public enum QuickAdd {
         }
         draft.title = title(b, ws, keep, literalFrom)
         if draft.title.isEmpty {
-            return err("E0208", "the task has no title", 0, b.count, "only tokens here",
+            return err(.E0208, "the task has no title", 0, b.count, "only tokens here",
                        "write a title, or escape a token with '\\' to keep it as text")
         }
         return .success(draft)

@@ -20,7 +20,7 @@ public struct DiagnosticLabel: Sendable {
 public struct Diagnostic: Error, Sendable {
     /// A stable code from the catalog: `E00xx` lexical, `E01xx` syntax, `E02xx` meaning,
     /// `E03xx` runtime, `W…` warnings.
-    public var code: String
+    public var code: DiagnosticCode
     public var severity: Severity
     /// One line, lowercase, no final period.
     public var message: String
@@ -33,11 +33,11 @@ public struct Diagnostic: Error, Sendable {
     public var notes: [String]
     public var help: String?
 
-    public init(code: String, severity: Severity = .error, message: String, file: SourceFile? = nil,
+    public init(code: DiagnosticCode, severity: Severity? = nil, message: String, file: SourceFile? = nil,
                 range: SourceRange? = nil, label: String? = nil, secondary: [DiagnosticLabel] = [],
                 notes: [String] = [], help: String? = nil) {
         self.code = code
-        self.severity = severity
+        self.severity = severity ?? code.severity
         // Messages quote user text (a title, an unknown word): its control characters are
         // escaped here, once for every diagnostic, so no form of it prints them raw.
         self.message = DisplayText.escaped(message)

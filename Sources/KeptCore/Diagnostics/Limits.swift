@@ -9,7 +9,7 @@ public struct Limit: Sendable {
     /// The value as the documentation writes it (`1 MiB (1,048,576 bytes)`).
     public let value: String
     /// The code of the error past it.
-    public let code: String
+    public let code: DiagnosticCode
     /// What the limit bounds and what happens past it.
     public let meaning: String
 }
@@ -48,33 +48,33 @@ public enum Limits {
 
     /// Every limit, in the order docs/LIMITS.md lists them.
     public static let table: [Limit] = [
-        Limit(name: "statement size", value: "1 MiB (1,048,576 bytes)", code: "E0004",
+        Limit(name: "statement size", value: "1 MiB (1,048,576 bytes)", code: .E0004,
               meaning: "one statement: a script line with its continuations, a -e argument, a REPL line, a saved filter"),
-        Limit(name: "script size", value: "64 MiB (67,108,864 bytes)", code: "E0005",
+        Limit(name: "script size", value: "64 MiB (67,108,864 bytes)", code: .E0005,
               meaning: "a script file, a transcript, or standard input read by kept run; nothing of it runs"),
-        Limit(name: "tokens per statement", value: "200,000", code: "E0006",
+        Limit(name: "tokens per statement", value: "200,000", code: .E0006,
               meaning: "words, numbers, strings and punctuation of one statement"),
-        Limit(name: "numbers", value: "0 to 999,999,999", code: "E0007",
+        Limit(name: "numbers", value: "0 to 999,999,999", code: .E0007,
               meaning: "every whole number of a date phrase, a duration, an estimate, a window or a repeat; longer digits are refused, never wrapped"),
-        Limit(name: "filter nesting", value: "100 levels", code: "E0008",
+        Limit(name: "filter nesting", value: "100 levels", code: .E0008,
               meaning: "parentheses, not, a glued - and saved filters used by saved filters, counted together"),
-        Limit(name: "years", value: "0001 to 9999", code: "E0225",
+        Limit(name: "years", value: "0001 to 9999", code: .E0225,
               meaning: "every date a phrase, a window, a comparison or a repeat lands on; a date past either end is refused, never clamped"),
-        Limit(name: "regex steps", value: "1,000,000 steps and depth 10,000 for one subject", code: "E0226",
+        Limit(name: "regex steps", value: "1,000,000 steps and depth 10,000 for one subject", code: .E0226,
               meaning: "PCRE2's match and depth limits; a subject that reaches one fails the query, it is not counted as no match"),
-        Limit(name: "regex time", value: "1,000 ms per query", code: "E0226",
+        Limit(name: "regex time", value: "1,000 ms per query", code: .E0226,
               meaning: "all matching of one list, count, explain, plan or where, across its threads; past it the query fails"),
-        Limit(name: "task ids", value: "1 to 9,007,199,254,740,991 (2^53 - 1)", code: "E0227",
+        Limit(name: "task ids", value: "1 to 9,007,199,254,740,991 (2^53 - 1)", code: .E0227,
               meaning: "ids and nextId (one more at most) stay exact in any JSON reader; an add past the last id is refused"),
-        Limit(name: "store size", value: "1 GiB (1,073,741,824 bytes)", code: "E0228",
+        Limit(name: "store size", value: "1 GiB (1,073,741,824 bytes)", code: .E0228,
               meaning: "a store file; a larger file, a device or anything but a regular file or a pipe is refused unread"),
-        Limit(name: "store nesting", value: "512 levels", code: "E0308",
+        Limit(name: "store nesting", value: "512 levels", code: .E0308,
               meaning: "arrays and objects inside one another in a store file"),
-        Limit(name: "repeat preview", value: "1 to 1,000 dates", code: "E0209",
+        Limit(name: "repeat preview", value: "1 to 1,000 dates", code: .E0209,
               meaning: "repeat … next N"),
-        Limit(name: "repeat interval", value: "1 to 1,000", code: "E0210",
+        Limit(name: "repeat interval", value: "1 to 1,000", code: .E0210,
               meaning: "every N days, weeks, months or years; INTERVAL of an RRULE"),
-        Limit(name: ".read nesting", value: "16 scripts", code: "E0504",
+        Limit(name: ".read nesting", value: "16 scripts", code: .E0504,
               meaning: "scripts read with .read from scripts read with .read, in the REPL"),
     ]
 

@@ -92,7 +92,7 @@ extension Engine {
             case .today:
                 // Keeping a time that has passed would land in Overdue, so the task becomes
                 // all-day today instead.
-                if let tm = time, todayN * 1440 + tm.minuteOfDay < fc.nowMinute { return Due(date: CivilDate(dayNumber: todayN)) }
+                if let tm = time, fc.hasPassed(Due(date: CivilDate(dayNumber: todayN), time: tm)) { return Due(date: CivilDate(dayNumber: todayN)) }
                 return Due(date: CivilDate(dayNumber: todayN), time: time)
             case .tomorrow: return Due(date: CivilDate(dayNumber: todayN + 1), time: time)
             case .thisWeek:

@@ -32,6 +32,29 @@ extension Engine {
         return (rows.compactMap { store.task(atRow: $0) }, total)
     }
 
+    /// The deleted tasks a filter over deleted tasks matches, and how many there are: their
+    /// tombstones, which keep a uid and when it went (docs/FILTERS.md, "Deleted tasks").
+    public func deleted(_ expr: FilterExpr) -> (matched: [Tombstone], total: Int) {
+        let all = store.tombstones
+        let fc = filterContext
+        return (all.filter { Engine.matches(expr, $0, fc) }, all.count)
+    }
+
+    /// Whether a tombstone matches a filter of deleted dates (the binder lets no other term in).
+    static func matches(_ e: FilterExpr, _ t: Tombstone, _ fc: FilterContext) -> Bool {
+        switch e {
+        case .and(let xs): return xs.allSatisfy { matches($0, t, fc) }
+        case .or(let xs): return xs.contains { matches($0, t, fc) }
+        case .not(let x): return !matches(x, t, fc)
+        case .term(.saved(_, let x)): return matches(x, t, fc)
+        case .term(.instant(.deleted, let c, let i)): return c.holds(t.deletedAt, i)
+        case .term(.instantIn(.deleted, let w)):
+            let lo = w.start == Int.min ? Instant(seconds: Int64.min) : fc.start(ofDay: w.start)
+            return t.deletedAt >= lo && (w.end == Int.max || t.deletedAt < fc.start(ofDay: w.end))
+        case .term: return false
+        }
+    }
+
     /// The ids a filter matches (a bulk action's selection).
     public func ids(matching expr: FilterExpr) throws(RegexBudgetError) -> [Int] {
         try select(expr).matched.map(\.id)

@@ -68,7 +68,7 @@ extension Engine {
         switch when {
         case .preset(.laterToday):
             // Three hours on, rounded up to the hour; still within the account's day (R-DAY-2).
-            var l = zone.local(at: zone.instant(for: ctx.now).adding(minutes: 180))
+            var l = zone.local(at: ctx.nowInstant.adding(minutes: 180))
             if l.time.minuteOfDay % 60 != 0 { l = l.adding(minutes: 60 - l.time.minuteOfDay % 60) }
             guard l < settings.day.start(of: ctx.today.adding(days: 1)) else { throw .reminder(.tooLateToday) }
             return l

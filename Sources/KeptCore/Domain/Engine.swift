@@ -63,15 +63,12 @@ public final class Engine {
 
     public var dateContext: DateContext {
         let n = nowLocal
-        return DateContext(now: n, today: store.settings.day.today(at: n), settings: store.settings, zone: zone)
+        return DateContext(now: n, today: store.settings.day.today(at: n), settings: store.settings, zone: zone, instant: now)
     }
 
     /// The filter context of now: today, now and the instant today began.
     public var filterContext: FilterContext {
-        let dc = dateContext
-        var fc = FilterContext(dc, now: now)
-        fc.todayStart = zone.instant(for: CivilDateTime(date: dc.today, time: store.settings.day.dayStart))
-        return fc
+        FilterContext(dateContext, now: now)
     }
 
     // MARK: the change path

@@ -61,20 +61,9 @@ extension Session {
         }
     }
 
-    /// Compiles the filter of a `where`, which must be whole.
+    /// The filter of a `where`, read and bound; a filter over deleted tasks picks nothing (E0231).
     func compileTarget(_ f: FilterSource, _ s: Statement) -> Result<FilterExpr, Diagnostic> {
-        var p = FilterParser(source: s.source, tokens: f.tokens, from: f.start, context: dateContext, projects: store.projects.map(\.name),
-                             saved: store.filters)
-        do throws(Diagnostic) {
-            let e = try p.parseFilter()
-            guard p.peek.kind == .end else {
-                throw Diagnostic(code: "E0103", message: "unexpected '\(p.peek.text)' in the filter", file: s.source.file, range: p.peek.range,
-                                 label: "not part of the filter")
-            }
-            return .success(e)
-        } catch {
-            return .failure(error)
-        }
+        bindFilter(f, s).map { $0 ?? .and([]) }
     }
 
     /// The ids a target names: the task of a reference, or what a `where` filter matches.
@@ -251,8 +240,7 @@ extension Session {
         case .success(let (r, used)) where used == words.count: return .success(r.due)
         case .success: return .failure(Catalog.badDate(value.text, range: value.range, file: file, help: help))
         case .failure(let e):
-            return .failure(Diagnostic(code: e.impossible ? "E0205" : "E0203", message: e.message, file: file, range: value.range,
-                                       label: e.impossible ? "no such day" : "not a date phrase", help: e.help))
+            return .failure(Catalog.wholeDate(e, range: value.range, file: file))
         }
     }
 
@@ -260,9 +248,7 @@ extension Session {
     func runMove(_ s: Statement, _ target: TaskTarget, _ groupText: TextArg) -> CommandOutput {
         guard let group = DueGroup(words: groupText.text) else {
             let names = DueGroup.allCases.map(\.rawValue)
-            return .error(Diagnostic(code: "E0209", message: "'\(groupText.text)' is not a due group", file: s.source.file, range: groupText.range,
-                                     label: "expected today, tomorrow, this week, later or no due date",
-                                     help: Suggestion.help(groupText.text, in: names)))
+            return .error(Catalog.notADueGroup(groupText.text, range: groupText.range, file: s.source.file, candidates: names))
         }
         let words = ErrorWords(target: target.describe)
         // Nothing moves into Overdue, whatever the target.

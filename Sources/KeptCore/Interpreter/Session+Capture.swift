@@ -47,8 +47,7 @@ extension Session {
         if let c = d.completion {
             // An unfinished token is not filed as title text: the user meant a date or repeat.
             let r = SourceRange(start: line.range.start + c.start, end: line.range.start + c.end)
-            return .error(Diagnostic(code: "E0203", message: "'\(c.typed)' is unfinished", file: s.source.file, range: r,
-                                     label: "not a complete date or repeat", help: "did you mean '\(c.completed)'?"))
+            return .error(Catalog.unfinished(c.typed, completed: c.completed, range: r, file: s.source.file))
         }
         let t: Task
         do {
@@ -69,7 +68,7 @@ extension Session {
         case .success(let x): d = x
         case .failure(let e):
             // A title-less line still shows its tokens: parse explores, it files nothing.
-            if e.code == "E0208", case .success(let x) = QuickAdd.parse(line.text + " x", in: dateContext) {
+            if e.code == .E0208, case .success(let x) = QuickAdd.parse(line.text + " x", in: dateContext) {
                 var y = x
                 y.title = ""
                 return parseOutput(y)
@@ -173,8 +172,7 @@ extension Session {
         case .success(let (r, used)):
             guard used == words.count else {
                 let rest = SourceRange(start: range(used).start, end: phrase.range.end)
-                return .error(Diagnostic(code: "E0103", message: "unexpected '\(words[used])' after the date '\(words[..<used].joined(separator: " "))'",
-                                         file: file, range: rest, label: "not part of the date"))
+                return .error(Catalog.unexpectedAfterDate(words[used], date: words[..<used].joined(separator: " "), range: rest, file: file))
             }
             let txt = text
             var json = JSONObject([("date", .string(r.due.date.iso)), ("time", r.due.time.map { .string($0.iso) } ?? .null)])

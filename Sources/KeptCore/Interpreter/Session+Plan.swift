@@ -32,7 +32,7 @@ extension Session {
     func runPlan(_ s: Statement, _ r: PlanRequest) -> CommandOutput {
         if r.refresh { return runPlanRefresh(s) }
         let expr: FilterExpr?
-        switch compile(r.filter, s) {
+        switch bindFilter(r.filter, s) {
         case .success(let e): expr = e
         case .failure(let d): return .error(d)
         }

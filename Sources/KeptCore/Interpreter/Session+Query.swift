@@ -2,13 +2,40 @@
 // R-VIEW-3, R-VIEW-5). A filter is parsed and checked once, then evaluated over the store.
 
 extension Session {
-    /// Parses a statement's filter; nil when there is none.
-    func compile(_ f: FilterSource?, _ s: Statement) -> Result<FilterExpr?, Diagnostic> {
-        guard let f else { return .success(nil) }
-        var p = FilterParser(source: s.source, tokens: f.tokens, from: f.start, context: dateContext, projects: store.projects.map(\.name),
-                             saved: store.filters)
+    /// What filters are bound against: the store's projects and saved filters, and now.
+    var filterScope: FilterScope {
+        FilterScope(projects: store.projects.map(\.name), saved: store.filters, dates: dateContext, clock: filterContext)
+    }
+
+    /// Stage one: a filter's syntax, with no store and no clock.
+    func parseFilter(_ f: FilterSource, _ s: Statement) -> Result<ParsedFilter, Diagnostic> {
+        var p = FilterParser(source: s.source, tokens: f.tokens, range: f.start..<f.end)
         do throws(Diagnostic) {
-            return .success(try p.parseFilter())
+            return .success(try p.parseWhole())
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// Stages one and two: a statement's one filter, read and bound against the store and now;
+    /// nil when there is none. A comma list is refused here (only `list` takes one), and so is
+    /// a filter over deleted tasks unless `deleted` says the statement shows them.
+    func bindFilter(_ f: FilterSource?, _ s: Statement, deleted: Bool = false) -> Result<FilterExpr?, Diagnostic> {
+        guard let f else { return .success(nil) }
+        if let k = ListClauseParser.commas(f.tokens, f.start..<f.end, source: s.source).first {
+            return .failure(Catalog.commaListHere(s.keyword.rawValue, range: f.tokens[k].range, file: s.source.file))
+        }
+        let parsed: ParsedFilter
+        switch parseFilter(f, s) {
+        case .success(let p): parsed = p
+        case .failure(let d): return .failure(d)
+        }
+        var b = FilterBinder(scope: filterScope, file: s.source.file)
+        do throws(Diagnostic) {
+            let e = try b.bindFilter(parsed.syntax)
+            if e.looksAtDeleted, !deleted { throw Catalog.deletedNotActionable(range: f.range, file: s.source.file) }
+            warnings += parsed.warnings
+            return .success(e)
         } catch {
             return .failure(error)
         }
@@ -33,26 +60,53 @@ extension Session {
         return Catalog.regexBudget(e.pattern, timedOut: e.timedOut, range: range, file: s.source.file)
     }
 
+    /// `list`: a view or a filter, or a comma list of them, each its own section (Todoist's
+    /// `list today, overdue`), with the clauses applying to every section.
     func runList(_ s: Statement, _ f: FilterSource?) -> CommandOutput {
-        var clauses = ListClauses(view: nil, filterEnd: 0)
-        var filter = f
+        var clauses = ListClauses()
         if let f {
-            var cp = ListClauseParser(tokens: f.tokens, from: f.start, file: s.source.file)
+            var cp = ListClauseParser(f, source: s.source)
             do throws(Diagnostic) { clauses = try cp.parseListBody() } catch { return .error(error) }
-            if clauses.view != nil || clauses.filterEnd == f.start {
-                filter = nil
+        }
+        guard clauses.parts.count > 1, let f else {
+            return listSection(s, clauses.parts.first, f, clauses, head: nil)
+        }
+        var out = CommandOutput()
+        var sections: [JSONValue] = []
+        for part in clauses.parts {
+            let r = listSection(s, part, f, clauses, head: part.text)
+            if r.failed { return r }
+            if format == .json {
+                if let line = r.lines.first, var v = try? JSONParser.parse(line), case .object(var o) = v {
+                    o.members.insert(("filter", .string(part.text)), at: 0)
+                    v = .object(o)
+                    sections.append(v)
+                }
             } else {
-                var toks = Array(f.tokens[..<clauses.filterEnd])
-                toks.append(Token(kind: .end, text: "", range: SourceRange.at(f.tokens[clauses.filterEnd].range.start)))
-                filter = FilterSource(tokens: toks, start: f.start, range: f.range)
+                out.lines += r.lines
             }
         }
-        if let v = clauses.view { return runView(v, clauses) }
+        if format == .json { out.lines = [JSONWriter.compact(.object(JSONObject([("sections", .array(sections))])))] }
+        return out
+    }
+
+    /// One list: a view, a filter, or every open task; a section of a comma list is headed by
+    /// its filter as written.
+    func listSection(_ s: Statement, _ part: ListPart?, _ f: FilterSource?, _ clauses: ListClauses, head named: String?) -> CommandOutput {
+        if let v = part?.view {
+            var r = runView(v, clauses)
+            if let named, format == .text, let first = r.lines.first, !first.lowercased().hasPrefix(named.lowercased()) {
+                r.lines[0] = named + " · " + first
+            }
+            return r
+        }
         let expr: FilterExpr?
-        switch compile(filter, s) {
+        let source = part.map { p in f.map { FilterSource(tokens: $0.tokens, start: p.start, end: p.end, range: $0.tokens[p.start].range.union($0.tokens[p.end - 1].range)) } } ?? nil
+        switch bindFilter(source, s, deleted: true) {
         case .success(let e): expr = e
         case .failure(let d): return .error(d)
         }
+        if let e = expr, e.looksAtDeleted { return runDeletedList(e, clauses, named) }
         let matched: [Task], total: Int
         do throws(RegexBudgetError) { (matched, total) = try select(expr) } catch { return .error(regexBudgetError(error, s)) }
         var ordered = order(matched, clauses)
@@ -62,7 +116,7 @@ extension Session {
         members += [("shown", .number(JSONNumber(ordered.count))), ("total", .number(JSONNumber(total)))]
         let json = JSONValue.object(JSONObject(members))
         // R-FIL-4: how much a list shows; nothing matching is not the same as nothing there.
-        let head: String
+        var head: String
         if let expr {
             let on = expr.filterCount == 1 ? "1 filter on" : "\(expr.filterCount) filters on"
             if total == 0 { head = "No tasks" }
@@ -71,8 +125,29 @@ extension Session {
         } else {
             head = total == 0 ? "No open tasks" : (ordered.count < total ? "\(ordered.count) of \(Session.tasks(total))" : "All \(Session.tasks(total))")
         }
+        if let named { head = named + " · " + head }
         let body = clauses.groupByDue ? grouped(ordered) : text.rows(ordered)
         return out([head] + body, json: json)
+    }
+
+    /// Deleted tasks through a filter: each one's uid and when it was deleted, the latest first;
+    /// a deleted task keeps nothing else (docs/FILTERS.md, "Deleted tasks").
+    func runDeletedList(_ e: FilterExpr, _ clauses: ListClauses, _ named: String?) -> CommandOutput {
+        let (matched, total) = engine.deleted(e)
+        var rows = matched.sorted { ($0.deletedAt, $0.uid.description) > ($1.deletedAt, $1.uid.description) }
+        if let n = clauses.limit { rows = Array(rows.prefix(n)) }
+        let on = e.filterCount == 1 ? "1 filter on" : "\(e.filterCount) filters on"
+        let noun = total == 1 ? "deleted task" : "deleted tasks"
+        var head = total == 0 ? "No deleted tasks" : (matched.isEmpty ? "Nothing matches these filters · \(total) \(noun) · \(on)"
+                                                                         : "\(rows.count) of \(total) \(noun) · \(on)")
+        if let named { head = named + " · " + head }
+        let lines = rows.map { "\($0.uid)  deleted \(text.longDue(Due(date: zone.local(at: $0.deletedAt).date, time: zone.local(at: $0.deletedAt).time)))" }
+        let json = JSONValue.object(JSONObject([
+            ("deleted", .array(rows.map { .object(JSONObject([("uid", .string($0.uid.description)), ("deletedAt", .string(TimeText.isoInstant($0.deletedAt, in: zone)))])) })),
+            ("shown", .number(JSONNumber(rows.count))),
+            ("total", .number(JSONNumber(total))),
+        ]))
+        return out([head] + lines, json: json)
     }
 
     /// Tasks in the order the clauses ask for; creation order, and ties on id, otherwise.
@@ -185,17 +260,50 @@ extension Session {
 
     func runCount(_ s: Statement, _ f: FilterSource?) -> CommandOutput {
         let expr: FilterExpr?
-        switch compile(f, s) {
+        switch bindFilter(f, s, deleted: true) {
         case .success(let e): expr = e
         case .failure(let d): return .error(d)
         }
         let matched: Int, total: Int
-        do throws(RegexBudgetError) { (matched, total) = try engine.count(expr) } catch { return .error(regexBudgetError(error, s)) }
+        if let e = expr, e.looksAtDeleted {
+            let d = engine.deleted(e)
+            (matched, total) = (d.matched.count, d.total)
+        } else {
+            do throws(RegexBudgetError) { (matched, total) = try engine.count(expr) } catch { return .error(regexBudgetError(error, s)) }
+        }
         let json = JSONValue.object(JSONObject([("count", .number(JSONNumber(matched))), ("total", .number(JSONNumber(total)))]))
         let line: String
         if expr == nil { line = "All \(Session.tasks(total))" }
         else if matched == 0, total > 0 { line = "Nothing matches these filters (0 of \(total))" }
         else { line = "\(matched) of \(total)" }
         return out([line], json: json)
+    }
+}
+
+extension Session {
+    /// `parse filter F`: the filter's syntax tree, read with no store and no clock, each node
+    /// with its bytes in the filter; its warnings as diagnostics.
+    func runParseFilter(_ s: Statement, _ f: FilterSource) -> CommandOutput {
+        let parsed: ParsedFilter
+        switch parseFilter(f, s) {
+        case .success(let p): parsed = p
+        case .failure(let d): return .error(d)
+        }
+        warnings += parsed.warnings
+        let rows = parsed.syntax.lines(source: s.source, base: f.range.start)
+        let heads = rows.map { String(repeating: "  ", count: $0.indent) + $0.node }
+        let spans = rows.map { $0.range.map { "\($0.start)..<\($0.end)" } ?? "" }
+        let w = heads.map(\.count).max() ?? 0
+        let sw = spans.map(\.count).max() ?? 0
+        var lines: [String] = []
+        for (k, r) in rows.enumerated() {
+            lines.append(spans[k].isEmpty ? heads[k] : heads[k].padding(w) + "  " + spans[k].padding(sw) + "  " + r.text)
+        }
+        let json = JSONValue.array(rows.map { r in
+            .object(JSONObject([("depth", .number(JSONNumber(r.indent))), ("node", .string(r.node)),
+                                ("start", r.range.map { .number(JSONNumber($0.start)) } ?? .null),
+                                ("end", r.range.map { .number(JSONNumber($0.end)) } ?? .null)]))
+        })
+        return out(lines, json: .object(JSONObject([("filter", json)])))
     }
 }

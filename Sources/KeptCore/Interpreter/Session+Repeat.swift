@@ -16,8 +16,7 @@ extension Session {
                         return .failure(Catalog.badDate(words[2...].joined(separator: " "), range: range, file: file))
                     }
                 } else if words.count > 1 {
-                    return .failure(Diagnostic(code: "E0103", message: "unexpected '\(words[1])' after the RRULE", file: file, range: range,
-                                               label: "not part of the rule", help: "an RRULE takes 'from DATE' and 'next N' after it"))
+                    return .failure(Catalog.unexpectedAfterRRULE(words[1], range: range, file: file))
                 }
                 return .success(r)
             case .failure(let e):
@@ -30,8 +29,7 @@ extension Session {
                 return .success(engine.admit(r, from: .words))
             case .success(let (_, used)):
                 let bad = ws[used]
-                return .failure(Diagnostic(code: "E0103", message: "unexpected '\(bad)' after the repeat '\(ws[..<used].joined(separator: " "))'",
-                                           file: file, range: range, label: "not part of the rule"))
+                return .failure(Catalog.unexpectedAfterRepeat(bad, rule: ws[..<used].joined(separator: " "), range: range, file: file))
             case .failure(let e):
                 return .failure(Diagnostic(code: e.outOfRange ?? e.code, message: e.message, file: file, range: range, label: "not a repeat rule",
                                            help: e.help ?? "for example: every day, every mon and thu, every month on the 31st"))
@@ -48,7 +46,7 @@ extension Session {
             // A number of any length: too many digits is too many dates, not a word of the rule.
             let n = Limits.number(words[words.count - 1].utf8) ?? Int.max
             guard n >= 1, n <= Limits.repeatPreviewDates else {
-                return .error(Diagnostic(code: "E0209", message: "'next \(words[words.count - 1])' shows from 1 to \(Limits.repeatPreviewDates) dates", file: file, range: arg.range, label: "too many"))
+                return .error(Catalog.badPreviewCount(words[words.count - 1], range: arg.range, file: file))
             }
             limit = n
             words.removeLast(2)
@@ -65,8 +63,7 @@ extension Session {
             switch rr {
             case .success(let x): return out([x], json: .object(JSONObject([("rule", .string(words_)), ("rrule", .string(x))])))
             case .failure(let e):
-                return .error(Diagnostic(code: "E0211", message: "'\(words_)' cannot be written as an RRULE", file: file, range: arg.range,
-                                         label: "no RRULE says this", notes: [e.message]))
+                return .error(Catalog.noRRULE(words_, why: e.message, range: arg.range, file: file))
             }
         }
         // An hourly rule without `from` starts now.

@@ -18,9 +18,21 @@ extension Session {
         // The filter must read now, and must not reach itself through others.
         var others = store.filters.filter { $0.name.lowercased() != name.text.lowercased() }
         others.append(SavedFilter(name: name.text, filter: text))
-        var p = FilterParser(source: s.source, tokens: f.tokens, from: f.start, context: dateContext, projects: store.projects.map(\.name),
-                             saved: others, visiting: [name.text])
-        do throws(Diagnostic) { _ = try p.parseFilter() } catch { return .error(error) }
+        // Its syntax is read first, with no store and no clock; then it is bound against the
+        // store, as every use of it will be.
+        if let k = ListClauseParser.commas(f.tokens, f.start..<f.end, source: s.source).first {
+            return .error(Catalog.commaListHere("filter", range: f.tokens[k].range, file: s.source.file))
+        }
+        let parsed: ParsedFilter
+        switch parseFilter(f, s) {
+        case .success(let p): parsed = p
+        case .failure(let d): return .error(d)
+        }
+        var scope = filterScope
+        scope.saved = others
+        var b = FilterBinder(scope: scope, file: s.source.file, visiting: [name.text])
+        do throws(Diagnostic) { _ = try b.bindFilter(parsed.syntax) } catch { return .error(error) }
+        warnings += parsed.warnings
         return savedFilter(s, name.range, { () throws(DomainError) in try engine.defineFilter(name.text, text) }) { r in
             out(["\(r.new ? "Saved" : "Changed") filter \(r.filter.name) · \(text)"], json: .object(JSONObject([("filter", filterJSON(r.filter))])), changed: true)
         }
@@ -74,17 +86,28 @@ extension Session {
 
     func runExplainFilter(_ s: Statement, _ f: FilterSource) -> CommandOutput {
         let expr: FilterExpr
-        switch compile(f, s) {
+        switch bindFilter(f, s, deleted: true) {
         case .success(let e?): expr = e
         case .success(nil): return .error(Catalog.expected("a filter", after: "explain", at: Token(kind: .end, text: "", range: f.range), file: s.source.file))
         case .failure(let d): return .error(d)
         }
-        let printer = FilterText(zone: zone, dayStart: store.settings.day.dayStart, hourCycle: .h24)
+        let printer = FilterText(context: filterContext, hourCycle: .h24)
         var lines = [printer.describe(expr)]
-        lines.append(expr.namesStatus ? "  over every task (the filter names a status)" : "  over open tasks (no status is named)")
-        let matched: [Int], total: Int
-        do throws(RegexBudgetError) { (matched, total) = try selectRows(expr) } catch { return .error(regexBudgetError(error, s)) }
-        lines.append("  matches \(matched.count) of \(total)")
+        for ws in FilterText.searches(expr) {
+            lines.append("  searches title, description, steps and comments for " + ws.map { "\"\($0)\"" }.joined(separator: ", "))
+        }
+        let matched: Int, total: Int, over: String
+        if expr.looksAtDeleted {
+            lines.append("  over deleted tasks (each keeps its uid and when it was deleted)")
+            over = "deleted tasks"
+            let d = engine.deleted(expr)
+            (matched, total) = (d.matched.count, d.total)
+        } else {
+            lines.append(expr.namesStatus ? "  over every task (the filter names a status)" : "  over open tasks (no status is named)")
+            over = expr.namesStatus ? "every task" : "open tasks"
+            do throws(RegexBudgetError) { let r = try selectRows(expr); (matched, total) = (r.matched.count, r.total) } catch { return .error(regexBudgetError(error, s)) }
+        }
+        lines.append("  matches \(matched) of \(total)")
         // The text's parts as fields: the windows as local date-times in the zone, and what
         // the filter looks over.
         let day = store.settings.day.dayStart
@@ -92,10 +115,10 @@ extension Session {
         let windows = Session.windows(expr).map { w in JSONValue.object(JSONObject([("start", local(w.start)), ("end", local(w.end))])) }
         return out(lines, json: .object(JSONObject([
             ("filter", .string(lines[0])),
-            ("over", .string(expr.namesStatus ? "every task" : "open tasks")),
+            ("over", .string(over)),
             ("windows", .array(windows)),
             ("zone", .string(zone.identifier)),
-            ("count", .number(JSONNumber(matched.count))),
+            ("count", .number(JSONNumber(matched))),
             ("total", .number(JSONNumber(total))),
         ])))
     }

@@ -102,7 +102,7 @@ extension Session {
         if word == "errors" {
             let lines = Catalog.entries.map { "  \($0.code)  \($0.summary)" }
             return out(["Error codes:"] + lines, json: .object(JSONObject([("errors", .array(Catalog.entries.map {
-                .object(JSONObject([("code", .string($0.code)), ("summary", .string($0.summary))]))
+                .object(JSONObject([("code", .string($0.code.rawValue)), ("summary", .string($0.summary))]))
             }))])))
         }
         if let summary = Catalog.summary(of: topic.text.uppercased()) {

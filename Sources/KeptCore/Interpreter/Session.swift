@@ -34,6 +34,8 @@ public final class Session {
     public var bulkDelete: BulkDeletePolicy = .run
     /// True while a statement the user confirmed runs.
     var confirmed = false
+    /// The warnings the statement's filters gave (W0001), reported with its output.
+    var warnings: [Diagnostic] = []
 
     public init(engine: Engine, format: OutputFormat = .text, commits: CommitPolicy = .eachStatement) {
         self.engine = engine
@@ -108,7 +110,9 @@ public final class Session {
             d.range = source.range
             return CommandOutput(diagnostics: [d])
         }
+        warnings = []
         var out = displayed(execute(stmt))
+        out.diagnostics = warnings + out.diagnostics
         guard commits == .eachStatement, store.hasPending else { return out }
         // A statement that failed changed nothing; what it looked at (a plan snapshot) goes too.
         if out.failed {
@@ -187,6 +191,7 @@ public final class Session {
         case .add(let line): return runAdd(s, line, natural: false)
         case .capture(let line): return runAdd(s, line, natural: true)
         case .parse(let line): return runParse(s, line)
+        case .parseFilter(let f): return runParseFilter(s, f)
         case .date(let phrase): return runDate(s, phrase, explain: false)
         case .explainDate(let phrase): return runDate(s, phrase, explain: true)
         case .repeatPreview(let rule): return runRepeat(s, rule, rruleOnly: false)

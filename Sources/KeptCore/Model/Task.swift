@@ -58,6 +58,25 @@ public struct TaskStatus: RawRepresentable, Sendable, Hashable {
     public static let reserved = builtIn + ["any", "all"]
 }
 
+/// The kind of a status, as the filter columns and the SQLite store hold it: the one list of
+/// the numbers a status kind is stored as.
+public enum StatusKind: UInt8, Sendable, CaseIterable, BitwiseCopyable {
+    case open = 0, done = 1, archived = 2
+    /// A status of open work that is not `open`: `waiting`, or a project's own.
+    case other = 3
+
+    public init(_ s: TaskStatus) {
+        self = s == .open ? .open : (s == .done ? .done : (s == .archived ? .archived : .other))
+    }
+
+    /// Open work: open, or a status of open work.
+    @inline(__always)
+    public var isOpen: Bool { self == .open || self == .other }
+
+    /// The SQL test of open work on a `kind` column.
+    static let openSQL = "kind IN (\(StatusKind.open.rawValue), \(StatusKind.other.rawValue))"
+}
+
 /// One task.
 public struct Task: Sendable, Equatable {
     /// The display id: a small integer, unique in its store, never reused after a delete.

@@ -15,22 +15,32 @@ public struct RegexBudgetError: Error, Sendable, Equatable {
 public struct CompiledFilter: Sendable {
     indirect enum Node: Sendable {
         case and([Node]), or([Node]), not(Node)
-        case tag(Int32), note(Int32), project(Int32), area(Int32), status(Int32)
-        case statusKind(UInt8), open, any
+        case tag(Int32), tags([Int32]), note(Int32), project(Int32), area(Int32), status(Int32)
+        case statusKind(StatusKind), open, any
         case priority(Comparison, UInt8)
-        case window(Int32, Int32)
-        case overdue, noDue, hasDue, hasTime, repeating
+        /// The due in a window: a date-only due's day in lo..<hi, a timed due's civil minute in the set.
+        case due(Int32, Int32, MinuteTest)
+        /// Open and past due: a date-only due before `today`, a timed due whose minute has passed.
+        case overdue(Int32, MinuteTest)
+        case noDue, hasDue, hasTime, repeating
         case repeatFreq(Int8)
         case doneToday
         case held
-        case due(Comparison, Int32)
         case estimate(Comparison, Int32)
-        case created(Comparison, Int64)
+        /// An instant column (seconds) against a value; an absent one (`Int64.min`) never matches.
+        case instant(InstantColumn, Comparison, Int64)
+        case instantIn(InstantColumn, Int64, Int64)
+        /// A flag per row worked out when compiled (subtasks, reminders).
+        case flags([Bool])
+        case parent(Int)
+        case hasEstimate, hasNotes
         case words([[UInt8]])
         /// A pattern's field, its matcher, and its place in `patterns` (to name it in an error).
         case regex(RegexField, RegexMatcher, Int)
         case never
     }
+
+    enum InstantColumn: Sendable { case created, modified, completed }
 
     let root: Node
     /// The patterns the regex nodes match with, kept alive here.
@@ -38,58 +48,106 @@ public struct CompiledFilter: Sendable {
     /// Only open tasks, unless the filter names a status.
     let openOnly: Bool
     let today: Int32
-    let nowMinute: Int64
     let todayStart: Int64
 
     /// Compiles a filter; the open-only scope of docs/FILTERS.md is added unless it names a status.
     public init(_ expr: FilterExpr, index: TaskIndex, context: FilterContext) {
         today = Int32(context.today)
-        nowMinute = Int64(context.nowMinute)
         todayStart = context.todayStart.seconds
-        var patterns: [RegexPattern] = []
-        root = CompiledFilter.node(expr, index, &patterns)
-        self.patterns = patterns
+        var b = Builder(ix: index, fc: context)
+        root = b.node(expr)
+        patterns = b.patterns
         openOnly = !expr.namesStatus
     }
 
-    static func node(_ e: FilterExpr, _ ix: TaskIndex, _ patterns: inout [RegexPattern]) -> Node {
-        switch e {
-        case .and(let xs): return .and(xs.map { node($0, ix, &patterns) })
-        case .or(let xs): return .or(xs.map { node($0, ix, &patterns) })
-        case .not(let x): return .not(node(x, ix, &patterns))
-        case .term(let t):
+    /// Builds the nodes of one filter over one index.
+    struct Builder {
+        let ix: TaskIndex
+        let fc: FilterContext
+        var patterns: [RegexPattern] = []
+        /// The flags of row relations, made once for the filter.
+        var relations: RowRelations? = nil
+
+        mutating func rel() -> RowRelations {
+            if let r = relations { return r }
+            let r = RowRelations(ix)
+            relations = r
+            return r
+        }
+
+        mutating func node(_ e: FilterExpr) -> Node {
+            switch e {
+            case .and(let xs): return .and(xs.map { node($0) })
+            case .or(let xs): return .or(xs.map { node($0) })
+            case .not(let x): return .not(node(x))
+            case .term(let t): return term(t)
+            }
+        }
+
+        static func day(_ d: Int) -> Int32 { Int32(clamping: d) }
+
+        mutating func term(_ t: FilterTerm) -> Node {
             switch t {
             case .tag(let n): return .tag(ix.id(n.lowercased()))
+            case .tagPattern(let p): return .tags(ix.tagIDs(matching: p))
             case .project(let n): return .project(ix.id(n.lowercased()))
             case .area(let n): return .area(ix.id("area:" + AreaName.key(n)))
             case .note(let n): return .note(ix.id(n.lowercased()))
             case .priority(let c, let p): return .priority(c, UInt8(p.rawValue))
-            case .window(let w): return .window(Int32(w.start), Int32(w.end))
-            case .overdue: return .overdue
+            case .window(let w): return window(w)
+            case .due(let c, let d): return window(DayWindow(c, d))
+            case .overdue: return .overdue(Int32(fc.today), MinuteTest(fc.passedMinutes))
             case .noDue: return .noDue
             case .hasDue: return .hasDue
             case .hasTime: return .hasTime
             case .repeating: return .repeating
-            case .repeatFrequency(let f):
-                return .repeatFreq(f.code)
+            case .repeatFrequency(let f): return .repeatFreq(f.code)
             case .status(let s):
                 switch s {
                 case .open: return .open
-                case .done: return .statusKind(1)
-                case .archived: return .statusKind(2)
+                case .done: return .statusKind(.done)
+                case .archived: return .statusKind(.archived)
                 case .any: return .any
                 case .named(let n): return .status(ix.id("status:" + n))
                 }
             case .doneToday: return .doneToday
             case .held: return .held
-            case .due(let c, let d): return .due(c, Int32(d))
             case .estimate(let c, let m): return .estimate(c, Int32(clamping: m))
-            case .created(let c, let i): return .created(c, i.seconds)
+            case .instant(let f, let c, let i):
+                guard let col = Builder.column(f) else { return .never }
+                return .instant(col, c, i.seconds)
+            case .instantIn(let f, let w):
+                guard let col = Builder.column(f) else { return .never }
+                let lo = w.start == Int.min ? Int64.min : fc.start(ofDay: w.start).seconds
+                let hi = w.end == Int.max ? Int64.max : fc.start(ofDay: w.end).seconds
+                return .instantIn(col, lo, hi)
+            case .hasSubtasks: return .flags(rel().hasSubtasks)
+            case .blocked: return .flags(rel().blocked)
+            case .isSubtask: return .flags(rel().isSubtask)
+            case .blocking: return .flags(rel().blocking)
+            case .hasReminder: return .flags(ix.reminderFlags())
+            case .hasEstimate: return .hasEstimate
+            case .hasNotes: return .hasNotes
+            case .parent(let id): return .parent(id)
             case .words(let ws): return .words(ws.map { Array($0.utf8) })
             case .regex(let f, let re):
                 patterns.append(re)
                 return .regex(f, re.matcher, patterns.count - 1)
-            case .saved(_, let e): return node(e, ix, &patterns)
+            case .saved(_, let e): return node(e)
+            }
+        }
+
+        func window(_ w: DayWindow) -> Node {
+            .due(Builder.day(w.start), Builder.day(w.end), MinuteTest(fc.minutes(in: w)))
+        }
+
+        static func column(_ f: InstantField) -> InstantColumn? {
+            switch f {
+            case .created: return .created
+            case .modified: return .modified
+            case .completed: return .completed
+            // Deleted tasks are tombstones, never rows of the index (Engine+Query).
+            case .deleted: return nil
             }
         }
     }
@@ -168,8 +226,7 @@ public struct CompiledFilter: Sendable {
     /// The same with one thread's regex scratch and tree.
     func matches(_ i: Int, in ix: TaskIndex, _ s: RegexScratch?, _ tree: Node) -> Bool {
         if openOnly {
-            let k = ix.statusKind[i]
-            if k != 0 && k != 3 { return false }
+            if !ix.statusKind[i].isOpen { return false }
         }
         return eval(tree, i, ix, s)
     }
@@ -184,31 +241,45 @@ public struct CompiledFilter: Sendable {
             return false
         case .not(let x): return !eval(x, i, ix, s)
         case .tag(let id): return id >= 0 && ix.has(id, in: ix.tagStart, ix.tagIDs, i)
+        case .tags(let ids):
+            for id in ids where ix.has(id, in: ix.tagStart, ix.tagIDs, i) { return true }
+            return false
         case .note(let id): return id >= 0 && ix.has(id, in: ix.noteStart, ix.noteIDs, i)
         case .project(let id): return id >= 0 && ix.project[i] == id
         case .area(let id): return id >= 0 && ix.area[i] == id
         case .status(let id): return ix.statusID[i] == id
         case .statusKind(let k): return ix.statusKind[i] == k
-        case .open: let k = ix.statusKind[i]; return k == 0 || k == 3
+        case .open: return ix.statusKind[i].isOpen
         case .any: return true
         case .priority(let c, let p): return c.holds(ix.priority[i], p)
-        case .window(let a, let b): let d = ix.dueDay[i]; return d != TaskIndex.none && d >= a && d < b
-        case .overdue:
-            // R-VIEW-3: a finished task is never overdue; a date-only due waits for its day's end.
-            let k = ix.statusKind[i]
-            guard k == 0 || k == 3, ix.dueDate[i] != TaskIndex.none else { return false }
+        case .due(let lo, let hi, let timed):
+            let d = ix.dueDate[i]
+            guard d != TaskIndex.none else { return false }
             let m = ix.dueMinute[i]
-            return m >= 0 ? m < nowMinute : ix.dueDate[i] < today
+            return m >= 0 ? timed.contains(m) : d >= lo && d < hi
+        case .overdue(let today, let passed):
+            // R-VIEW-3: a finished task is never overdue; a date-only due waits for its day's end.
+            guard ix.statusKind[i].isOpen, ix.dueDate[i] != TaskIndex.none else { return false }
+            let m = ix.dueMinute[i]
+            return m >= 0 ? passed.contains(m) : ix.dueDate[i] < today
         case .noDue: return ix.dueDate[i] == TaskIndex.none
         case .hasDue: return ix.dueDate[i] != TaskIndex.none
         case .hasTime: return ix.dueMinute[i] >= 0
-        case .repeating: let k = ix.statusKind[i]; return ix.repeatFreq[i] >= 0 && (k == 0 || k == 3)
+        case .repeating: return ix.repeatFreq[i] >= 0 && ix.statusKind[i].isOpen
         case .repeatFreq(let f): return ix.repeatFreq[i] == f
         case .doneToday: return ix.isDone(i, since: todayStart)
         case .held: return ix.isHeld(i, today: today)
-        case .due(let c, let d): let x = ix.dueDay[i]; return x != TaskIndex.none && c.holds(x, d)
         case .estimate(let c, let m): let e = ix.estimate[i]; return e >= 0 && c.holds(e, m)
-        case .created(let c, let t): return c.holds(ix.created[i], t)
+        case .instant(let col, let c, let t):
+            let v = CompiledFilter.value(col, i, ix)
+            return v != Int64.min && c.holds(v, t)
+        case .instantIn(let col, let lo, let hi):
+            let v = CompiledFilter.value(col, i, ix)
+            return v != Int64.min && v >= lo && v < hi
+        case .flags(let f): return i < f.count && f[i]
+        case .parent(let id): return ix.parent[i] == id
+        case .hasEstimate: return ix.estimate[i] >= 0
+        case .hasNotes: return ix.noteStart[i + 1] > ix.noteStart[i]
         case .words(let ws):
             guard i < ix.haystacks.count else { return false }
             let hay = ix.haystacks[i]
@@ -219,6 +290,15 @@ public struct CompiledFilter: Sendable {
             guard let s else { return ix.withText(i, f == .title ? 0 : 1) { re.matches(valid: $0, nil) } }
             return ix.withText(i, f == .title ? 0 : 1) { s.match(re, pattern: k, $0) }
         case .never: return false
+        }
+    }
+
+    @inline(__always)
+    static func value(_ col: InstantColumn, _ i: Int, _ ix: TaskIndex) -> Int64 {
+        switch col {
+        case .created: return ix.created[i]
+        case .modified: return ix.modified[i]
+        case .completed: return ix.completed[i]
         }
     }
 
@@ -263,6 +343,29 @@ public struct CompiledFilter: Sendable {
     }
 }
 
+/// A MinuteSet for the inner loop: its first range as two integers, the others (only on a DST
+/// night) after them.
+struct MinuteTest: Sendable {
+    let lo: Int64
+    let hi: Int64
+    let rest: [Range<Int64>]
+
+    init(_ s: MinuteSet) {
+        let r = s.ranges
+        lo = r.first?.lowerBound ?? 0
+        hi = r.first?.upperBound ?? 0
+        rest = Array(r.dropFirst())
+    }
+
+    @inline(__always)
+    func contains(_ m: Int64) -> Bool {
+        if m >= lo && m < hi { return true }
+        if rest.isEmpty { return false }
+        for r in rest where r.contains(m) { return true }
+        return false
+    }
+}
+
 extension CompiledFilter.Node {
     /// The same tree in new storage: new nodes, lists and words, the same patterns.
     func copied() -> CompiledFilter.Node {
@@ -271,6 +374,8 @@ extension CompiledFilter.Node {
         case .or(let xs): return .or(xs.map { $0.copied() })
         case .not(let x): return .not(x.copied())
         case .words(let ws): return .words(ws.map { w in w.map { $0 } })
+        case .tags(let ids): return .tags(ids.map { $0 })
+        case .flags(let f): return .flags(f.map { $0 })
         default: return self
         }
     }

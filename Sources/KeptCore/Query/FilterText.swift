@@ -5,16 +5,23 @@ import Foundation
 
 /// Prints filters.
 public struct FilterText: Sendable {
-    public var zone: Zone
-    public var dayStart: WallTime
+    public var context: FilterContext
     public var hourCycle: HourCycle
 
-    func instant(_ day: Int) -> String {
-        let d = CivilDate(dayNumber: day)
-        return "\(TimeText.shortDate(d)) \(TimeText.time(dayStart, .h24))"
+    public init(context: FilterContext, hourCycle: HourCycle) {
+        self.context = context
+        self.hourCycle = hourCycle
     }
 
-    /// `(#errand and +Home) or due < [Fri Jun 19 00:00]`.
+    var zone: Zone { context.zone }
+
+    /// The local date and time account day `day` starts at: `Fri Jun 19 00:00`.
+    func instant(_ day: Int) -> String {
+        let l = zone.local(at: context.start(ofDay: day))
+        return "\(TimeText.shortDate(l.date)) \(TimeText.time(l.time, .h24))"
+    }
+
+    /// `(#errand and +Home) or due before Fri Jun 19 00:00`.
     public func describe(_ e: FilterExpr) -> String {
         switch e {
         case .term(let t): return term(t)
@@ -26,14 +33,25 @@ public struct FilterText: Sendable {
         }
     }
 
+    /// A window of days as the instants it runs between: `in [a, b) Zone`, `before b`, `from a`.
+    func window(_ w: DayWindow) -> String {
+        switch (w.start == Int.min, w.end == Int.max) {
+        case (true, true): return "at any time"
+        case (true, false): return "before \(instant(w.end))"
+        case (false, true): return "from \(instant(w.start))"
+        case (false, false): return "in [\(instant(w.start)), \(instant(w.end))) \(zone.identifier)"
+        }
+    }
+
     func term(_ t: FilterTerm) -> String {
         switch t {
-        case .tag(let n): return "#" + n
+        case .tag(let n), .tagPattern(let n): return "#" + n
         case .project(let n): return n.contains(" ") ? "+\"\(n)\"" : "+" + n
         case .area(let n): return "area:" + n
         case .note(let n): return "[[\(n)]]"
         case .priority(let c, let p): return "priority \(c.rawValue) \(p.name)"
-        case .window(let w): return "due in [\(instant(w.start)), \(instant(w.end))) \(zone.identifier)"
+        case .window(let w): return "due " + window(w)
+        case .due(let c, let day): return "due " + window(DayWindow(c, day))
         case .overdue: return "overdue"
         case .noDue: return "no due"
         case .hasDue: return "has due"
@@ -50,19 +68,32 @@ public struct FilterText: Sendable {
             }
         case .doneToday: return "done today"
         case .held: return "held"
-        case .due(let c, let day):
-            switch c {
-            case .less: return "due before \(instant(day))"
-            case .lessOrEqual: return "due before \(instant(day + 1))"
-            case .greater: return "due from \(instant(day + 1))"
-            case .greaterOrEqual: return "due from \(instant(day))"
-            case .equal: return "due in [\(instant(day)), \(instant(day + 1)))"
-            }
         case .estimate(let c, let m): return "estimate \(c.rawValue) \(m)m"
-        case .created(let c, let i): return "created \(c.rawValue) \(TimeText.isoInstant(i, in: zone))"
+        case .instant(let f, let c, let i): return "\(f.rawValue) \(c.rawValue) \(TimeText.isoInstant(i, in: zone))"
+        case .instantIn(let f, let w): return "\(f.rawValue) " + window(w)
+        case .hasSubtasks: return "has subtasks"
+        case .isSubtask: return "is subtask"
+        case .blocked: return "blocked"
+        case .blocking: return "blocking"
+        case .hasReminder: return "has reminder"
+        case .hasEstimate: return "has estimate"
+        case .hasNotes: return "has notes"
+        case .parent(let id): return "parent:\(id)"
         case .words(let ws): return "search \"" + ws.joined(separator: " ") + "\""
         case .regex(let f, let re): return "\(f.rawValue) ~ /\(re.pattern)/"
         case .saved(let n, let e): return "filter:\(n.contains(" ") ? "\"\(n)\"" : n) (" + describe(e) + ")"
+        }
+    }
+
+    /// The word searches of a filter, through its saved filters: what `explain` lists, so a
+    /// bare word is never a search no one sees.
+    public static func searches(_ e: FilterExpr) -> [[String]] {
+        switch e {
+        case .term(.words(let ws)): return [ws]
+        case .term(.saved(_, let x)): return searches(x)
+        case .term: return []
+        case .and(let xs), .or(let xs): return xs.flatMap(searches)
+        case .not(let x): return searches(x)
         }
     }
 

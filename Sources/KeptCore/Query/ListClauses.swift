@@ -12,30 +12,47 @@ public enum OrderKey: String, Sendable, CaseIterable {
     case due, priority, created, title, id
 }
 
+/// One filter or view of a list: `list today, overdue` has two (Todoist's comma form), each
+/// printed as its own section.
+public struct ListPart: Sendable {
+    /// The view the part names, if it is one.
+    public var view: ListView?
+    /// The part's tokens: `start..<end` of the statement's.
+    public var start: Int
+    public var end: Int
+    /// The part as written, for its section's head.
+    public var text: String
+}
+
 /// The parts of a list statement after its command word.
 public struct ListClauses: Sendable {
-    public var view: ListView?
-    /// The filter's tokens end before this index.
-    public var filterEnd: Int
+    /// The filters or views, in order; none for a plain `list`.
+    public var parts: [ListPart] = []
     public var order: [(key: OrderKey, descending: Bool)] = []
     public var limit: Int?
     public var groupByDue = false
+
+    public init() {}
 }
 
 /// Reads the clauses of `list`.
 public struct ListClauseParser {
     let tokens: [Token]
-    let file: SourceFile
+    let source: StatementSource
     var pos: Int
+    let end: Int
 
-    public init(tokens: [Token], from start: Int, file: SourceFile) {
-        self.tokens = tokens
-        self.pos = start
-        self.file = file
+    var file: SourceFile { source.file }
+
+    public init(_ f: FilterSource, source: StatementSource) {
+        self.tokens = f.tokens
+        self.pos = f.start
+        self.end = f.end
+        self.source = source
     }
 
-    var peek: Token { tokens[min(pos, tokens.count - 1)] }
-    func at(_ k: Int) -> Token { tokens[min(pos + k, tokens.count - 1)] }
+    var peek: Token { tokens[min(pos, end)] }
+    func at(_ k: Int) -> Token { tokens[min(pos + k, end)] }
 
     static func isClauseStart(_ tokens: [Token], _ k: Int) -> Bool {
         let t = tokens[k]
@@ -43,23 +60,61 @@ public struct ListClauseParser {
         return (t.isWord("order") && n.isWord("by")) || (t.isWord("group") && n.isWord("by")) || (t.isWord("limit") && n.kind == .number)
     }
 
-    /// list_body ::= [ list_view | filter ] { list_clause } ;
+    /// The indices of the commas of `tokens[range]` outside parentheses and patterns: where a
+    /// comma list of filters splits.
+    public static func commas(_ tokens: [Token], _ range: Range<Int>, source: StatementSource) -> [Int] {
+        var out: [Int] = []
+        var depth = 0
+        var k = range.lowerBound
+        while k < range.upperBound {
+            let t = tokens[k]
+            if t.isPunct("~"), let stop = FilterParser.patternEnd(source, after: t) {
+                k += 1
+                while k < range.upperBound, tokens[k].range.start < stop { k += 1 }
+                continue
+            }
+            if t.isPunct("(") { depth += 1 }
+            if t.isPunct(")") { depth -= 1 }
+            if depth == 0, t.isPunct(",") { out.append(k) }
+            k += 1
+        }
+        return out
+    }
+
+    /// list_body ::= [ list_part { "," list_part } ] { list_clause } ;
     public mutating func parseListBody() throws(Diagnostic) -> ListClauses {
         let start = pos
-        var end = start
+        var stop = start
         var depth = 0
-        while end < tokens.count - 1 {
-            if tokens[end].isPunct("(") { depth += 1 }
-            if tokens[end].isPunct(")") { depth -= 1 }
-            if depth == 0, ListClauseParser.isClauseStart(tokens, end) { break }
-            end += 1
+        while stop < end {
+            if tokens[stop].isPunct("(") { depth += 1 }
+            if tokens[stop].isPunct(")") { depth -= 1 }
+            if depth == 0, ListClauseParser.isClauseStart(tokens, stop) { break }
+            stop += 1
         }
-        var c = ListClauses(view: parseListView(start, end), filterEnd: end)
-        pos = end
-        while peek.kind != .end {
+        var c = ListClauses()
+        if stop > start {
+            var from = start
+            for k in ListClauseParser.commas(tokens, start..<stop, source: source) + [stop] {
+                guard k > from else {
+                    let r = k < tokens.count ? tokens[k].range : SourceRange.at(source.range.end)
+                    throw Catalog.emptyCommaFilter(range: from > start ? tokens[from - 1].range.union(r) : r, file: file)
+                }
+                c.parts.append(parseListPart(from, k))
+                from = k + 1
+            }
+        }
+        pos = stop
+        while pos < end {
             try parseListClause(&c)
         }
         return c
+    }
+
+    /// list_part ::= list_view | filter ;
+    /// The filter itself is read when the list runs (Session+Query).
+    func parseListPart(_ from: Int, _ to: Int) -> ListPart {
+        ListPart(view: parseListView(from, to), start: from, end: to, text: source.rawText(tokens[from].range.union(tokens[to - 1].range)))
     }
 
     /// list_view ::= "today" | "tomorrow" | "next" "7" "days" | "all" | "archived" | "done" "today" ;
@@ -81,8 +136,7 @@ public struct ListClauseParser {
         if t.isWord("group") {
             pos += 2
             guard peek.isWord("due") else {
-                throw Diagnostic(code: "E0104", message: "lists are grouped by due only", file: file, range: peek.range,
-                                 label: "expected 'due'", help: "group by due")
+                throw Catalog.groupByDueOnly(peek, file: file)
             }
             c.groupByDue = true
             pos += 1
@@ -97,8 +151,7 @@ public struct ListClauseParser {
             }
             return
         }
-        throw Diagnostic(code: "E0103", message: "unexpected '\(t.text)' after the list's clauses", file: file, range: t.range,
-                         label: "not part of the list", help: "a filter comes before order by, limit and group by")
+        throw Catalog.unexpectedAfterClauses(t, file: file)
     }
 
     /// order_key ::= ORDER_FIELD [ "asc" | "desc" ] ;

@@ -30,12 +30,13 @@ extension TaskIndex {
             ds = dayStart.minuteOfDay
         }
 
-        /// The id of a name, and for a status (kind 2) its status kind.
+        /// The id of a name, and for a status (kind 2) its StatusKind's raw value.
         @inline(__always)
         mutating func intern(_ ref: JSONStringRef, _ kind: UInt8, _ b: UnsafeBufferPointer<UInt8>, _ r: JSONReader) -> (id: Int32, aux: UInt8) {
             if !ref.escaped, let found = names.find(b, ref.start, ref.count, kind) { return found }
             let id = index.intern(r.string(ref), kind)
-            let aux: UInt8 = kind != 2 ? 0 : (r.text(ref, is: "open") ? 0 : (r.text(ref, is: "done") ? 1 : (r.text(ref, is: "archived") ? 2 : 3)))
+            let aux: UInt8 = kind != 2 ? 0 : (r.text(ref, is: "open") ? StatusKind.open : (r.text(ref, is: "done") ? StatusKind.done
+                : (r.text(ref, is: "archived") ? StatusKind.archived : StatusKind.other))).rawValue
             if !ref.escaped { names.insert(b, ref.start, ref.count, kind, id, aux: aux) }
             return (id, aux)
         }
@@ -53,10 +54,10 @@ extension TaskIndex {
             index.area.append(t.area.map { intern($0, 1, b, r).id } ?? -1)
             if let s = t.status {
                 let (id, kind) = intern(s, 2, b, r)
-                index.statusKind.append(kind)
+                index.statusKind.append(StatusKind(rawValue: kind) ?? .other)
                 index.statusID.append(id)
             } else {
-                index.statusKind.append(0)
+                index.statusKind.append(.open)
                 let id = index.intern("open", 2)
                 index.statusID.append(id)
             }
@@ -66,6 +67,7 @@ extension TaskIndex {
             index.repeatFreq.append(freq)
             index.estimate.append(t.estimate.map { Int32(clamping: $0.minutes) } ?? -1)
             index.created.append(t.createdAt.seconds)
+            index.modified.append(t.lastModified.seconds)
             index.completed.append(t.completedAt?.seconds ?? Int64.min)
             index.held.append(t.heldUntil.map { Int32($0.dayNumber) } ?? TaskIndex.none)
             index.ids.append(t.id)
@@ -150,6 +152,7 @@ extension TaskIndex {
         repeatFreq += o.repeatFreq
         estimate += o.estimate
         created += o.created
+        modified += o.modified
         completed += o.completed
         held += o.held
         ids += o.ids

@@ -13,8 +13,7 @@ public struct TaskIndex: Sendable {
     var project: [Int32] = []
     var area: [Int32] = []
     var statusID: [Int32] = []
-    /// 0 open, 1 done, 2 archived, 3 a project's own open status.
-    var statusKind: [UInt8] = []
+    var statusKind: [StatusKind] = []
     var priority: [UInt8] = []
     /// The account day of the due, or Int32.min without one.
     var dueDay: [Int32] = []
@@ -24,6 +23,7 @@ public struct TaskIndex: Sendable {
     var repeatFreq: [Int8] = []
     var estimate: [Int32] = []
     var created: [Int64] = []
+    var modified: [Int64] = []
     var completed: [Int64] = []
     var held: [Int32] = []
     /// The plan's columns (R-PLAN): each task's id, its estimate in minutes when the user set it
@@ -96,12 +96,13 @@ public struct TaskIndex: Sendable {
             project.append(t.project.map { intern($0, 0) } ?? -1)
             area.append(t.area.map { intern($0, 1) } ?? -1)
             statusID.append(intern(t.status.rawValue, 2))
-            statusKind.append(t.status == .open ? 0 : (t.status == .done ? 1 : (t.status == .archived ? 2 : 3)))
+            statusKind.append(StatusKind(t.status))
             priority.append(UInt8(t.priority.rawValue))
             appendDue(t.due, ds)
             repeatFreq.append(t.repeatRule?.rule?.frequency.code ?? (t.repeatRule == nil ? -1 : 4))
             estimate.append(t.estimate.map { Int32(clamping: $0.minutes) } ?? -1)
             created.append(t.createdAt.seconds)
+            modified.append(t.modifiedAt.seconds)
             completed.append(t.completedAt?.seconds ?? Int64.min)
             held.append(t.heldUntil.map { Int32($0.dayNumber) } ?? TaskIndex.none)
             ids.append(t.id)
@@ -131,7 +132,7 @@ public struct TaskIndex: Sendable {
         tagStart.reserveCapacity(n + 1); noteStart.reserveCapacity(n + 1)
         project.reserveCapacity(n); area.reserveCapacity(n); statusID.reserveCapacity(n); statusKind.reserveCapacity(n)
         priority.reserveCapacity(n); dueDay.reserveCapacity(n); dueDate.reserveCapacity(n); dueMinute.reserveCapacity(n)
-        repeatFreq.reserveCapacity(n); estimate.reserveCapacity(n); created.reserveCapacity(n); completed.reserveCapacity(n)
+        repeatFreq.reserveCapacity(n); estimate.reserveCapacity(n); created.reserveCapacity(n); modified.reserveCapacity(n); completed.reserveCapacity(n)
         held.reserveCapacity(n)
         ids.reserveCapacity(n); userEstimate.reserveCapacity(n); hasGoal.reserveCapacity(n); parent.reserveCapacity(n)
     }
@@ -142,7 +143,7 @@ public struct TaskIndex: Sendable {
         more.add(&tagStart); more.add(&noteStart)
         more.add(&project); more.add(&area); more.add(&statusID); more.add(&statusKind)
         more.add(&priority); more.add(&dueDay); more.add(&dueDate); more.add(&dueMinute)
-        more.add(&repeatFreq); more.add(&estimate); more.add(&created); more.add(&completed)
+        more.add(&repeatFreq); more.add(&estimate); more.add(&created); more.add(&modified); more.add(&completed)
         more.add(&held)
         more.add(&ids); more.add(&userEstimate); more.add(&hasGoal); more.add(&parent)
         more.add(&textSpans)
@@ -214,8 +215,7 @@ public struct TaskIndex: Sendable {
     /// Whether task i is open (open, or a project's own open status).
     @inline(__always)
     public func isOpen(_ i: Int) -> Bool {
-        let k = statusKind[i]
-        return k == 0 || k == 3
+        statusKind[i].isOpen
     }
 
     /// Whether task i is held (Not today or a hold) past `today`, an account day (R-PLAN-6).
@@ -228,7 +228,7 @@ public struct TaskIndex: Sendable {
     /// Whether task i was completed at or after `since` (seconds): done today, from today's start.
     @inline(__always)
     func isDone(_ i: Int, since: Int64) -> Bool {
-        statusKind[i] == 1 && completed[i] != Int64.min && completed[i] >= since
+        statusKind[i] == .done && completed[i] != Int64.min && completed[i] >= since
     }
 
     @inline(__always)

@@ -7,16 +7,16 @@
 
 /// Why a rule cannot be written as an RRULE, or an RRULE not read: a catalog code and a message.
 public struct RRULEError: Error, Sendable, Equatable {
-    public var code: String
+    public var code: DiagnosticCode
     public var message: String
 
-    public init(_ code: String = "E0210", _ message: String) {
+    public init(_ code: DiagnosticCode = .E0210, _ message: String) {
         self.code = code
         self.message = message
     }
 
     public init(message: String) {
-        self.init("E0210", message)
+        self.init(.E0210, message)
     }
 }
 
@@ -41,7 +41,7 @@ extension RepeatRule {
     /// has none of its own, so that UNTIL is a date-time too.
     public func rrule(anchor: CivilDate, weekStart: Weekday = .monday, zone: Zone? = nil, dueTime: WallTime? = nil) -> Result<String, RRULEError> {
         guard !afterCompletion else {
-            return .failure(RRULEError("E0211", "'after completion' counts from the day a task is done, which an RRULE cannot say"))
+            return .failure(RRULEError(.E0211, "'after completion' counts from the day a task is done, which an RRULE cannot say"))
         }
         var r = self
         // What the anchor implies, written out.

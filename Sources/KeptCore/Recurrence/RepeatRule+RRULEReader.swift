@@ -22,7 +22,7 @@ struct RRULEReader {
     static let weekdayCodes: [String: Weekday] = ["MO": .monday, "TU": .tuesday, "WE": .wednesday, "TH": .thursday,
                                                    "FR": .friday, "SA": .saturday, "SU": .sunday]
 
-    func bad(_ m: String) -> Failure { RRULEError("E0215", m) }
+    func bad(_ m: String) -> Failure { RRULEError(.E0215, m) }
 
     /// Integers from a comma list, each within `range` and not 0 unless allowed.
     func ints(_ name: String, _ value: String, _ range: ClosedRange<Int>, zero: Bool = false) throws(Failure) -> [Int] {
@@ -54,17 +54,17 @@ struct RRULEReader {
         var fields: [String: String] = [:]
         for part in t.split(separator: ";") {
             let kv = part.split(separator: "=", maxSplits: 1).map(String.init)
-            guard kv.count == 2 else { throw RRULEError("E0210", "'\(part)' is not NAME=VALUE") }
+            guard kv.count == 2 else { throw RRULEError(.E0210, "'\(part)' is not NAME=VALUE") }
             let name = kv[0].uppercased()
             guard fields[name] == nil else { throw bad("\(name) appears twice") }
             fields[name] = kv[1].uppercased()
         }
         guard let f = fields.removeValue(forKey: "FREQ") else {
-            throw RRULEError("E0210", "FREQ must be DAILY, WEEKLY, MONTHLY, YEARLY, HOURLY or MINUTELY")
+            throw RRULEError(.E0210, "FREQ must be DAILY, WEEKLY, MONTHLY, YEARLY, HOURLY or MINUTELY")
         }
-        if f == "SECONDLY" { throw RRULEError("E0220", "FREQ=SECONDLY is not supported: Kept's times are to the minute") }
+        if f == "SECONDLY" { throw RRULEError(.E0220, "FREQ=SECONDLY is not supported: Kept's times are to the minute") }
         guard let freq = RepeatRule.Frequency(rawValue: f.lowercased()) else {
-            throw RRULEError("E0210", "FREQ must be DAILY, WEEKLY, MONTHLY, YEARLY, HOURLY or MINUTELY")
+            throw RRULEError(.E0210, "FREQ must be DAILY, WEEKLY, MONTHLY, YEARLY, HOURLY or MINUTELY")
         }
         var r = RepeatRule(frequency: freq)
         if let i = fields.removeValue(forKey: "INTERVAL") {
@@ -74,7 +74,7 @@ struct RRULEReader {
         // RFC 7529: RSCALE names the calendar; SKIP says what a missing day does.
         var skip: RepeatRule.Skip? = nil
         if let rs = fields.removeValue(forKey: "RSCALE") {
-            guard rs == "GREGORIAN" else { throw RRULEError("E0220", "RSCALE=\(rs) is not supported: Kept's calendar is the Gregorian one") }
+            guard rs == "GREGORIAN" else { throw RRULEError(.E0220, "RSCALE=\(rs) is not supported: Kept's calendar is the Gregorian one") }
             skip = .omit
         }
         if let s = fields.removeValue(forKey: "SKIP") {
@@ -82,26 +82,26 @@ struct RRULEReader {
             switch s {
             case "OMIT": skip = .omit
             case "BACKWARD": skip = .backward
-            case "FORWARD": throw RRULEError("E0220", "SKIP=FORWARD is not supported: a missing day falls on the month's last day (BACKWARD) or is skipped (OMIT)")
+            case "FORWARD": throw RRULEError(.E0220, "SKIP=FORWARD is not supported: a missing day falls on the month's last day (BACKWARD) or is skipped (OMIT)")
             default: throw bad("SKIP must be OMIT, BACKWARD or FORWARD")
             }
         }
         let monthly = freq == .monthly, yearly = freq == .yearly
         if let v = fields.removeValue(forKey: "BYMONTH") { r.monthMask = Self.mask(try ints("BYMONTH", v, 1...12)) }
         if let v = fields.removeValue(forKey: "BYWEEKNO") {
-            guard yearly else { throw RRULEError("E0216", "BYWEEKNO is only for yearly rules (RFC 5545)") }
+            guard yearly else { throw RRULEError(.E0216, "BYWEEKNO is only for yearly rules (RFC 5545)") }
             let ws = try ints("BYWEEKNO", v, -53...53)
             r.weekNoMask = Self.mask(ws.filter { $0 > 0 })
             r.weekNoFromEndMask = Self.mask(ws.filter { $0 < 0 })
         }
         if let v = fields.removeValue(forKey: "BYYEARDAY") {
             guard ![.daily, .weekly, .monthly].contains(freq) else {
-                throw RRULEError("E0216", "BYYEARDAY is not for daily, weekly or monthly rules (RFC 5545)")
+                throw RRULEError(.E0216, "BYYEARDAY is not for daily, weekly or monthly rules (RFC 5545)")
             }
             r.yearDays = Array(Set(try ints("BYYEARDAY", v, -366...366))).sorted()
         }
         if let v = fields.removeValue(forKey: "BYMONTHDAY") {
-            guard freq != .weekly else { throw RRULEError("E0216", "BYMONTHDAY is not for weekly rules (RFC 5545)") }
+            guard freq != .weekly else { throw RRULEError(.E0216, "BYMONTHDAY is not for weekly rules (RFC 5545)") }
             let ds = try ints("BYMONTHDAY", v, -31...31)
             r.monthDayMask = Self.mask(ds.filter { $0 > 0 })
             r.monthDayFromEndMask = Self.mask(ds.filter { $0 < 0 })
@@ -110,12 +110,12 @@ struct RRULEReader {
         if let v = fields.removeValue(forKey: "BYHOUR") { r.hourMask = Self.mask(try ints("BYHOUR", v, 0...23, zero: true)) }
         if let v = fields.removeValue(forKey: "BYMINUTE") { r.minuteMask = Self.mask(try ints("BYMINUTE", v, 0...59, zero: true)) }
         if let v = fields.removeValue(forKey: "BYSECOND") {
-            guard v == "0" else { throw RRULEError("E0220", "BYSECOND=\(v) is not supported: Kept's times are to the minute") }
+            guard v == "0" else { throw RRULEError(.E0220, "BYSECOND=\(v) is not supported: Kept's times are to the minute") }
         }
         if let v = fields.removeValue(forKey: "BYSETPOS") {
             r.setPositions = Array(Set(try ints("BYSETPOS", v, -366...366))).sorted()
             guard r.hasDayParts || r.monthMask != 0 || r.hourMask != 0 || r.minuteMask != 0 else {
-                throw RRULEError("E0216", "BYSETPOS goes with another BY part (RFC 5545)")
+                throw RRULEError(.E0216, "BYSETPOS goes with another BY part (RFC 5545)")
             }
         }
         if let w = fields.removeValue(forKey: "WKST") {
@@ -127,15 +127,15 @@ struct RRULEReader {
             r.count = n
         }
         if let u = fields.removeValue(forKey: "UNTIL") {
-            guard r.count == nil else { throw RRULEError("E0216", "COUNT and UNTIL cannot both end a rule (RFC 5545)") }
+            guard r.count == nil else { throw RRULEError(.E0216, "COUNT and UNTIL cannot both end a rule (RFC 5545)") }
             r.end = try until(u, timed: r.isTimed)
         }
         if let unknown = fields.keys.sorted().first {
-            throw RRULEError("E0210", "\(unknown) is not supported by Kept's rules")
+            throw RRULEError(.E0210, "\(unknown) is not supported by Kept's rules")
         }
         _ = monthly
         normalize(&r, skip: skip)
-        if r.hasNoDates { throw RRULEError("E0219", "this rule has no dates: no month it allows has the day it asks for") }
+        if r.hasNoDates { throw RRULEError(.E0219, "this rule has no dates: no month it allows has the day it asks for") }
         return r
     }
 
@@ -152,7 +152,7 @@ struct RRULEReader {
             }
             guard let n = Int(ord), n != 0 else { throw bad("BYDAY=\(v): '\(item)' is not a weekday like MO, 2TU or -1FR") }
             guard r.frequency == .monthly || r.frequency == .yearly else {
-                throw RRULEError("E0216", "BYDAY=\(item): a numbered weekday is only for monthly and yearly rules (RFC 5545)")
+                throw RRULEError(.E0216, "BYDAY=\(item): a numbered weekday is only for monthly and yearly rules (RFC 5545)")
             }
             if r.frequency == .monthly || r.monthMask != 0 {
                 guard (-5...5).contains(n) else { throw bad("BYDAY=\(item): a month has at most five of a weekday") }
@@ -160,7 +160,7 @@ struct RRULEReader {
                 guard (-53...53).contains(n) else { throw bad("BYDAY=\(item): a year has at most 53 of a weekday") }
             }
             guard r.weekNoMask | r.weekNoFromEndMask == 0 else {
-                throw RRULEError("E0216", "BYDAY=\(item) with BYWEEKNO: a numbered weekday of a week number is ambiguous")
+                throw RRULEError(.E0216, "BYDAY=\(item) with BYWEEKNO: a numbered weekday of a week number is ambiguous")
             }
             nth.insert(RepeatRule.NthWeekday(n, wd))
         }
@@ -174,7 +174,7 @@ struct RRULEReader {
         }
         guard let t = v.time else {
             guard !timed else {
-                throw RRULEError("E0217", "UNTIL=\(u) is a date, but the rule has times of day: write the last moment, like \(u)T235959Z")
+                throw RRULEError(.E0217, "UNTIL=\(u) is a date, but the rule has times of day: write the last moment, like \(u)T235959Z")
             }
             return .date(v.date)
         }

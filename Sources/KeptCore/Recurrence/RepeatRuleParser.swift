@@ -8,11 +8,11 @@ public struct RepeatRuleError: Error, Sendable, Equatable {
     public var message: String
     public var help: String?
     /// The catalog code: E0210, or E0218 for times of day one rule cannot hold.
-    public var code: String = "E0210"
+    public var code: DiagnosticCode = .E0210
     /// Set when the words are a repeat with a value out of its range (`every 5000 days`,
     /// E0210) or a number past the limits (E0007): quick add reports it rather than keep the
     /// words as title text.
-    public var outOfRange: String? = nil
+    public var outOfRange: DiagnosticCode? = nil
 }
 
 /// Parses `every …` phrases.
@@ -42,7 +42,7 @@ public struct RepeatRuleParser {
     func word(_ k: Int) -> String { pos + k < words.count ? words[pos + k] : "" }
     func cls(_ k: Int) -> DateWord { pos + k < classes.count ? classes[pos + k] : .other }
 
-    mutating func fail(_ m: String, _ help: String? = nil, code: String = "E0210", outOfRange: String? = nil) {
+    mutating func fail(_ m: String, _ help: String? = nil, code: DiagnosticCode = .E0210, outOfRange: DiagnosticCode? = nil) {
         if failure == nil || pos >= (failure?.word ?? 0) { failure = RepeatRuleError(word: pos, message: m, help: help, code: code, outOfRange: outOfRange) }
     }
 
@@ -55,12 +55,12 @@ public struct RepeatRuleParser {
             let save = pos
             if !parseRepeatModifier(&rule) { pos = save; break }
         }
-        if failure?.code == "E0218" { return nil }
+        if failure?.code == .E0218 { return nil }
         // Kept's words: a yearly day without a month is in the anchor's month.
         if rule.frequency == .yearly, rule.hasDayParts, rule.monthMask == 0 { rule.monthFromAnchor = true }
         if !rule.setPositions.isEmpty, rule.hourMask.nonzeroBitCount * rule.minuteMask.nonzeroBitCount > 1 {
             fail("a rule on the nth of some days has one time of day", "RFC 5545 counts the nth over the day's times too; make one task for each time",
-                 code: "E0218")
+                 code: .E0218)
             return nil
         }
         return rule
@@ -128,14 +128,14 @@ public struct RepeatRuleParser {
         if case .number(let k, _) = cls(0) {
             guard k >= 1, k <= Limits.repeatInterval else {
                 fail("an interval is from 1 to \(Limits.grouped(Limits.repeatInterval))", "for example: every 3 days, every 2 weeks",
-                     outOfRange: period ? "E0210" : nil)
+                     outOfRange: period ? .E0210 : nil)
                 return nil
             }
             n = k
             pos += 1
         } else if case .tooLarge = cls(0) {
             fail(Catalog.numberTooLargeMessage(peek) + "; an interval is from 1 to \(Limits.grouped(Limits.repeatInterval))",
-                 outOfRange: period ? "E0007" : nil)
+                 outOfRange: period ? .E0007 : nil)
             return nil
         } else if peek == "other" {
             n = 2
@@ -412,7 +412,7 @@ public struct RepeatRuleParser {
         guard hours.nonzeroBitCount * minutes.nonzeroBitCount == distinct else {
             let all = RepeatRule.bits(hours).flatMap { h in RepeatRule.bits(minutes).map { RepeatRule.timeWord(WallTime(unchecked: h * 60 + $0)) } }
             fail("these times cannot be one rule: its times are every hour given with every minute given (\(RepeatRule.list(all)))",
-                 "give times that share their minutes (at 9am and 5pm), or make one task for each time", code: "E0218")
+                 "give times that share their minutes (at 9am and 5pm), or make one task for each time", code: .E0218)
             return false
         }
         r.hourMask = hours
@@ -506,7 +506,7 @@ extension RepeatRule {
             case .success(let res):
                 if isFrom { r.from = res.due.date } else { r.until = res.due.date }
             case .failure(let e):
-                return .failure(RepeatRuleError(word: 0, message: e.message, help: e.help, outOfRange: e.limit ?? "E0210"))
+                return .failure(RepeatRuleError(word: 0, message: e.message, help: e.help, outOfRange: e.limit ?? .E0210))
             }
         }
         return .success((r, p.pos))

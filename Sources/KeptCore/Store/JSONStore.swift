@@ -65,6 +65,7 @@ public final class JSONStore: StoreBackend {
         if uidIndex == nil { uidIndex = Dictionary(store.tasks.map { ($0.uid, $0.id) }, uniquingKeysWith: { a, _ in a }) }
         return uidIndex?[uid].flatMap { store.task($0) }
     }
+    public var tombstones: [Tombstone] { store.tombstones }
     public func tombstone(uid: TaskUID) -> Tombstone? { store.tombstoneMap[uid].map { Tombstone(uid: uid, deletedAt: $0) } }
     public func snapshot() -> Store { store }
 

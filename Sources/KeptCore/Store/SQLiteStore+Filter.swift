@@ -10,7 +10,7 @@ extension SQLiteStore {
     public func count(_ expr: FilterExpr, _ fc: FilterContext) -> (matched: Int, total: Int)? {
         var args: [SQLArg] = []
         guard let clause = SQLiteStore.clause(expr, fc, &args) else { return nil }
-        let scope = expr.namesStatus ? "1" : "kind IN (0, 3)"
+        let scope = expr.namesStatus ? "1" : StatusKind.openSQL
         let sql = "SELECT (SELECT count(*) FROM tasks WHERE \(scope) AND (\(clause))), (SELECT count(*) FROM tasks WHERE \(scope))"
         guard let st = try? db.statement(sql) else { return nil }
         defer { st.reset() }
@@ -32,10 +32,43 @@ extension SQLiteStore {
     /// The SQL of a comparison operator.
     static func op(_ c: Comparison) -> String { c == .equal ? "=" : c.rawValue }
 
-    /// The account day a due belongs to (a timed due by its civil minute less the day start,
-    /// R-DAY-2), as TaskIndex computes it; NULL without a due.
-    static func accountDay(_ ds: Int) -> String {
-        "(CASE WHEN due_minute IS NULL THEN due_day ELSE ((due_minute - \(ds)) - (((due_minute - \(ds)) % 1440) + 1440) % 1440) / 1440 END)"
+    /// The test of a set of civil minutes on a column that is not NULL.
+    static func minutes(_ set: MinuteSet, _ col: String) -> String {
+        guard !set.ranges.isEmpty else { return "0" }
+        let parts = set.ranges.map { r -> String in
+            switch (r.lowerBound == Int64.min, r.upperBound == Int64.max) {
+            case (true, true): return "1"
+            case (true, false): return "\(col) < \(r.upperBound)"
+            case (false, true): return "\(col) >= \(r.lowerBound)"
+            case (false, false): return "\(col) >= \(r.lowerBound) AND \(col) < \(r.upperBound)"
+            }
+        }
+        return parts.count == 1 ? parts[0] : parts.map { "(\($0))" }.joined(separator: " OR ")
+    }
+
+    /// The due in a window (docs/FILTERS.md, "Instants"): a date-only due by its day, a timed one
+    /// by its civil minute among those whose instant falls in the window; bounded by the dates it
+    /// can have, so SQLite reads a range of the (kind, due_day, due_minute) index.
+    static func window(_ w: DayWindow, _ fc: FilterContext) -> String {
+        dues(dateFrom: w.start, dateTo: w.end, timed: fc.minutes(in: w))
+    }
+
+    /// A due whose date-only day is in from..<to or whose timed minute is in `timed`.
+    static func dues(dateFrom: Int, dateTo: Int, timed: MinuteSet) -> String {
+        var date: [String] = []
+        if dateFrom != Int.min { date.append("due_day >= \(dateFrom)") }
+        if dateTo != Int.max { date.append("due_day < \(dateTo)") }
+        var sql = "due_day IS NOT NULL AND (CASE WHEN due_minute IS NOT NULL THEN \(minutes(timed, "due_minute")) ELSE \(date.isEmpty ? "1" : date.joined(separator: " AND ")) END)"
+        // The days any match can be on (a timed due's date is its minute's day); nil for no bound.
+        var lows: [Int64?] = [dateFrom == Int.min ? nil : Int64(dateFrom)]
+        var highs: [Int64?] = [dateTo == Int.max ? nil : Int64(dateTo) - 1]
+        if let f = timed.ranges.first, let l = timed.ranges.last {
+            lows.append(f.lowerBound == Int64.min ? nil : Int64(CalendarMath.floorDivide(Int(f.lowerBound), 1440)))
+            highs.append(l.upperBound == Int64.max ? nil : Int64(CalendarMath.floorDivide(Int(l.upperBound) - 1, 1440)))
+        }
+        if !lows.contains(where: { $0 == nil }), let lo = lows.compactMap({ $0 }).min() { sql += " AND due_day >= \(lo)" }
+        if !highs.contains(where: { $0 == nil }), let hi = highs.compactMap({ $0 }).max() { sql += " AND due_day <= \(hi)" }
+        return sql
     }
 
     /// A filter as a WHERE clause over the task columns, its values in `args`; nil when a term
@@ -69,35 +102,65 @@ extension SQLiteStore {
             args.append(a)
             return "?\(args.count)"
         }
+        let open = StatusKind.openSQL
         switch t {
         case .tag(let n): return "instr(coalesce(tag_keys, ''), \(arg(.text("\u{1F}" + n.lowercased() + "\u{1F}")))) > 0"
+        case .tagPattern(let p):
+            // A `*` at either end (or both) is a substring of the keys; one inside is left to the columns.
+            let core = String(p.drop { $0 == "*" }.reversed().drop { $0 == "*" }.reversed())
+            guard !core.contains("*") else { return nil }
+            if core.isEmpty { return "tag_keys IS NOT NULL" }
+            let needle = (p.hasPrefix("*") ? "" : "\u{1F}") + core + (p.hasSuffix("*") ? "" : "\u{1F}")
+            return "instr(coalesce(tag_keys, ''), \(arg(.text(needle)))) > 0"
         case .project(let n): return "project_key IS \(arg(.text(n.lowercased())))"
         case .area(let n): return "area_key IS \(arg(.text(AreaName.key(n))))"
         case .priority(let c, let p): return "priority \(op(c)) \(p.rawValue)"
-        case .window(let w):
-            let d = accountDay(fc.dayStart)
-            return "due_day IS NOT NULL AND \(d) >= \(w.start) AND \(d) < \(w.end)"
+        case .window(let w): return window(w, fc)
+        case .due(let c, let d): return window(DayWindow(c, d), fc)
         case .overdue:
-            // R-VIEW-3: a finished task is never overdue; a date-only due waits for its day's end.
-            // No due after the later of today and now's civil day can be overdue: the bound lets
-            // SQLite read a range of the (kind, due_day, due_minute) index.
-            let last = max(fc.today, fc.nowMinute / 1440)
-            return "kind IN (0, 3) AND due_day IS NOT NULL AND due_day <= \(last) AND (CASE WHEN due_minute IS NOT NULL THEN due_minute < \(fc.nowMinute) ELSE due_day < \(fc.today) END)"
+            // R-VIEW-3: a finished task is never overdue; a date-only due waits for its day's end,
+            // a timed one for its instant.
+            return "\(open) AND " + dues(dateFrom: Int.min, dateTo: fc.today, timed: fc.passedMinutes)
         case .noDue: return "due_day IS NULL"
         case .hasDue: return "due_day IS NOT NULL"
         case .hasTime: return "due_minute IS NOT NULL"
-        case .status(.open): return "kind IN (0, 3)"
-        case .status(.done): return "kind = 1"
-        case .status(.archived): return "kind = 2"
+        case .status(.open): return open
+        case .status(.done): return "kind = \(StatusKind.done.rawValue)"
+        case .status(.archived): return "kind = \(StatusKind.archived.rawValue)"
         case .status(.any): return "1"
         case .status(.named(let n)): return "status = \(arg(.text(n)))"
-        case .doneToday: return "kind = 1 AND completed IS NOT NULL AND completed >= \(fc.todayStart.seconds)"
+        case .doneToday: return "kind = \(StatusKind.done.rawValue) AND completed IS NOT NULL AND completed >= \(fc.todayStart.seconds)"
         case .held: return "held_until IS NOT NULL AND held_until > \(fc.today)"
-        case .due(let c, let d): return "due_day IS NOT NULL AND \(accountDay(fc.dayStart)) \(op(c)) \(d)"
         case .estimate(let c, let m): return "estimate IS NOT NULL AND estimate \(op(c)) \(m)"
-        case .created(let c, let i): return "created \(op(c)) \(i.seconds)"
+        case .instant(let f, let c, let i):
+            guard let col = column(f) else { return nil }
+            return "\(col) IS NOT NULL AND \(col) \(op(c)) \(i.seconds)"
+        case .instantIn(let f, let w):
+            guard let col = column(f) else { return nil }
+            var parts = ["\(col) IS NOT NULL"]
+            if w.start != Int.min { parts.append("\(col) >= \(fc.start(ofDay: w.start).seconds)") }
+            if w.end != Int.max { parts.append("\(col) < \(fc.start(ofDay: w.end).seconds)") }
+            return parts.joined(separator: " AND ")
+        case .hasSubtasks: return "EXISTS (SELECT 1 FROM tasks AS c WHERE c.parent = tasks.id)"
+        case .blocked:
+            return "EXISTS (SELECT 1 FROM tasks AS c WHERE c.parent = tasks.id AND c.kind IN (\(StatusKind.open.rawValue), \(StatusKind.other.rawValue)))"
+        case .isSubtask: return "parent IS NOT NULL AND EXISTS (SELECT 1 FROM tasks AS p WHERE p.id = tasks.parent)"
+        case .blocking: return "\(open) AND parent IS NOT NULL AND EXISTS (SELECT 1 FROM tasks AS p WHERE p.id = tasks.parent)"
+        case .hasReminder: return "reminders > 0"
+        case .hasEstimate: return "estimate IS NOT NULL"
+        case .parent(let id): return "parent IS \(id)"
         case .saved(_, let x): return clause(x, fc, &args)
-        case .note, .repeating, .repeatFrequency, .words, .regex: return nil
+        case .note, .repeating, .repeatFrequency, .words, .regex, .hasNotes: return nil
+        }
+    }
+
+    /// The column of an instant a task keeps; deleted tasks are tombstones, not rows.
+    static func column(_ f: InstantField) -> String? {
+        switch f {
+        case .created: return "created"
+        case .modified: return "modified"
+        case .completed: return "completed"
+        case .deleted: return nil
         }
     }
 }

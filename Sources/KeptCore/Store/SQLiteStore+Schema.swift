@@ -278,7 +278,7 @@ extension SQLiteStore {
         st.bind(2, t.id)
         st.bind(3, t.title)
         st.bind(4, t.status.rawValue)
-        st.bind(5, SQLiteStore.kind(t.status))
+        st.bind(5, Int(StatusKind(t.status).rawValue))
         st.bind(6, t.due.map { $0.date.dayNumber })
         st.bind(7, t.due.flatMap { d in d.time.map { d.date.dayNumber * 1440 + $0.minuteOfDay } })
         st.bind(8, t.priority.rawValue)
@@ -301,11 +301,6 @@ extension SQLiteStore {
     /// found with `instr`.
     static func tagKeys(_ tags: [String]) -> String {
         "\u{1F}" + tags.map { $0.lowercased() }.joined(separator: "\u{1F}") + "\u{1F}"
-    }
-
-    /// The status kind the filter columns use: 0 open, 1 done, 2 archived, 3 a project's own.
-    static func kind(_ s: TaskStatus) -> Int {
-        s == .open ? 0 : (s == .done ? 1 : (s == .archived ? 2 : 3))
     }
 
     /// Makes a new database at `path` holding `s`, checkpointed and closed; the error, if any.

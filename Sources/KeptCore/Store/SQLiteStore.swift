@@ -226,6 +226,8 @@ public final class SQLiteStore: StoreBackend {
         hasPending = true
     }
 
+    public var tombstones: [Tombstone] { allTombstones() }
+
     private func allTombstones() -> [Tombstone] {
         var out: [Tombstone] = []
         guard let st = try? db.statement("SELECT uid, deleted_at FROM tombstones ORDER BY seq") else { return out }

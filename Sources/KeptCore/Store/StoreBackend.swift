@@ -55,6 +55,8 @@ public protocol StoreBackend: AnyObject {
     /// search text (the costliest).
     func columns(dayStart: WallTime, withText: Bool, withSearch: Bool) -> TaskIndex
     func tombstone(uid: TaskUID) -> Tombstone?
+    /// Every tombstone, oldest first.
+    var tombstones: [Tombstone] { get }
     /// How many tasks a filter matches and how many it looks at, when the backend can count
     /// without the columns (SQL); nil otherwise.
     func count(_ expr: FilterExpr, _ fc: FilterContext) -> (matched: Int, total: Int)?

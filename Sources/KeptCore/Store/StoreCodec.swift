@@ -269,7 +269,7 @@ public enum StoreCodec {
         t.heldUntil = rec.heldUntil
         t.notTodayOn = rec.notTodayOn
         t.completedAt = rec.completedAt
-        t.modifiedAt = rec.modifiedAt ?? max(rec.createdAt, rec.completedAt ?? rec.createdAt)
+        t.modifiedAt = rec.lastModified
         t.parent = rec.parent
         t.nextOccurrence = rec.nextOccurrence
         t.pristine = rec.pristine

@@ -38,6 +38,9 @@ struct TaskRecord {
     var createdAt = Instant(seconds: 0)
     /// Absent in a store written before it: the later of creation and completion.
     var modifiedAt: Instant? = nil
+    /// When the task last changed: its `modifiedAt`, or for a record without one the later of
+    /// its creation and its completion.
+    var lastModified: Instant { modifiedAt ?? max(createdAt, completedAt ?? createdAt) }
     var parent: Int? = nil
     var nextOccurrence: Int? = nil
     var pristine = false

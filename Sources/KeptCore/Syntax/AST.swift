@@ -87,12 +87,21 @@ public struct TextArg: Sendable, Equatable {
     }
 }
 
-/// A filter's tokens, parsed when the statement runs (a filter's windows and projects depend
-/// on the session's now and store).
+/// A filter's tokens: the statement's, from `start` to before `end` (where what follows the
+/// filter is: the end of the statement, or the `)` of `where (…)`, or a plan's `limit`). Parsed
+/// and bound when the statement runs (docs/FILTERS.md, "Stages").
 public struct FilterSource: Sendable {
     public var tokens: [Token]
     public var start: Int
+    public var end: Int
     public var range: SourceRange
+
+    public init(tokens: [Token], start: Int, end: Int? = nil, range: SourceRange) {
+        self.tokens = tokens
+        self.start = start
+        self.end = end ?? tokens.count - 1
+        self.range = range
+    }
 }
 
 /// What a statement does.
@@ -105,6 +114,8 @@ public enum StatementKind: Sendable {
     case add(TextArg)
     case capture(TextArg)
     case parse(TextArg)
+    /// `parse filter F`: the filter's syntax tree.
+    case parseFilter(FilterSource)
     case date(TextArg)
     case explainDate(TextArg)
     case repeatPreview(TextArg)
@@ -163,7 +174,7 @@ public enum StatementKind: Sendable {
     /// `why` can). Only reads are false: a store that locks takes its lock for the others.
     public var mayChange: Bool {
         switch self {
-        case .now, .zone, .parse, .date, .explainDate, .repeatPreview, .rrule, .show, .list, .filters, .explainFilter,
+        case .now, .zone, .parse, .parseFilter, .date, .explainDate, .repeatPreview, .rrule, .show, .list, .filters, .explainFilter,
              .areas, .count, .reminders, .projects, .help:
             return false
         case .setting(_, let value): return value != nil

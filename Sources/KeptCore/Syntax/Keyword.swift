@@ -87,7 +87,7 @@ public enum Keyword: String, CaseIterable, Sendable {
         switch self {
         case .add: return "file a task from a quick-add line"
         case .capture: return "file a task, also reading a date at the end without '@'"
-        case .parse: return "show what a quick-add line would file, token by token, without filing it"
+        case .parse: return "show what a quick-add line would file, token by token, or a filter's syntax, without running it"
         case .date: return "print the date and time a phrase means now"
         case .explain: return "say which rule decided a date, or what a filter means"
         case .repeat: return "preview the dates of a repeat rule"
@@ -143,7 +143,7 @@ public enum Keyword: String, CaseIterable, Sendable {
         switch self {
         case .add: return "add TITLE [@DATE] [every RULE] [!PRIORITY] [+PROJECT] [#TAG]... [[[NOTE]]]..."
         case .capture: return "capture TITLE [DATE]"
-        case .parse: return "parse LINE"
+        case .parse: return "parse LINE | parse filter FILTER"
         case .date: return "date PHRASE"
         case .explain: return "explain date PHRASE | explain plan [FILTER] [limit N] | explain FILTER"
         case .repeat: return "repeat RULE|RRULE [from DATE] [next N]"

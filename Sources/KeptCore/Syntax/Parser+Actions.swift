@@ -145,15 +145,13 @@ extension Parser {
             k += 1
         }
         guard k < tokens.count, tokens[k].isPunct(")") else {
-            throw Diagnostic(code: "E0106", message: "expected ')' to close '(' of the filter", file: file, range: tokens[open].range,
-                             label: "this '(' is never closed")
+            throw Catalog.whereFilterNotClosed(tokens[open].range, file: file)
         }
         let close = tokens[k]
         if k == open + 1 { throw Catalog.whereWithoutFilter(w, file: file, command: command) }
-        let end = Token(kind: .end, text: "", range: SourceRange.at(close.range.end))
         let range = tokens[open].range.union(close.range)
         pos = k + 1
-        return .filter(FilterSource(tokens: Array(tokens[open...k]) + [end], start: 0, range: range))
+        return .filter(FilterSource(tokens: tokens, start: open, end: k + 1, range: range))
     }
 }
 

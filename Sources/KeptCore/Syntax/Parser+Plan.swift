@@ -46,9 +46,7 @@ extension Parser {
             throw Catalog.badPlanLimit(tokens[end], file: file)
         }
         if filterEnd > pos {
-            var toks = Array(tokens[..<filterEnd])
-            toks.append(Token(kind: .end, text: "", range: SourceRange.at(tokens[filterEnd - 1].range.end)))
-            r.filter = FilterSource(tokens: toks, start: pos, range: tokens[pos].range.union(tokens[filterEnd - 1].range))
+            r.filter = FilterSource(tokens: tokens, start: pos, end: filterEnd, range: tokens[pos].range.union(tokens[filterEnd - 1].range))
         }
         pos = end
         return r

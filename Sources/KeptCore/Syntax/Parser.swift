@@ -193,8 +193,12 @@ public struct Parser {
         return .capture(try requireRest("a title", after: "capture", example: "capture Board offsite Friday"))
     }
 
-    /// parse_stmt ::= "parse" CAPTURE_LINE ;
+    /// parse_stmt ::= "parse" ( "filter" filter | CAPTURE_LINE ) ;
     mutating func parseParseStmt() throws(Diagnostic) -> StatementKind {
+        if peek.isWord("filter"), tokens[min(pos + 1, tokens.count - 1)].kind != .end {
+            _ = advance()
+            if let f = restAsFilter() { return .parseFilter(f) }
+        }
         return .parse(try requireRest("a quick-add line", after: "parse", example: "parse Call mom @tomorrow 6pm"))
     }
 

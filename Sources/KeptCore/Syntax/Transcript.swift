@@ -97,8 +97,7 @@ public struct Transcript: Sendable {
             return Catalog.unknownDirective(d, file: file, candidates: fileDirectives + commandDirectives)
         }
         if d.name == "format", OutputFormat(rawValue: d.argument) == nil {
-            return Diagnostic(code: "E0105", message: "'@format' takes text or json, not '\(d.argument)'", file: file,
-                              range: d.range, label: "not a format")
+            return Catalog.badFormatDirective(d.argument, range: d.range, file: file)
         }
         return nil
     }

@@ -17,9 +17,33 @@ public enum Vocabulary {
 
     /// Filter words that stand alone (`overdue`, `open`, …) and the views of `list`.
     public static var filterWords: [String] {
-        FilterParser.predicates + ["no", "has", "search", "and", "or", "not", "where", "order", "by", "limit", "group"]
+        FilterParser.predicates + ["no", "has", "is", "search", "and", "or", "not", "where", "order", "by", "limit", "group"]
             + ListView.allCases.map(\.rawValue).filter { !$0.contains(" ") }
     }
+
+    /// The words after `has`, `is` or `no` that make a filter term (`has subtasks`, `no reminder`),
+    /// from the one list of predicates the parser reads.
+    public static func predicateNouns(after word: String) -> [String] {
+        let w = word.lowercased()
+        var out: [String] = []
+        for p in FilterPredicate.allCases {
+            for sp in p.spellings {
+                let parts = sp.split(separator: " ", maxSplits: 1).map(String.init)
+                guard parts.count == 2 else { continue }
+                // `no …` negates a `has …` term, and `no due` is its own.
+                if parts[0] == w || (w == "no" && parts[0] == "has" && p != .hasDue && p != .hasTime) || (w == "no" && sp == "no due") {
+                    if !out.contains(parts[1]) { out.append(parts[1]) }
+                }
+            }
+        }
+        return out
+    }
+
+    /// The words that compare a date field with a date (`created > -7d`, `due before fri`).
+    public static let dateComparisons = ["<", "<=", ">", ">=", "=", "before", "after"]
+
+    /// The date fields a filter compares (`due`, `created`, `modified`, `completed`, `deleted`).
+    public static var dateFields: [String] { DateField.allCases.map(\.rawValue) }
 
     /// The fields `show ID FIELD` and `set ID FIELD VALUE` name.
     public static var taskFields: [String] { TaskField.allCases.map(\.rawValue) }

@@ -21,7 +21,7 @@ public func fuzzCapture(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         _ = d.due.map { check($0.date) }
     case .failure(let e):
         if e.start < 0 || e.end > line.count || e.start > e.end { violated("error range outside the line: \(e.start)..<\(e.end)") }
-        if Catalog.summary(of: e.code) == nil { violated("a code not in the catalog: \(e.code)") }
+        if Catalog.summary(of: e.code.rawValue) == nil { violated("a code not in the catalog: \(e.code)") }
     }
     let words = String(decoding: line, as: UTF8.self).split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
     switch DatePhrase.resolve(words, in: ctx, explain: data[0] & 16 != 0) {
@@ -29,7 +29,7 @@ public func fuzzCapture(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         if used < 1 || used > words.count { violated("a phrase of \(used) words out of \(words.count)") }
         check(r.due.date)
     case .failure(let e):
-        if Catalog.summary(of: e.code) == nil { violated("a code not in the catalog: \(e.code)") }
+        if Catalog.summary(of: e.code.rawValue) == nil { violated("a code not in the catalog: \(e.code)") }
     }
     return 0
 }

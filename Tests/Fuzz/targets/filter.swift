@@ -3,11 +3,8 @@
 
 @testable import KeptCore
 
-let fuzzFilterContext: FilterContext = {
-    var fc = FilterContext(fuzzContext, now: fuzzZone.instant(for: fuzzNow))
-    fc.todayStart = fuzzZone.instant(for: CivilDateTime(date: fuzzNow.date, time: .midnight))
-    return fc
-}()
+let fuzzFilterContext = FilterContext(fuzzContext, now: fuzzZone.instant(for: fuzzNow))
+let fuzzScope = FilterScope(projects: fuzzStore.projects.map(\.name), saved: fuzzStore.filters, dates: fuzzContext, clock: fuzzFilterContext)
 
 /// The same store with every task built (not deferred).
 let fuzzBuiltStore = Store(tasks: fuzzStore.tasks)
@@ -15,10 +12,12 @@ let fuzzBuiltStore = Store(tasks: fuzzStore.tasks)
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzFilter(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let input = text(data, size)
-    let parsed = FilterParser.parse(input, name: "fuzz", context: fuzzContext, projects: fuzzStore.projects.map(\.name),
-                                    saved: fuzzStore.filters, visiting: [])
-    guard case .success(let expr) = parsed else { return 0 }
-    _ = FilterText(zone: fuzzZone, dayStart: .midnight, hourCycle: .h24).describe(expr)
+    // The syntax alone, then bound: both stages must stand any input.
+    if case .success(let p) = FilterParser.parse(input, name: "fuzz") {
+        _ = p.syntax.lines(source: p.source, base: 0)
+    }
+    guard case .success(let expr) = FilterBinder.bind(input, name: "fuzz", scope: fuzzScope) else { return 0 }
+    _ = FilterText(context: fuzzFilterContext, hourCycle: .h24).describe(expr)
     var answers: [[Int]] = []
     for store in [fuzzStore, fuzzBuiltStore] {
         let ix = store.columns(dayStart: .midnight, withText: CompiledFilter.needsText(expr), withSearch: CompiledFilter.needsSearch(expr))
