@@ -1,6 +1,6 @@
 // The message catalog: every diagnostic code with its one-line summary, and the functions that
 // make each diagnostic. Codes: E00xx lexical, E01xx syntax, E02xx meaning, E03xx runtime, E04xx
-// the plan, E05xx the REPL's dot-commands, W warnings.
+// the plan, E05xx the REPL's dot-commands, E06xx other tools' files (import, export), W warnings.
 
 /// Every diagnostic the engine can produce.
 public enum Catalog {
@@ -80,6 +80,16 @@ public enum Catalog {
         Entry(code: "E0502", summary: "a dot-command's argument is missing or not allowed"),
         Entry(code: "E0503", summary: "a file a dot-command writes could not be written"),
         Entry(code: "E0504", summary: "scripts read with '.read' nest too deeply"),
+        Entry(code: "E0601", summary: "an import file could not be read"),
+        Entry(code: "E0602", summary: "the format of a file is not known"),
+        Entry(code: "E0603", summary: "an import file is not well-formed json or not UTF-8"),
+        Entry(code: "E0604", summary: "a field of an import record has a value that is not allowed"),
+        Entry(code: "E0605", summary: "an import file is not well-formed icalendar"),
+        Entry(code: "E0606", summary: "an import file is not well-formed csv"),
+        Entry(code: "E0607", summary: "an import record has no title"),
+        Entry(code: "E0608", summary: "a uid appears twice in one import file"),
+        Entry(code: "E0609", summary: "an export file could not be written"),
+        Entry(code: "E0610", summary: "an import option does not apply to the file's format"),
     ]
 
     /// The summary of a code, or nil for a code not in the catalog.

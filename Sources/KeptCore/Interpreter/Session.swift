@@ -217,6 +217,8 @@ public final class Session {
         case .notToday(let t): return runNotToday(s, t)
         case .back(let ref): return runBack(s, ref)
         case .top3(let e): return runTop3(s, e)
+        case .importFile(let r): return runImport(s, r)
+        case .exportFile(let r): return runExport(s, r)
         }
     }
 

@@ -82,7 +82,7 @@ public struct Parser {
     ///   | delete_stmt | archive_stmt | tomorrow_stmt | reschedule_stmt | move_stmt | tag_stmt
     ///   | duplicate_stmt | step_stmt | comment_stmt | link_stmt | subtask_stmt
     ///   | remind_stmt | unremind_stmt | reminders_stmt | undo_stmt | redo_stmt | project_stmt | projects_stmt | help_stmt
-    ///   | plan_stmt | why_stmt | not_today_stmt | back_stmt | top3_stmt ;
+    ///   | plan_stmt | why_stmt | not_today_stmt | back_stmt | top3_stmt | import_stmt | export_stmt ;
     mutating func parseStatement() throws(Diagnostic) -> Statement {
         let first = peek
         guard first.kind == .word, let kw = Keyword(rawValue: first.text.lowercased()), kw.isCommand else {
@@ -133,6 +133,8 @@ public struct Parser {
         case .not: kind = try parseNotTodayStmt(first)
         case .back: kind = try parseBackStmt()
         case .top3: kind = try parseTop3Stmt()
+        case .import: kind = try parseImportStmt()
+        case .export: kind = try parseExportStmt()
         case .all:
             throw Catalog.unknownCommand(first, file: file, candidates: Keyword.commands.map(\.rawValue))
         }
