@@ -198,7 +198,7 @@ enum CSVWriter {
         row(header)
         for t in tasks {
             var date = ""
-            if let spec = t.repeatRule {
+            if let spec = t.anchoredRepeat {
                 date = spec.text
                 if let a = spec.anchor, !date.contains(" from ") { date += " from " + a.iso }
                 if let tm = t.due?.time, spec.rule?.isTimed != true { date += " at " + tm.iso }

@@ -10,6 +10,8 @@ public struct ICalendarReader: ImportSource {
     let zone: Zone
     /// Read VEVENTs as tasks too.
     let events: Bool
+    /// The account's week start, which Kept's RRULE of a rule in words says.
+    let weekStart: Weekday
     var stack: [String] = []
     var sawCalendar = false
     /// TZIDs of the file's VTIMEZONEs that name an IANA zone.
@@ -18,9 +20,10 @@ public struct ICalendarReader: ImportSource {
     /// Components skipped, by name, for the report.
     public private(set) var skipped: [String: Int] = [:]
 
-    public init(_ input: ByteInput, zone: Zone, events: Bool = false) {
+    public init(_ input: ByteInput, zone: Zone, weekStart: Weekday = .monday, events: Bool = false) {
         lines = UnfoldingReader(input)
         self.zone = zone
+        self.weekStart = weekStart
         self.events = events
     }
 
@@ -223,7 +226,15 @@ public struct ICalendarReader: ImportSource {
         let rrule = rruleLines.first { $0.name == "RRULE" }
         if let ko = keptRepeat, let spec = InteropValues.repeatSpec(ko, due: base) {
             func noCount(_ s: String) -> String { s.split(separator: ";").filter { !$0.hasPrefix("COUNT=") }.joined(separator: ";") }
-            let same = rrule.map { noCount($0.value) == spec.rrule.map(noCount) } ?? (spec.rrule == nil)
+            // The RRULE Kept wrote for this repeat (ICalendarWriter), to see whether another
+            // program changed the file's.
+            var anchored = spec
+            if anchored.anchor == nil { anchored.anchor = base?.date }
+            var written: String? = nil
+            if case .success(let text) = anchored.icalendar(zone: zone, weekStart: weekStart, dueTime: base?.time) {
+                written = text.split(separator: "\n").first { $0.hasPrefix("RRULE:") }.map { String($0.dropFirst(6)) }
+            }
+            let same = rrule.map { noCount($0.value) == written.map(noCount) } ?? (written == nil)
             if same { t.repeatRule = spec }
         }
         if t.repeatRule == nil, let rr = rrule {

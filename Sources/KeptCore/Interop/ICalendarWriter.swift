@@ -44,7 +44,7 @@ enum ICalendarWriter {
                  ContentLine("SUMMARY", ContentLine.escape(t.title))]
         if let d = t.description { l.append(ContentLine("DESCRIPTION", ContentLine.escape(d))) }
         var startKept = false
-        if let spec = t.repeatRule, let due = t.due, case .success(let text) = spec.icalendar(zone: cx.zone, weekStart: cx.weekStart, dueTime: due.time) {
+        if let spec = t.anchoredRepeat, let due = t.due, case .success(let text) = spec.icalendar(zone: cx.zone, weekStart: cx.weekStart, dueTime: due.time) {
             let lines = text.split(separator: "\n").map(String.init)
             let timed = lines.first?.contains("T") == true && lines.first?.contains("VALUE=DATE:") == false
             l.append(value("DTSTART", Due(date: due.date, time: timed ? (due.time ?? spec.anchorTime ?? .midnight) : nil), cx, timed: timed))
@@ -53,10 +53,10 @@ enum ICalendarWriter {
                 if c.name == "RRULE" { c.value = rebased(c.value, spec, due, cx) }
                 l.append(c)
             }
-            l.append(ContentLine("X-KEPT-REPEAT", json(.object(InteropValues.repeatObject(spec, due: due)))))
+            l.append(ContentLine("X-KEPT-REPEAT", json(.object(InteropValues.repeatObject(t.repeatRule ?? spec, due: due)))))
             startKept = t.start != nil
         } else {
-            if let spec = t.repeatRule { l.append(ContentLine("X-KEPT-REPEAT", json(.object(InteropValues.repeatObject(spec, due: t.due))))) }
+            if let spec = t.anchoredRepeat { l.append(ContentLine("X-KEPT-REPEAT", json(.object(InteropValues.repeatObject(spec, due: t.due))))) }
             if let s = t.start {
                 // DTSTART and DUE share a value type and DTSTART comes first (RFC 5545 3.8.2.3).
                 if let d = t.due, (d.time == nil) != (s.time == nil) || (s.date, s.time ?? .midnight) >= (d.date, d.time ?? .midnight) {

@@ -81,9 +81,11 @@ extension InteropValues {
     /// A repeat as the store writes it (`text`, `rrule`, `anchor`, `wkst`, `exdate`, `rdate`),
     /// the anchor left out when it is the due's day.
     static func repeatObject(_ r: RepeatSpec, due: Due?) -> JSONObject {
-        var ro = JSONObject([("text", .string(r.text))])
-        if let rr = r.rrule { ro["rrule"] = .string(rr) }
-        if let a = r.anchor, a != due?.date || r.anchorTime != nil { ro["anchor"] = .string(RepeatExtras.text(Due(date: a, time: r.anchorTime))) }
+        // The words and RRULE as stored (the store keeps them so), the canonical ones for a
+        // repeat never stored.
+        var ro = JSONObject([("text", .string(r.storedText.isEmpty ? r.text : r.storedText))])
+        if let rr = r.storedRRULE ?? r.rrule { ro["rrule"] = .string(rr) }
+        if let a = r.anchor { ro["anchor"] = .string(RepeatExtras.text(Due(date: a, time: r.anchorTime))) }
         if let w = r.weekStartToStore, let c = RepeatRule.codes[w] { ro["wkst"] = .string(c) }
         if !r.exceptions.isEmpty { ro["exdate"] = .array(r.exceptions.map { .string(RepeatExtras.text($0)) }) }
         if !r.additions.isEmpty { ro["rdate"] = .array(r.additions.map { .string(RepeatExtras.text($0)) }) }
@@ -94,12 +96,25 @@ extension InteropValues {
     static func repeatSpec(_ ro: JSONObject, due: Due?) -> RepeatSpec? {
         let text = ro["text"]?.stringValue ?? ro["rrule"]?.stringValue ?? ""
         let anchor = ro["anchor"]?.stringValue.flatMap { RepeatExtras.due(Array($0.utf8)) }
-        var spec = RepeatSpec(text: text, rrule: ro["rrule"]?.stringValue, anchor: anchor?.date ?? due?.date,
+        // Without an anchor the series is anchored on the due, as in the store.
+        var spec = RepeatSpec(text: text, rrule: ro["rrule"]?.stringValue, anchor: anchor?.date,
                               anchorTime: anchor?.time, weekStart: ro["wkst"]?.stringValue.flatMap { RepeatExtras.weekday(Array($0.utf8)) })
         guard spec.rule != nil else { return nil }
-        if anchor == nil, spec.rule?.dependsOnAnchorTime == true { spec.anchorTime = due?.time }
         spec.exceptions = (ro["exdate"]?.arrayValue ?? []).compactMap { $0.stringValue.flatMap { RepeatExtras.due(Array($0.utf8)) } }
         spec.additions = (ro["rdate"]?.arrayValue ?? []).compactMap { $0.stringValue.flatMap { RepeatExtras.due(Array($0.utf8)) } }
         return spec
+    }
+}
+
+extension Task {
+    /// The task's repeat with its anchor: a stored repeat without one is anchored on the due
+    /// (docs/STORE.md), which a writer says out loud.
+    var anchoredRepeat: RepeatSpec? {
+        guard var r = repeatRule else { return nil }
+        if r.anchor == nil, let d = due {
+            r.anchor = d.date
+            if r.rule?.dependsOnAnchorTime == true, r.anchorTime == nil { r.anchorTime = d.time }
+        }
+        return r
     }
 }

@@ -241,7 +241,21 @@ struct TaskwarriorRecord {
                 t.comments.append(.object(c))
             }
         }
-        if let rr = rrule {
+        if case .string(let s)? = kept["keptrepeat"] {
+            kept["keptrepeat"] = nil
+            var jr = JSONReader(bytes: Array(s.utf8))
+            if let o = (try? jr.readValue())?.objectValue, let spec = InteropValues.repeatSpec(o, due: t.due),
+               (o["rrule"]?.stringValue ?? o["text"]?.stringValue) == rrule {
+                t.repeatRule = spec
+            }
+        }
+        if t.repeatRule != nil {
+        } else if let rr = rrule, !rr.uppercased().contains("FREQ=") {
+            // Kept's words for a rule no RRULE says (`after completion`).
+            let spec = RepeatSpec(text: rr, anchor: t.due?.date)
+            guard spec.rule != nil else { throw ImportError("E0604", "'rrule' '\(rr)' is neither an RRULE nor a repeat Kept reads", line: line) }
+            t.repeatRule = spec
+        } else if let rr = rrule {
             switch InteropValues.repeatSpec(rrule: rr, anchor: t.due, line: line) {
             case .success(let s)?: t.repeatRule = s
             case .failure(let e)?: throw e

@@ -64,8 +64,11 @@ enum TaskwarriorWriter {
         if !notes.isEmpty { o.members.append(("annotations", .array(notes))) }
         if let e = t.estimate { o.members.append(("estimate", .number(JSONNumber(e.minutes)))) }
         var template: JSONObject? = nil
-        if let spec = t.repeatRule, let rr = spec.rrule ?? Optional(spec.text) {
+        if let spec = t.anchoredRepeat {
+            let rr = spec.storedRRULE ?? spec.rrule ?? spec.text
             o.members.append(("rrule", .string(rr)))
+            // Kept's own repeat, exactly as the store holds it, while `rrule` is unchanged.
+            o.members.append(("keptrepeat", .string(JSONWriter.compact(.object(InteropValues.repeatObject(t.repeatRule ?? spec, due: t.due))))))
             kept["rrule"] = nil
             if t.isOpen, let period = TaskwarriorRecur.period(spec, due: t.due) {
                 let tuid = kept["parent"]?.stringValue.flatMap(TaskUID.init) ?? TaskUID(bits: TaskUID.mix(t.uid.hi ^ 0x7477), TaskUID.mix(t.uid.lo ^ 0x7265))

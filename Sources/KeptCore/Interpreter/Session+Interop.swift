@@ -36,7 +36,7 @@ extension Session {
                 var src = JSONLinesReader(input, zone: zone)
                 result = .success(try engine.importTasks(&src, options: options))
             case .icalendar:
-                var src = ICalendarReader(input, zone: zone, events: req.events)
+                var src = ICalendarReader(input, zone: zone, weekStart: weekStart, events: req.events)
                 result = .success(try engine.importTasks(&src, options: options))
                 skipped = src.skipped
             case .csv:
