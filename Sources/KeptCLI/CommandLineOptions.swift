@@ -51,6 +51,8 @@ public enum CommandLineOptions {
            kept run [--store FILE] [--now ISO] [--zone TZ] [--format text|json] [--write [--keep-going]] [--bail] [--echo] [--yes] [-e COMMAND]... [SCRIPT...]
            kept test [--update] [--yes] [-j N] PATH...
            kept convert FROM TO
+           kept import FILE|- --store FILE [--as FORMAT] [--dry-run] [--events]
+           kept export FILE|- --store FILE [--as FORMAT] [FILTER...]
            kept help [COMMAND] | kept --help | kept --version
     """
 
@@ -74,10 +76,10 @@ public enum CommandLineOptions {
         case "help":
             guard rest.count <= 1 else { return .failure(UsageError(message: "'help' takes at most one command name")) }
             return .success(.help(rest.first))
-        case "repl", "run", "test":
+        case "repl", "run", "test", "import", "export":
             break
         default:
-            let hint = Suggestion.nearest(verb, in: ["repl", "run", "test", "convert", "help"]).map { "; did you mean '\($0)'?" } ?? ""
+            let hint = Suggestion.nearest(verb, in: ["repl", "run", "test", "convert", "import", "export", "help"]).map { "; did you mean '\($0)'?" } ?? ""
             return .failure(UsageError(message: "unknown command '\(verb)'\(hint)"))
         }
         var opts = SessionOptions()
@@ -85,6 +87,7 @@ public enum CommandLineOptions {
         var paths: [String] = []
         var update = false
         var jobs = 2
+        var interop = InteropArguments()
         var it = rest.makeIterator()
         func value(_ flag: String) -> Result<String, UsageError> {
             guard let v = it.next() else { return .failure(UsageError(message: "\(flag) needs a value")) }
@@ -143,6 +146,12 @@ public enum CommandLineOptions {
                     jobs = n
                 case .failure(let e): return .failure(e)
                 }
+            case "--as" where verb == "import" || verb == "export":
+                switch take() { case .success(let v): interop.format = v; case .failure(let e): return .failure(e) }
+            case "--dry-run" where verb == "import":
+                interop.dryRun = true
+            case "--events" where verb == "import":
+                interop.events = true
             case "--help", "-h":
                 return .success(.help(nil))
             default:
@@ -150,6 +159,7 @@ public enum CommandLineOptions {
                     return .failure(UsageError(message: "unknown option '\(a)' for 'kept \(verb)'"))
                 }
                 switch verb {
+                case "import", "export": interop.words.append(a)
                 case "run": sources.append(.script(a))
                 case "test": paths.append(a)
                 default: return .failure(UsageError(message: "'kept repl' takes no script; use 'kept run \(a)'"))
@@ -157,11 +167,50 @@ public enum CommandLineOptions {
             }
         }
         switch verb {
+        case "import", "export":
+            // One statement of the language, run as `kept run` runs it; an import writes the
+            // store unless it is a dry run.
+            guard opts.store != nil else { return .failure(UsageError(message: "'kept \(verb)' needs --store FILE")) }
+            switch interop.statement(verb) {
+            case .success(let text):
+                opts.write = verb == "import" && !interop.dryRun
+                return .success(.run(opts, [.expression(text)]))
+            case .failure(let e): return .failure(e)
+            }
         case "run": return .success(.run(opts, sources))
         case "test":
             guard !paths.isEmpty else { return .failure(UsageError(message: "'kept test' needs at least one script or folder")) }
             return .success(.test(opts, paths: paths, update: update, jobs: jobs))
         default: return .success(.repl(opts))
         }
+    }
+}
+
+/// `kept import` and `kept export`: the words and flags that make their statement.
+struct InteropArguments {
+    var format: String?
+    var dryRun = false
+    var events = false
+    /// The file, then (for export) the filter's words.
+    var words: [String] = []
+
+    func statement(_ verb: String) -> Result<String, UsageError> {
+        guard let file = words.first else { return .failure(UsageError(message: "'kept \(verb)' needs a file (or - for standard \(verb == "import" ? "input" : "output"))")) }
+        if verb == "import", words.count > 1 { return .failure(UsageError(message: "'kept import' takes one file")) }
+        var out = verb + " " + InteropArguments.quoted(file)
+        if let f = format { out += " as " + f }
+        if events { out += " events" }
+        if dryRun { out += " dry-run" }
+        if words.count > 1 { out += " " + words.dropFirst().joined(separator: " ") }
+        return .success(out)
+    }
+
+    static func quoted(_ s: String) -> String {
+        var q = "\""
+        for c in s {
+            if c == "\"" || c == "\\" { q.append("\\") }
+            q.append(c)
+        }
+        return q + "\""
     }
 }

@@ -179,9 +179,11 @@ def ics_check(c, store, ics):
         for tz in tzs:
             mini.add_component(tz)
         mini.add_component(todo)
-        timed = isinstance(todo.get("DTSTART").dt, dt.datetime)
+        first = todo.get("DTSTART").dt
+        timed = isinstance(first, dt.datetime)
+        since = (first.date() if timed else first) - dt.timedelta(days=1)
         got = []
-        for occ in recurring_ical_events.of(mini, components=["VTODO"]).after(dt.datetime(2000, 1, 1)):
+        for occ in recurring_ical_events.of(mini, components=["VTODO"]).after(dt.datetime(since.year, since.month, since.day)):
             got.append(wall(occ.get("DTSTART").dt, timed))
             if len(got) == 10:
                 break
