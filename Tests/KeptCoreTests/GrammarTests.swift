@@ -79,6 +79,7 @@ final class GrammarTests: XCTestCase {
         let sources = try ["Sources/KeptCore/Syntax/Parser.swift", "Sources/KeptCore/Syntax/Parser+Actions.swift",
                        "Sources/KeptCore/Syntax/Parser+Reminders.swift",
                        "Sources/KeptCore/Syntax/Parser+Plan.swift",
+                       "Sources/KeptCore/Syntax/Parser+Interop.swift",
                        "Sources/KeptCore/Capture/DatePhraseParser.swift",
                        "Sources/KeptCore/Recurrence/RepeatRuleParser.swift",
                        "Sources/KeptCore/Query/FilterParser.swift",

@@ -83,6 +83,7 @@ struct ImportRun {
     mutating func take(_ record: ImportedTask) throws(ImportError) {
         var r = record
         r.task.title = ImportRun.oneLine(r.task.title)
+        if let f = r.task.title.utf8.first, let l = r.task.title.utf8.last, f == 0x20 || l == 0x20 { r.task.title = r.task.title.trimmedSpaces }
         guard !r.task.title.isEmpty else {
             throw ImportError("E0607", "the record has no title", line: r.line, help: "every task needs a title (Taskwarrior description, SUMMARY, CONTENT)")
         }

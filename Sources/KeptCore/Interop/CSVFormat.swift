@@ -26,31 +26,28 @@ public struct CSVReader: ImportSource {
     mutating func record() throws(ImportError) -> ([(String, Int)], Int)? {
         guard let first = try lines.next() else { return nil }
         let startLine = lines.line
-        var text = try utf8Line(first, line: startLine)
-        while true {
-            // Inside a quote at the end of the line: the field goes on on the next line.
-            var quoted = false
-            for c in text.utf8 where c == 0x22 { quoted.toggle() }
-            guard quoted else { break }
-            guard let more = try lines.next() else {
-                throw ImportError("E0606", "a quoted field is not closed", line: startLine, column: nil, help: "a field that starts with \" ends with \"")
-            }
-            text += "\n" + (try utf8Line(more, line: lines.line))
-        }
+        var chars = Array(try utf8Line(first, line: startLine))
         var fields: [(String, Int)] = []
         var cur = ""
         var col = 1, fieldCol = 1
-        var inQuote = false
-        var wasQuoted = false
-        var it = Array(text).makeIterator()
-        var pending: Character? = nil
-        while let c = pending ?? it.next() {
-            pending = nil
+        var inQuote = false, wasQuoted = false
+        var k = 0
+        while true {
+            if k == chars.count {
+                // Inside a quote at the end of the line: the field goes on on the next line.
+                guard inQuote else { break }
+                guard let more = try lines.next() else {
+                    throw ImportError("E0606", "a quoted field is not closed", line: startLine, column: fieldCol, help: "a field that starts with \" ends with \"")
+                }
+                cur.append("\n")
+                chars += Array(try utf8Line(more, line: lines.line))
+                continue
+            }
+            let c = chars[k]
+            k += 1
             if inQuote {
                 if c == "\"" {
-                    if let n = it.next() {
-                        if n == "\"" { cur.append("\""); col += 1 } else { inQuote = false; pending = n }
-                    } else { inQuote = false }
+                    if k < chars.count, chars[k] == "\"" { cur.append("\""); k += 1; col += 1 } else { inQuote = false }
                 } else { cur.append(c) }
             } else if c == "\"" {
                 guard cur.isEmpty, !wasQuoted else {

@@ -23,7 +23,10 @@ public final class ByteInput {
         self.name = name
     }
 
-    deinit { if owned { close(fd) } }
+    deinit {
+        if owned { close(fd) }
+        scratch.deallocate()
+    }
 
     /// Opens a file to read, or standard input for `-`.
     public static func open(_ path: String) -> Result<ByteInput, ImportError> {
@@ -41,28 +44,29 @@ public final class ByteInput {
         return .success(ByteInput(fd: fd, owned: true, name: path))
     }
 
+    /// Where `read` reads into before appending (one chunk, allocated once).
+    private lazy var scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: ByteInput.chunk, alignment: 16)
+
     /// Appends up to `max` bytes; false at the end of the input (or on an error, reported).
     func read(into buf: inout [UInt8], max: Int = ByteInput.chunk) throws(ImportError) -> Bool {
         guard !atEnd else { return false }
-        let old = buf.count
-        buf.reserveCapacity(old + max)
-        var got = 0
-        var failed: Int32 = 0
-        buf.append(contentsOf: repeatElement(0, count: max))
-        buf.withUnsafeMutableBytes { p in
-            while true {
-                let n = Glibc.read(fd, p.baseAddress.map { $0 + old }, max)
-                if n < 0, errno == EINTR { continue }
-                if n < 0 { failed = errno } else { got = n }
-                return
+        var total = 0
+        while total < max {
+            let want = Swift.min(ByteInput.chunk, max - total)
+            let n = Glibc.read(fd, scratch.baseAddress, want)
+            if n < 0, errno == EINTR { continue }
+            if n < 0 {
+                throw ImportError("E0601", "could not read '\(name)': \(String(cString: strerror(errno)).lowercased())", line: 0)
             }
+            if n == 0 {
+                atEnd = true
+                break
+            }
+            buf.append(contentsOf: UnsafeRawBufferPointer(rebasing: scratch[0..<n]))
+            total += n
+            if n < want { break }
         }
-        buf.removeLast(max - got)
-        if failed != 0 {
-            throw ImportError("E0601", "could not read '\(name)': \(String(cString: strerror(failed)).lowercased())", line: 0)
-        }
-        if got == 0 { atEnd = true }
-        return got > 0
+        return total > 0
     }
 
     /// The whole input (small files, and tests).

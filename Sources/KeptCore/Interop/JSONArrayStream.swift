@@ -45,6 +45,9 @@ struct JSONArrayStream {
             case .inArray, .bare:
                 if b == UInt8(ascii: ",") { pos += 1; continue }
                 if b == UInt8(ascii: "]"), state == .inArray { pos += 1; state = .done; continue }
+                guard b == UInt8(ascii: "{") else {
+                    throw fail(JSONError(message: "expected a task ('{'), found \(describe(b))", offset: pos, line: 0, column: 0), at: pos)
+                }
             }
             let start = pos
             while true {

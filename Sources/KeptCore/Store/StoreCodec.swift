@@ -341,7 +341,18 @@ public enum StoreCodec {
             merge(JSONObject([("name", .string(f.name)), ("filter", .string(f.filter)), ("starred", .bool(f.starred))]), f.extra)
         }, &out)
         key("tasks")
-        list(s.tasks.map(taskObject), &out)
+        let tasks = s.tasks
+        if tasks.isEmpty {
+            out.append(contentsOf: Array("[]".utf8))
+        } else {
+            out.reserveCapacity(out.count + tasks.count * 256)
+            out.append(UInt8(ascii: "["))
+            for (k, t) in tasks.enumerated() {
+                out.append(contentsOf: k == 0 ? [0x0A, 0x20, 0x20, 0x20, 0x20] : [0x2C, 0x0A, 0x20, 0x20, 0x20, 0x20])
+                appendTaskRecord(t, to: &out)
+            }
+            out.append(contentsOf: Array("\n  ]".utf8))
+        }
         if !s.tombstones.isEmpty {
             key("tombstones")
             list(s.tombstones.map { JSONObject([("uid", .string($0.uid.description)), ("deletedAt", .string(TimeText.isoInstant($0.deletedAt, in: .utc)))]) }, &out)
