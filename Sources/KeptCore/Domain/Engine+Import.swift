@@ -10,6 +10,7 @@ extension Engine {
     /// the import would do).
     public func importTasks<S: ImportSource>(_ source: inout S, options: ImportOptions = ImportOptions()) throws(ImportError) -> ImportReport {
         var run = ImportRun(engine: self, format: source.format, options: options)
+        run.reserve(source.estimatedRecords)
         do {
             while let r = try source.next() { try run.take(r) }
             try run.finish()
@@ -34,8 +35,8 @@ struct ImportRun {
     let options: ImportOptions
     var report: ImportReport
     var lookup: UIDLookup
-    /// Uids met in this file, so one named twice is refused.
-    var seen: Set<TaskUID> = []
+    /// Uids met in this file with the id each has now, so one named twice is refused.
+    var seen: [TaskUID: Int] = [:]
     var step = Engine.StepChanges()
     /// Changes of the step's history that are not task items (tombstones taken away), to take
     /// back on an error.
@@ -48,6 +49,8 @@ struct ImportRun {
     var newProjects: [String] = []
     /// Children whose parent comes later in the file: (child id, parent uid, line).
     var pendingParents: [(Int, TaskUID, Int)] = []
+    /// The project of the record before, by its name as written: most files run in streaks.
+    var lastProject: (name: String, project: Project)?
 
     init(engine: Engine, format: InteropFormat, options: ImportOptions) {
         self.engine = engine
@@ -58,6 +61,25 @@ struct ImportRun {
         nextID = firstID
         now = engine.now
         for p in engine.store.projects { projects[p.name.lowercased()] = p }
+    }
+
+    mutating func reserve(_ n: Int) {
+        guard n > 0 else { return }
+        let n = min(n, 10_000_000)
+        seen.reserveCapacity(n)
+        if !options.dryRun {
+            step.changes.reserveCapacity(n)
+            (engine.store as? JSONStore)?.reserveTasks(n)
+        }
+    }
+
+    /// A uid met in the file, refused the second time.
+    mutating func mark(_ r: ImportedTask, _ id: Int) throws(ImportError) {
+        guard r.hasUID else { return }
+        guard seen.updateValue(id, forKey: r.task.uid) == nil else {
+            throw ImportError("E0608", "uid \(r.task.uid) appears twice in the file", line: r.line,
+                              help: "each task of a file has its own uid; remove or renumber the second one")
+        }
     }
 
     mutating func apply(_ c: Change) {
@@ -87,16 +109,11 @@ struct ImportRun {
         guard !r.task.title.isEmpty else {
             throw ImportError("E0607", "the record has no title", line: r.line, help: "every task needs a title (Taskwarrior description, SUMMARY, CONTENT)")
         }
-        if r.hasUID {
-            guard seen.insert(r.task.uid).inserted else {
-                throw ImportError("E0608", "uid \(r.task.uid) appears twice in the file", line: r.line,
-                                  help: "each task of a file has its own uid; remove or renumber the second one")
-            }
-        }
         if !r.hasModified { r.task.modifiedAt = now }
         try project(for: &r)
         let existing = r.hasUID ? lookup.task(uid: r.task.uid) : nil
         if let e = existing {
+            try mark(r, e.id)
             if r.hasModified, e.modifiedAt > r.task.modifiedAt { return note(r, .skip, id: e.id, reason: .newerHere) }
             if r.deleted { return remove(e, r) }
             var m = r.merged(into: e)
@@ -107,6 +124,7 @@ struct ImportRun {
             apply(.task(before: e, after: m))
             return note(r, .change, id: e.id, fields: e.changedFields(to: m))
         }
+        try mark(r, 0)
         if r.deleted { return note(r, .skip, id: nil, reason: .deletedInFile) }
         if r.hasUID, let gone = lookup.deletedAt(r.task.uid) {
             guard r.hasModified, r.task.modifiedAt > gone else { return note(r, .skip, id: nil, reason: .deletedHere) }
@@ -129,7 +147,7 @@ struct ImportRun {
             t.repeatRule?.exceptions = spec?.exceptions ?? []
             t.repeatRule?.additions = spec?.additions ?? []
         }
-        lookup.noteAdded(t.uid, id: t.id)
+        if r.hasUID { seen[t.uid] = t.id } else { lookup.noteAdded(t.uid, id: t.id) }
         apply(.task(before: nil, after: t))
         note(r, .add, id: t.id)
     }
@@ -151,7 +169,7 @@ struct ImportRun {
     /// the end of the file.
     mutating func parent(of r: ImportedTask, id: Int) -> Int? {
         guard let p = r.parentUID else { return nil }
-        if let k = lookup.id(of: p), k != id { return k }
+        if let k = seen[p] ?? lookup.id(of: p), k != 0, k != id { return k }
         pendingParents.append((id, p, r.line))
         return nil
     }
@@ -170,7 +188,12 @@ struct ImportRun {
             }
             return
         }
+        if !custom, let last = lastProject, last.name == name {
+            r.task.project = last.project.name
+            return
+        }
         let key = name.lowercased()
+        defer { if let p = projects[key] { lastProject = (name, p) } }
         var p = projects[key] ?? Project(name: name)
         let before = projects[key]
         if before == nil { newProjects.append(name) }
@@ -194,8 +217,9 @@ struct ImportRun {
     mutating func finish() throws(ImportError) {
         var unresolved = 0
         for (child, p, _) in pendingParents {
-            guard let k = lookup.id(of: p), k != child, !options.dryRun, let c = engine.store.task(child) else {
-                if lookup.id(of: p) == nil { unresolved += 1 }
+            let found = seen[p] ?? lookup.id(of: p)
+            guard let k = found, k != 0, k != child, !options.dryRun, let c = engine.store.task(child) else {
+                if found == nil { unresolved += 1 }
                 continue
             }
             var a = c

@@ -7,6 +7,7 @@
 /// Reads Todoist-style CSV.
 public struct CSVReader: ImportSource {
     public let format = InteropFormat.csv
+    public var estimatedRecords: Int { lines.input.size / 80 }
     var lines: LineReader
     let context: DateContext
     let newUID: () -> TaskUID

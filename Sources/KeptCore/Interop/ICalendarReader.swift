@@ -6,6 +6,7 @@
 /// Reads an iCalendar file.
 public struct ICalendarReader: ImportSource {
     public let format = InteropFormat.icalendar
+    public var estimatedRecords: Int { lines.lines.input.size / 400 }
     var lines: UnfoldingReader
     let zone: Zone
     /// Read VEVENTs as tasks too.

@@ -117,6 +117,7 @@ struct UIDLookup {
 
     func task(uid: TaskUID) -> Task? {
         if let ids {
+            if ids.isEmpty { return nil }
             guard let k = ids[uid] else { return nil }
             return store.task(k)
         }
@@ -124,7 +125,7 @@ struct UIDLookup {
     }
 
     func deletedAt(_ uid: TaskUID) -> Instant? {
-        if let tombs { return tombs[uid] }
+        if let tombs { return tombs.isEmpty ? nil : tombs[uid] }
         return store.tombstone(uid: uid)?.deletedAt
     }
 

@@ -124,8 +124,15 @@ public struct ImportedTask: Sendable {
 /// A reader of one import file: records one at a time, so a large file is never held whole.
 public protocol ImportSource {
     var format: InteropFormat { get }
+    /// About how many records the file holds (from its size), so a large import reserves its
+    /// tables once instead of growing them; 0 when not known.
+    var estimatedRecords: Int { get }
     /// The next record, nil at the end of the file; an error refuses the whole file.
     mutating func next() throws(ImportError) -> ImportedTask?
+}
+
+extension ImportSource {
+    public var estimatedRecords: Int { 0 }
 }
 
 /// Records already read, as a source (tests, and callers that build tasks themselves).

@@ -13,6 +13,8 @@ public final class ByteInput {
     let owned: Bool
     public let name: String
     private(set) var atEnd = false
+    /// The file's size in bytes; 0 for a pipe.
+    public private(set) var size = 0
 
     /// How much is read at a time.
     static let chunk = 1 << 20
@@ -41,7 +43,9 @@ public final class ByteInput {
             close(fd)
             return .failure(ImportError("E0601", "could not read '\(path)': it is a directory", line: 0))
         }
-        return .success(ByteInput(fd: fd, owned: true, name: path))
+        let i = ByteInput(fd: fd, owned: true, name: path)
+        if (st.st_mode & S_IFMT) == S_IFREG { i.size = Int(st.st_size) }
+        return .success(i)
     }
 
     /// Where `read` reads into before appending (one chunk, allocated once).

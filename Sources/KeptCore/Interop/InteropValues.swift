@@ -23,10 +23,25 @@ enum InteropValues {
 
     /// An instant in either form: `20260615T070000Z` or ISO 8601 with an offset.
     static func instant(_ bytes: some Collection<UInt8>) -> Instant? {
-        if let s = ICalendarStamp(String(decoding: bytes, as: UTF8.self)), let t = s.time, s.utc {
-            return Zone.utc.instant(for: CivilDateTime(date: s.date, time: t)).adding(seconds: Int64(s.second))
-        }
+        if bytes.count == 16, let i = compactUTC(Array(bytes)) { return i }
         return TimeText.parseISOInstant(bytes)
+    }
+
+    /// `20260615T070000Z`, read from its bytes.
+    static func compactUTC(_ b: [UInt8]) -> Instant? {
+        guard b.count == 16, b[8] == UInt8(ascii: "T"), b[15] == UInt8(ascii: "Z") else { return nil }
+        var v = [Int](repeating: 0, count: 6)
+        let spans = [(0, 4), (4, 2), (6, 2), (9, 2), (11, 2), (13, 2)]
+        for (k, (from, n)) in spans.enumerated() {
+            var x = 0
+            for c in b[from..<(from + n)] {
+                guard c >= 0x30, c <= 0x39 else { return nil }
+                x = x * 10 + Int(c - 0x30)
+            }
+            v[k] = x
+        }
+        guard let d = CivilDate(year: v[0], month: v[1], day: v[2]), v[3] <= 23, v[4] <= 59, v[5] <= 60 else { return nil }
+        return Instant(seconds: Int64(d.dayNumber) * 86_400 + Int64(v[3] * 3_600 + v[4] * 60 + min(v[5], 59)))
     }
 
     /// A due written as a day (`2026-06-15`), a wall time (`2026-06-15T09:00`) or an instant

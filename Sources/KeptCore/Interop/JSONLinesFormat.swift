@@ -7,6 +7,7 @@
 /// Reads JSON Lines.
 public struct JSONLinesReader: ImportSource {
     public let format = InteropFormat.jsonLines
+    public var estimatedRecords: Int { lines.input.size / 300 }
     var lines: LineReader
     let zone: Zone
 

@@ -8,6 +8,7 @@
 /// Reads a Taskwarrior export.
 public struct TaskwarriorReader: ImportSource {
     public let format = InteropFormat.taskwarrior
+    public var estimatedRecords: Int { stream.input.size / 300 }
     var stream: JSONArrayStream
     let zone: Zone
     /// Records of recurring series, held until the end of the file: templates by uuid, and

@@ -30,11 +30,9 @@ extension Session {
         do throws(ImportError) {
             switch format {
             case .taskwarrior:
-                var src = TaskwarriorReader(input, zone: zone)
-                result = .success(try engine.importTasks(&src, options: options))
+                result = .success(try run(TaskwarriorReader(input, zone: zone), options))
             case .jsonLines:
-                var src = JSONLinesReader(input, zone: zone)
-                result = .success(try engine.importTasks(&src, options: options))
+                result = .success(try run(JSONLinesReader(input, zone: zone), options))
             case .icalendar:
                 var src = ICalendarReader(input, zone: zone, weekStart: weekStart, events: req.events)
                 result = .success(try engine.importTasks(&src, options: options))
@@ -57,6 +55,16 @@ extension Session {
             }
             return importOutput(report, req.file.text)
         }
+    }
+
+    /// Imports from a reader; a large file is read ahead on a second thread.
+    func run<S: ImportSource>(_ source: S, _ options: ImportOptions) throws(ImportError) -> ImportReport {
+        if source.estimatedRecords >= 5_000, StoreCodec.cores() >= 2 {
+            var p = PipelinedSource(source)
+            return try engine.importTasks(&p, options: options)
+        }
+        var s = source
+        return try engine.importTasks(&s, options: options)
     }
 
     func importOutput(_ r: ImportReport, _ path: String) -> CommandOutput {
