@@ -139,6 +139,8 @@ struct ImportRun {
         nextID += 1
         t.pristine = false
         t.nextOccurrence = nil
+        // A record that does not say when the task was made: made now, by this import.
+        if !r.fields.contains(.created) { t.createdAt = now }
         t.parent = r.fields.contains(.parent) ? parent(of: r, id: t.id) : nil
         if t.due == nil, let rule = t.repeatRule?.rule {
             // A repeat needs a due (R-REP-7): the first occurrence on or after today.

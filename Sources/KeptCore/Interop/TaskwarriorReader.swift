@@ -200,6 +200,7 @@ struct TaskwarriorRecord {
         var r = ImportedTask(task: t, hasUID: uuid != nil, fields: [.title, .status, .due, .start, .priority, .project, .tags,
                                                                     .description, .repeat, .estimate, .completed, .created, .comments],
                              line: line)
+        if entry == nil { r.fields.remove(.created) }
         var kept = other
         switch status ?? "pending" {
         case "pending", "recurring": t.status = .open
