@@ -2,7 +2,7 @@
 # packages they need on a fresh Debian machine (as root, or through sudo).
 
 SWIFT ?= swift
-APT_PACKAGES := pkg-config libpcre2-dev libreadline-dev libsqlite3-dev sqlite3
+APT_PACKAGES := pkg-config libpcre2-dev libreadline-dev libsqlite3-dev sqlite3 taskwarrior libfaketime
 KEPT_DEBUG := .build/debug/kept
 KEPT_RELEASE := .build/release/kept
 
@@ -25,6 +25,10 @@ deps:
 	  echo "installing: python-dateutil"; \
 	  python3 -m pip install --quiet python-dateutil || exit 1; \
 	}
+	@python3 -c 'import icalendar, recurring_ical_events' 2>/dev/null || { \
+	  echo "installing: icalendar recurring-ical-events"; \
+	  python3 -m pip install --quiet icalendar recurring-ical-events || exit 1; \
+	}
 
 build: deps
 	$(SWIFT) build
@@ -33,13 +37,15 @@ release: deps
 	$(SWIFT) build -c release --static-swift-stdlib
 
 # Unit tests (XCTest), repeat dates against python-dateutil, the peers' counts, every store of
-# examples/ and a 100,000-task store through load and save, then every transcript in examples/
+# examples/ and a 100,000-task store through load and save, exports read by icalendar,
+# recurring-ical-events and Taskwarrior and imported back, then every transcript in examples/
 # through the real binary.
 test: build
 	$(SWIFT) test
 	python3 Tests/differential/dateutil_diff.py
 	python3 Tests/differential/peer_counts.py
 	python3 Tests/differential/store_roundtrip.py
+	python3 Tests/differential/interop_peers.py
 	$(KEPT_DEBUG) test examples/
 
 demo: build
@@ -54,6 +60,7 @@ bench: release
 	bash bench/plan_compare.sh
 	bash bench/repl_startup.sh
 	bash bench/sqlite_bench.sh
+	bash bench/import_bench.sh
 
 clean:
 	rm -rf .build
