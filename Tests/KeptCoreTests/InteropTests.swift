@@ -513,6 +513,51 @@ final class InteropTests: XCTestCase, SessionTesting {
         XCTAssertEqual(lines(t, "import \(path)"), ["Imported \(path) (JSON Lines): 0 added, 0 changed, 1 skipped (1 same)"])
     }
 
+    /// A large file is read ahead on a second thread; a record refused near its end still
+    /// refuses all of it, and the store is as it was.
+    func testALargeFileReadAheadIsStillOneTransaction() throws {
+        var rows = ["["]
+        for k in 0..<6_000 {
+            let u = String(format: "%08x-0000-4000-8000-%012x", k, k)
+            rows.append("{\"uuid\":\"\(u)\",\"description\":\"Task \(k)\",\"status\":\"pending\",\"entry\":\"20260601T080000Z\"}" + (k < 5_999 ? "," : ""))
+        }
+        rows.append("]")
+        let good = rows.joined(separator: "\n")
+        rows[5_501] = "{\"description\":\"Bad\",\"status\":\"sleeping\"},"
+        let path = NSTemporaryDirectory() + "kept-big-\(ProcessInfo.processInfo.processIdentifier)"
+        addTeardownBlock { for p in [path + ".tw.json", path + "-good.tw.json"] { try? FileManager.default.removeItem(atPath: p) } }
+        try rows.joined(separator: "\n").write(toFile: path + ".tw.json", atomically: true, encoding: .utf8)
+        try good.write(toFile: path + "-good.tw.json", atomically: true, encoding: .utf8)
+        let s = session()
+        XCTAssertFalse(run(s, "add Before").failed)
+        let before = s.store.snapshot().tasks
+        let out = lines(s, "import \(path).tw.json")
+        XCTAssertEqual(out.first?.hasPrefix("! E0604 could not import"), true, "\(out)")
+        XCTAssertEqual(out.first?.contains("line 5502"), true, "\(out)")
+        XCTAssertEqual(s.store.snapshot().tasks, before)
+        XCTAssertEqual(s.store.nextID, 2)
+        XCTAssertEqual(lines(s, "import \(path)-good.tw.json").first, "Imported \(path)-good.tw.json (Taskwarrior JSON): 6000 added, 0 changed, 0 skipped")
+        XCTAssertEqual(s.store.taskCount, 6_001)
+        XCTAssertEqual(s.store.tasks.last?.title, "Task 5999", "in file order")
+    }
+
+    /// Into a SQLite store through the same change path: committed with the statement, and one
+    /// undo step.
+    func testAnImportIntoSQLite() throws {
+        let path = NSTemporaryDirectory() + "kept-import-\(ProcessInfo.processInfo.processIdentifier).db"
+        addTeardownBlock { for x in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + x) } }
+        let db = try SQLiteStore.open(path).get()
+        let s = Session(engine: Engine(store: db, clock: .wall(Self.now), defaultZone: Self.zone, uids: .seeded(3)))
+        let file = NSTemporaryDirectory() + "kept-sq-\(ProcessInfo.processInfo.processIdentifier).tw.json"
+        addTeardownBlock { try? FileManager.default.removeItem(atPath: file) }
+        try Self.twFile.write(toFile: file, atomically: true, encoding: .utf8)
+        XCTAssertEqual(lines(s, "import \(file)").first?.hasPrefix("Imported"), true)
+        XCTAssertEqual(try SQLiteStore.open(path).get().taskCount, 3, "committed, as another connection sees")
+        XCTAssertEqual(lines(s, "import \(file)").first, "Imported \(file) (Taskwarrior JSON): 0 added, 0 changed, 4 skipped (3 same, 1 deleted in the file)")
+        XCTAssertEqual(lines(s, "undo").first?.hasPrefix("Undid import"), true)
+        XCTAssertEqual(try SQLiteStore.open(path).get().taskCount, 0)
+    }
+
     /// The store's task writer makes the bytes of the record object, whatever the task holds.
     func testTheTaskWriterWritesTheRecordsBytes() throws {
         let s = session()
