@@ -3,43 +3,57 @@
 // is merged key by key. Also the uid and tombstone lookups an import needs, which a JSON store
 // answers from a table built once and a SQLite store from its indexes.
 
+/// The fields an import can change, each once: its name in the report, how a record's value
+/// replaces the task's, and whether two versions agree on it.
+struct ImportField {
+    let field: ImportFields
+    let name: String
+    let copy: (inout Task, Task) -> Void
+    let same: (Task, Task) -> Bool
+
+    init<V: Equatable>(_ field: ImportFields, _ name: String, _ path: WritableKeyPath<Task, V>) {
+        self.field = field
+        self.name = name
+        copy = { $0[keyPath: path] = $1[keyPath: path] }
+        same = { $0[keyPath: path] == $1[keyPath: path] }
+    }
+
+    init(_ field: ImportFields, _ name: String, copy: @escaping (inout Task, Task) -> Void, same: @escaping (Task, Task) -> Bool) {
+        self.field = field
+        self.name = name
+        self.copy = copy
+        self.same = same
+    }
+
+    nonisolated(unsafe) static let all: [ImportField] = [
+        ImportField(.title, "title", \.title), ImportField(.status, "status", \.status), ImportField(.due, "due", \.due),
+        ImportField(.start, "start", \.start), ImportField(.priority, "priority", \.priority), ImportField(.project, "project", \.project),
+        ImportField(.area, "area", \.area), ImportField(.tags, "tags", \.tags), ImportField(.notes, "notes", \.notes),
+        ImportField(.description, "description", \.description),
+        // Two specs read from words and from an RRULE may hold one rule differently.
+        ImportField(.repeat, "repeat", copy: { a, b in if !RepeatSpec.same(a.repeatRule, b.repeatRule) { a.repeatRule = b.repeatRule } },
+                    same: { RepeatSpec.same($0.repeatRule, $1.repeatRule) }),
+        ImportField(.estimate, "estimate", \.estimate), ImportField(.completed, "completed", \.completedAt),
+        ImportField(.created, "created", \.createdAt), ImportField(.parent, "parent", \.parent), ImportField(.goal, "goal", \.goal),
+        ImportField(.steps, "steps", \.steps), ImportField(.reminders, "reminders", \.reminders), ImportField(.comments, "comments", \.comments),
+        ImportField(.held, "held", copy: { $0.heldUntil = $1.heldUntil; $0.notTodayOn = $1.notTodayOn },
+                    same: { $0.heldUntil == $1.heldUntil && $0.notTodayOn == $1.notTodayOn }),
+    ]
+}
+
 extension ImportedTask {
-    /// `existing` with the fields this record holds; its id, uid and modification stay.
+    /// `existing` with the fields this record holds; its id, uid and modification stay, and
+    /// the record's kept fields are merged key by key.
     func merged(into existing: Task) -> Task {
         var t = existing
-        let f = fields
-        let n = task
-        if f.contains(.title) { t.title = n.title }
-        if f.contains(.status) { t.status = n.status }
-        if f.contains(.due) { t.due = n.due }
-        if f.contains(.start) { t.start = n.start }
-        if f.contains(.priority) { t.priority = n.priority }
-        if f.contains(.project) { t.project = n.project }
-        if f.contains(.area) { t.area = n.area }
-        if f.contains(.tags) { t.tags = n.tags }
-        if f.contains(.notes) { t.notes = n.notes }
-        if f.contains(.description) { t.description = n.description }
-        if f.contains(.repeat), !RepeatSpec.same(t.repeatRule, n.repeatRule) { t.repeatRule = n.repeatRule }
-        if f.contains(.estimate) { t.estimate = n.estimate }
-        if f.contains(.completed) { t.completedAt = n.completedAt }
-        if f.contains(.created) { t.createdAt = n.createdAt }
-        if f.contains(.parent) { t.parent = n.parent }
-        if f.contains(.goal) { t.goal = n.goal }
-        if f.contains(.steps) { t.steps = n.steps }
-        if f.contains(.reminders) { t.reminders = n.reminders }
-        if f.contains(.comments) { t.comments = n.comments }
-        if f.contains(.held) {
-            t.heldUntil = n.heldUntil
-            t.notTodayOn = n.notTodayOn
-        }
-        for (k, v) in n.extra.members { t.extra[k] = v }
+        for f in ImportField.all where fields.contains(f.field) { f.copy(&t, task) }
+        for (k, v) in task.extra.members { t.extra[k] = v }
         return t
     }
 }
 
 extension RepeatSpec {
-    /// The same repeat as a user reads it: words, RRULE, anchor and exceptions (two specs
-    /// read from words and from an RRULE may hold the rule differently).
+    /// The same repeat as a user reads it: words, RRULE, anchor and exceptions.
     static func same(_ a: RepeatSpec?, _ b: RepeatSpec?) -> Bool {
         guard let a, let b else { return a == nil && b == nil }
         if a == b { return true }
@@ -51,31 +65,7 @@ extension RepeatSpec {
 extension Task {
     /// The names of the fields that differ between two versions of a task, for the report.
     func changedFields(to b: Task) -> [String] {
-        let a = self
-        var out: [String] = []
-        func check(_ name: String, _ same: Bool) { if !same { out.append(name) } }
-        check("title", a.title == b.title)
-        check("status", a.status == b.status)
-        check("due", a.due == b.due)
-        check("start", a.start == b.start)
-        check("priority", a.priority == b.priority)
-        check("project", a.project == b.project)
-        check("area", a.area == b.area)
-        check("tags", a.tags == b.tags)
-        check("notes", a.notes == b.notes)
-        check("description", a.description == b.description)
-        check("repeat", RepeatSpec.same(a.repeatRule, b.repeatRule))
-        check("estimate", a.estimate == b.estimate)
-        check("completed", a.completedAt == b.completedAt)
-        check("created", a.createdAt == b.createdAt)
-        check("parent", a.parent == b.parent)
-        check("goal", a.goal == b.goal)
-        check("steps", a.steps == b.steps)
-        check("reminders", a.reminders == b.reminders)
-        check("comments", a.comments == b.comments)
-        check("held", a.heldUntil == b.heldUntil && a.notTodayOn == b.notTodayOn)
-        check("kept fields", a.extra == b.extra)
-        return out
+        ImportField.all.filter { !$0.same(self, b) }.map(\.name) + (extra == b.extra ? [] : ["kept fields"])
     }
 
     /// Equal in everything but the modification time.

@@ -81,15 +81,7 @@ public struct ImportFields: OptionSet, Sendable, Hashable {
     public static let held = ImportFields(rawValue: 1 << 19)
 
     /// Names for the report and docs, in the order of docs/STORE.md.
-    static let named: [(ImportFields, String)] = [
-        (.title, "title"), (.status, "status"), (.due, "due"), (.start, "start"), (.priority, "priority"),
-        (.project, "project"), (.area, "area"), (.tags, "tags"), (.notes, "notes"), (.description, "description"),
-        (.repeat, "repeat"), (.estimate, "estimate"), (.completed, "completed"), (.created, "created"),
-        (.parent, "parent"), (.goal, "goal"), (.steps, "steps"), (.reminders, "reminders"), (.comments, "comments"),
-        (.held, "held"),
-    ]
-
-    public var names: [String] { ImportFields.named.filter { contains($0.0) }.map(\.1) }
+    public var names: [String] { ImportField.all.filter { contains($0.field) }.map(\.name) }
 }
 
 /// One record of an import file, as a task.
