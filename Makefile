@@ -6,7 +6,7 @@ APT_PACKAGES := pkg-config libpcre2-dev libreadline-dev libsqlite3-dev sqlite3 t
 KEPT_DEBUG := .build/debug/kept
 KEPT_RELEASE := .build/release/kept
 
-.PHONY: all deps build release test demo bench clean
+.PHONY: all deps build release test demo bench fuzz sanitize clean
 
 all: build
 
@@ -61,6 +61,23 @@ bench: release
 	bash bench/repl_startup.sh
 	bash bench/sqlite_bench.sh
 	bash bench/import_bench.sh
+
+# libFuzzer targets (Tests/Fuzz/README.md), each run FUZZ_SECONDS (default 120) from the seed
+# corpus in Tests/Fuzz/corpus/; not part of `make test`.
+FUZZ_SECONDS ?= 120
+fuzz: deps
+	FUZZ_SECONDS=$(FUZZ_SECONDS) bash Tests/Fuzz/fuzz.sh
+
+# The unit tests under AddressSanitizer, then ThreadSanitizer, each in its own build folder (so
+# neither disturbs the debug build) and with the CLI tests running that build's kept; then every
+# example through `kept test -j 2` built with each (the parallel store loader, the two-thread
+# filter and the test runner's workers). A report fails the run. Not part of `make test`.
+SANITIZE_ENV := ASAN_OPTIONS=detect_leaks=0:halt_on_error=1 TSAN_OPTIONS=halt_on_error=1
+sanitize: deps
+	$(SANITIZE_ENV) KEPT_BIN=$(CURDIR)/.build/asan/debug/kept $(SWIFT) test --sanitize=address --scratch-path .build/asan
+	$(SANITIZE_ENV) .build/asan/debug/kept test -j 2 examples/
+	$(SANITIZE_ENV) KEPT_BIN=$(CURDIR)/.build/tsan/debug/kept $(SWIFT) test --sanitize=thread --scratch-path .build/tsan
+	$(SANITIZE_ENV) .build/tsan/debug/kept test -j 2 examples/
 
 clean:
 	rm -rf .build

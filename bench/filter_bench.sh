@@ -49,3 +49,16 @@ done
 echo
 echo "Taskwarrior 2.6.2, same queries (ms, from $PEERS/results/summary.md):"
 grep -m3 -E "^\| (a_project_tag_due_count|b_pending_overdue_count|d_regex_search_count) " "$PEERS/results/summary.md" || true
+echo
+echo "== regex budget (docs/LIMITS.md): each query fails with E0226; whole process, 100k tasks, median of $RUNS (ms)"
+for p in '^(\w+\s?)*\d$' '^(\w+\s?){1,5}\d$'; do
+  times=()
+  for _ in $(seq "$RUNS"); do
+    t0=$(date +%s%N)
+    "$KEPT" run --store "$DATA/store-100k.json" --now 2026-06-15T09:00 --zone Europe/Berlin -e "count status:any title ~ /$p/" >/dev/null 2>&1 || true
+    t1=$(date +%s%N)
+    times+=($(( (t1 - t0) / 1000000 )))
+  done
+  med=$(printf "%s\n" "${times[@]}" | sort -n | sed -n "$(( (RUNS + 1) / 2 ))p")
+  printf "%-24s %6s ms\n" "/$p/" "$med"
+done

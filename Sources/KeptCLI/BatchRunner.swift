@@ -47,9 +47,9 @@ final class BatchRunner {
 
     /// Reads a script file as a SourceFile, or reports why it cannot be.
     func load(_ path: String) -> SourceFile? {
-        switch StoreFile.readBytes(path) {
+        switch StoreFile.readBytes(path, limit: Limits.scriptBytes) {
         case .failure(let e):
-            report(Catalog.scriptUnreadable(path, reason: e.reason))
+            report(e.isTooLarge ? Catalog.scriptTooLarge(path) : Catalog.scriptUnreadable(path, reason: e.reason))
             unreadable = true
             return nil
         case .success(let bytes):
@@ -130,14 +130,24 @@ final class BatchRunner {
         for s in list {
             let keepGoing: Bool
             switch s {
-            case .expression(let e):
-                keepGoing = run(file: SourceFile(name: "-e", text: e), wholeFileIsOneStatement: true)
+            case .expression(let e, let raw):
+                let file = SourceFile(name: "-e", bytes: raw ?? Array(e.utf8))
+                if let bad = firstInvalidUTF8(file.bytes) {
+                    report(Catalog.invalidUTF8(file: file, offset: bad))
+                    unreadable = true
+                    keepGoing = true
+                } else {
+                    keepGoing = run(file: file, wholeFileIsOneStatement: true)
+                }
             case .script(let path):
                 let file: SourceFile?
                 if path == "-" {
-                    let bytes = readAllStdin()
-                    let f = SourceFile(name: "<stdin>", bytes: bytes)
-                    if let bad = firstInvalidUTF8(bytes) {
+                    let f = readAllStdin(limit: Limits.scriptBytes).map { SourceFile(name: "<stdin>", bytes: $0) }
+                    if f == nil {
+                        report(Catalog.scriptTooLarge("<stdin>"))
+                        unreadable = true
+                        file = nil
+                    } else if let f, let bad = firstInvalidUTF8(f.bytes) {
                         report(Catalog.invalidUTF8(file: f, offset: bad))
                         unreadable = true
                         file = nil

@@ -25,7 +25,9 @@ public struct SessionOptions: Sendable {
 /// One source of statements for `kept run`, in command-line order.
 public enum RunSource: Sendable, Equatable {
     case script(String)
-    case expression(String)
+    /// A `-e` command; `bytes` are the argument as the process got it, when known, so a command
+    /// that is not UTF-8 is refused (E0003) as a script is, not read with U+FFFD in it.
+    case expression(String, bytes: [UInt8]? = nil)
 }
 
 /// What the command line asks for.
@@ -56,7 +58,20 @@ public enum CommandLineOptions {
            kept help [COMMAND] | kept --help | kept --version
     """
 
-    public static func parse(_ args: [String]) -> Result<Invocation, UsageError> {
+    /// Each verb's flags that take no value.
+    static let booleanFlags: [String: Set<String>] = {
+        let shared: Set<String> = ["--yes", "--help"]
+        return [
+            "repl": shared,
+            "run": shared.union(["--echo", "--write", "--keep-going", "--bail"]),
+            "test": shared.union(["--update", "--bless"]),
+            "import": shared.union(["--dry-run", "--events"]),
+            "export": shared,
+        ]
+    }()
+
+    /// `raw` holds the arguments' bytes as the process got them (the same count as `args`).
+    public static func parse(_ args: [String], raw: [[UInt8]]? = nil) -> Result<Invocation, UsageError> {
         var rest = args[...]
         var verb = "repl"
         if let first = rest.first, !first.hasPrefix("-") {
@@ -88,12 +103,18 @@ public enum CommandLineOptions {
         var update = false
         var jobs = 2
         var interop = InteropArguments()
-        var it = rest.makeIterator()
+        // An index, not an iterator: a `-e` value's raw bytes are found by its place.
+        var pos = rest.startIndex
+        func nextArgument() -> String? {
+            guard pos < rest.endIndex else { return nil }
+            defer { pos += 1 }
+            return rest[pos]
+        }
         func value(_ flag: String) -> Result<String, UsageError> {
-            guard let v = it.next() else { return .failure(UsageError(message: "\(flag) needs a value")) }
+            guard let v = nextArgument() else { return .failure(UsageError(message: "\(flag) needs a value")) }
             return .success(v)
         }
-        while let a = it.next() {
+        while let a = nextArgument() {
             var flag = a
             var inline: String? = nil
             if a.hasPrefix("--"), let eq = a.firstIndex(of: "=") {
@@ -103,6 +124,11 @@ public enum CommandLineOptions {
             func take() -> Result<String, UsageError> {
                 if let inline { return .success(inline) }
                 return value(flag)
+            }
+            // A flag of this verb that takes no value is set by its name alone, so that
+            // `--write=false` is refused rather than read as set.
+            if let inline, (CommandLineOptions.booleanFlags[verb] ?? []).contains(flag) {
+                return .failure(UsageError(message: "\(flag) takes no value (not '\(inline)'): write '\(flag)' alone to set it, leave it out otherwise"))
             }
             switch flag {
             case "--store":
@@ -136,7 +162,12 @@ public enum CommandLineOptions {
             case "--bail" where verb == "run":
                 opts.bail = true
             case "-e" where verb == "run":
-                switch value("-e") { case .success(let v): sources.append(.expression(v)); case .failure(let e): return .failure(e) }
+                switch value("-e") {
+                case .success(let v):
+                    let bytes = raw.flatMap { r in pos - 1 < r.count && r.count == args.count ? r[pos - 1] : nil }
+                    sources.append(.expression(v, bytes: bytes))
+                case .failure(let e): return .failure(e)
+                }
             case "--update" where verb == "test", "--bless" where verb == "test":
                 update = true
             case "-j" where verb == "test", "--jobs" where verb == "test":

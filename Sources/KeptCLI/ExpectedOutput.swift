@@ -46,26 +46,53 @@ enum ExpectedLine {
 
     /// `*` any run, `?` one character, `\` escapes the next.
     static func glob(_ p: [Unicode.Scalar], _ s: [Unicode.Scalar]) -> Bool {
-        var memo = [Int: Bool]()
-        func m(_ i: Int, _ j: Int) -> Bool {
-            let key = i * (s.count + 1) + j
-            if let v = memo[key] { return v }
-            var r: Bool
-            if i == p.count {
-                r = j == s.count
-            } else if p[i] == "*" {
-                r = m(i + 1, j) || (j < s.count && m(i, j + 1))
-            } else if p[i] == "\\", i + 1 < p.count {
-                r = j < s.count && s[j] == p[i + 1] && m(i + 2, j + 1)
-            } else if p[i] == "?" {
-                r = j < s.count && m(i + 1, j + 1)
-            } else {
-                r = j < s.count && s[j] == p[i] && m(i + 1, j + 1)
-            }
-            memo[key] = r
-            return r
+        enum Item { case star, any, scalar(Unicode.Scalar) }
+        var items: [Item] = []
+        var i = 0
+        while i < p.count {
+            if p[i] == "*" { items.append(.star) }
+            else if p[i] == "?" { items.append(.any) }
+            else if p[i] == "\\", i + 1 < p.count { items.append(.scalar(p[i + 1])); i += 1 }
+            else { items.append(.scalar(p[i])) }
+            i += 1
         }
-        return m(0, 0)
+        return wildcard(items.count, s.count, star: { if case .star = items[$0] { return true }; return false }) { k, j in
+            switch items[k] {
+            case .star: return false
+            case .any: return true
+            case .scalar(let c): return s[j] == c
+            }
+        }
+    }
+
+    /// Wildcard matching with no recursion and no table: item `k` of the pattern is a `star`
+    /// (any run) or matches one subject item when `one(k, j)`. The greedy walk keeps one place
+    /// to come back to (the last star), which is enough for stars: at worst pattern × subject
+    /// steps, whatever the lengths (a transcript block of 100,000 lines, a glob of 100,000
+    /// characters).
+    static func wildcard(_ p: Int, _ s: Int, star: (Int) -> Bool, _ one: (Int, Int) -> Bool) -> Bool {
+        var i = 0
+        var j = 0
+        var starAt = -1
+        var mark = 0
+        while j < s {
+            if i < p, !star(i), one(i, j) {
+                i += 1
+                j += 1
+            } else if i < p, star(i) {
+                starAt = i
+                mark = j
+                i += 1
+            } else if starAt >= 0 {
+                i = starAt + 1
+                mark += 1
+                j = mark
+            } else {
+                return false
+            }
+        }
+        while i < p, star(i) { i += 1 }
+        return i == p
     }
 }
 
@@ -80,22 +107,10 @@ struct ExpectedOutput {
     /// True when the actual lines satisfy the block, in order (or as a multiset when unordered).
     func matches(_ actual: [String], unordered: Bool) -> Bool {
         if unordered { return matchesUnordered(actual) }
-        var memo = [Int: Bool]()
-        func m(_ i: Int, _ j: Int) -> Bool {
-            let key = i * (actual.count + 1) + j
-            if let v = memo[key] { return v }
-            var r: Bool
-            if i == lines.count {
-                r = j == actual.count
-            } else if case .anyLines = lines[i] {
-                r = m(i + 1, j) || (j < actual.count && m(i, j + 1))
-            } else {
-                r = j < actual.count && lines[i].matches(actual[j]) && m(i + 1, j + 1)
-            }
-            memo[key] = r
-            return r
+        // `...` is a star over lines, as `*` is over characters.
+        return ExpectedLine.wildcard(lines.count, actual.count, star: { if case .anyLines = lines[$0] { return true }; return false }) {
+            lines[$0].matches(actual[$1])
         }
-        return m(0, 0)
     }
 
     /// Each expected line takes one actual line, in any order; `...` absorbs what is left.

@@ -4,12 +4,28 @@
 
 import KeptCore
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The `kept` program.
 public enum KeptMain {
     public static let version = "0.1.0"
 
-    /// Runs the program with its arguments (without the program name); returns the exit code.
-    public static func main(_ args: [String]) -> Int32 {
+    /// The process's arguments as bytes (without the program name): `CommandLine.arguments`
+    /// has already replaced bytes that are not UTF-8.
+    public static func rawArguments() -> [[UInt8]] {
+        (1..<Int(CommandLine.argc)).map { k in
+            guard let p = CommandLine.unsafeArgv[k] else { return [] }
+            return Array(UnsafeBufferPointer(start: UnsafeRawPointer(p).assumingMemoryBound(to: UInt8.self), count: strlen(p)))
+        }
+    }
+
+    /// Runs the program with its arguments (without the program name) and, when known, their
+    /// bytes; returns the exit code.
+    public static func main(_ args: [String], raw: [[UInt8]]? = nil) -> Int32 {
         let out = OutputStream(fd: 1)
         let err = OutputStream(fd: 2)
         defer {
@@ -17,7 +33,7 @@ public enum KeptMain {
             err.flush()
         }
         let term = TerminalInfo.current()
-        switch CommandLineOptions.parse(args) {
+        switch CommandLineOptions.parse(args, raw: raw) {
         case .failure(let u):
             err.line("kept: \(u.message)")
             err.line(CommandLineOptions.usage)

@@ -19,6 +19,8 @@ enum EditorInput: Equatable {
     case end
     /// A line that is not valid UTF-8: its bytes and the offset of the first bad byte.
     case invalid([UInt8], offset: Int)
+    /// A line longer than the statement size limit: its first bytes (the rest is dropped).
+    case tooLong([UInt8])
 }
 
 /// A source of input lines.
@@ -29,6 +31,14 @@ protocol LineEditor: AnyObject {
     func remember(_ entry: String)
     /// The history, oldest first.
     var history: [String] { get }
+    /// True when a read would not wait: a line is buffered, the input ended, or more input is
+    /// there to read. The piped REPL runs a finished statement at once when this is false,
+    /// rather than wait for a line that may continue it.
+    func inputReady() -> Bool
+}
+
+extension LineEditor {
+    func inputReady() -> Bool { true }
 }
 
 /// Reads standard input line by line: no prompt, no echo, no colour, no history (pipes and
@@ -37,17 +47,38 @@ final class PlainLineEditor: LineEditor {
     private var buffer: [UInt8] = []
     private var chunk = [UInt8](repeating: 0, count: 1 << 16)
     private var eof = false
+    /// True while the rest of a line past the statement size limit is thrown away.
+    private var skipping = false
     private let fd: Int32
 
     init(fd: Int32 = 0) { self.fd = fd }
 
     func read(prompt: String) -> EditorInput {
         while true {
+            if skipping {
+                // The rest of an overlong line is dropped as it arrives, so memory stays bounded.
+                guard let nl = buffer.firstIndex(of: 0x0A) else {
+                    buffer.removeAll(keepingCapacity: true)
+                    if eof { skipping = false; return .end }
+                    fill()
+                    continue
+                }
+                buffer.removeSubrange(...nl)
+                skipping = false
+            }
             if let nl = buffer.firstIndex(of: 0x0A) {
                 var line = Array(buffer[..<nl])
                 buffer.removeSubrange(...nl)
                 if line.last == 0x0D { line.removeLast() }
                 return PlainLineEditor.decode(line)
+            }
+            if buffer.count > Limits.statementBytes {
+                // A line past the limit (docs/LIMITS.md) is unreadable input (E0004); its rest
+                // is dropped as it comes, never kept.
+                let line = Array(buffer[..<min(buffer.count, 80)])
+                buffer.removeAll(keepingCapacity: true)
+                skipping = true
+                return .tooLong(line)
             }
             if eof {
                 guard !buffer.isEmpty else { return .end }
@@ -56,6 +87,24 @@ final class PlainLineEditor: LineEditor {
                 if line.last == 0x0D { line.removeLast() }
                 return PlainLineEditor.decode(line)
             }
+            fill()
+        }
+    }
+
+    func inputReady() -> Bool {
+        if eof || buffer.contains(0x0A) { return true }
+        var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        while true {
+            let n = poll(&p, 1, 0)
+            if n < 0, errno == EINTR { continue }
+            // POLLHUP (the writer closed) is ready too: the read gives the end.
+            return n != 0
+        }
+    }
+
+    /// Reads what is there into the buffer; sets `eof` at the end of the input.
+    private func fill() {
+        while true {
             let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
             if n < 0, errno == EINTR { continue }
             if n <= 0 {
@@ -63,6 +112,7 @@ final class PlainLineEditor: LineEditor {
             } else {
                 buffer.append(contentsOf: chunk[0..<n])
             }
+            return
         }
     }
 

@@ -62,7 +62,7 @@ final class REPL {
         out.flush()
         switch editor.read(prompt: q.question + " [y/N] ") {
         case .line(let a): return ["y", "yes"].contains(a.trimmedSpaces.lowercased())
-        case .interrupted, .invalid: return false
+        case .interrupted, .invalid, .tooLong: return false
         case .end: return nil
         }
     }
@@ -104,7 +104,7 @@ final class REPL {
             case .interrupted:
                 // Ctrl-C drops the whole unfinished statement, never the session.
                 pending = []
-            case .invalid:
+            case .invalid, .tooLong:
                 continue
             case .line(let l):
                 lineNumber += 1

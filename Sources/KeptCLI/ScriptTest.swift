@@ -27,11 +27,12 @@ struct ScriptTest {
     func run() -> ScriptReport {
         var report = ScriptReport(path: path)
         let bytes: [UInt8]
-        switch StoreFile.readBytes(path) {
+        switch StoreFile.readBytes(path, limit: Limits.scriptBytes) {
         case .success(let b): bytes = b
         case .failure(let e):
             report.broken = true
-            report.failures.append(DiagnosticRenderer(style: .short).render(Catalog.scriptUnreadable(path, reason: e.reason)))
+            let d = e.isTooLarge ? Catalog.scriptTooLarge(path) : Catalog.scriptUnreadable(path, reason: e.reason)
+            report.failures.append(DiagnosticRenderer(style: .short).render(d))
             return report
         }
         let file = SourceFile(name: path, bytes: bytes)

@@ -76,11 +76,12 @@ public final class OutputStream {
     deinit { flush() }
 }
 
-/// Reads all of standard input.
-func readAllStdin() -> [UInt8] {
+/// Reads all of standard input, or nil once it passes `limit` bytes (the rest is not read).
+func readAllStdin(limit: Int) -> [UInt8]? {
     var out: [UInt8] = []
     var chunk = [UInt8](repeating: 0, count: 1 << 16)
     while true {
+        if out.count > limit { return nil }
         let n = chunk.withUnsafeMutableBytes { read(0, $0.baseAddress, $0.count) }
         if n < 0 {
             if errno == EINTR { continue }

@@ -5,4 +5,4 @@ import KeptCLI
 import Glibc
 #endif
 
-exit(KeptMain.main(Array(CommandLine.arguments.dropFirst())))
+exit(KeptMain.main(Array(CommandLine.arguments.dropFirst()), raw: KeptMain.rawArguments()))

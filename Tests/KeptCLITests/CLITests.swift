@@ -141,6 +141,32 @@ final class CLITests: XCTestCase {
         XCTAssertTrue(r.stderrLines.contains(Self.usageLine), r.summary)
     }
 
+    /// A flag that takes no value is set by its name alone: `--write=false`, `--update=no` or
+    /// `--yes=no` is a usage error (exit 64) before anything runs, never read as set.
+    func testBooleanFlagsTakeNoValue() throws {
+        let tmp = try TempDir()
+        defer { tmp.cleanUp() }
+        let store = tmp.path("s.json")
+        let script = try tmp.write("t.kept", "> add A\nAdded 1 · B\n")
+        let cases: [[String]] = [
+            ["run", "--store", store, "--write=false", "-e", "add A"],
+            ["run", "--store", store, "--write", "--keep-going=no", "-e", "add A"],
+            ["run", "--echo=no", "-e", "list"], ["run", "--bail=0", "-e", "list"], ["run", "--yes=no", "-e", "list"],
+            ["repl", "--yes=no"], ["repl", "--help=x"],
+            ["test", "--update=no", script], ["test", "--bless=no", script], ["test", "--yes=false", script],
+        ]
+        for args in cases {
+            let r = try Kept.run(args, stdin: Data("add Piped\n".utf8))
+            let flag = args.first { $0.contains("=") }!
+            let name = String(flag[..<flag.firstIndex(of: "=")!])
+            XCTAssertEqual(r.status, 64, "\(args): \(r.summary)")
+            XCTAssertEqual(r.stdout, "", "\(args): \(r.summary)")
+            XCTAssertTrue(r.stderrLines.first?.hasPrefix("kept: \(name) takes no value (not ") ?? false, "\(args): \(r.summary)")
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: store), "nothing was written")
+        XCTAssertEqual(try tmp.readText("t.kept"), "> add A\nAdded 1 · B\n", "--update=no rewrote nothing")
+    }
+
     /// Options of one verb are refused on another: `--write` belongs to `run`, not `test`.
     func testWriteIsNotAnOptionOfTest() throws {
         let r = try Kept.run(["test", "--write", "x.kept"])

@@ -2,7 +2,8 @@
 // stops with exit 1 (`.bail off` reads on, as `kept run` does), `.record` writes a transcript that
 // `kept test` passes unchanged, dot-command errors, and (with @testable) the pure parts: what
 // Tab completes, how a capture line is coloured, what goes into the history, when a statement
-// is unfinished. testPseudoTerminalSession drives the real binary in a pty (Tests/pty).
+// is unfinished. testPseudoTerminalSession drives the real binary in a pty (Tests/pty),
+// testPipedInputKeepsPace through a pipe a line at a time (Tests/pipe).
 
 import Foundation
 import XCTest
@@ -226,10 +227,22 @@ final class REPLTests: XCTestCase {
 
     /// The real binary in a pseudo-terminal: Tests/pty/repl_pty.py.
     func testPseudoTerminalSession() throws {
+        try runDriver("Tests/pty/repl_pty.py")
+    }
+
+    /// Piped a line at a time, each statement's output arrives before the next line is sent,
+    /// and a second process's write between two lines is seen by the next statement, for a
+    /// JSON and a SQLite store: Tests/pipe/repl_pace.py.
+    func testPipedInputKeepsPace() throws {
+        try runDriver("Tests/pipe/repl_pace.py")
+    }
+
+    /// Runs a Python driver script of the real binary; it exits 0 when every check passed.
+    func runDriver(_ script: String) throws {
         let bin = try Kept.requireBinary()
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = ["python3", Kept.packageRoot.appendingPathComponent("Tests/pty/repl_pty.py").path, bin]
+        p.arguments = ["python3", Kept.packageRoot.appendingPathComponent(script).path, bin]
         let pipe = Pipe()
         p.standardOutput = pipe
         p.standardError = pipe

@@ -78,7 +78,6 @@ final class FastRecordTests: XCTestCase {
             #"{"id":5,"title":"Ünïcode 😀 title","status":"waiting","area":"Home Life","notes":["Plan"],"description":"Línea","goal":"Fit","start":{"date":"2026-06-01","time":null},"heldUntil":"2026-06-20","notTodayOn":"2026-06-15","parent":4,"nextOccurrence":0,"pristine":true,"priority":"critical","createdAt":"2025-08-23T18:21:04Z"}"#,
             #"{"id":6,"title":"Nulls","status":"open","project":null,"area":null,"description":null,"goal":null,"due":null,"start":null,"repeat":null,"estimate":null,"heldUntil":null,"notTodayOn":null,"completedAt":null,"parent":null,"nextOccurrence":null,"pristine":false,"priority":"none","tags":[],"notes":[],"createdAt":"2025-08-23T18:21:04Z"}"#,
             #"{"id":7,"title":"Suggested","status":"open","priority":"low","estimate":{"source":"suggested","minutes":0},"createdAt":"2025-08-23T18:21:04Z"}"#,
-            #"{"id":8,"title":"Twice","status":"open","tags":["x"],"tags":["y","z"],"title":"Again","due":{"date":"2026-01-01","time":"10:00","time":null},"createdAt":"2025-08-23T18:21:04Z"}"#,
             #"{"id":9007199254740,"title":"Big id","status":"open","createdAt":"2025-08-23T18:21:04+02:00"}"#,
         ]
         for text in records {
@@ -150,6 +149,24 @@ final class FastRecordTests: XCTestCase {
         for text in records {
             let o = check(text)
             guard case .refused = o else { return XCTFail("expected an error: \(text) (\(o))") }
+        }
+        // A key written twice (issue 20): keeping either value would drop the other on the next
+        // write, so both paths refuse it, at the second key. Known keys, keys of the small
+        // objects, unknown keys and a key spelled with an escape.
+        let twice: [(String, String)] = [
+            (#"{"id":8,"title":"Twice","status":"open","tags":["x"],"tags":["y","z"],"createdAt":"2025-08-23T18:21:04Z"}"#, "tags"),
+            (#"{"id":8,"title":"Twice","status":"open","title":"Again","createdAt":"2025-08-23T18:21:04Z"}"#, "title"),
+            (#"{"id":8,"title":"Twice","due":{"date":"2026-01-01","time":"10:00","time":null},"createdAt":"2025-08-23T18:21:04Z"}"#, "time"),
+            (#"{"id":8,"title":"Twice","estimate":{"minutes":5,"minutes":6},"createdAt":"2025-08-23T18:21:04Z"}"#, "minutes"),
+            (#"{"id":8,"title":"Twice","repeat":{"text":"every day","text":"every week"},"createdAt":"2025-08-23T18:21:04Z"}"#, "text"),
+            (#"{"id":8,"title":"Twice","syncedFrom":"a","syncedFrom":"b","createdAt":"2025-08-23T18:21:04Z"}"#, "syncedFrom"),
+            (#"{"id":8,"title":"Twice","x":{"y":1,"y":2},"createdAt":"2025-08-23T18:21:04Z"}"#, "y"),
+            (#"{"id":8,"title":"Twice","st\u0061tus":"open","status":"done","createdAt":"2025-08-23T18:21:04Z"}"#, "status"),
+            (#"{"id":8,"title":"Twice","reminders":[{"at":"2026-06-18T09:00","at":"2026-06-19T09:00"}],"createdAt":"2025-08-23T18:21:04Z"}"#, "at"),
+        ]
+        for (text, key) in twice {
+            guard case .refused(let e) = check(text) else { return XCTFail("a key written twice is refused: \(text)") }
+            XCTAssertTrue(e.contains("the key '\(key)' appears twice"), e)
         }
         // Bytes that are not UTF-8 inside a title.
         var bad = Array(#"{"id":1,"title":"ab","status":"open","createdAt":"2025-08-23T18:21:04Z"}"#.utf8)

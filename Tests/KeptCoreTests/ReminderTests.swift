@@ -176,11 +176,16 @@ final class ReminderTests: XCTestCase, SessionTesting {
                 guard case .failure = StoreCodec.decode(b, deferTasks: deferred, parallelAt: Int.max) else { return XCTFail("accepted \(bad)") }
             }
         }
-        // A repeated key: the last list wins, as for every field, on both load paths.
+        // A repeated key is refused on both load paths, at the second key (issue 20: keeping
+        // the last list dropped the first on the next write).
         let twice = Array(#"{"tasks": [{"id": 1, "title": "A", "reminders": [{"at": "2026-06-18T09:00"}], "reminders": [{"at": "2026-06-19T10:00"}]}]}"#.utf8)
         for deferred in [false, true] {
-            let st = try StoreCodec.decode(twice, deferTasks: deferred, parallelAt: Int.max).get()
-            XCTAssertEqual(st.task(1)?.reminders.map(\.at.description), ["2026-06-19T10:00"], "deferred \(deferred)")
+            guard case .failure(let e) = StoreCodec.decode(twice, deferTasks: deferred, parallelAt: Int.max) else {
+                return XCTFail("a repeated 'reminders' is refused (deferred \(deferred))")
+            }
+            XCTAssertEqual(e.message, "the key 'reminders' appears twice in one object")
+            XCTAssertEqual(e.line, 1)
+            XCTAssertEqual(e.column, 79)
         }
     }
 }

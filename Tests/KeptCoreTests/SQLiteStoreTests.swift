@@ -122,7 +122,7 @@ final class SQLiteStoreTests: XCTestCase {
                     }
                 }
                 let sql = try XCTUnwrap(db.count(expr, fc), "round \(round) case \(k): no SQL for \(expr)")
-                let (rows, total) = e.selectRows(expr)
+                let (rows, total) = try e.selectRows(expr)
                 XCTAssertEqual(sql.matched, rows.count, "round \(round) case \(k): \(expr)")
                 XCTAssertEqual(sql.total, total, "round \(round) case \(k): the scope of \(expr)")
             }

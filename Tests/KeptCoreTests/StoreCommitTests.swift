@@ -77,7 +77,8 @@ final class StoreCommitTests: XCTestCase {
         let a = try session(path)
         XCTAssertEqual(run(a, "add first").lines, ["Added 1 · first"])
         let inner = try JSONStore.open(path).get()
-        let racing = RacingBackend(inner) {
+        let racing = WatchedBackend(inner)
+        racing.beforeCommit = {
             // Another process writes just before this one commits.
             let other = try? JSONStore.open(path).get()
             other?.apply(.item(.task(before: nil, after: Task(id: 7, title: "theirs", createdAt: Instant(seconds: 0)))))
@@ -130,44 +131,4 @@ final class StoreCommitTests: XCTestCase {
         XCTAssertEqual(d.code, "E0326")
         XCTAssertEqual(try titles(path), ["one", "two"])
     }
-}
-
-/// A JSON store that runs `before` just before each commit.
-final class RacingBackend: StoreBackend {
-    let inner: JSONStore
-    let before: () -> Void
-    init(_ inner: JSONStore, before: @escaping () -> Void) {
-        self.inner = inner
-        self.before = before
-    }
-
-    var location: String? { inner.location }
-    var settings: Settings { inner.settings }
-    var projects: [Project] { inner.projects }
-    var areas: [Area] { inner.areas }
-    var filters: [SavedFilter] { inner.filters }
-    var plan: PlanSnapshot? { inner.plan }
-    var nextID: Int { inner.nextID }
-    var history: Journal { inner.history }
-    var taskCount: Int { inner.taskCount }
-    func task(_ id: Int) -> Task? { inner.task(id) }
-    func task(uid: TaskUID) -> Task? { inner.task(uid: uid) }
-    func task(atRow k: Int) -> Task? { inner.task(atRow: k) }
-    func tasks(_ query: TaskQuery) -> [Task] { inner.tasks(query) }
-    func columns(dayStart: WallTime, withText: Bool, withSearch: Bool) -> TaskIndex {
-        inner.columns(dayStart: dayStart, withText: withText, withSearch: withSearch)
-    }
-    func tombstone(uid: TaskUID) -> Tombstone? { inner.tombstone(uid: uid) }
-    func count(_ expr: FilterExpr, _ fc: FilterContext) -> (matched: Int, total: Int)? { inner.count(expr, fc) }
-    func snapshot() -> Store { inner.snapshot() }
-    func apply(_ change: StoreChange) { inner.apply(change) }
-    var hasPending: Bool { inner.hasPending }
-    func prepareToWrite() -> Result<Void, StoreError> { inner.prepareToWrite() }
-    func commit() -> Result<Void, StoreError> {
-        before()
-        return inner.commit()
-    }
-    func rollback() { inner.rollback() }
-    func changedElsewhere() -> Bool { inner.changedElsewhere() }
-    func reload() -> Result<Void, StoreError> { inner.reload() }
 }

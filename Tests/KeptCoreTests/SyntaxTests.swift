@@ -167,4 +167,23 @@ final class SyntaxTests: XCTestCase {
         XCTAssertEqual(stray.diagnostics.first?.code, "E0002")
         XCTAssertEqual(stray.diagnostics.first?.location?.line, 4)
     }
+
+    /// The one reader of script lines: a file (which knows it is a transcript) and input read
+    /// as it comes (a plain script until its first `> ` line) classify lines alike.
+    func testTranscriptReaderClassifiesLines() {
+        let lines = ["# c", "@format json", "> add A", "... @today", "Added 1", "... not a continuation",
+                     "", "> list", "> count", "All 1", "", "@yes", "> delete where #x", "", "prose"]
+        var file = TranscriptReader(transcript: true)
+        var piped = TranscriptReader.discovering()
+        let kinds = lines.map { file.read($0.utf8) }
+        XCTAssertEqual(kinds, [.comment, .directive, .command(prefix: 2), .continuation, .expected, .expected,
+                               .blank, .command(prefix: 2), .command(prefix: 2), .expected, .blank, .directive,
+                               .command(prefix: 2), .blank, .stray])
+        XCTAssertEqual(lines.map { piped.read($0.utf8) }, kinds)
+        // Before its first `> `, input read as it comes is a plain script.
+        var plain = TranscriptReader.discovering()
+        XCTAssertEqual(["list", "... more", "# c", "> count", "text"].map { plain.read($0.utf8) },
+                       [.command(prefix: 0), .continuation, .comment, .command(prefix: 2), .expected])
+        XCTAssertTrue(plain.isTranscript)
+    }
 }

@@ -56,9 +56,12 @@ public enum DatePhrase {
             let what = w.contains(":") || w.lowercased().hasSuffix("m") ? "time" : "date"
             return .failure(DatePhraseError(word: 0, message: "'\(w)' is not a \(what) that exists", impossible: true))
         }
+        if let e = limitError(classes, words: words, upTo: 0) { return .failure(e) }
         switch DatePhraseParser.parse(classes) {
         case .success(let r): return .success(r)
         case .failure(var e):
+            // A number or a year past the limits where the phrase stopped (`in 9999999999 days`).
+            if let l = limitError(classes, words: words, upTo: e.word + 1) { return .failure(l) }
             // A word with the shape of a date or time but impossible values (`the 32nd`).
             if let k = classes.firstIndex(of: .impossible), k <= e.word + 1 {
                 let w = k < words.count ? words[k] : ""
@@ -76,11 +79,33 @@ public enum DatePhrase {
         }
     }
 
+    /// The error of the first word up to `upTo` that is a number or a year past the limits.
+    static func limitError(_ classes: [DateWord], words: [String], upTo last: Int) -> DatePhraseError? {
+        var k = 0
+        while k <= last, k < classes.count {
+            let w = k < words.count ? words[k] : ""
+            switch classes[k] {
+            case .tooLarge:
+                return DatePhraseError(word: k, message: Catalog.numberTooLargeMessage(w),
+                                       help: "numbers go from 0 to \(Limits.grouped(Limits.largestNumber))", limit: "E0007")
+            case .outOfCalendar:
+                var e = DatePhraseError.outOfCalendar(k)
+                e.message = "'\(w)' is after 9999-12-31, the last day of the calendar"
+                return e
+            default:
+                k += 1
+            }
+        }
+        return nil
+    }
+
     /// Turns a parsed phrase into a due.
     public static func resolve(_ spec: DateSpec, in ctx: DateContext, explain: Bool = false) -> Result<ResolvedDate, DatePhraseError> {
         var rule = ""
         if let m = spec.minutesFromNow {
             let instant = ctx.zone.instant(for: ctx.now).adding(minutes: m)
+            // `in 999999999 hours` is past the calendar: refused, not clamped to its last day.
+            guard Instant.supportedSeconds.contains(Int(clamping: instant.seconds)) else { return .failure(.outOfCalendar()) }
             let l = ctx.zone.local(at: instant)
             note(&rule, explain, "\(m) minutes after now (\(TimeText.time(ctx.now.time, .h24)))")
             return .success(ResolvedDate(due: Due(date: l.date, time: l.time), rule: rule))
@@ -115,7 +140,7 @@ public enum DatePhrase {
             }
             // R-CAP-3: a time alone is today while it is still ahead, else tomorrow.
             let ahead = t > ctx.now.time
-            let d = ahead ? ctx.now.date : ctx.now.date.adding(days: 1)
+            guard let d = ahead ? ctx.now.date : ctx.now.date.addingChecked(days: 1) else { return .failure(.outOfCalendar()) }
             note(&rule, explain, ahead ? "a time alone is today while it is still ahead" : "a time alone that has passed today is tomorrow")
             return .success(wall(CivilDateTime(date: d, time: t), ctx, explain: explain, rule: rule))
         }
@@ -174,12 +199,15 @@ public enum DatePhrase {
     static func day(_ ref: DayRef, _ ctx: DateContext, explain: Bool) -> Result<(CivilDate, String), DatePhraseError> {
         let today = ctx.today
         let rules = ctx.settings.day
-        func ok(_ d: CivilDate, _ why: @autoclosure () -> String) -> Result<(CivilDate, String), DatePhraseError> {
-            .success((d, explain ? why() : ""))
+        // Every date is worked out with checked arithmetic: one past 9999-12-31 (or before
+        // 0001-01-01) is refused (E0225), never clamped to the calendar's end.
+        func ok(_ d: CivilDate?, _ why: @autoclosure () -> String) -> Result<(CivilDate, String), DatePhraseError> {
+            guard let d else { return .failure(.outOfCalendar()) }
+            return .success((d, explain ? why() : ""))
         }
         switch ref {
         case .relative(let n):
-            return ok(today.adding(days: n), "\(n == 0 ? "today" : (n == 1 ? "tomorrow" : "yesterday")) is counted from the account day \(today.iso) (day starts \(rules.dayStart.iso))")
+            return ok(today.addingChecked(days: n), "\(n == 0 ? "today" : (n == 1 ? "tomorrow" : "yesterday")) is counted from the account day \(today.iso) (day starts \(rules.dayStart.iso))")
         case .date(let d):
             return ok(d, "an ISO date is that day")
         case .weekday(let wd, var mode):
@@ -190,32 +218,32 @@ public enum DatePhrase {
             case .coming, .next:
                 var delta = today.weekday.days(until: wd)
                 if delta == 0 { delta = 7 }
-                let d = today.adding(days: delta)
+                let d = today.addingChecked(days: delta)
                 return ok(d, (delta == 7
                     ? "\(wd.shortName.lowercased()) is the first \(wd.name) strictly after today; today is a \(wd.name), so it is next week's"
                     : "\(wd.shortName.lowercased()) is the first \(wd.name) strictly after today (\(TimeText.shortDate(today)))")
                     + (ref == .weekday(wd, .next) ? "; 'next' means the coming one (setting next-weekday coming)" : ""))
             case .this:
-                return ok(weekStart.adding(days: inWeek), "this \(wd.shortName.lowercased()) is the \(wd.name) of the current week, which starts \(TimeText.shortDate(weekStart)) (week-start \(rules.weekStart.name.lowercased()))")
+                return ok(weekStart.addingChecked(days: inWeek), "this \(wd.shortName.lowercased()) is the \(wd.name) of the current week, which starts \(TimeText.shortDate(weekStart)) (week-start \(rules.weekStart.name.lowercased()))")
             case .nextWeek:
-                let nw = weekStart.adding(days: 7)
-                return ok(nw.adding(days: inWeek), "the \(wd.name) of next week, which starts \(TimeText.shortDate(nw))"
+                guard let nw = weekStart.addingChecked(days: 7) else { return .failure(.outOfCalendar()) }
+                return ok(nw.addingChecked(days: inWeek), "the \(wd.name) of next week, which starts \(TimeText.shortDate(nw))"
                     + (ref == .weekday(wd, .next) ? " (setting next-weekday following-week)" : ""))
             }
         case .nextPeriod(let u):
             switch u {
             case .week:
-                let d = rules.startOfWeek(containing: today).adding(days: 7)
+                guard let d = rules.startOfWeek(containing: today).addingChecked(days: 7) else { return .failure(.outOfCalendar()) }
                 return ok(d, "next week starts \(TimeText.shortDate(d)) (week-start \(rules.weekStart.name.lowercased()))")
             case .month:
-                return ok(today.firstOfMonth.adding(months: 1), "next month starts on its 1st")
+                return ok(today.firstOfMonth.addingChecked(months: 1), "next month starts on its 1st")
             default:
-                return ok(today.firstOfYear.adding(years: 1), "next year starts on Jan 1")
+                return ok(today.firstOfYear.addingChecked(years: 1), "next year starts on Jan 1")
             }
         case .endOf(let u):
             switch u {
             case .week:
-                return ok(rules.endOfWeek(containing: today), "the last day of the current week (week-start \(rules.weekStart.name.lowercased()))")
+                return ok(rules.startOfWeek(containing: today).addingChecked(days: 6), "the last day of the current week (week-start \(rules.weekStart.name.lowercased()))")
             case .month:
                 return ok(today.lastOfMonth, "the last day of the current month")
             default:
@@ -224,9 +252,8 @@ public enum DatePhrase {
         case .weekend(let next):
             var delta = today.weekday.days(until: .saturday)
             if today.weekday == .sunday { delta = -1 }
-            var d = today.adding(days: delta)
-            if next { d = d.adding(days: 7) }
-            return ok(d, next ? "next weekend starts the Saturday after this weekend's" : "this weekend starts on its Saturday (today, if today is in it)")
+            if next { delta += 7 }
+            return ok(today.addingChecked(days: delta), next ? "next weekend starts the Saturday after this weekend's" : "this weekend starts on its Saturday (today, if today is in it)")
         case .monthDay(let m, let dd, let y):
             let name = m >= 1 && m <= 12 ? TimeText.monthShort(m) : String(m)
             guard m >= 1, m <= 12, dd >= 1, dd <= 31, dd <= maxDay(m) else {
@@ -242,6 +269,7 @@ public enum DatePhrase {
             // The next such day that is not in the past; Feb 29 waits for a leap year.
             var year = today.year
             for _ in 0..<9 {
+                if year > Limits.lastYear { return .failure(.outOfCalendar()) }
                 if let d = CivilDate(year: year, month: m, day: dd), d >= today {
                     return ok(d, "\(name) \(dd) is the next \(name.prefix(1).uppercased() + name.dropFirst()) \(dd) that is not in the past")
                 }
@@ -254,7 +282,8 @@ public enum DatePhrase {
                 if let d = CivilDate(year: first.year, month: first.month, day: dd), d >= today {
                     return ok(d, "the \(ordinal(dd)) is the next \(ordinal(dd)) of a month that is not in the past")
                 }
-                first = first.adding(months: 1)
+                guard let next = first.addingChecked(months: 1) else { return .failure(.outOfCalendar()) }
+                first = next
             }
             return .failure(DatePhraseError(word: 0, message: "the \(ordinal(dd)) is not a day of any month", impossible: true))
         case .slash(let a, let b, let y):
@@ -269,14 +298,12 @@ public enum DatePhrase {
                                                 impossible: true))
             }
         case .inDays(let n, let u):
-            guard n <= 100_000 else {
-                return .failure(DatePhraseError(word: 0, message: "\(n) is too far ahead", impossible: true))
-            }
+            // n ≤ Limits.largestNumber (the classifier reads no more), so 7 * n cannot overflow.
             switch u {
-            case .week: return ok(today.adding(days: 7 * n), "\(n) week\(n == 1 ? "" : "s") after today")
-            case .month: return ok(today.adding(months: n), "\(n) month\(n == 1 ? "" : "s") after today, clamped to the month's end")
-            case .year: return ok(today.adding(years: n), "\(n) year\(n == 1 ? "" : "s") after today")
-            default: return ok(today.adding(days: n), "\(n) day\(n == 1 ? "" : "s") after today")
+            case .week: return ok(today.addingChecked(days: 7 * n), "\(n) week\(n == 1 ? "" : "s") after today")
+            case .month: return ok(today.addingChecked(months: n), "\(n) month\(n == 1 ? "" : "s") after today, clamped to the month's end")
+            case .year: return ok(today.addingChecked(years: n), "\(n) year\(n == 1 ? "" : "s") after today")
+            default: return ok(today.addingChecked(days: n), "\(n) day\(n == 1 ? "" : "s") after today")
             }
         }
     }

@@ -10,12 +10,34 @@ public struct DatePhraseError: Error, Sendable, Equatable {
     public var help: String?
     /// A date that does not exist (`feb 30`), as opposed to words that are not a date.
     public var impossible: Bool
+    /// The code of a limit the words went past (E0007, E0225), when that is why.
+    public var limit: String?
 
-    public init(word: Int, message: String, help: String? = nil, impossible: Bool = false) {
+    public init(word: Int, message: String, help: String? = nil, impossible: Bool = false, limit: String? = nil) {
         self.word = word
         self.message = message
         self.help = help
         self.impossible = impossible
+        self.limit = limit
+    }
+
+    /// The catalog code: a limit's, E0205 for a date that does not exist, else E0203.
+    public var code: String { limit ?? (impossible ? "E0205" : "E0203") }
+
+    /// The label under the words: what is wrong with them.
+    public var label: String {
+        switch limit {
+        case "E0007": return "too large"
+        case "E0225": return "outside the calendar"
+        default: return impossible ? "no such day" : "not a date phrase"
+        }
+    }
+
+    /// A date the words name that lies outside 0001-01-01...9999-12-31 (E0225).
+    static func outOfCalendar(_ word: Int = 0, after: Bool = true) -> DatePhraseError {
+        DatePhraseError(word: word, message: after ? "that date is after 9999-12-31, the last day of the calendar"
+                            : "that date is before 0001-01-01, the first day of the calendar",
+                        help: "dates go from 0001-01-01 to 9999-12-31", impossible: true, limit: "E0225")
     }
 }
 

@@ -45,6 +45,10 @@ public enum DateWord: Sendable, Equatable {
     case keyword(DateKeyword)
     /// `2026-02-30`, `25:00`, `13pm`: the shape of a date or time with impossible values.
     case impossible
+    /// Digits past `Limits.largestNumber` (`9999999999`, `99999999999m`): refused, never wrapped.
+    case tooLarge
+    /// The shape of a date with a year of five digits or more (`1.1.99999`, `12345-01-01`).
+    case outOfCalendar
     case other
 }
 
@@ -177,10 +181,16 @@ public enum DateVocabulary {
             digits += 1
             i += 1
         }
-        if i == to { return digits <= 9 ? .number(n, digits: digits) : .other }
+        // Nine digits at most are read (Limits.largestNumber); more are too large, whatever follows.
+        if i == to { return digits <= 9 ? .number(n, digits: digits) : .tooLarge }
         let rest = to - i
         func lower(_ k: Int) -> UInt8 { let c = b[i + k]; return c >= 0x41 && c <= 0x5A ? c | 0x20 : c }
         let c = lower(0)
+        // 12345-06-15: an ISO date past the calendar's last year.
+        if c == UInt8(ascii: "-"), digits > 4, rest == 6, b[i + 3] == UInt8(ascii: "-"),
+           digit(b[i + 1]) != nil, digit(b[i + 2]) != nil, digit(b[i + 4]) != nil, digit(b[i + 5]) != nil {
+            return .outOfCalendar
+        }
         // 2026-06-15 and 2026-06-15T15:00
         if c == UInt8(ascii: "-"), digits == 4 {
             let len = to - from
@@ -224,7 +234,17 @@ public enum DateVocabulary {
             }
         }
         // 90m, 2h, 3d, 2w, 1mo, 1y
-        if digits <= 6 {
+        if digits > 9 {
+            switch (rest, c) {
+            case (1, UInt8(ascii: "m")), (1, UInt8(ascii: "h")), (1, UInt8(ascii: "d")), (1, UInt8(ascii: "w")), (1, UInt8(ascii: "y")):
+                return .tooLarge
+            case (2, UInt8(ascii: "m")) where lower(1) == UInt8(ascii: "o"):
+                return .tooLarge
+            default:
+                break
+            }
+        }
+        if digits <= 9 {
             if rest == 1 {
                 switch c {
                 case UInt8(ascii: "m"): return .duration(n, .minute)
@@ -243,7 +263,8 @@ public enum DateVocabulary {
             var j = i + 1
             var m = 0
             var md = 0
-            while j < to, let d = digit(b[j]) { m = m * 10 + d; md += 1; j += 1 }
+            // Digits past the second (or the fourth of a year) are counted, not added up.
+            while j < to, let d = digit(b[j]) { if md < 2 { m = m * 10 + d }; md += 1; j += 1 }
             guard md >= 1, md <= 2 else { return .other }
             var year: Int? = nil
             if j < to {
@@ -251,8 +272,9 @@ public enum DateVocabulary {
                 j += 1
                 var y = 0
                 var yd = 0
-                while j < to, let d = digit(b[j]) { y = y * 10 + d; yd += 1; j += 1 }
+                while j < to, let d = digit(b[j]) { if yd < 4 { y = y * 10 + d }; yd += 1; j += 1 }
                 guard j == to else { return .other }
+                if yd > 4 { return .outOfCalendar }
                 if yd == 4 { year = y } else if yd == 2 { year = 2000 + y } else if !(yd == 0 && sep == UInt8(ascii: ".")) { return .other }
             } else if sep == UInt8(ascii: ".") {
                 // `28.11` without the final dot reads as a decimal number, not a date.

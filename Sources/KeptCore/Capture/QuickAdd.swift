@@ -153,6 +153,8 @@ public enum QuickAdd {
     static func parse(_ b: UnsafeBufferPointer<UInt8>, in ctx: DateContext, natural: Bool, explain: Bool, tokens wantTokens: Bool) -> Result<TaskDraft, CaptureError> {
         let (ws, literalFrom) = words(b)
         var draft = TaskDraft()
+        // The tags seen, so a line of 100,000 tags is read in linear time (issue 20).
+        var tagSet = Set<String>()
         var keep = [Bool](repeating: true, count: ws.count)
         let endsOpen = b.count > 0 && !isSpace(b[b.count - 1]) && literalFrom == nil
         var k = 0
@@ -211,8 +213,8 @@ public enum QuickAdd {
                         continue
                     case .failure(let e):
                         let last = ws[min(k + max(used, 1), ws.count) - 1]
-                        return err(e.impossible ? "E0205" : "E0203", e.message, w.start + 1, last.end,
-                                   e.impossible ? "no such day" : "not a date phrase", e.help)
+                        return err(e.code, e.message, w.start + 1, last.end,
+                                   e.label, e.help)
                     }
                 case .failure:
                     let t = phraseTexts(b, ws, k, classes.count)
@@ -231,8 +233,8 @@ public enum QuickAdd {
                     }
                     let bad = ws[wordIndex]
                     let s = e.word == 0 ? bad.start + 1 : bad.start
-                    return err(e.impossible ? "E0205" : "E0203", e.message, s, bad.end,
-                               e.impossible ? "no such day" : "not a date phrase", e.help)
+                    return err(e.code, e.message, s, bad.end,
+                               e.label, e.help)
                 }
             }
             // `every …` repeat.
@@ -240,7 +242,8 @@ public enum QuickAdd {
                 var texts: [String] = []
                 var j = k
                 while j < ws.count, j < k + 16, ws[j].kind == .plain { texts.append(string(b, ws[j].start, ws[j].end)); j += 1 }
-                if case .success(let (rule, used)) = RepeatRule.parse(words: texts, in: ctx) {
+                switch RepeatRule.parse(words: texts, in: ctx) {
+                case .success(let (rule, used)):
                     let last = ws[k + used - 1]
                     draft.repeatRule = rule
                     draft.repeatText = texts[0..<used].joined(separator: " ")
@@ -248,6 +251,14 @@ public enum QuickAdd {
                     for m in k..<(k + used) { keep[m] = false }
                     k += used
                     continue
+                case .failure(let e) where e.outOfRange != nil:
+                    // A repeat with a value out of range is refused, not kept in the title:
+                    // `every 999999999 days` is not a title (write `\every` to keep the words).
+                    let bad = ws[min(k + max(e.word, 1), j - 1)]
+                    return err(e.outOfRange ?? "E0210", e.message, w.start, bad.end, "not a repeat Kept makes",
+                               e.help ?? "write \\every to keep the words in the title")
+                case .failure:
+                    break
                 }
                 if endsOpen, j == ws.count, texts.count >= 2, let comp = complete(texts, upTo: texts.count - 1, date: false) {
                     let ww = ws[ws.count - 1]
@@ -283,7 +294,7 @@ public enum QuickAdd {
                 for x in (w.start + 1)..<w.end where !(b[x] >= 0x30 && b[x] <= 0x39) { digitsOnly = false; break }
                 if !digitsOnly {
                     let tag = string(b, w.start + 1, w.end)
-                    if !draft.tags.contains(tag) { draft.tags.append(tag) }
+                    if tagSet.insert(tag).inserted { draft.tags.append(tag) }
                     if wantTokens { draft.tokens.append(CaptureToken(kind: .tag, start: w.start, end: w.end, text: string(b, w.start, w.end))) }
                     keep[k] = false
                     k += 1
@@ -302,7 +313,7 @@ public enum QuickAdd {
                     case .success(let (r, used)) where used == vw.count:
                         draft.start = r.due
                     case .failure(let e):
-                        return err(e.impossible ? "E0205" : "E0203", e.message, colon + 1, w.end, "not a start date", e.help)
+                        return err(e.code, e.message, colon + 1, w.end, "not a start date", e.help)
                     default:
                         return err("E0203", "'\(value)' is not one date", colon + 1, w.end, "not a start date", "quote a phrase of several words: start:\"next fri\"")
                     }

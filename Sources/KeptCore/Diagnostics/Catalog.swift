@@ -1,6 +1,7 @@
 // The message catalog: every diagnostic code with its one-line summary, and the functions that
 // make each diagnostic. Codes: E00xx lexical, E01xx syntax, E02xx meaning, E03xx runtime, E04xx
-// the plan, E05xx the REPL's dot-commands, E06xx other tools' files (import, export), W warnings.
+// the plan, E05xx the front ends (the REPL's dot-commands, piped input, the test runner), E06xx other
+// tools' files (import, export), W warnings.
 
 /// Every diagnostic the engine can produce.
 public enum Catalog {
@@ -15,6 +16,11 @@ public enum Catalog {
         Entry(code: "E0001", summary: "a quoted string is not closed"),
         Entry(code: "E0002", summary: "a line of a transcript is outside any command block"),
         Entry(code: "E0003", summary: "the source is not valid UTF-8"),
+        Entry(code: "E0004", summary: "a statement is longer than the statement size limit"),
+        Entry(code: "E0005", summary: "a script is larger than the script size limit"),
+        Entry(code: "E0006", summary: "a statement has more tokens than the limit"),
+        Entry(code: "E0007", summary: "a number is larger than the largest number kept reads"),
+        Entry(code: "E0008", summary: "a filter nests deeper than the limit"),
         Entry(code: "E0101", summary: "unknown command"),
         Entry(code: "E0102", summary: "something expected is missing"),
         Entry(code: "E0103", summary: "unexpected words after a complete statement"),
@@ -42,6 +48,10 @@ public enum Catalog {
         Entry(code: "E0218", summary: "times of day that one repeat rule cannot hold"),
         Entry(code: "E0219", summary: "a repeat rule without any date"),
         Entry(code: "E0220", summary: "a recurrence part this version does not support"),
+        Entry(code: "E0225", summary: "a date outside the years 1 to 9999"),
+        Entry(code: "E0226", summary: "a regular expression ran past its budget"),
+        Entry(code: "E0227", summary: "the store has used up its task ids"),
+        Entry(code: "E0228", summary: "the store file is too large or not a file"),
         Entry(code: "E0301", summary: "no task with that id"),
         Entry(code: "E0302", summary: "nothing to undo"),
         Entry(code: "E0303", summary: "nothing to redo"),
@@ -80,6 +90,7 @@ public enum Catalog {
         Entry(code: "E0502", summary: "a dot-command's argument is missing or not allowed"),
         Entry(code: "E0503", summary: "a file a dot-command writes could not be written"),
         Entry(code: "E0504", summary: "scripts read with '.read' nest too deeply"),
+        Entry(code: "E0505", summary: "a continuation line came after its statement had run"),
         Entry(code: "E0601", summary: "an import file could not be read"),
         Entry(code: "E0602", summary: "the format of a file is not known"),
         Entry(code: "E0603", summary: "an import file is not well-formed json or not UTF-8"),
@@ -113,6 +124,42 @@ public enum Catalog {
     public static func invalidUTF8(file: SourceFile, offset: Int) -> Diagnostic {
         Diagnostic(code: "E0003", message: "the source is not valid UTF-8", file: file,
                    range: SourceRange(start: offset, end: offset + 1), label: "this byte")
+    }
+
+    /// A statement past `Limits.statementBytes`.
+    public static func statementTooLong(file: SourceFile, range: SourceRange, bytes: Int?) -> Diagnostic {
+        Diagnostic(code: "E0004", message: bytes.map { "the statement is \(Limits.grouped($0)) bytes long; the limit is \(Limits.grouped(Limits.statementBytes))" }
+                       ?? "a line is longer than \(Limits.grouped(Limits.statementBytes)) bytes, the statement size limit",
+                   file: file, range: SourceRange(start: range.start, end: range.start + 1), label: "this statement",
+                   help: "split it into several statements (docs/LIMITS.md)")
+    }
+
+    /// A script or standard input past `Limits.scriptBytes`.
+    public static func scriptTooLarge(_ name: String) -> Diagnostic {
+        Diagnostic(code: "E0005", message: "'\(name)' is larger than \(Limits.grouped(Limits.scriptBytes)) bytes, the script size limit",
+                   notes: ["nothing of it was run"], help: "split it into several scripts (docs/LIMITS.md)")
+    }
+
+    /// A statement with more than `Limits.statementTokens` tokens.
+    static func tooManyTokens(file: SourceFile, range: SourceRange) -> Diagnostic {
+        Diagnostic(code: "E0006", message: "the statement has more than \(Limits.grouped(Limits.statementTokens)) tokens", file: file, range: range,
+                   label: "this token is past the limit", help: "split it into several statements (docs/LIMITS.md)")
+    }
+
+    /// A run of digits past `Limits.largestNumber`.
+    public static func numberTooLarge(_ text: String, range: SourceRange, file: SourceFile) -> Diagnostic {
+        Diagnostic(code: "E0007", message: numberTooLargeMessage(text), file: file, range: range,
+                   label: "too large", help: "numbers go from 0 to \(Limits.grouped(Limits.largestNumber)) (docs/LIMITS.md)")
+    }
+
+    public static func numberTooLargeMessage(_ text: String) -> String {
+        "'\(text.count > 24 ? String(text.prefix(20)) + "…" : text)' is larger than \(Limits.grouped(Limits.largestNumber)), the largest number Kept reads"
+    }
+
+    /// A filter nested past `Limits.filterDepth`.
+    static func filterTooDeep(file: SourceFile, range: SourceRange) -> Diagnostic {
+        Diagnostic(code: "E0008", message: "the filter nests deeper than \(Limits.filterDepth) levels", file: file, range: range,
+                   label: "one level too many", help: "parentheses, 'not', '-' and saved filters inside saved filters count together (docs/LIMITS.md)")
     }
 
     // MARK: E01xx syntax
@@ -197,6 +244,34 @@ public enum Catalog {
                                      expected: String, help: String? = nil) -> Diagnostic {
         Diagnostic(code: "E0209", message: "'\(value)' is not a value of '\(field)'", file: file, range: range,
                    label: "expected \(expected)", help: help)
+    }
+
+    /// A date past 9999-12-31 or before 0001-01-01.
+    public static func dateOutOfRange(_ message: String, range: SourceRange, file: SourceFile, label: String = "outside the calendar") -> Diagnostic {
+        Diagnostic(code: "E0225", message: message, file: file, range: range, label: label,
+                   help: "dates go from 0001-01-01 to 9999-12-31 (docs/LIMITS.md)")
+    }
+
+    /// A regular expression that reached PCRE2's limits on a subject, or the query's time.
+    public static func regexBudget(_ pattern: String, timedOut: Bool, range: SourceRange, file: SourceFile) -> Diagnostic {
+        let why = timedOut
+            ? "the query's patterns ran for more than \(Limits.grouped(Limits.regexQueryMilliseconds)) ms"
+            : "one subject took more than \(Limits.grouped(Limits.regexSteps)) steps (or depth \(Limits.grouped(Limits.regexDepth)))"
+        return Diagnostic(code: "E0226", message: "the pattern /\(pattern)/ ran past its budget: \(why)", file: file, range: range,
+                          label: "this query", notes: ["nothing was counted, listed or changed"],
+                          help: "a pattern with nested repeats like (a+)* backtracks without end; anchor it or make it simpler (docs/LIMITS.md)")
+    }
+
+    /// An add (or a copy a completion makes) past the last task id.
+    public static func idsUsedUp(range: SourceRange, file: SourceFile) -> Diagnostic {
+        Diagnostic(code: "E0227", message: "the store has no task ids left (the last is \(Limits.grouped(Limits.largestID)))", file: file, range: range,
+                   label: "no id for a new task", help: "ids are never reused; start a new store (docs/LIMITS.md)")
+    }
+
+    /// A store path that is a device, a folder's sibling of no kind Kept reads, or too large.
+    public static func storeRefused(_ path: String, reason: String) -> Diagnostic {
+        Diagnostic(code: "E0228", message: "could not read the store '\(path)': \(reason)",
+                   notes: ["the store file is left untouched; nothing will be written to it"])
     }
 
     // MARK: E03xx runtime
@@ -378,6 +453,16 @@ public enum Catalog {
     public static func readTooDeep(_ path: String, range: SourceRange, file: SourceFile) -> Diagnostic {
         Diagnostic(code: "E0504", message: "'.read \(path)' nests more than 16 scripts deep", file: file, range: range,
                    label: "read from a script already being read", help: "a script that reads itself never ends")
+    }
+
+    // MARK: E0505–E0519 the front ends: piped input and the test runner
+
+    /// Piped input: a `... ` line that arrived after the statement it continues had run, because
+    /// nothing more was waiting when that statement's line came in.
+    public static func lateContinuation(file: SourceFile) -> Diagnostic {
+        Diagnostic(code: "E0505", message: "this line continues a statement that already ran", file: file,
+                   range: SourceRange(start: 0, end: min(3, file.bytes.count)), label: "a continuation",
+                   help: "send a statement's lines together: piped input runs a finished statement when no more input is waiting")
     }
 
     // MARK: E04xx the plan

@@ -38,13 +38,15 @@ public struct Diagnostic: Error, Sendable {
                 notes: [String] = [], help: String? = nil) {
         self.code = code
         self.severity = severity
-        self.message = message
+        // Messages quote user text (a title, an unknown word): its control characters are
+        // escaped here, once for every diagnostic, so no form of it prints them raw.
+        self.message = DisplayText.escaped(message)
         self.file = file
         self.range = range
-        self.label = label
-        self.secondary = secondary
-        self.notes = notes
-        self.help = help
+        self.label = label.map(DisplayText.escaped)
+        self.secondary = secondary.map { DiagnosticLabel(range: $0.range, text: DisplayText.escaped($0.text)) }
+        self.notes = notes.map(DisplayText.escaped)
+        self.help = help.map(DisplayText.escaped)
     }
 
     /// The 1-based line and column of the primary range, when there is one.

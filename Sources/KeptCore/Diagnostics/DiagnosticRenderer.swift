@@ -90,9 +90,10 @@ public struct DiagnosticRenderer: Sendable {
     }
 
     /// A long line cut to a window around a column, so a caret into a one-line store of
-    /// megabytes still fits a terminal; returns the text and how many columns were cut.
+    /// megabytes still fits a terminal; returns the text and how many columns were cut. A
+    /// control character shows as its one-column picture (DisplayText), never raw.
     private func window(_ line: String, around column: Int) -> (String, Int) {
-        let scalars = Array(line.unicodeScalars.map { $0 == "\t" ? " " : $0 })
+        let scalars = Array(line.unicodeScalars.map { $0 == "\t" ? " " : DisplayText.picture($0) })
         guard scalars.count > 100 else { return (String(String.UnicodeScalarView(scalars)), 0) }
         let from = max(0, column - 41)
         let to = min(scalars.count, from + 100)

@@ -69,4 +69,6 @@ public enum DomainError: Error, Sendable, Equatable {
     case notAPick(Task, picks: [Int])
     case held(Task, until: CivilDate)
     case alreadyPicked(Task)
+    /// Every id a store can hold is used (ids are never reused).
+    case idsUsedUp
 }

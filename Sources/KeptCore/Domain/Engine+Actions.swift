@@ -95,14 +95,14 @@ extension Engine {
     // MARK: complete, reopen
 
     /// What completing one task did: the occurrence its repeat made (R-REP-2), whether the
-    /// series ended, and the parent it completed (R-TASK-4).
+    /// series ended, and the parents it completed (R-TASK-4).
     public struct Completion: Sendable {
         public var task: Task
         public var next: Task?
         public var seriesEnded: Bool
-        /// The parent whose last open subtask this was, completed in the same step (at most one,
-        /// itself maybe with a parent).
-        public var parent: [Completion]
+        /// The parent whose last open subtask this was, its parent when that was the last one
+        /// too, and so on up: nearest first, each completed in the same step.
+        public var parents: [Completion]
     }
 
     public func complete(_ sel: Selection) throws(DomainError) -> Outcome<Completion> {
@@ -110,6 +110,30 @@ extension Engine {
     }
 
     func completeEdit(_ t: Task, _ step: inout StepChanges) throws(DomainError) -> Completion {
+        var c = try completeOne(t, &step)
+        // R-TASK-4: the last open subtask done completes the parent, and so on up: a loop, so a
+        // chain of thousands is no recursion to the stack's end, over subtasks a walk lists
+        // once, so it is not quadratic either.
+        var walk = SubtaskWalk(engine: self)
+        var child = t
+        var seen: Set<Int> = [t.id]
+        while let pid = child.parent, seen.insert(pid).inserted, let p = store.task(pid), p.isOpen,
+              !walk.children(of: pid).contains(where: { store.task($0.id)?.isOpen == true }) {
+            let mark = step.changes.count
+            guard let up = try? completeOne(p, &step) else {
+                rollback(&step, to: mark)
+                break
+            }
+            // A parent's next occurrence is an open subtask of its own parent: the walk learns it.
+            if let n = up.next, let q = n.parent, walk.all != nil { walk.all?[q, default: []].append(n) }
+            c.parents.append(up)
+            child = p
+        }
+        return c
+    }
+
+    /// Completes one task and makes its next occurrence; parents are completeEdit's.
+    func completeOne(_ t: Task, _ step: inout StepChanges) throws(DomainError) -> Completion {
         // R-REP-6: completing twice changes nothing and makes no second copy.
         guard t.status != .done else { throw .wrongState(.alreadyCompleted(t.id)) }
         var after = t
@@ -118,20 +142,15 @@ extension Engine {
         // R-REP-2, R-REP-10: the engine makes the next occurrence itself, in the same step, so
         // undo right away takes both back (R-REP-6).
         var next: Task? = nil
-        if t.repeatRule != nil, let n = nextOccurrence(of: t, completedOn: today) {
+        if t.repeatRule != nil, let n = try nextOccurrence(of: t, completedOn: today) {
             next = n
             after.nextOccurrence = n.id
         }
         var changes: [Change] = [.task(before: t, after: after)]
         if let n = next { changes.append(.task(before: nil, after: n)) }
         stage(changes, into: &step)
-        var c = Completion(task: store.task(t.id) ?? after, next: next.flatMap { store.task($0.id) }, seriesEnded: t.repeatRule != nil && next == nil, parent: [])
-        // R-TASK-4: the last open subtask done completes the parent.
-        if let pid = t.parent, let p = store.task(pid), p.isOpen, !children(of: pid).contains(where: \.isOpen),
-           let up = try? completeEdit(p, &step) {
-            c.parent = [up]
-        }
-        return c
+        return Completion(task: store.task(t.id) ?? after, next: next.flatMap { store.task($0.id) }, seriesEnded: t.repeatRule != nil && next == nil,
+                          parents: [])
     }
 
     /// What reopening did: the task, and the occurrence its completion had made, taken back.
@@ -218,9 +237,9 @@ extension Engine {
     /// A copy as a new open task: fields, tags, notes and steps (unchecked) are kept; comments,
     /// completion, a hold and subtasks are not. Returns the copy.
     public func duplicate(_ sel: Selection) throws(DomainError) -> Outcome<(original: Task, copy: Task)> {
-        try act(sel, "duplicate") { t, step in
+        try act(sel, "duplicate") { (t, step) throws(DomainError) in
             var c = t
-            let fresh = self.newTask(title: t.title)
+            let fresh = try self.newTask(title: t.title)
             c.id = fresh.id
             c.uid = fresh.uid
             c.status = t.isOpen ? t.status : .open

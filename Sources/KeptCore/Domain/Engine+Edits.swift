@@ -255,7 +255,7 @@ extension Engine {
     /// Files a task drafted from a quick-add line (R-CAP-1), as a subtask of `parent` if given.
     public func add(_ draft: TaskDraft, parent: Int? = nil) throws(DomainError) -> Task {
         let d = try checked(draft, parent: parent)
-        var t = newTask(title: d.title)
+        var t = try newTask(title: d.title)
         t.due = d.due
         t.start = d.start
         t.priority = d.priority ?? .none

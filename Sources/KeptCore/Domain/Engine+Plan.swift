@@ -13,6 +13,9 @@ public struct PlanView {
     public var expr: FilterExpr?
     /// Whether making the view stored a new snapshot or new picks.
     public var stored = false
+    /// Set when the filter's patterns ran past their budget: the view is empty, and the
+    /// statement fails with E0226.
+    public var failure: RegexBudgetError? = nil
 }
 
 /// What Not today did to one task (R-PLAN-6).
@@ -57,12 +60,16 @@ extension Engine {
         var snap = snap0
         let ds = store.settings.day.dayStart
         let index: TaskIndex
-        let rows: [Int]
+        var rows: [Int]
         var total = 0
+        var failure: RegexBudgetError? = nil
         if let expr {
             index = store.columns(dayStart: ds, withText: CompiledFilter.needsText(expr), withSearch: CompiledFilter.needsSearch(expr))
             for i in 0..<index.count where index.isOpen(i) { total += 1 }
-            rows = matchingRows(expr, index, filterContext).filter { index.isOpen($0) }
+            do throws(RegexBudgetError) { rows = try matchingRows(expr, index, filterContext).filter { index.isOpen($0) } } catch {
+                rows = []
+                failure = error
+            }
         } else {
             index = store.columns(dayStart: ds, withText: false, withSearch: false)
             rows = (0..<index.count).filter { index.isOpen($0) }
@@ -97,7 +104,7 @@ extension Engine {
                 changed = true
             }
         }
-        return PlanView(input: input, plan: plan, snapshot: snap, shown: rows.count, total: total, expr: expr, stored: changed)
+        return PlanView(input: input, plan: plan, snapshot: snap, shown: rows.count, total: total, expr: expr, stored: changed, failure: failure)
     }
 
     /// `plan refresh`: score again now and pick a new Top 3; one undo step (R-PLAN-5).

@@ -1,10 +1,11 @@
 // Reading the store through a filter: the rows a compiled filter matches over the columns, and
 // the tasks a filter looks at (open ones, unless it names a status). Only the columns are read;
-// the tasks printed are built one by one.
+// the tasks printed are built one by one. A filter whose patterns run past their budget fails
+// the query (RegexBudgetError, E0226), never a silent no-match.
 
 extension Engine {
     /// The rows (positions in id order) a filter matches, and how many tasks it looked at.
-    public func selectRows(_ expr: FilterExpr?) -> (matched: [Int], total: Int) {
+    public func selectRows(_ expr: FilterExpr?) throws(RegexBudgetError) -> (matched: [Int], total: Int) {
         let ds = store.settings.day.dayStart
         guard let expr else {
             let index = store.columns(dayStart: ds, withText: false, withSearch: false)
@@ -14,35 +15,36 @@ extension Engine {
         // Compiled once over the store's columns: names are interned, dues are integers.
         let index = store.columns(dayStart: ds, withText: CompiledFilter.needsText(expr), withSearch: CompiledFilter.needsSearch(expr))
         let total = expr.namesStatus ? index.count : (0..<index.count).reduce(0) { $0 + (index.isOpen($1) ? 1 : 0) }
-        return (matchingRows(expr, index, filterContext), total)
+        return (try matchingRows(expr, index, filterContext), total)
     }
 
     /// How many tasks a filter matches, and how many it looked at: counted by the backend when
     /// it can (SQL), over the columns otherwise.
-    public func count(_ expr: FilterExpr?) -> (matched: Int, total: Int) {
+    public func count(_ expr: FilterExpr?) throws(RegexBudgetError) -> (matched: Int, total: Int) {
         if let c = store.count(expr ?? .and([]), filterContext) { return c }
-        let (rows, total) = selectRows(expr)
+        let (rows, total) = try selectRows(expr)
         return (rows.count, total)
     }
 
     /// The tasks a filter matches, and how many tasks it looked at.
-    public func select(_ expr: FilterExpr?) -> (matched: [Task], total: Int) {
-        let (rows, total) = selectRows(expr)
+    public func select(_ expr: FilterExpr?) throws(RegexBudgetError) -> (matched: [Task], total: Int) {
+        let (rows, total) = try selectRows(expr)
         return (rows.compactMap { store.task(atRow: $0) }, total)
     }
 
     /// The ids a filter matches (a bulk action's selection).
-    public func ids(matching expr: FilterExpr) -> [Int] {
-        select(expr).matched.map(\.id)
+    public func ids(matching expr: FilterExpr) throws(RegexBudgetError) -> [Int] {
+        try select(expr).matched.map(\.id)
     }
 
-    public func matchingRows(_ expr: FilterExpr, _ index: TaskIndex, _ fc: FilterContext) -> [Int] {
-        CompiledFilter(expr, index: index, context: fc).rows(in: index)
+    public func matchingRows(_ expr: FilterExpr, _ index: TaskIndex, _ fc: FilterContext) throws(RegexBudgetError) -> [Int] {
+        try CompiledFilter(expr, index: index, context: fc).rows(in: index)
     }
 
-    /// The tasks of the store that a filter matches, over an index built from them.
+    /// The tasks of the store that a view's filter matches, over an index built from them. A
+    /// view's filters have no patterns, so they cannot run past a budget.
     public func matching(_ expr: FilterExpr, _ index: TaskIndex, _ fc: FilterContext) -> [Task] {
-        matchingRows(expr, index, fc).compactMap { store.task(atRow: $0) }
+        ((try? matchingRows(expr, index, fc)) ?? []).compactMap { store.task(atRow: $0) }
     }
 
     /// R-FIL-6: each area once, by the name the user gave it; spellings of one area are one; an

@@ -25,14 +25,15 @@ extension Engine {
     /// The occurrence that completing `t` on `day` makes, with a new id and uid; nil when the
     /// series has ended (then no id is taken). R-REP-3: the first occurrence still ahead, to
     /// the minute for a timed series.
-    func nextOccurrence(of t: Task, completedOn day: CivilDate) -> Task? {
+    func nextOccurrence(of t: Task, completedOn day: CivilDate) throws(DomainError) -> Task? {
         guard let spec = t.repeatRule,
               let next = spec.next(afterCompleting: t.due, at: nowLocal, today: day, zone: zone, weekStart: weekStart) else { return nil }
         let d = next.due.date
         // R-REP-5: the next occurrence keeps the task's fields and its due time; it drops a
         // Not today hold and comments.
         var n = t
-        let fresh = newTask(title: t.title)
+        // The next occurrence needs an id; without one the series would end behind the user's back.
+        let fresh = try newTask(title: t.title)
         n.id = fresh.id
         n.uid = fresh.uid
         n.status = .open

@@ -88,17 +88,21 @@ public final class Engine {
         }
     }
 
+    /// Whether `n` more ids can be handed out (ids stop at Store.maxID, so every id a store
+    /// holds reads back exactly; docs/LIMITS.md).
+    func hasIDs(_ n: Int) -> Bool { n <= 0 || store.nextID <= Store.maxID - (n - 1) }
+
     /// Hands out the next id; ids are never reused, even after a delete or an undo.
-    func takeID() -> Int {
+    func takeID() throws(DomainError) -> Int {
+        guard hasIDs(1) else { throw .idsUsedUp }
         let id = store.nextID
-        // Loading caps ids and nextId at Store.maxID, so this cannot overflow.
         apply(.nextID(id + 1))
         return id
     }
 
     /// A new task with a fresh uid, made now.
-    func newTask(title: String) -> Task {
-        Task(id: takeID(), title: title, createdAt: now, uid: uids.next())
+    func newTask(title: String) throws(DomainError) -> Task {
+        Task(id: try takeID(), title: title, createdAt: now, uid: uids.next())
     }
 
     /// The changes of one user action as it is made; each is applied at once, so a later part
@@ -164,14 +168,35 @@ public final class Engine {
     /// The direct subtasks of a task.
     public func children(of id: Int) -> [Task] { store.tasks(.children(of: id)) }
 
+    /// Subtasks by parent: asked of the backend one parent at a time, and after a few dozen
+    /// parents listed once for the whole store, so a walk down a tree of thousands stays
+    /// linear whatever the backend answers a question with.
+    struct SubtaskWalk {
+        let engine: Engine
+        var asked = 0
+        var all: [Int: [Task]]? = nil
+
+        mutating func children(of id: Int) -> [Task] {
+            asked += 1
+            if all == nil, asked > 32 {
+                var m: [Int: [Task]] = [:]
+                for t in engine.store.tasks(.all) { if let p = t.parent { m[p, default: []].append(t) } }
+                all = m
+            }
+            if let all { return all[id] ?? [] }
+            return engine.children(of: id)
+        }
+    }
+
     /// Every task below one, parents before their subtasks.
     public func descendants(of id: Int) -> [Task] {
+        var walk = SubtaskWalk(engine: self)
         var out: [Task] = []
         var queue = [id]
         var seen: Set<Int> = [id]
         var k = 0
         while k < queue.count {
-            for c in children(of: queue[k]) where seen.insert(c.id).inserted {
+            for c in walk.children(of: queue[k]) where seen.insert(c.id).inserted {
                 out.append(c)
                 queue.append(c.id)
             }

@@ -79,7 +79,6 @@ extension Task {
 /// The uids a store holds and the ones it deleted, as an import asks for them.
 struct UIDLookup {
     private var ids: [TaskUID: Int]?
-    private var tombs: [TaskUID: Instant]?
     /// Uids this import added, with their new ids.
     private var added: [TaskUID: Int] = [:]
     let store: any StoreBackend
@@ -92,9 +91,6 @@ struct UIDLookup {
             m.reserveCapacity(j.taskCount)
             for t in j.store.tasks { m[t.uid] = t.id }
             ids = m
-            var d: [TaskUID: Instant] = [:]
-            for t in j.store.tombstones { d[t.uid] = t.deletedAt }
-            tombs = d
         }
     }
 
@@ -115,8 +111,7 @@ struct UIDLookup {
     }
 
     func deletedAt(_ uid: TaskUID) -> Instant? {
-        if let tombs { return tombs.isEmpty ? nil : tombs[uid] }
-        return store.tombstone(uid: uid)?.deletedAt
+        store.tombstone(uid: uid)?.deletedAt
     }
 
     mutating func noteAdded(_ uid: TaskUID, id: Int) { added[uid] = id }

@@ -81,7 +81,15 @@ extension Session {
     func selection(_ target: TaskTarget, _ s: Statement, scope: TitleScope = .open) -> Result<Selection, Diagnostic> {
         switch target {
         case .task(let ref): return resolve(ref, s, scope: scope).map { .task($0.id) }
-        case .filter(let f): return compileTarget(f, s).map { .tasks(engine.ids(matching: $0), label: "where " + s.source.rawText(f.range)) }
+        case .filter(let f):
+            // A pattern past its budget fails the bulk action before anything changes (E0226).
+            return compileTarget(f, s).flatMap { e in
+                do throws(RegexBudgetError) {
+                    return .success(.tasks(try engine.ids(matching: e), label: "where " + s.source.rawText(f.range)))
+                } catch {
+                    return .failure(regexBudgetError(error, s))
+                }
+            }
         }
     }
 
@@ -142,7 +150,7 @@ extension Session {
         var line = "\(c.task.id) · \(c.task.title)"
         if let n = c.next, let d = n.due { line += " · next: \(n.id) due \(text.shortDate(d.date))" + (d.time.map { " " + TimeText.time($0, store.settings.day.hourCycle) } ?? "") }
         else if c.seriesEnded { line += " · the series has ended" }
-        if let p = c.parent.first { line += " · completed its parent \(completionLine(p))" }
+        for p in c.parents { line += " · completed its parent \(completionLine(p))" }
         return line
     }
 
@@ -169,7 +177,8 @@ extension Session {
             switch compileTarget(f, s) {
             case .failure(let d): return .error(d)
             case .success(let e):
-                let ids = engine.ids(matching: e)
+                let ids: [Int]
+                do throws(RegexBudgetError) { ids = try engine.ids(matching: e) } catch { return .error(regexBudgetError(error, s)) }
                 if !ids.isEmpty { return confirmDelete(s, f, ids) }
             }
         }

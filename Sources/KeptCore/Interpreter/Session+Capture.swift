@@ -164,8 +164,8 @@ extension Session {
         switch DatePhrase.resolve(words, in: dateContext, explain: explain) {
         case .failure(let e):
             let r = e.word == 0 && !e.impossible ? range(0) : (e.impossible ? phrase.range : range(e.word))
-            return .error(Diagnostic(code: e.impossible ? "E0205" : "E0203", message: e.message, file: file, range: r,
-                                     label: e.impossible ? "no such day" : "not a date phrase", help: e.help))
+            return .error(Diagnostic(code: e.code, message: e.message, file: file, range: r,
+                                     label: e.label, help: e.help))
         case .success(let (r, used)):
             guard used == words.count else {
                 let rest = SourceRange(start: range(used).start, end: phrase.range.end)

@@ -77,6 +77,7 @@ extension Session {
         case .notAPick(let t, let picks): return Catalog.notAPick(t, range: range, file: file, picks: picks)
         case .held(let t, let until): return Catalog.heldTask(t, until: TimeText.shortDate(until), range: range, file: file)
         case .alreadyPicked(let t): return Catalog.alreadyPicked(t, range: range, file: file)
+        case .idsUsedUp: return Catalog.idsUsedUp(range: range, file: file)
         }
     }
 

@@ -115,7 +115,8 @@ extension Session {
         var tasks: [Task]
         if let f = req.filter {
             switch compile(f, s) {
-            case .success(let e): tasks = select(e).matched
+            case .success(let e):
+                do throws(RegexBudgetError) { tasks = try select(e).matched } catch { return .error(regexBudgetError(error, s)) }
             case .failure(let d): return .error(d)
             }
         } else {

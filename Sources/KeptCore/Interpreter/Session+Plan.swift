@@ -38,8 +38,9 @@ extension Session {
         }
         // `explain plan` prints the whole plan unless told a limit; `plan` the first rows.
         let limit = r.limit == Int.max ? nil : (r.limit ?? (r.explain ? nil : Session.planRows))
-        if r.order == .byDate { return runPlanByDate(expr, limit: limit) }
+        if r.order == .byDate { return runPlanByDate(expr, limit: limit, s) }
         let v = planView(expr, limit: limit)
+        if let e = v.failure { return .error(regexBudgetError(e, s)) }
         return planOutput(v, explain: r.explain)
     }
 
@@ -76,8 +77,9 @@ extension Session {
     }
 
     /// `plan by date`: the date order, overdue first, no due last (R-PLAN-1).
-    func runPlanByDate(_ expr: FilterExpr?, limit: Int?) -> CommandOutput {
+    func runPlanByDate(_ expr: FilterExpr?, limit: Int?, _ s: Statement) -> CommandOutput {
         let v = engine.planView(expr, limit: 0, persist: false)
+        if let e = v.failure { return .error(regexBudgetError(e, s)) }
         var input = v.input
         input.limit = limit
         let (rows, count) = SmartPlan.byDate(input)

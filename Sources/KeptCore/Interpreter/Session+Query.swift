@@ -14,10 +14,24 @@ extension Session {
         }
     }
 
-    func select(_ expr: FilterExpr?) -> (matched: [Task], total: Int) { engine.select(expr) }
-    func selectRows(_ expr: FilterExpr?) -> (matched: [Int], total: Int) { engine.selectRows(expr) }
-    func matchingRows(_ expr: FilterExpr, _ index: TaskIndex, _ fc: FilterContext) -> [Int] { engine.matchingRows(expr, index, fc) }
+    func select(_ expr: FilterExpr?) throws(RegexBudgetError) -> (matched: [Task], total: Int) { try engine.select(expr) }
+    func selectRows(_ expr: FilterExpr?) throws(RegexBudgetError) -> (matched: [Int], total: Int) { try engine.selectRows(expr) }
     func matching(_ expr: FilterExpr, _ index: TaskIndex, _ fc: FilterContext) -> [Task] { engine.matching(expr, index, fc) }
+
+    /// The error of a query whose patterns ran past their budget, under the pattern when the
+    /// statement spells it (a saved filter's is under the statement).
+    func regexBudgetError(_ e: RegexBudgetError, _ s: Statement) -> Diagnostic {
+        let needle = Array("/\(e.pattern)/".utf8)
+        let b = s.source.bytes
+        var range = s.range
+        if needle.count <= b.count {
+            for k in 0...(b.count - needle.count) where b[k] == needle[0] && Array(b[k..<(k + needle.count)]) == needle {
+                range = SourceRange(start: s.source.range.start + k, end: s.source.range.start + k + needle.count)
+                break
+            }
+        }
+        return Catalog.regexBudget(e.pattern, timedOut: e.timedOut, range: range, file: s.source.file)
+    }
 
     func runList(_ s: Statement, _ f: FilterSource?) -> CommandOutput {
         var clauses = ListClauses(view: nil, filterEnd: 0)
@@ -39,7 +53,8 @@ extension Session {
         case .success(let e): expr = e
         case .failure(let d): return .error(d)
         }
-        let (matched, total) = select(expr)
+        let matched: [Task], total: Int
+        do throws(RegexBudgetError) { (matched, total) = try select(expr) } catch { return .error(regexBudgetError(error, s)) }
         var ordered = order(matched, clauses)
         if let n = clauses.limit { ordered = Array(ordered.prefix(n)) }
         let json = JSONValue.object(JSONObject([
@@ -166,7 +181,8 @@ extension Session {
         case .success(let e): expr = e
         case .failure(let d): return .error(d)
         }
-        let (matched, total) = engine.count(expr)
+        let matched: Int, total: Int
+        do throws(RegexBudgetError) { (matched, total) = try engine.count(expr) } catch { return .error(regexBudgetError(error, s)) }
         let json = JSONValue.object(JSONObject([("count", .number(JSONNumber(matched))), ("total", .number(JSONNumber(total)))]))
         let line: String
         if expr == nil { line = "All \(Session.tasks(total))" }

@@ -35,7 +35,7 @@ extension Session {
                 return .failure(Diagnostic(code: "E0103", message: "unexpected '\(bad)' after the repeat '\(ws[..<used].joined(separator: " "))'",
                                            file: file, range: range, label: "not part of the rule"))
             case .failure(let e):
-                return .failure(Diagnostic(code: e.code, message: e.message, file: file, range: range, label: "not a repeat rule",
+                return .failure(Diagnostic(code: e.outOfRange ?? e.code, message: e.message, file: file, range: range, label: "not a repeat rule",
                                            help: e.help ?? "for example: every day, every mon and thu, every month on the 31st"))
             }
         }
@@ -46,9 +46,11 @@ extension Session {
         var words = arg.text.split(separator: " ").map(String.init)
         var limit = 5
         // `next N` at the end sets how many dates to show.
-        if !rruleOnly, words.count >= 2, words[words.count - 2].lowercased() == "next", let n = Int(words[words.count - 1]) {
-            guard n >= 1, n <= 1000 else {
-                return .error(Diagnostic(code: "E0209", message: "'next \(n)' shows from 1 to 1000 dates", file: file, range: arg.range, label: "too many"))
+        if !rruleOnly, words.count >= 2, words[words.count - 2].lowercased() == "next", Limits.isDigits(words[words.count - 1]) {
+            // A number of any length: too many digits is too many dates, not a word of the rule.
+            let n = Limits.number(words[words.count - 1].utf8) ?? Int.max
+            guard n >= 1, n <= Limits.repeatPreviewDates else {
+                return .error(Diagnostic(code: "E0209", message: "'next \(words[words.count - 1])' shows from 1 to \(Limits.repeatPreviewDates) dates", file: file, range: arg.range, label: "too many"))
             }
             limit = n
             words.removeLast(2)

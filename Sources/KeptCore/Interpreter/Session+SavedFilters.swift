@@ -82,7 +82,8 @@ extension Session {
         let printer = FilterText(zone: zone, dayStart: store.settings.day.dayStart, hourCycle: .h24)
         var lines = [printer.describe(expr)]
         lines.append(expr.namesStatus ? "  over every task (the filter names a status)" : "  over open tasks (no status is named)")
-        let (matched, total) = selectRows(expr)
+        let matched: [Int], total: Int
+        do throws(RegexBudgetError) { (matched, total) = try selectRows(expr) } catch { return .error(regexBudgetError(error, s)) }
         lines.append("  matches \(matched.count) of \(total)")
         return out(lines, json: .object(JSONObject([("filter", .string(lines[0])), ("count", .number(JSONNumber(matched.count))),
                                                     ("total", .number(JSONNumber(total)))])))

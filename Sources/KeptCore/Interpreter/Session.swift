@@ -108,7 +108,7 @@ public final class Session {
             d.range = source.range
             return CommandOutput(diagnostics: [d])
         }
-        var out = execute(stmt)
+        var out = displayed(execute(stmt))
         guard commits == .eachStatement, store.hasPending else { return out }
         // A statement that failed changed nothing; what it looked at (a plan snapshot) goes too.
         if out.failed {
@@ -159,6 +159,22 @@ public final class Session {
         case .writeFailed(let p, let reason): return Catalog.storeWriteFailed(p, reason: reason)
         case .unreadable(let d): return d
         }
+    }
+
+    /// What a statement prints, as it reaches a terminal or a transcript: in text, control
+    /// characters of user text are escaped here, once for every statement (DisplayText); JSON
+    /// keeps the text as it is. Diagnostics escape their own text (Diagnostic.init).
+    func displayed(_ r: CommandOutput) -> CommandOutput {
+        guard format == .text else { return r }
+        var o = r
+        o.lines = r.lines.map(DisplayText.escaped)
+        if var q = r.confirmation {
+            q.question = DisplayText.escaped(q.question)
+            q.details = q.details.map(DisplayText.escaped)
+            q.declined = q.declined.map(DisplayText.escaped)
+            o.confirmation = q
+        }
+        return o
     }
 
     /// Runs a parsed statement. Each statement kind goes to the module that owns it.

@@ -4,6 +4,13 @@
 import Dispatch
 import Synchronization
 
+/// A query whose regular expressions ran past their budget: the pattern, and whether the
+/// query's time ran out (else one subject reached PCRE2's step or depth limit).
+public struct RegexBudgetError: Error, Sendable, Equatable {
+    public var pattern: String
+    public var timedOut: Bool
+}
+
 /// A filter ready to run over one index.
 public struct CompiledFilter: Sendable {
     indirect enum Node: Sendable {
@@ -20,7 +27,8 @@ public struct CompiledFilter: Sendable {
         case estimate(Comparison, Int32)
         case created(Comparison, Int64)
         case words([[UInt8]])
-        case regex(RegexField, RegexMatcher)
+        /// A pattern's field, its matcher, and its place in `patterns` (to name it in an error).
+        case regex(RegexField, RegexMatcher, Int)
         case never
     }
 
@@ -80,35 +88,57 @@ public struct CompiledFilter: Sendable {
             case .words(let ws): return .words(ws.map { Array($0.utf8) })
             case .regex(let f, let re):
                 patterns.append(re)
-                return .regex(f, re.matcher)
+                return .regex(f, re.matcher, patterns.count - 1)
             case .saved(_, let e): return node(e, ix, &patterns)
             }
         }
     }
 
-    /// Whether task `i` of the index matches.
     /// The rows of an index the filter matches, in order. A regex or word search over a large
-    /// index is split over two threads; the answer is the same either way.
-    public func rows(in ix: TaskIndex) -> [Int] {
+    /// index is split over two threads; the answer is the same either way. The query's regular
+    /// expressions share one budget (docs/LIMITS.md): a subject that reaches PCRE2's limits, or
+    /// matching past the budget's time, fails the whole query, never a silent no-match.
+    public func rows(in ix: TaskIndex, budget: RegexBudget = RegexBudget()) throws(RegexBudgetError) -> [Int] {
         let n = ix.count
         guard n >= CompiledFilter.splitAt, CompiledFilter.costly(root), StoreCodec.cores() >= 2 else {
             var out: [Int] = []
-            let scratch = RegexScratch()
-            for i in 0..<n where matches(i, in: ix, scratch, root) { out.append(i) }
+            let scratch = RegexScratch(budget: budget)
+            for i in 0..<n {
+                if matches(i, in: ix, scratch, root) { out.append(i) }
+                if scratch.failure != nil { break }
+            }
+            if let f = scratch.failure { throw error(f) }
             return out
         }
-        let halves = Mutex<[[Int]]>([[], []])
+        let halves = Mutex<[([Int], RegexFailure?)]>([([], nil), ([], nil)])
         // The second thread walks its own copy of the tree: sharing one would have both threads
         // counting references to the same nodes on every task.
         let trees = [root, root.copied()]
         DispatchQueue.concurrentPerform(iterations: 2) { part in
             var out: [Int] = []
-            let scratch = RegexScratch()
+            let scratch = RegexScratch(budget: budget)
             let tree = trees[part]
-            for i in (part == 0 ? 0..<(n / 2) : (n / 2)..<n) where matches(i, in: ix, scratch, tree) { out.append(i) }
-            halves.withLock { $0[part] = out }
+            for i in (part == 0 ? 0..<(n / 2) : (n / 2)..<n) {
+                if matches(i, in: ix, scratch, tree) { out.append(i) }
+                if scratch.failure != nil {
+                    budget.stop()
+                    break
+                }
+            }
+            halves.withLock { $0[part] = (out, scratch.failure) }
         }
-        return halves.withLock { $0[0] + $0[1] }
+        let (first, second) = halves.withLock { ($0[0], $0[1]) }
+        // The failure of a thread that found one itself (the other was only stopped), the first half's first.
+        if let f = [first.1, second.1].compactMap({ $0 }).min(by: { ($0.pattern < 0 ? 1 : 0) < ($1.pattern < 0 ? 1 : 0) }) {
+            throw error(f)
+        }
+        return first.0 + second.0
+    }
+
+    /// The error of a failure: the pattern it names, by its text.
+    func error(_ f: RegexFailure) -> RegexBudgetError {
+        let k = f.pattern >= 0 && f.pattern < patterns.count ? f.pattern : 0
+        return RegexBudgetError(pattern: patterns.isEmpty ? "" : patterns[k].pattern, timedOut: f.timedOut)
     }
 
     /// An index this large is worth two threads for a costly filter.
@@ -123,7 +153,9 @@ public struct CompiledFilter: Sendable {
         }
     }
 
-    /// Whether task `i` matches (a regex makes match data for each of its matches).
+    /// Whether task `i` matches (a regex makes match data for each of its matches). Here a
+    /// subject past PCRE2's limits counts as no match; queries go through `rows(in:)`, which
+    /// fails instead.
     public func matches(_ i: Int, in ix: TaskIndex) -> Bool {
         matches(i, in: ix, nil, root)
     }
@@ -182,10 +214,10 @@ public struct CompiledFilter: Sendable {
             let hay = ix.haystacks[i]
             for w in ws where !CompiledFilter.contains(hay, w) { return false }
             return true
-        case .regex(let f, let re):
+        case .regex(let f, let re, let k):
             guard ix.hasText, 4 * i + 3 < ix.textSpans.count else { return false }
-            let md = s?.md
-            return ix.withText(i, f == .title ? 0 : 1) { re.matches(valid: $0, md) }
+            guard let s else { return ix.withText(i, f == .title ? 0 : 1) { re.matches(valid: $0, nil) } }
+            return ix.withText(i, f == .title ? 0 : 1) { s.match(re, pattern: k, $0) }
         case .never: return false
         }
     }

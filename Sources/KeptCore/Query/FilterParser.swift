@@ -12,11 +12,14 @@ public struct FilterParser {
     /// Saved filters, for `filter:NAME`, and the chain being expanded (to catch a cycle).
     var saved: [SavedFilter] = []
     var visiting: [String] = []
+    /// How deep the parse is: parentheses, `not`s, glued `-`s and the saved filters around it
+    /// (Limits.filterDepth), so no filter can recurse to the end of the stack.
+    var depth = 0
 
     var file: SourceFile { source.file }
 
     public init(source: StatementSource, tokens: [Token], from start: Int, context: DateContext, projects: [String],
-                saved: [SavedFilter] = [], visiting: [String] = []) {
+                saved: [SavedFilter] = [], visiting: [String] = [], depth: Int = 0) {
         self.source = source
         self.tokens = tokens
         self.pos = start
@@ -24,17 +27,19 @@ public struct FilterParser {
         self.projects = projects
         self.saved = saved
         self.visiting = visiting
+        self.depth = depth
     }
 
     /// Parses a whole filter text (a saved filter's), with the same context.
     public static func parse(_ text: String, name: String, context: DateContext, projects: [String], saved: [SavedFilter],
-                             visiting: [String]) -> Result<FilterExpr, Diagnostic> {
+                             visiting: [String], depth: Int = 0) -> Result<FilterExpr, Diagnostic> {
         let file = SourceFile(name: "filter \(name)", text: text)
         let src = StatementSource(file: file)
         var lexer = Lexer(file: file, statement: src)
         let toks = lexer.tokenize()
         if let d = lexer.diagnostics.first { return .failure(d) }
-        var p = FilterParser(source: src, tokens: toks, from: 0, context: context, projects: projects, saved: saved, visiting: visiting)
+        var p = FilterParser(source: src, tokens: toks, from: 0, context: context, projects: projects, saved: saved, visiting: visiting,
+                             depth: depth)
         do throws(Diagnostic) {
             let e = try p.parseFilter()
             guard p.peek.kind == .end else {
@@ -114,10 +119,14 @@ public struct FilterParser {
     mutating func parseUnaryFilter() throws(Diagnostic) -> FilterExpr {
         let t = peek
         if t.isWord("not") {
+            try enter(t)
+            defer { depth -= 1 }
             _ = advance()
             return .not(try parseUnaryFilter())
         }
         if t.isPunct("(") {
+            try enter(t)
+            defer { depth -= 1 }
             _ = advance()
             let e = try parseOrFilter()
             guard peek.isPunct(")") else {
@@ -132,10 +141,18 @@ public struct FilterParser {
         // `-#someday`: a minus glued to a term negates it.
         if t.kind == .word, t.text.hasPrefix("-"), t.text.count > 1, !t.text.dropFirst().allSatisfy({ $0.isNumber }) {
             let rest = String(t.text.dropFirst())
+            try enter(t)
+            defer { depth -= 1 }
             tokens[pos] = Token(kind: .word, text: rest, range: SourceRange(start: t.range.start + 1, end: t.range.end))
             return .not(try parseUnaryFilter())
         }
         return .term(try parseFilterTerm())
+    }
+
+    /// One level deeper, or E0008 at the token that would go past `Limits.filterDepth`.
+    mutating func enter(_ t: Token) throws(Diagnostic) {
+        guard depth < Limits.filterDepth else { throw Catalog.filterTooDeep(file: file, range: t.range) }
+        depth += 1
     }
 
     /// filter_term ::= TAG | PROJECT | PRIORITY | NOTE | "@" window | comparison | field_value | PREDICATE
@@ -208,10 +225,12 @@ public struct FilterParser {
             throw Diagnostic(code: "E0214", message: "saved filters refer to each other in a cycle: \(chain)", file: file, range: r,
                              label: "this makes the cycle")
         }
-        switch FilterParser.parse(f.filter, name: f.name, context: ctx, projects: projects, saved: saved, visiting: visiting + [f.name]) {
+        guard depth < Limits.filterDepth else { throw Catalog.filterTooDeep(file: file, range: r) }
+        switch FilterParser.parse(f.filter, name: f.name, context: ctx, projects: projects, saved: saved, visiting: visiting + [f.name],
+                                  depth: depth + 1) {
         case .success(let e): return .saved(f.name, e)
         case .failure(let d):
-            if d.code == "E0214" {
+            if d.code == "E0214" || d.code == "E0008" {
                 var x = d
                 x.file = file
                 x.range = r
@@ -297,7 +316,7 @@ public struct FilterParser {
             let d = r.due.date.dayNumber
             return .window(DayWindow(start: d, end: d + 1))
         case .failure(let e):
-            throw Diagnostic(code: e.impossible ? "E0205" : "E0203", message: e.message, file: file, range: first.range,
+            throw Diagnostic(code: e.code, message: e.message, file: file, range: first.range,
                              label: "not a window or date", help: e.help ?? "windows: @today, @tomorrow, @this week, @next week, @next 7 days, @2026-06-01..2026-06-30")
         }
     }
@@ -371,14 +390,19 @@ public struct FilterParser {
             return .priority(cmp, p)
         case "estimate":
             _ = advance()
+            if Self.hasTooLargeNumber(v.text) { throw Catalog.numberTooLarge(v.text, range: v.range, file: file) }
             guard let m = Self.minutes(v.text) else {
                 throw Catalog.badFieldValue("estimate", value: v.text, range: v.range, file: file, expected: "a duration like 15m, 1h or 90m")
             }
             return .estimate(cmp, minutes: m)
         case "created":
             _ = advance()
+            if Self.hasTooLargeNumber(v.text) { throw Catalog.numberTooLarge(v.text, range: v.range, file: file) }
             if let ago = Self.daysAgo(v.text) {
-                let instant = ctx.zone.instant(for: CivilDateTime(date: ctx.today.adding(days: ago), time: ctx.settings.day.dayStart))
+                guard let day = ctx.today.addingChecked(days: ago) else {
+                    throw Catalog.dateOutOfRange("'\(v.text)' is before 0001-01-01, the first day of the calendar", range: v.range, file: file)
+                }
+                let instant = ctx.zone.instant(for: CivilDateTime(date: day, time: ctx.settings.day.dayStart))
                 return .created(cmp, instant)
             }
             let d = try dateValue(first: v)
@@ -402,7 +426,7 @@ public struct FilterParser {
             for _ in 1..<used { _ = advance() }
             return r.due.date.dayNumber
         case .failure(let e):
-            throw Diagnostic(code: e.impossible ? "E0205" : "E0203", message: e.message, file: file, range: first.range,
+            throw Diagnostic(code: e.code, message: e.message, file: file, range: first.range,
                              label: "not a date", help: e.help)
         }
     }
@@ -454,15 +478,31 @@ public struct FilterParser {
         return .regex(field: field, re)
     }
 
-    /// `15m`, `2h`, `90`, `1h30m`.
+    /// True when a word holds a run of ASCII digits past `Limits.largestNumber`.
+    static func hasTooLargeNumber(_ s: String) -> Bool {
+        var run = 0
+        for b in s.utf8 {
+            if b >= 0x30, b <= 0x39 {
+                run += 1
+                if run > 9 { return true }
+            } else {
+                run = 0
+            }
+        }
+        return false
+    }
+
+    /// `15m`, `2h`, `90`, `1h30m`; nil for anything else, or a number past `Limits.largestNumber`.
     static func minutes(_ s: String) -> Int? {
         let l = s.lowercased()
+        guard !hasTooLargeNumber(l) else { return nil }
         if let n = Int(l) { return n }
         var total = 0
         var num = 0
         var digits = false
         for c in l {
-            if let d = c.wholeNumberValue { num = num * 10 + d; digits = true; continue }
+            // Nine digits at most (checked above), so neither the number nor the total can overflow.
+            if let d = c.wholeNumberValue, c.isASCII { num = num * 10 + d; digits = true; continue }
             guard digits else { return nil }
             switch c {
             case "m": total += num
@@ -478,7 +518,7 @@ public struct FilterParser {
 
     /// `-7d` is seven days before today; `-2w` two weeks.
     static func daysAgo(_ s: String) -> Int? {
-        guard s.hasPrefix("-"), s.count >= 3, let unit = s.last, let n = Int(s.dropFirst().dropLast()) else { return nil }
+        guard s.hasPrefix("-"), s.count >= 3, let unit = s.last, let n = Limits.number(s.utf8.dropFirst().dropLast()) else { return nil }
         switch unit {
         case "d": return -n
         case "w": return -7 * n

@@ -3,6 +3,7 @@
 // imports CPCRE2; offsets are UTF-8 bytes, as PCRE2 counts them.
 
 import CPCRE2
+import Dispatch
 import Synchronization
 
 /// Why a pattern could not be compiled or matched.
@@ -25,9 +26,9 @@ public final class RegexPattern: @unchecked Sendable {
     private let spares = Mutex<[OpaquePointer]>([])
     public let pattern: String
 
-    /// The limits every match runs under.
-    public static let matchLimit: UInt32 = 1_000_000
-    public static let depthLimit: UInt32 = 10_000
+    /// The limits every match runs under (Limits.regexSteps, Limits.regexDepth).
+    public static let matchLimit = UInt32(Limits.regexSteps)
+    public static let depthLimit = UInt32(Limits.regexDepth)
 
     /// Compiles a pattern; `caseless` is the `i` flag; `whole` makes it match only a whole subject.
     public init(_ pattern: String, caseless: Bool = false, multiline: Bool = false, whole: Bool = false) throws(RegexError) {
@@ -173,17 +174,72 @@ struct RegexMatcher: @unchecked Sendable {
     }
 }
 
+/// The regular expression budget of one query (Limits.regexQueryMilliseconds), shared by the
+/// threads that run it: a deadline on the monotonic clock, and a flag a thread raises when it
+/// stops, so the other stops too.
+public final class RegexBudget: Sendable {
+    /// The monotonic time (DispatchTime's nanoseconds) past which matching stops.
+    let deadline: UInt64
+    let stopped = Atomic<Bool>(false)
+
+    /// A budget of `milliseconds` from now.
+    public init(milliseconds: Int = Limits.regexQueryMilliseconds) {
+        let now = DispatchTime.now().uptimeNanoseconds
+        deadline = now &+ UInt64(max(0, milliseconds)) &* 1_000_000
+    }
+
+    var isStopped: Bool { stopped.load(ordering: .relaxed) }
+
+    func stop() { stopped.store(true, ordering: .relaxed) }
+}
+
+/// Why a query's matching stopped: the pattern (by its place among the filter's patterns) and
+/// whether the query's time ran out or one subject reached PCRE2's limits.
+struct RegexFailure: Sendable, Equatable {
+    var pattern: Int
+    var timedOut: Bool
+}
+
 /// Match data for one thread's run of matches, good for every pattern: it holds only the whole
 /// match (PCRE2 returns 0 for "the ovector was too small", still a match). Not shared between
-/// threads.
+/// threads. With a budget it counts the matches toward it and keeps the first failure: a
+/// subject that reaches a limit is never taken for no match (issue 20).
 public final class RegexScratch {
     let md: OpaquePointer?
+    let budget: RegexBudget?
+    /// Set when a match reached a limit or the budget ran out; the caller stops and reports it.
+    var failure: RegexFailure?
+    private var count = 0
 
-    public init() {
+    public init(budget: RegexBudget? = nil) {
         md = pcre2_match_data_create_8(1, nil)
+        self.budget = budget
     }
 
     deinit {
         if let md { pcre2_match_data_free_8(md) }
+    }
+
+    /// Whether `re` (the filter's pattern number `pattern`) matches UTF-8 text known to be
+    /// valid. A limit, or the query's time running out, records a failure and answers false;
+    /// the clock is read every 16 matches.
+    @inline(__always)
+    func match(_ re: RegexMatcher, pattern: Int, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let md else {
+            failure = RegexFailure(pattern: pattern, timedOut: false)
+            return false
+        }
+        let rc = re.run(bytes, valid: true, md)
+        if rc < 0, rc != PCRE2_ERROR_NOMATCH {
+            failure = RegexFailure(pattern: pattern, timedOut: false)
+            return false
+        }
+        count &+= 1
+        if count & 15 == 0, let b = budget, DispatchTime.now().uptimeNanoseconds > b.deadline || b.isStopped {
+            if !b.isStopped { failure = RegexFailure(pattern: pattern, timedOut: true) }
+            // Stopped by the other thread: its failure is the one reported.
+            else if failure == nil { failure = RegexFailure(pattern: -1, timedOut: true) }
+        }
+        return rc >= 0
     }
 }

@@ -421,6 +421,12 @@ struct Expansion {
 
     /// The first occurrence at or after `k0`, ignoring COUNT and UNTIL.
     func first(atOrAfter k0: OccurrenceKey) -> OccurrenceKey? {
+        // The series ends with the calendar: a date past 9999-12-31 is none, never clamped.
+        guard let o = firstInCalendar(atOrAfter: k0), floorDiv(o, OccurrenceKey.minutesPerDay) <= Expansion.lastDay else { return nil }
+        return o
+    }
+
+    private func firstInCalendar(atOrAfter k0: OccurrenceKey) -> OccurrenceKey? {
         let k = max(k0, startKey)
         let kDay = floorDiv(k, OccurrenceKey.minutesPerDay)
         guard kDay <= Expansion.lastDay else { return nil }

@@ -9,6 +9,10 @@ public struct RepeatRuleError: Error, Sendable, Equatable {
     public var help: String?
     /// The catalog code: E0210, or E0218 for times of day one rule cannot hold.
     public var code: String = "E0210"
+    /// Set when the words are a repeat with a value out of its range (`every 5000 days`,
+    /// E0210) or a number past the limits (E0007): quick add reports it rather than keep the
+    /// words as title text.
+    public var outOfRange: String? = nil
 }
 
 /// Parses `every …` phrases.
@@ -38,8 +42,8 @@ public struct RepeatRuleParser {
     func word(_ k: Int) -> String { pos + k < words.count ? words[pos + k] : "" }
     func cls(_ k: Int) -> DateWord { pos + k < classes.count ? classes[pos + k] : .other }
 
-    mutating func fail(_ m: String, _ help: String? = nil, code: String = "E0210") {
-        if failure == nil || pos >= (failure?.word ?? 0) { failure = RepeatRuleError(word: pos, message: m, help: help, code: code) }
+    mutating func fail(_ m: String, _ help: String? = nil, code: String = "E0210", outOfRange: String? = nil) {
+        if failure == nil || pos >= (failure?.word ?? 0) { failure = RepeatRuleError(word: pos, message: m, help: help, code: code, outOfRange: outOfRange) }
     }
 
     /// repeat_rule ::= "every" repeat_body { repeat_modifier } ;
@@ -119,10 +123,20 @@ public struct RepeatRuleParser {
             return r
         }
         var n = 1
+        // Out of range only before a period word: `every 5000 meters` is no repeat at all.
+        let period = ["day", "days", "week", "weeks", "month", "months", "year", "years"].contains(word(1))
         if case .number(let k, _) = cls(0) {
-            guard k >= 1, k <= 1000 else { fail("an interval is from 1 to 1000"); return nil }
+            guard k >= 1, k <= Limits.repeatInterval else {
+                fail("an interval is from 1 to \(Limits.grouped(Limits.repeatInterval))", "for example: every 3 days, every 2 weeks",
+                     outOfRange: period ? "E0210" : nil)
+                return nil
+            }
             n = k
             pos += 1
+        } else if case .tooLarge = cls(0) {
+            fail(Catalog.numberTooLargeMessage(peek) + "; an interval is from 1 to \(Limits.grouped(Limits.repeatInterval))",
+                 outOfRange: period ? "E0007" : nil)
+            return nil
         } else if peek == "other" {
             n = 2
             pos += 1
@@ -485,10 +499,15 @@ extension RepeatRule {
             return .failure(p.failure ?? RepeatRuleError(word: 0, message: "not a repeat rule"))
         }
         for (isFrom, spec) in p.pendingDates {
-            guard let ctx, case .success(let res) = DatePhrase.resolve(spec, in: ctx) else {
+            guard let ctx else {
                 return .failure(RepeatRuleError(word: 0, message: "a relative date in a repeat needs a now", help: "write the date as 2026-06-15"))
             }
-            if isFrom { r.from = res.due.date } else { r.until = res.due.date }
+            switch DatePhrase.resolve(spec, in: ctx) {
+            case .success(let res):
+                if isFrom { r.from = res.due.date } else { r.until = res.due.date }
+            case .failure(let e):
+                return .failure(RepeatRuleError(word: 0, message: e.message, help: e.help, outOfRange: e.limit ?? "E0210"))
+            }
         }
         return .success((r, p.pos))
     }

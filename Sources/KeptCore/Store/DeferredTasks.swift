@@ -32,6 +32,7 @@ public final class DeferredTasks: Sendable {
             var out: [Task] = []
             out.reserveCapacity(offsets.count)
             var r = JSONReader(bytes: bytes, from: 0)
+            r.uniqueKeys = true
             var record = TaskRecord()
             for k in offsets.indices {
                 if let t = build(k, &r, &record) { out.append(t) }
@@ -46,6 +47,7 @@ public final class DeferredTasks: Sendable {
         guard k >= 0, k < offsets.count else { return nil }
         if let all = built.withLock({ $0 }) { return all[k] }
         var r = JSONReader(bytes: bytes, from: 0)
+        r.uniqueKeys = true
         var record = TaskRecord()
         return build(k, &r, &record)
     }

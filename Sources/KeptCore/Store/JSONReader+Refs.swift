@@ -30,17 +30,22 @@ extension JSONReader {
     }
 
     /// The next member's key as a reference, with its `:` consumed; nil once `}` is consumed.
-    public mutating func nextKeyRef() throws(JSONError) -> JSONStringRef? {
+    /// A caller that checks its known keys itself passes `noting: false` and notes the others
+    /// (`noteKey`), so a record's usual keys cost a bit test, not a lookup (JSONReader+Keys).
+    public mutating func nextKeyRef(noting: Bool = true) throws(JSONError) -> JSONStringRef? {
         guard try advanceToMember() else { return nil }
         // A key is nearly always plain ASCII followed at once by its colon: found by the word
         // scan, with no escape or UTF-8 checks to run and no white space to skip.
         let start = position + 1
         let end = plainRunEnd(from: start)
         if end + 1 < bytes.count, bytes[end] == 0x22, bytes[end + 1] == UInt8(ascii: ":") {
+            if uniqueKeys, noting { try noteKey(start: start, end: end, escaped: false, at: start - 1) }
             position = end + 2
             return JSONStringRef(start: start, end: end, escaped: false)
         }
+        let at = position
         let key = try parseStringRef()
+        if uniqueKeys, noting { try noteKey(start: key.start, end: key.end, escaped: key.escaped, at: at) }
         try consumeColon()
         return key
     }

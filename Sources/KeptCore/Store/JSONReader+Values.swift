@@ -29,7 +29,7 @@ extension JSONReader {
 
     /// Reads the object whose `{` is at the current position.
     private mutating func readObject() throws(JSONError) -> JSONObject {
-        try open()
+        try openObject()
         let level = depth
         var members: [(key: String, value: JSONValue)] = []
         members.reserveCapacity(capacityHint(level: level, forObject: true))
@@ -85,9 +85,11 @@ extension JSONReader {
         case UInt8(ascii: "\""):
             try skipString()
         case UInt8(ascii: "{"):
-            try open()
+            try openObject()
             while try advanceToMember() {
-                try skipString()
+                let at = position
+                let key = try parseStringRef()
+                if uniqueKeys { try noteKey(start: key.start, end: key.end, escaped: key.escaped, at: at) }
                 try consumeColon()
                 try skipValue()
             }

@@ -8,7 +8,7 @@
 /// A UTF-8 byte order mark at the very start is skipped, as RFC 8259 allows; offsets still count it.
 public struct JSONReader: Sendable {
     /// The deepest nesting of arrays and objects accepted, so hostile input cannot exhaust the stack.
-    public static var maxDepth: Int { 512 }
+    public static var maxDepth: Int { Limits.jsonDepth }
 
     /// What kind of value comes next, as told by its first byte.
     public enum Kind: Sendable, Equatable {
@@ -39,6 +39,12 @@ public struct JSONReader: Sendable {
     var scratch: [UInt8] = []
     /// Size of the last array and object closed at each nesting level, to reserve capacity for the next (see `capacityHint`).
     var sizeHints: [Int] = []
+    /// Whether a key written twice in one object is an error (JSONReader+Keys): on for every
+    /// reader of a store (StoreCodec turns it on, and a task record is always read with it);
+    /// off for any other JSON, where the last value wins, as RFC 8259 allows.
+    public var uniqueKeys = false
+    /// The keys of the open objects, when `uniqueKeys` is on.
+    var keys = KeyLog()
 
     /// A reader positioned at the start of `bytes`.
     public init(bytes: [UInt8]) {
@@ -98,15 +104,23 @@ public struct JSONReader: Sendable {
     public mutating func beginObject() throws(JSONError) {
         skipWhitespace()
         guard byte(at: position) == UInt8(ascii: "{") else { throw mismatch("an object") }
+        try openObject()
+    }
+
+    /// Consumes the `{` at the current position and starts its list of keys.
+    mutating func openObject() throws(JSONError) {
         try open()
+        if uniqueKeys { keys.open() }
     }
 
     /// The next member's key, with its `:` consumed; nil once the closing `}` is consumed. Commas are handled here.
     public mutating func nextKey() throws(JSONError) -> String? {
         guard try advanceToMember() else { return nil }
-        let key = try parseString()
+        let at = position
+        let ref = try parseStringRef()
+        if uniqueKeys { try noteKey(start: ref.start, end: ref.end, escaped: ref.escaped, at: at) }
         try consumeColon()
-        return key
+        return string(ref)
     }
 
     /// Consumes the `[` that starts an array.
@@ -175,6 +189,7 @@ public struct JSONReader: Sendable {
             justOpened = false
             if next == UInt8(ascii: "}") {
                 close()
+                if uniqueKeys { keys.close() }
                 return false
             }
             guard next == UInt8(ascii: "\"") else { throw unexpected("a string key or '}'") }
@@ -195,6 +210,7 @@ public struct JSONReader: Sendable {
         }
         if next == UInt8(ascii: "}") {
             close()
+            if uniqueKeys { keys.close() }
             return false
         }
         throw unexpected("',' or '}' after an object member")

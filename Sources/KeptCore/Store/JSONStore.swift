@@ -13,6 +13,9 @@ public final class JSONStore: StoreBackend {
     private var committedMeta: Store.Meta
     private var taskLog: [(id: Int, before: TaskBox?)] = []
     public private(set) var hasPending = false
+    /// Ids by uid, made at the first lookup by uid (an import asks for thousands) and kept up
+    /// to date by every change after it.
+    private var uidIndex: [TaskUID: Int]? = nil
     /// The file, and the identity of the version last read or written; nil in memory.
     public let file: StorePath?
     private var identity: FileIdentity?
@@ -58,8 +61,11 @@ public final class JSONStore: StoreBackend {
     public var taskCount: Int { store.taskCount }
     public func task(_ id: Int) -> Task? { store.task(id) }
     public func task(atRow k: Int) -> Task? { store.task(atRow: k) }
-    public func task(uid: TaskUID) -> Task? { store.tasks.first { $0.uid == uid } }
-    public func tombstone(uid: TaskUID) -> Tombstone? { store.tombstones.last { $0.uid == uid } }
+    public func task(uid: TaskUID) -> Task? {
+        if uidIndex == nil { uidIndex = Dictionary(store.tasks.map { ($0.uid, $0.id) }, uniquingKeysWith: { a, _ in a }) }
+        return uidIndex?[uid].flatMap { store.task($0) }
+    }
+    public func tombstone(uid: TaskUID) -> Tombstone? { store.tombstoneMap[uid].map { Tombstone(uid: uid, deletedAt: $0) } }
     public func snapshot() -> Store { store }
 
     public func columns(dayStart: WallTime, withText: Bool, withSearch: Bool) -> TaskIndex {
@@ -93,6 +99,10 @@ public final class JSONStore: StoreBackend {
             // A boxed copy: an entry of the log costs a word for a task that was not there (an add).
             if let id = b?.id { taskLog.append((id, store.task(id).map(TaskBox.init))) }
             if let id = a?.id, id != b?.id { taskLog.append((id, store.task(id).map(TaskBox.init))) }
+            if uidIndex != nil {
+                if let b { uidIndex?[b.uid] = nil }
+                if let a { uidIndex?[a.uid] = a.id }
+            }
         }
         store.apply(change)
         hasPending = true
@@ -104,6 +114,7 @@ public final class JSONStore: StoreBackend {
             if let t = before?.task { store.put(t) } else { store.remove(id) }
         }
         store.meta = committedMeta
+        uidIndex = nil
         settled()
     }
 
@@ -153,6 +164,7 @@ public final class JSONStore: StoreBackend {
             case .store(let s), .missing(let s):
                 store = s
                 identity = id
+                uidIndex = nil
                 settled()
                 return .success(())
             }

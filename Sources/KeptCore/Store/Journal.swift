@@ -14,6 +14,30 @@ public enum Change: Sendable {
 
 extension Change {
     /// The same change with task `old` called `new`, as the task itself or as a parent.
+    /// The change with tasks renumbered by a map of old ids to new (ids and parents).
+    public func renumbered(_ map: [Int: Int]) -> Change {
+        guard !map.isEmpty else { return self }
+        switch self {
+        case .plan(let b, let a):
+            func fix(_ p: PlanSnapshot?) -> PlanSnapshot? {
+                guard var p else { return nil }
+                p.top3 = p.top3.map { map[$0] ?? $0 }
+                return p
+            }
+            return .plan(before: fix(b), after: fix(a))
+        case .task(let b, let a):
+            func fix(_ t: Task?) -> Task? {
+                guard var t else { return nil }
+                if let n = map[t.id] { t.id = n }
+                if let p = t.parent, let n = map[p] { t.parent = n }
+                return t
+            }
+            return .task(before: fix(b), after: fix(a))
+        default:
+            return self
+        }
+    }
+
     public func renumbered(task old: Int, to new: Int) -> Change {
         if case .plan(let b, let a) = self {
             // A Top 3 pick restored by undo keeps its seat under its new id.
@@ -89,12 +113,19 @@ public struct Journal: Sendable {
         case .pushRedo(let s): pushRedo(s)
         case .popRedo: _ = popRedo()
         case .pushUndo(let s): pushUndo(s)
-        case .renumber(let old, let new): renumber(task: old, to: new)
+        case .renumber(let map): renumber(map)
         }
     }
 
     /// Makes every step that names task `old` name `new` instead: a task restored by undo has
     /// a new id (R-TASK-3), and earlier steps must still undo the task they changed.
+    /// Renumbers tasks by a map of old ids to new in every step, in one pass.
+    public mutating func renumber(_ map: [Int: Int]) {
+        guard !map.isEmpty else { return }
+        for k in undoStack.indices { undoStack[k].changes = undoStack[k].changes.map { $0.renumbered(map) } }
+        for k in redoStack.indices { redoStack[k].changes = redoStack[k].changes.map { $0.renumbered(map) } }
+    }
+
     public mutating func renumber(task old: Int, to new: Int) {
         func fixSteps(_ steps: inout [JournalStep]) {
             for k in steps.indices {

@@ -58,9 +58,9 @@ extension SQLiteStore {
         case .or(let xs): return all(xs, " OR ")
         case .not(let x): return clause(x, fc, &args).map { "NOT (\($0))" }
         case .term(let t):
-            // Every term is 0 or 1, never NULL: `NOT` of a NULL (a column a task lacks) would
-            // drop the task where the columns say true.
-            return term(t, fc, &args).map { "coalesce((\($0)), 0)" }
+            // Every term is written to be 0 or 1, never NULL (`NOT` of a NULL would drop a task
+            // the columns count), and plain enough for SQLite to use the indexes.
+            return term(t, fc, &args)
         }
     }
 
@@ -76,10 +76,13 @@ extension SQLiteStore {
         case .priority(let c, let p): return "priority \(op(c)) \(p.rawValue)"
         case .window(let w):
             let d = accountDay(fc.dayStart)
-            return "\(d) >= \(w.start) AND \(d) < \(w.end)"
+            return "due_day IS NOT NULL AND \(d) >= \(w.start) AND \(d) < \(w.end)"
         case .overdue:
             // R-VIEW-3: a finished task is never overdue; a date-only due waits for its day's end.
-            return "kind IN (0, 3) AND due_day IS NOT NULL AND (CASE WHEN due_minute IS NOT NULL THEN due_minute < \(fc.nowMinute) ELSE due_day < \(fc.today) END)"
+            // No due after the later of today and now's civil day can be overdue: the bound lets
+            // SQLite read a range of the (kind, due_day, due_minute) index.
+            let last = max(fc.today, fc.nowMinute / 1440)
+            return "kind IN (0, 3) AND due_day IS NOT NULL AND due_day <= \(last) AND (CASE WHEN due_minute IS NOT NULL THEN due_minute < \(fc.nowMinute) ELSE due_day < \(fc.today) END)"
         case .noDue: return "due_day IS NULL"
         case .hasDue: return "due_day IS NOT NULL"
         case .hasTime: return "due_minute IS NOT NULL"

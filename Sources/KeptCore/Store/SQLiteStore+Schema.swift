@@ -29,7 +29,7 @@ extension SQLiteStore {
       reminders INTEGER NOT NULL,
       record TEXT NOT NULL
     );
-    CREATE INDEX tasks_kind_due ON tasks (kind, due_day);
+    CREATE INDEX tasks_kind_due ON tasks (kind, due_day, due_minute);
     CREATE INDEX tasks_parent ON tasks (parent) WHERE parent IS NOT NULL;
     CREATE INDEX tasks_title ON tasks (title);
     CREATE INDEX tasks_project ON tasks (project_key) WHERE project_key IS NOT NULL;

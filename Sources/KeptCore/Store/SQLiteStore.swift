@@ -38,9 +38,10 @@ public final class SQLiteStore: StoreBackend {
     static let applicationID: Int64 = 0x4B45_5054
     /// `PRAGMA user_version`: the schema version this Kept writes.
     public static let schemaVersion: Int64 = 1
-    /// A database this large or smaller is checked with `PRAGMA quick_check` when opened; a
-    /// larger one is checked page by page as SQLite reads it (docs/STORE.md).
-    static let quickCheckBytes = 64 << 20
+    /// A database this large or smaller (about 12,000 tasks) is checked with `PRAGMA
+    /// quick_check` when opened; the check reads every page, so a larger one is checked page by
+    /// page as SQLite reads it, and a damaged page fails the statement (docs/STORE.md).
+    static let quickCheckBytes = 8 << 20
 
     private init(db: SQLiteDatabase, file: StorePath) {
         self.db = db
@@ -196,18 +197,33 @@ public final class SQLiteStore: StoreBackend {
     }
 
     private func many(_ sql: String, _ bind: (SQLiteStatement) -> Void) -> [Task] {
-        guard let st = try? db.statement(sql) else { return [] }
-        defer { st.reset() }
-        bind(st)
         var out: [Task] = []
-        var bytes: [UInt8] = []
-        while (try? st.step()) == true {
-            bytes.removeAll(keepingCapacity: true)
-            _ = st.appendBytes(0, to: &bytes)
-            var r = JSONReader(bytes: bytes)
-            if let t = try? StoreCodec.decodeTask(&r) { out.append(t) }
+        do throws(SQLiteError) {
+            let st = try db.statement(sql)
+            defer { st.reset() }
+            bind(st)
+            var bytes: [UInt8] = []
+            while try st.step() {
+                bytes.removeAll(keepingCapacity: true)
+                _ = st.appendBytes(0, to: &bytes)
+                var r = JSONReader(bytes: bytes)
+                do throws(JSONError) {
+                    out.append(try StoreCodec.decodeTask(&r))
+                } catch {
+                    damaged("a task record cannot be read: \(error.message)")
+                }
+            }
+        } catch {
+            if error.isDamage { damaged(error.message) }
         }
         return out
+    }
+
+    /// A read found the database damaged: nothing may be written to it from now on, and the
+    /// statement fails at its commit with E0327 (a read is not silently an absence).
+    func damaged(_ reason: String) {
+        failure = .unreadable(Catalog.notAKeptDatabase(file.path, reason: "it is damaged: \(reason)"))
+        hasPending = true
     }
 
     private func allTombstones() -> [Tombstone] {
@@ -259,7 +275,7 @@ public final class SQLiteStore: StoreBackend {
         do throws(SQLiteError) {
             try write(change)
         } catch {
-            failure = .writeFailed(path: file.path, reason: error.message)
+            if error.isDamage { damaged(error.message) } else { failure = .writeFailed(path: file.path, reason: error.message) }
         }
     }
 

@@ -18,14 +18,26 @@ public struct Store: Sendable {
     /// The id the next new task gets; ids are never reused, even after a delete.
     public var nextID = 1
     /// The largest id a store may hold (2^53 - 1, exact in every JSON reader); the loader
-    /// refuses larger ids and nextIds, so id arithmetic cannot overflow.
-    public static let maxID = 9_007_199_254_740_991
+    /// refuses larger ids, and a nextId past one more, so id arithmetic cannot overflow and a
+    /// store written after its last id is used still reads back (Limits.largestID).
+    public static let maxID = Limits.largestID
+    /// Whether a new task can still get an id; an add past the last one is refused (E0227).
+    public var hasIDsLeft: Bool { nextID <= Store.maxID }
+    /// Whether `n` new tasks can get ids.
+    public func hasIDsLeft(_ n: Int) -> Bool { n <= 0 || nextID <= Store.maxID - (n - 1) }
     /// Top-level fields this version does not know.
     public var extra = JSONObject()
     /// The undo and redo history, kept in the file so a later session can still undo.
     public var history = Journal()
-    /// Deleted tasks' uids, oldest first, at most `Tombstone.limit`.
-    public var tombstones: [Tombstone] = []
+    /// Deleted tasks' uids with when they went, at most `Tombstone.limit`: keyed by uid, so a
+    /// bulk delete and its undo cost one lookup a task.
+    var tombstoneMap: [TaskUID: Instant] = [:]
+
+    /// The tombstones, oldest first.
+    public var tombstones: [Tombstone] {
+        get { tombstoneMap.map { Tombstone(uid: $0.key, deletedAt: $0.value) }.sorted { ($0.deletedAt, $0.uid) < ($1.deletedAt, $1.uid) } }
+        set { tombstoneMap = Dictionary(newValue.map { ($0.uid, $0.deletedAt) }, uniquingKeysWith: { _, b in b }) }
+    }
     /// How many times the store file has been written; a writer that read an older revision
     /// learns that another process wrote meanwhile (docs/STORE.md, "Two processes on one JSON file").
     public var revision = 0
@@ -42,14 +54,14 @@ public struct Store: Sendable {
         var nextID: Int
         var extra: JSONObject
         var history: Journal
-        var tombstones: [Tombstone]
+        var tombstones: [TaskUID: Instant]
         var revision: Int
     }
 
     var meta: Meta {
         get {
             Meta(projects: projects, areas: areas, filters: filters, settings: settings, plan: plan, nextID: nextID, extra: extra,
-                 history: history, tombstones: tombstones, revision: revision)
+                 history: history, tombstones: tombstoneMap, revision: revision)
         }
         set {
             projects = newValue.projects
@@ -60,7 +72,7 @@ public struct Store: Sendable {
             nextID = newValue.nextID
             extra = newValue.extra
             history = newValue.history
-            tombstones = newValue.tombstones
+            tombstoneMap = newValue.tombstones
             revision = newValue.revision
         }
     }
@@ -161,8 +173,9 @@ public struct Store: Sendable {
     /// Hands out a fresh id.
     public mutating func takeID() -> Int {
         let id = nextID
-        // Loading caps ids and nextId at maxID, so this cannot overflow.
-        nextID += 1
+        // Loading caps ids at maxID and nextId at one more; callers check hasIDsLeft first, and
+        // nextID never goes past maxID + 1, so what is written reads back.
+        nextID = min(nextID + 1, Store.maxID + 1)
         return id
     }
 

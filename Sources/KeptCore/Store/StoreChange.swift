@@ -27,9 +27,9 @@ public enum HistoryChange: Sendable {
     case popRedo
     /// A redone step, back where undo finds it (what else can be redone stays).
     case pushUndo(JournalStep)
-    /// Every step that names task `old` names `new` instead (R-TASK-3: a restored task has a
-    /// new id, and earlier steps must still undo the task they changed).
-    case renumber(task: Int, to: Int)
+    /// Every step that names a task by an old id names its new one instead (R-TASK-3: a
+    /// restored task has a new id, and earlier steps must still undo the task they changed).
+    case renumber([Int: Int])
 }
 
 extension Change {
@@ -52,11 +52,13 @@ extension Store {
         case .item(let c): apply(c)
         case .nextID(let n): nextID = n
         case .tombstone(let t):
-            tombstones.removeAll { $0.uid == t.uid }
-            tombstones.append(t)
-            if tombstones.count > Tombstone.limit { tombstones.removeFirst(tombstones.count - Tombstone.limit) }
+            tombstoneMap[t.uid] = t.deletedAt
+            // Past the bound the oldest go, a batch at a time, so a delete costs one lookup.
+            if tombstoneMap.count > Tombstone.limit + Tombstone.limit / 10 {
+                tombstones = Array(tombstones.suffix(Tombstone.limit))
+            }
         case .untombstone(let uid):
-            tombstones.removeAll { $0.uid == uid }
+            tombstoneMap[uid] = nil
         case .history(let h): history.apply(h)
         }
     }

@@ -12,8 +12,11 @@ extension StoreCodec {
         t.reset(at: start)
         guard byte(b, start) == UInt8(ascii: "{"), byte(b, start + 1) == quote else { return nil }
         var p = start + 1
+        // A key written twice is the general reader's to refuse (JSONReader+Keys).
+        var seen: UInt32 = 0
         while true {
-            guard let (key, keyEnd) = fastTaskKey(b, p) else { return nil }
+            guard let (key, keyEnd) = fastTaskKey(b, p), seen & key.bit == 0 else { return nil }
+            seen |= key.bit
             p = keyEnd + 2
             guard let next = fastValue(key, b, p, &t) else { return nil }
             p = next
@@ -269,13 +272,16 @@ extension StoreCodec {
         if isNull(b, p) { out = nil; return p + 4 }
         var date: CivilDate? = nil
         var time: WallTime? = nil
+        // A key written twice is left to the general reader, which refuses it.
+        var sawTime = false
         let end = fastObject(b, p) { s, e, v in
             if key(b, s, e, "date") {
-                guard let str = fastString(b, v), let d = CivilDate.parseISO(slice(b, str)) else { return nil }
+                guard date == nil, let str = fastString(b, v), let d = CivilDate.parseISO(slice(b, str)) else { return nil }
                 date = d
                 return str.end + 1
             }
-            guard key(b, s, e, "time") else { return nil }
+            guard key(b, s, e, "time"), !sawTime else { return nil }
+            sawTime = true
             if isNull(b, v) { return v + 4 }
             guard let str = fastString(b, v), let w = WallTime.parseISO(slice(b, str)) else { return nil }
             time = w
@@ -291,13 +297,15 @@ extension StoreCodec {
         if isNull(b, p) { out = nil; return p + 4 }
         var minutes: Int? = nil
         var source = EstimateSource.user
+        var sawSource = false
         let end = fastObject(b, p) { s, e, v in
             if key(b, s, e, "minutes") {
-                guard let (n, end) = fastCount(b, v) else { return nil }
+                guard minutes == nil, let (n, end) = fastCount(b, v) else { return nil }
                 minutes = n
                 return end
             }
-            guard key(b, s, e, "source"), let str = fastString(b, v) else { return nil }
+            guard key(b, s, e, "source"), !sawSource, let str = fastString(b, v) else { return nil }
+            sawSource = true
             if key(b, str.start, str.end, "user") {
                 source = .user
             } else if key(b, str.start, str.end, "suggested") {
@@ -319,10 +327,14 @@ extension StoreCodec {
         var text: JSONStringRef? = nil
         var rrule: JSONStringRef? = nil
         var anchor: JSONStringRef? = nil
+        var seen: UInt8 = 0
         let end = fastObject(b, p) { s, e, v in
             let isText = key(b, s, e, "text")
             let isRule = !isText && key(b, s, e, "rrule")
             guard isText || isRule || key(b, s, e, "anchor") else { return nil }
+            let bit: UInt8 = isText ? 1 : (isRule ? 2 : 4)
+            guard seen & bit == 0 else { return nil }
+            seen |= bit
             if !isText, isNull(b, v) { return v + 4 }
             guard let str = fastString(b, v) else { return nil }
             if isText { text = str } else if isRule { rrule = str } else { anchor = str }
@@ -336,6 +348,7 @@ extension StoreCodec {
         }
         t.repeatRRULE = rrule
         t.repeatText = text
+        t.repeatAt = p
         t.hasRepeat = true
         return end
     }

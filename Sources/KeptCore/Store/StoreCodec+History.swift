@@ -179,6 +179,7 @@ extension StoreCodec {
         var bytes: [UInt8] = []
         JSONWriter.append(v, to: &bytes, pretty: false, indent: 0, level: 0)
         var r = JSONReader(bytes: bytes)
+        r.uniqueKeys = true
         do throws(JSONError) {
             return try read(&r)
         } catch {

@@ -19,6 +19,8 @@ extension StoreCodec {
         var loader: TaskIndex.RecordLoader
         var offsets: [Int] = []
         var inOrder = true
+        /// The ids read, once they are out of order (in order, a repeat can only be the last id).
+        var seen: Set<Int>? = nil
         var error: JSONError? = nil
         /// Where the reader stopped: after the closing `]` for the run that ends the list.
         var end = 0
@@ -42,9 +44,19 @@ extension StoreCodec {
             } else {
                 try StoreCodec.readTask(&r, into: &record, keep: false)
             }
-            if inOrder, let last = loader.index.ids.last, record.id <= last { inOrder = false }
+            // A repeated id is refused at its record, as one pass from the start meets it, before
+            // any later error of the file.
+            if let last = loader.index.ids.last, record.id <= last {
+                if record.id == last { throw r.error("two tasks have id \(record.id)", at: start) }
+                if seen == nil { seen = Set(loader.index.ids) }
+                inOrder = false
+            }
+            if seen != nil, seen?.insert(record.id).inserted == false { throw r.error("two tasks have id \(record.id)", at: start) }
             offsets.append(start)
             loader.append(record, r)
+            // A repeat that reads as no rule (frequency 4) is refused here as the eager load
+            // refuses it, at the same place.
+            if record.hasRepeat, loader.index.repeatFreq.last == 4 { throw StoreCodec.unreadableRepeat(record, r) }
         }
     }
 
@@ -86,7 +98,20 @@ extension StoreCodec {
                 try head.read(&r, &record)
             }
             group.wait()
-            if atGuess { tail = box.withLock { $0 } }
+            if atGuess {
+                tail = box.withLock { $0 }
+                // A second half that failed is read again by the first thread, on from the
+                // guess, so the error reported is the first of one pass (a repeated id before
+                // it, for one).
+                if tail?.error != nil {
+                    tail = nil
+                    try head.read(&r, &record)
+                    while try r.nextElement() {
+                        r.skipWhitespace()
+                        try head.read(&r, &record)
+                    }
+                }
+            }
         } else {
             head = TaskRun(reserving: left / perTask, dayStart: dayStart)
             var record = TaskRecord()
@@ -96,7 +121,6 @@ extension StoreCodec {
             }
         }
         if let t = tail {
-            if let e = t.error { throw e }
             r.position = t.end
             r.depth = t.depth
             head.append(t)
@@ -117,6 +141,7 @@ extension StoreCodec {
     static func readTail(_ bytes: [UInt8], from start: Int, textStart: Int, depth: Int, dayStart: WallTime, reserving n: Int) -> TaskRun {
         var run = TaskRun(reserving: n, dayStart: dayStart)
         var r = JSONReader(bytes: bytes, from: start, textStart: textStart)
+        r.uniqueKeys = true
         r.depth = depth
         var record = TaskRecord()
         do throws(JSONError) {

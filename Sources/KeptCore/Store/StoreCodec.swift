@@ -19,6 +19,7 @@ public enum StoreCodec {
     /// the load bench raises it to time one thread).
     public static func decode(_ bytes: [UInt8], deferTasks: Bool, parallelAt: Int) -> Result<Store, JSONError> {
         var r = JSONReader(bytes: bytes)
+        r.uniqueKeys = true
         do throws(JSONError) {
             return .success(try decodeStore(&r, deferTasks: deferTasks, parallelAt: parallelAt))
         } catch {
@@ -56,7 +57,8 @@ public enum StoreCodec {
                 store.tombstones = try decodeTombstones(&r)
             case "nextId":
                 let n = try r.readInt()
-                guard n >= 1, n <= Store.maxID else { throw r.error("'nextId' must be from 1 to \(Store.maxID)", at: at) }
+                // One past the largest id: the value a store has once its last id is used.
+                guard n >= 1, n <= Store.maxID + 1 else { throw r.error("'nextId' must be from 1 to \(Store.maxID + 1)", at: at) }
                 nextID = n
             case "settings":
                 store.settings = try decodeSettings(&r)
@@ -109,7 +111,9 @@ public enum StoreCodec {
                     let start = r.offset
                     try readTask(&r, into: &record, keep: true)
                     guard seen.insert(record.id).inserted else { throw r.error("two tasks have id \(record.id)", at: start) }
-                    tasks.append(task(record, r))
+                    let t = task(record, r)
+                    if record.hasRepeat, t.repeatRule?.rule == nil { throw unreadableRepeat(record, r) }
+                    tasks.append(t)
                 }
             case "history":
                 store.history = try decodeHistory(&r)
@@ -228,7 +232,9 @@ public enum StoreCodec {
     static func decodeTask(_ r: inout JSONReader) throws(JSONError) -> Task {
         var record = TaskRecord()
         try readTask(&r, into: &record, keep: true)
-        return task(record, r)
+        let t = task(record, r)
+        if record.hasRepeat, t.repeatRule?.rule == nil { throw unreadableRepeat(record, r) }
+        return t
     }
 
     /// The task a record describes, its strings built from the reader's bytes.
@@ -291,8 +297,19 @@ public enum StoreCodec {
         try r.beginObject()
         var date: CivilDate? = nil
         var time: WallTime? = nil
-        while let key = try r.nextKeyRef() {
-            if r.text(key, is: "date") {
+        var seen = (date: false, time: false)
+        while let key = try r.nextKeyRef(noting: false) {
+            // Its two keys by a flag each, the others by the reader (JSONReader+Keys).
+            let isDate = r.text(key, is: "date")
+            if isDate || r.text(key, is: "time") {
+                guard !(isDate ? seen.date : seen.time) else {
+                    throw r.error("the key '\(isDate ? "date" : "time")' appears twice in one object", at: key.start - 1)
+                }
+                if isDate { seen.date = true } else { seen.time = true }
+            } else {
+                try r.noteKey(start: key.start, end: key.end, escaped: key.escaped, at: key.start - 1)
+            }
+            if isDate {
                 let s = try r.readStringRef()
                 guard let d = r.withText(s, { CivilDate.parseISO($0) }) else { throw r.error("a due needs a 'date' like 2026-06-15", at: at) }
                 date = d
@@ -342,9 +359,9 @@ public enum StoreCodec {
         }, &out)
         key("tasks")
         appendTaskList(s.tasks, to: &out)
-        if !s.tombstones.isEmpty {
+        if !s.tombstoneMap.isEmpty {
             key("tombstones")
-            list(s.tombstones.map { JSONObject([("uid", .string($0.uid.description)), ("deletedAt", .string(TimeText.isoInstant($0.deletedAt, in: .utc)))]) }, &out)
+            list(Array(s.tombstones.suffix(Tombstone.limit)).map { JSONObject([("uid", .string($0.uid.description)), ("deletedAt", .string(TimeText.isoInstant($0.deletedAt, in: .utc)))]) }, &out)
         }
         if let p = s.plan {
             key("plan")

@@ -134,28 +134,24 @@ extension StoreFile {
     /// file) at `revision`, unless another process wrote it since: then nothing is written.
     /// Returns the identity of the file written.
     public static func commit(_ bytes: [UInt8], to path: StorePath, readAs identity: FileIdentity?, revision: Int) -> Result<FileIdentity, StoreError> {
-        if let refused = refusedForWriting(path) { return .failure(refused) }
-        let lock: Int32
-        switch takeLock(path) {
-        case .success(let fd): lock = fd
-        case .failure(let e): return .failure(e)
-        }
-        defer { close(lock) }
-        removeStrayTemps(path)
-        // The store must still be the file this process read, at the revision it read.
-        guard FileIdentity.of(path.target) == identity else { return .failure(.conflict(path: path.path)) }
-        if identity != nil, let r = headRevision(path.target), r != revision { return .failure(.conflict(path: path.path)) }
-        switch writeAtomically(bytes, to: path.target) {
-        case .failure(let e): return .failure(.writeFailed(path: path.path, reason: e.reason))
-        case .success:
-            guard let id = FileIdentity.of(path.target) else { return .failure(.writeFailed(path: path.path, reason: "the file written is gone")) }
-            return .success(id)
+        locked(bytes, path) {
+            // The store must still be the file this process read, at the revision it read.
+            guard FileIdentity.of(path.target) == identity else { return .conflict(path: path.path) }
+            if identity != nil, let r = headRevision(path.target), r != revision { return .conflict(path: path.path) }
+            return nil
         }
     }
 
-    /// Writes a store to a path whatever is there (`.save FILE`), under the
-    /// same lock as a commit, through symlinks, refusing what cannot be written.
+    /// Writes a store to a path whatever is there (`.save FILE`), under the same lock as a
+    /// commit, through symlinks, refusing what cannot be written.
     public static func overwrite(_ bytes: [UInt8], to path: StorePath) -> Result<FileIdentity, StoreError> {
+        locked(bytes, path) { nil }
+    }
+
+    /// The write both share: refused before anything when the store or its folder is read-only;
+    /// then under the lock, with dead writers' temp files gone, `check` (an error stops it), the
+    /// atomic write, and the identity of the file written.
+    private static func locked(_ bytes: [UInt8], _ path: StorePath, check: () -> StoreError?) -> Result<FileIdentity, StoreError> {
         if let refused = refusedForWriting(path) { return .failure(refused) }
         let lock: Int32
         switch takeLock(path) {
@@ -164,6 +160,7 @@ extension StoreFile {
         }
         defer { close(lock) }
         removeStrayTemps(path)
+        if let e = check() { return .failure(e) }
         switch writeAtomically(bytes, to: path.target) {
         case .failure(let e): return .failure(.writeFailed(path: path.path, reason: e.reason))
         case .success:

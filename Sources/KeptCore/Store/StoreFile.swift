@@ -20,19 +20,28 @@ public enum StoreFile {
         case missing(Store)
     }
 
-    /// Reads the bytes of a file; nil with a reason when it cannot.
-    public static func readBytes(_ path: String) -> Result<[UInt8], FileError> {
-        let fd = open(path, O_RDONLY)
+    /// Reads the bytes of a file of at most `limit` bytes (docs/LIMITS.md: the store size; a
+    /// script passes its own); nil with a reason when it cannot. Only a regular file or a pipe
+    /// is read: a device (`/dev/zero`, a terminal) is refused unread, and a file or pipe past
+    /// the limit is refused once the limit is passed, so neither can fill the memory.
+    public static func readBytes(_ path: String, limit: Int = Limits.storeBytes) -> Result<[UInt8], FileError> {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return .failure(FileError(errno: errno)) }
         defer { close(fd) }
         var st = stat()
         guard fstat(fd, &st) == 0 else { return .failure(FileError(errno: errno)) }
-        if (st.st_mode & S_IFMT) == S_IFDIR { return .failure(FileError(reason: "it is a directory", code: EISDIR)) }
+        switch st.st_mode & S_IFMT {
+        case S_IFDIR: return .failure(FileError(reason: "it is a directory", code: EISDIR))
+        case S_IFREG, S_IFIFO: break
+        case S_IFCHR, S_IFBLK: return .failure(FileError(reason: "it is a device, not a file", code: ENODEV))
+        default: return .failure(FileError(reason: "it is not a regular file", code: ENODEV))
+        }
         // Read straight into the array, sized by fstat; a file that grows meanwhile is read on.
         // A large file is read in two halves at once: most of a read's time is faulting in and
         // copying the pages of the array, which two cores do in half the time.
         let size = max(Int(st.st_size), 0)
-        // Pipes and terminals have no offsets: they are read on, from where they are.
+        guard size <= limit else { return .failure(FileError.tooLarge(limit)) }
+        // Pipes have no offsets: they are read on, from where they are.
         let regular = (st.st_mode & S_IFMT) == S_IFREG
         var failure: Int32 = 0
         var out = [UInt8](unsafeUninitializedCapacity: size) { buf, count in
@@ -58,6 +67,8 @@ public enum StoreFile {
         if failure != 0 { return .failure(FileError(errno: failure)) }
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
+            // A pipe, or a file that grew after fstat, is read in chunks up to the limit.
+            if out.count > limit { return .failure(FileError.tooLarge(limit)) }
             let at = off_t(out.count)
             let n = chunk.withUnsafeMutableBytes { regular ? pread(fd, $0.baseAddress, $0.count, at) : read(fd, $0.baseAddress, $0.count) }
             if n < 0 {
@@ -114,6 +125,7 @@ public enum StoreFile {
         switch readBytes(path) {
         case .failure(let e):
             if e.code == ENOENT { return .success(.missing(Store())) }
+            if e.refusedUnread { return .failure(Catalog.storeRefused(path, reason: e.reason)) }
             return .failure(Catalog.storeUnreadable(path: path, reason: e.reason))
         case .success(let bytes):
             switch StoreCodec.decode(bytes) {
@@ -205,6 +217,17 @@ public struct FileError: Error, Sendable {
         self.reason = reason
         self.code = code
     }
+
+    /// A file or pipe past `limit` bytes.
+    public static func tooLarge(_ limit: Int) -> FileError {
+        FileError(reason: "it is larger than \(limit) bytes (docs/LIMITS.md)", code: EFBIG)
+    }
+
+    /// Whether the file was refused for its size.
+    public var isTooLarge: Bool { code == EFBIG }
+
+    /// Whether the file was refused for its kind or its size (not an I/O error).
+    public var refusedUnread: Bool { code == EFBIG || code == ENODEV }
 
     public init(errno e: Int32) {
         self.code = e

@@ -20,9 +20,14 @@ public enum StoreKind: String, Sendable {
     /// 3` is SQLite, anything else the JSON file), a new file's name. Nil, with the reason, for
     /// a new file whose name says neither.
     public static func of(_ path: String) -> Result<StoreKind, StoreKindError> {
-        if let head = StoreFile.head(StorePath(path).target, SQLiteStore.header.count) {
+        let target = StorePath(path).target
+        if let head = StoreFile.head(target, SQLiteStore.header.count) {
             return .success(head == SQLiteStore.header ? .sqlite : .json)
         }
+        // Something there that is not a regular file with bytes (a device, a folder, a pipe):
+        // the JSON reader refuses it with its reason; an empty file goes by its name.
+        var st = stat()
+        if stat(target, &st) == 0, (st.st_mode & S_IFMT) != S_IFREG { return .success(.json) }
         let lower = path.lowercased()
         guard let k = extensions.first(where: { lower.hasSuffix($0.0) })?.1 else {
             return .failure(StoreKindError(path: path))

@@ -29,6 +29,8 @@ struct TaskRecord {
     /// What a repeat holds besides its text, rule and anchor date (a rule's week start, the
     /// anchor's time, EXDATE and RDATE); read by the general reader only, nil when absent.
     var repeatExtras: RepeatExtras? = nil
+    /// Where the repeat's value starts, for the error of a rule that cannot be read.
+    var repeatAt = 0
     var estimate: Estimate? = nil
     var heldUntil: CivilDate? = nil
     var notTodayOn: CivilDate? = nil
@@ -57,7 +59,7 @@ struct TaskRecord {
         tags.removeAll(keepingCapacity: true)
         notes.removeAll(keepingCapacity: true)
         description = nil; goal = nil
-        hasRepeat = false; repeatText = .empty; repeatRRULE = nil; repeatAnchor = nil; repeatExtras = nil
+        hasRepeat = false; repeatText = .empty; repeatRRULE = nil; repeatAnchor = nil; repeatExtras = nil; repeatAt = 0
         estimate = nil; heldUntil = nil; notTodayOn = nil; completedAt = nil; createdAt = Instant(seconds: 0); modifiedAt = nil
         parent = nil; nextOccurrence = nil; pristine = false
         steps.removeAll(keepingCapacity: true)
@@ -74,6 +76,38 @@ enum TaskKey: String, CaseIterable {
     case steps, reminders, comments
 
     static let all = TaskKey.allCases
+
+    /// One bit per key, so the fast path sees a key written twice (and declines the record).
+    var bit: UInt32 {
+        switch self {
+        case .id: return 1 << 0
+        case .title: return 1 << 1
+        case .status: return 1 << 2
+        case .due: return 1 << 3
+        case .start: return 1 << 4
+        case .priority: return 1 << 5
+        case .project: return 1 << 6
+        case .area: return 1 << 7
+        case .tags: return 1 << 8
+        case .notes: return 1 << 9
+        case .description: return 1 << 10
+        case .goal: return 1 << 11
+        case .repeat: return 1 << 12
+        case .estimate: return 1 << 13
+        case .heldUntil: return 1 << 14
+        case .notTodayOn: return 1 << 15
+        case .completedAt: return 1 << 16
+        case .createdAt: return 1 << 17
+        case .parent: return 1 << 18
+        case .nextOccurrence: return 1 << 19
+        case .pristine: return 1 << 20
+        case .steps: return 1 << 21
+        case .reminders: return 1 << 22
+        case .comments: return 1 << 23
+        case .uid: return 1 << 24
+        case .modifiedAt: return 1 << 25
+        }
+    }
     static let spellings: [[UInt8]] = TaskKey.allCases.map { Array($0.rawValue.utf8) }
 
     /// The key a reference spells, or nil for a key this version does not know.
@@ -215,18 +249,26 @@ extension StoreCodec {
     /// Reads one task record into `t`. With `keep`, reminders, comments and unknown fields are
     /// kept as JSON; without it they are checked and skipped.
     static func readTask(_ r: inout JSONReader, into t: inout TaskRecord, keep: Bool) throws(JSONError) {
+        // A key written twice in a record is an error with its line and column, on every path.
+        r.uniqueKeys = true
         r.skipWhitespace()
         let start = r.offset
         t.reset(at: start)
         guard r.peekKind() == .object else { throw r.error("a task is an object") }
         try r.beginObject()
-        while let keyRef = try r.nextKeyRef() {
+        // Known keys are checked for a repeat by a bit each; the others by the reader.
+        var seen: UInt32 = 0
+        while let keyRef = try r.nextKeyRef(noting: false) {
+            let keyAt = keyRef.start - 1
             r.skipWhitespace()
             let at = r.offset
             guard let key = TaskKey.of(keyRef, in: r) else {
+                try r.noteKey(start: keyRef.start, end: keyRef.end, escaped: keyRef.escaped, at: keyAt)
                 if keep { t.extra[r.string(keyRef)] = try r.readValue() } else { try r.skipValue() }
                 continue
             }
+            guard seen & key.bit == 0 else { throw r.error("the key '\(key.rawValue)' appears twice in one object", at: keyAt) }
+            seen |= key.bit
             switch key {
             case .id:
                 t.id = try r.readInt()
@@ -321,7 +363,7 @@ extension StoreCodec {
     /// R-TASK-7: each reminder is `{"at": "2026-06-15T09:00", "pastDue": true}`; `at` is required
     /// and checked whether or not the reminders are kept, so every load path refuses the same file.
     static func readReminders(_ r: inout JSONReader, into out: inout [Reminder], keep: Bool) throws(JSONError) {
-        // A repeated key's last value wins, as for every other field.
+        // A repeated key is refused by the reader (JSONReader+Keys) before this runs again.
         out.removeAll(keepingCapacity: true)
         try r.beginArray()
         while try r.nextElement() {
@@ -395,7 +437,16 @@ extension StoreCodec {
         }
         if !extras.isEmpty { t.repeatExtras = extras }
         t.repeatText = text
+        t.repeatAt = at
         t.hasRepeat = true
+    }
+
+    /// The error of a repeat neither of whose texts reads as a rule (issue 20: it loaded, and
+    /// completing the task then said the series had ended).
+    static func unreadableRepeat(_ t: TaskRecord, _ r: JSONReader) -> JSONError {
+        let text = String(r.string(t.repeatText).prefix(60))
+        let rule = t.repeatRRULE.map { " nor its rrule '\(String(r.string($0).prefix(60)))'" } ?? ""
+        return r.error("task \(t.id)'s repeat '\(text)'\(rule) is not a rule this version reads", at: t.repeatAt)
     }
 
     static func readEstimate(_ r: inout JSONReader, _ at: Int) throws(JSONError) -> Estimate {

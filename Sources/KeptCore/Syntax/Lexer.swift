@@ -33,11 +33,20 @@ public struct Lexer {
         }
     }
 
-    /// All tokens of the statement, ending with `.end`.
+    /// All tokens of the statement, ending with `.end`. A statement past the size or token
+    /// limit (docs/LIMITS.md) gives an error and no more tokens, so no later stage sees it.
     public mutating func tokenize() -> [Token] {
+        if end > Limits.statementBytes {
+            diagnostics.append(Catalog.statementTooLong(file: file, range: range(0, end), bytes: end))
+            return [Token(kind: .end, text: "", range: range(end, end))]
+        }
         var out: [Token] = []
         while true {
             let t = next()
+            if out.count == Limits.statementTokens, t.kind != .end {
+                diagnostics.append(Catalog.tooManyTokens(file: file, range: t.range))
+                return [Token(kind: .end, text: "", range: range(end, end))]
+            }
             out.append(t)
             if t.kind == .end { return out }
         }

@@ -97,31 +97,25 @@ public struct Transcript: Sendable {
         // A final line break leaves an empty last line that is not part of the script.
         if let last = lines.last, last.start == last.end, lines.count > 1 { lines.removeLast() }
         let b = file.bytes
-        func starts(_ l: (start: Int, end: Int), _ p: String) -> Bool {
-            let u = Array(p.utf8)
-            guard l.end - l.start >= u.count else { return false }
-            for (k, c) in u.enumerated() where b[l.start + k] != c { return false }
-            return true
-        }
-        func isCommandLine(_ l: (start: Int, end: Int)) -> Bool {
-            starts(l, "> ") || (l.end - l.start == 1 && b[l.start] == UInt8(ascii: ">"))
-        }
-        func isBlank(_ l: (start: Int, end: Int)) -> Bool {
-            var k = l.start
-            while k < l.end { if b[k] != 0x20 && b[k] != 0x09 { return false }; k += 1 }
-            return true
-        }
-        let transcript = lines.contains(where: isCommandLine)
+        let transcript = lines.contains { TranscriptReader.isCommandLine(b[$0.start..<$0.end]) }
         self.isTranscript = transcript
+        var reader = TranscriptReader(transcript: transcript)
 
         var items: [TranscriptItem] = []
         var diags: [Diagnostic] = []
         var pending: [TranscriptDirective] = []
         var caseName: String? = nil
-        var n = 0
-        func directive(_ l: (start: Int, end: Int), line: Int) -> TranscriptDirective {
-            TranscriptDirective(text: String(decoding: b[(l.start + 1)..<l.end], as: UTF8.self), line: line,
-                                range: SourceRange(start: l.start, end: l.end))
+        // The command being read: its first line, its statement's start and end, the
+        // continuation prefixes to blank, and its expected lines.
+        var open: (line: Int, start: Int, end: Int, blanks: [SourceRange], expected: [String], first: Int)? = nil
+        func close() {
+            guard let c = open else { return }
+            open = nil
+            let stmt = StatementSource(file: file, range: SourceRange(start: c.start, end: c.end), blanking: c.blanks)
+            items.append(.command(TranscriptCommand(
+                statement: stmt, line: c.line, expected: c.expected,
+                expectedLines: c.first..<(c.first + c.expected.count), modifiers: pending, caseName: caseName)))
+            pending = []
         }
         func addDirective(_ d: TranscriptDirective) {
             switch d.name {
@@ -137,48 +131,30 @@ public struct Transcript: Sendable {
                 pending.append(d)
             }
         }
-        while n < lines.count {
-            let l = lines[n]
+        for (n, l) in lines.enumerated() {
             let lineNo = n + 1
-            if transcript ? isCommandLine(l) : !(isBlank(l) || starts(l, "#") || starts(l, "@")) {
-                let prefix = transcript ? min(2, l.end - l.start) : 0
-                var blanks: [SourceRange] = []
-                var stmtEnd = l.end
-                n += 1
-                // Continuations: `... text`, right after the command or another continuation.
-                while n < lines.count, starts(lines[n], "... ") {
-                    blanks.append(SourceRange(start: lines[n].start, end: lines[n].start + 4))
-                    stmtEnd = lines[n].end
-                    n += 1
-                }
-                let stmt = StatementSource(file: file, range: SourceRange(start: l.start + prefix, end: stmtEnd),
-                                           blanking: blanks)
-                var expected: [String] = []
-                let first = n + 1
-                if transcript {
-                    while n < lines.count, !isBlank(lines[n]), !isCommandLine(lines[n]) {
-                        expected.append(String(decoding: b[lines[n].start..<lines[n].end], as: UTF8.self))
-                        n += 1
-                    }
-                }
-                items.append(.command(TranscriptCommand(
-                    statement: stmt, line: lineNo, expected: expected,
-                    expectedLines: first..<(first + expected.count), modifiers: pending, caseName: caseName)))
-                pending = []
-                continue
+            switch reader.read(b[l.start..<l.end]) {
+            case .command(let prefix):
+                close()
+                open = (lineNo, l.start + prefix, l.end, [], [], lineNo + 1)
+            case .continuation:
+                open?.blanks.append(SourceRange(start: l.start, end: l.start + 4))
+                open?.end = l.end
+                open?.first = lineNo + 1
+            case .expected:
+                open?.expected.append(String(decoding: b[l.start..<l.end], as: UTF8.self))
+            case .blank, .comment:
+                break
+            case .directive:
+                close()
+                addDirective(TranscriptDirective(text: String(decoding: b[(l.start + 1)..<l.end], as: UTF8.self), line: lineNo,
+                                                 range: SourceRange(start: l.start, end: l.end)))
+            case .stray:
+                close()
+                diags.append(Catalog.strayTranscriptLine(file: file, range: SourceRange(start: l.start, end: l.end)))
             }
-            if isBlank(l) || starts(l, "#") {
-                n += 1
-                continue
-            }
-            if starts(l, "@") {
-                addDirective(directive(l, line: lineNo))
-                n += 1
-                continue
-            }
-            diags.append(Catalog.strayTranscriptLine(file: file, range: SourceRange(start: l.start, end: l.end)))
-            n += 1
         }
+        close()
         self.items = items
         self.diagnostics = diags
     }

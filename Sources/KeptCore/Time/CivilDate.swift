@@ -103,6 +103,30 @@ public struct CivilDate: Hashable, Comparable, Sendable, CustomStringConvertible
         return adding(months: months)
     }
 
+    /// The date `days` days later, or nil when it would leave 0001-01-01...9999-12-31: for
+    /// dates a user asks for, which are refused past the calendar rather than clamped.
+    public func addingChecked(days: Int) -> CivilDate? {
+        let (sum, overflow) = dayNumber.addingReportingOverflow(days)
+        guard !overflow, sum >= CivilDate.earliestDayNumber, sum <= CivilDate.latestDayNumber else { return nil }
+        return CivilDate(dayNumber: sum)
+    }
+
+    /// The same day `months` months later, clamped to the month's end, or nil past the calendar.
+    public func addingChecked(months: Int) -> CivilDate? {
+        let (total, overflow) = (year * 12 + (month - 1)).addingReportingOverflow(months)
+        guard !overflow else { return nil }
+        let newYear = CalendarMath.floorDivide(total, 12)
+        guard CivilDate.yearRange.contains(newYear) else { return nil }
+        return adding(months: months)
+    }
+
+    /// The same day `years` years later (Feb 29 becomes Feb 28), or nil past the calendar.
+    public func addingChecked(years: Int) -> CivilDate? {
+        let (months, overflow) = years.multipliedReportingOverflow(by: 12)
+        guard !overflow else { return nil }
+        return addingChecked(months: months)
+    }
+
     /// Days from this date to `other`: positive when `other` is later.
     public func days(until other: CivilDate) -> Int {
         other.dayNumber - dayNumber
