@@ -176,6 +176,33 @@ final class InteropTests: XCTestCase, SessionTesting {
         }
     }
 
+    /// A refused file that had deleted a task, brought one back from its tombstone and added
+    /// one is taken back through the change path on either backend: the same tasks, the same
+    /// tombstones (none for the task it added, the old one for the task it brought back).
+    func testARefusedFileTakesBackDeletesAndTombstonesOnEitherBackend() throws {
+        let path = NSTemporaryDirectory() + "kept-refused-\(ProcessInfo.processInfo.processIdentifier).db"
+        addTeardownBlock { for x in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + x) } }
+        let db = try SQLiteStore.open(path).get()
+        let u3 = "2d9a7e3a-5b3c-4e4d-9f6a-7b8c9d0e1f2a"
+        for (name, s) in [("json", session()), ("sqlite", Session(engine: Engine(store: db, clock: .wall(Self.now), defaultZone: Self.zone, uids: .seeded(5))))] {
+            _ = try s.engine.importTasks([record("Keep", uid: Self.u1, modified: "2026-06-01T00:00:00Z"),
+                                          record("Gone", uid: Self.u2, modified: "2026-06-01T00:00:00Z")])
+            XCTAssertFalse(run(s, "delete 2").failed, name)
+            let before = s.store.snapshot()
+            XCTAssertEqual(before.tombstones.map(\.uid.description), [Self.u2], name)
+            var del = record("Keep", uid: Self.u1, line: 1, modified: "2026-07-01T00:00:00Z")
+            del.deleted = true
+            var list = ImportList([del, record("Gone", uid: Self.u2, line: 2, modified: "2026-07-01T00:00:00Z"),
+                                   record("New", uid: u3, line: 3), record(" ", line: 4)])
+            XCTAssertThrowsError(try s.engine.importTasks(&list), name) { e in XCTAssertEqual((e as? ImportError)?.code, "E0607", name) }
+            let after = s.store.snapshot()
+            XCTAssertEqual(after.tasks, before.tasks, name)
+            XCTAssertEqual(after.tombstones, before.tombstones, name)
+            XCTAssertEqual(after.nextID, before.nextID, name)
+            XCTAssertEqual(after.history.undoStack.count, before.history.undoStack.count, name)
+        }
+    }
+
     func testParentsByUIDWhereverTheyAre() throws {
         let s = session()
         var child = record("Child", uid: Self.u2)

@@ -1,5 +1,5 @@
 // Importing tasks (docs/INTEROP.md): records from a reader, matched by uid against the store,
-// applied as one undo step through the one change path. The newer of a record and the store
+// applied as one undo step through the one change path (Engine.apply). The newer of a record and the store
 // wins: a record older than the task's last change here, or than its deletion here, is skipped;
 // a task the store does not hold is added (and one deleted in the file is not). A record the
 // reader refuses refuses the whole file: what was applied is taken back, and the store is as it
@@ -82,9 +82,11 @@ struct ImportRun {
         }
     }
 
+    /// A change of the step, through the engine's change path. The record's own modifiedAt is
+    /// kept (the newer side wins by it), so changes are not stamped now as a user's edit is.
     mutating func apply(_ c: Change) {
         guard !options.dryRun else { return }
-        engine.store.apply(.item(c))
+        engine.apply(.item(c))
         step.changes.append(c)
     }
 
@@ -129,7 +131,7 @@ struct ImportRun {
         if r.hasUID, let gone = lookup.deletedAt(r.task.uid) {
             guard r.hasModified, r.task.modifiedAt > gone else { return note(r, .skip, id: nil, reason: .deletedHere) }
             if !options.dryRun {
-                engine.store.apply(.untombstone(r.task.uid))
+                engine.apply(.untombstone(r.task.uid))
                 untombstoned.append(Tombstone(uid: r.task.uid, deletedAt: gone))
             }
         }
@@ -163,7 +165,8 @@ struct ImportRun {
             apply(.task(before: c, after: a))
         }
         apply(.task(before: e, after: nil))
-        if !options.dryRun { engine.store.apply(.tombstone(Tombstone(uid: e.uid, deletedAt: r.task.modifiedAt))) }
+        // Deleted when the file says, not now: a later import compares its records with this.
+        if !options.dryRun { engine.apply(.tombstone(Tombstone(uid: e.uid, deletedAt: r.task.modifiedAt))) }
         note(r, .delete, id: e.id)
     }
 
@@ -209,7 +212,7 @@ struct ImportRun {
         if before != p {
             projects[key] = p
             if !options.dryRun {
-                engine.store.apply(.item(.project(before: before, after: p)))
+                engine.apply(.item(.project(before: before, after: p)))
                 step.changes.append(.project(before: before, after: p))
             }
         }
@@ -232,17 +235,22 @@ struct ImportRun {
         if unresolved > 0 { report.notes.append("\(unresolved == 1 ? "1 parent" : "\(unresolved) parents") not in the file or the store: kept as the record's RELATED-TO") }
         report.projectsAdded = newProjects
         guard !options.dryRun else { return }
-        if nextID != firstID { engine.store.apply(.nextID(nextID)) }
+        if nextID != firstID { engine.apply(.nextID(nextID)) }
         let n = report.added + report.changed + report.deleted
         engine.record(step, summary: "import \(options.name) · \(n == 1 ? "1 task" : "\(n) tasks")")
     }
 
-    /// Takes back what was applied, newest first, with no tombstones for the tasks taken out.
+    /// Takes back what was applied, newest first, through the change path: a task this import
+    /// added leaves no tombstone (it was never the store's), one it deleted comes back without
+    /// its tombstone, and a tombstone it took away is put back.
     mutating func takeBack() {
         guard !options.dryRun else { return }
-        while let c = step.changes.popLast() { engine.store.apply(.item(c.inverted)) }
-        for t in untombstoned { engine.store.apply(.tombstone(t)) }
-        if engine.store.nextID != firstID { engine.store.apply(.nextID(firstID)) }
+        while let c = step.changes.popLast() {
+            engine.apply(.item(c.inverted))
+            if case .task(.none, let a?) = c { engine.apply(.untombstone(a.uid)) }
+        }
+        for t in untombstoned { engine.apply(.tombstone(t)) }
+        if engine.store.nextID != firstID { engine.apply(.nextID(firstID)) }
     }
 
     static func makesLoop(_ t: Task, _ store: any StoreBackend) -> Bool {

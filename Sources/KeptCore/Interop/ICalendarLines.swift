@@ -97,7 +97,8 @@ struct ContentLine {
         out.append(contentsOf: [0x0D, 0x0A])
     }
 
-    /// TEXT escaped (RFC 5545 section 3.3.11).
+    /// TEXT escaped (RFC 5545 section 3.3.11). TEXT holds no control character but HTAB, and
+    /// has no escape for one: the others are left out, so strict readers accept the line.
     static func escape(_ s: String) -> String {
         var out = ""
         out.reserveCapacity(s.utf8.count)
@@ -108,7 +109,10 @@ struct ContentLine {
             case ",": out += "\\,"
             case "\n", "\r\n": out += "\\n"
             case "\r": break
-            default: out.append(c)
+            case "\t": out.append(c)
+            default:
+                if let v = c.asciiValue, v < 0x20 || v == 0x7F { break }
+                out.append(c)
             }
         }
         return out

@@ -144,7 +144,9 @@ extension Session {
         if req.file.text == "-" {
             var lines = bytes.split(separator: 0x0A, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
             if lines.last == "" { lines.removeLast() }
-            return CommandOutput(lines: lines)
+            var o = CommandOutput(lines: lines)
+            o.verbatim = true
+            return o
         }
         if case .failure(let e) = StoreFile.writeAtomically(bytes, to: req.file.text) {
             return .error(Catalog.exportFailed(req.file.text, reason: e.reason, range: req.file.range, file: s.source.file))

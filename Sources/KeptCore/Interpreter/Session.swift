@@ -163,9 +163,10 @@ public final class Session {
 
     /// What a statement prints, as it reaches a terminal or a transcript: in text, control
     /// characters of user text are escaped here, once for every statement (DisplayText); JSON
-    /// keeps the text as it is. Diagnostics escape their own text (Diagnostic.init).
+    /// keeps the text as it is, and so does a file's text (CommandOutput.verbatim). Diagnostics
+    /// escape their own text (Diagnostic.init).
     func displayed(_ r: CommandOutput) -> CommandOutput {
-        guard format == .text else { return r }
+        guard format == .text, !r.verbatim else { return r }
         var o = r
         o.lines = r.lines.map(DisplayText.escaped)
         if var q = r.confirmation {
