@@ -15,7 +15,7 @@ converted with bench/convert_store.py), with a dozen hand-made tasks that use ev
      formats hold (iCalendar: all but id and the occurrence links; Taskwarrior: the table of
      docs/INTEROP.md), and importing the same file again changes nothing.
 Needs icalendar and recurring-ical-events (PyPI) and taskwarrior with faketime (Debian);
-`make test` installs them. Ends with `N passed, M failed`.
+`make test` installs them. Ends with `N passed, M failed`; `-v` prints each passed check too.
 """
 import datetime as dt
 import json
@@ -34,6 +34,8 @@ ZONE = "Europe/Berlin"
 NOW = "2026-06-15T09:00"
 REGEX = "(review|fix) .*(budget|report)"
 BERLIN = ZoneInfo(ZONE)
+# `-v` prints every check that passed with its figures, not only the failures.
+VERBOSE = "-v" in sys.argv[1:]
 
 # Tasks that use every field, on top of the generated store (ids from 10001).
 RICH = [
@@ -73,6 +75,8 @@ class Checks:
     def check(self, ok, what):
         if ok:
             self.passed += 1
+            if VERBOSE:
+                print("ok  ", what)
         else:
             self.failed += 1
             print("FAIL", what)
