@@ -203,6 +203,49 @@ final class InteropTests: XCTestCase, SessionTesting {
         }
     }
 
+    /// An import that adds more tasks than one undo step holds (Journal.heldAdds, made small
+    /// here) is made but is no step, and the history before it is cleared; refused, it still
+    /// changes nothing, on either backend, though its step no longer holds what it added.
+    func testAnImportLargerThanAStepHoldsIsMadeButNotUndoable() throws {
+        let path = NSTemporaryDirectory() + "kept-held-\(ProcessInfo.processInfo.processIdentifier).db"
+        addTeardownBlock { for x in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + x) } }
+        let db = try SQLiteStore.open(path).get()
+        var options = ImportOptions(name: "big")
+        options.heldAdds = 3
+        for (name, s) in [("json", session()), ("sqlite", Session(engine: Engine(store: db, clock: .wall(Self.now), defaultZone: Self.zone, uids: .seeded(5))))] {
+            XCTAssertFalse(run(s, "add Before").failed, name)
+            let before = s.store.snapshot()
+            var a = record("A", uid: Self.u1, line: 1)
+            a.task.project = "Home"
+            a.fields.insert(.project)
+            let five = [a, record("B", uid: Self.u2, line: 2), record("C", line: 3), record("D", line: 4), record("E", line: 5)]
+            var bad = ImportList(five + [record("", line: 6)])
+            XCTAssertThrowsError(try s.engine.importTasks(&bad, options: options), name)
+            let after = s.store.snapshot()
+            XCTAssertEqual(after.tasks, before.tasks, name)
+            XCTAssertEqual(after.tombstones, before.tombstones, "\(name): the adds taken back leave no tombstones")
+            XCTAssertEqual(after.projects.count, 0, name)
+            XCTAssertEqual(after.nextID, before.nextID, name)
+            XCTAssertEqual(after.history.undoStack.count, 1, name)
+            let r = try s.engine.importTasks(five, options: options)
+            XCTAssertEqual(r.added, 5, name)
+            XCTAssertFalse(r.undoable, name)
+            XCTAssertNoThrow(try s.engine.commit().get(), name)
+            XCTAssertEqual(r.notes.last, "not undoable: more than 3 tasks added in one step; the undo history before it is cleared", name)
+            XCTAssertEqual(s.store.taskCount, 6, name)
+            XCTAssertEqual(s.store.history.undoStack.count, 0, "\(name): the step before it is gone too")
+            let undo = lines(s, "undo")
+            XCTAssertTrue(undo.first?.contains("E03") ?? false, "\(name): nothing to undo: \(undo)")
+            XCTAssertEqual(s.store.taskCount, 6, name)
+            // At the bound it is one step.
+            let t = session()
+            var fits = options
+            fits.heldAdds = 5
+            XCTAssertTrue(try t.engine.importTasks(five, options: fits).undoable, name)
+            XCTAssertEqual(t.store.history.undoStack.count, 1, name)
+        }
+    }
+
     func testParentsByUIDWhereverTheyAre() throws {
         let s = session()
         var child = record("Child", uid: Self.u2)

@@ -38,6 +38,10 @@ struct ImportRun {
     /// Uids met in this file with the id each has now, so one named twice is refused.
     var seen: [TaskUID: Int] = [:]
     var step = Engine.StepChanges()
+    /// Set once the import adds more than a step holds (options.heldAdds): its adds are no
+    /// longer kept in the step (they are the ids from firstID on), and it will not be undoable.
+    var tooLarge = false
+    var addsHeld = 0
     /// Changes of the step's history that are not task items (tombstones taken away), to take
     /// back on an error.
     var untombstoned: [Tombstone] = []
@@ -68,8 +72,8 @@ struct ImportRun {
         let n = min(n, 10_000_000)
         seen.reserveCapacity(n)
         if !options.dryRun {
-            step.changes.reserveCapacity(n)
-            (engine.store as? JSONStore)?.reserveTasks(n)
+            step.changes.reserveCapacity(min(n, options.heldAdds + 1))
+            engine.store.reserveTasks(n)
         }
     }
 
@@ -87,6 +91,17 @@ struct ImportRun {
     mutating func apply(_ c: Change) {
         guard !options.dryRun else { return }
         engine.apply(.item(c))
+        if case .task(.none, _?) = c {
+            guard !tooLarge else { return }
+            addsHeld += 1
+            if addsHeld > options.heldAdds {
+                // More than a step holds: the adds leave the step, which a refused file no longer
+                // needs (they are the ids from firstID on) and undo will not have.
+                tooLarge = true
+                step.changes.removeAll { if case .task(.none, _?) = $0 { return true }; return false }
+                return
+            }
+        }
         step.changes.append(c)
     }
 
@@ -237,6 +252,15 @@ struct ImportRun {
         guard !options.dryRun else { return }
         if nextID != firstID { engine.apply(.nextID(nextID)) }
         let n = report.added + report.changed + report.deleted
+        guard !tooLarge else {
+            // Not a step: the steps before it are dropped too, since undoing one of them over
+            // what the import changed would not put back what was there.
+            while !engine.store.history.undoStack.isEmpty { engine.apply(.history(.popUndo)) }
+            while !engine.store.history.redoStack.isEmpty { engine.apply(.history(.popRedo)) }
+            report.undoable = false
+            report.notes.append("not undoable: more than \(options.heldAdds) tasks added in one step; the undo history before it is cleared")
+            return
+        }
         engine.record(step, summary: "import \(options.name) · \(n == 1 ? "1 task" : "\(n) tasks")")
     }
 
@@ -248,6 +272,14 @@ struct ImportRun {
         while let c = step.changes.popLast() {
             engine.apply(.item(c.inverted))
             if case .task(.none, let a?) = c { engine.apply(.untombstone(a.uid)) }
+        }
+        if tooLarge {
+            // The adds the step no longer holds: every id this import gave out.
+            for id in (firstID..<nextID).reversed() {
+                guard let t = engine.store.task(id) else { continue }
+                engine.apply(.item(.task(before: t, after: nil)))
+                engine.apply(.untombstone(t.uid))
+            }
         }
         for t in untombstoned { engine.apply(.tombstone(t)) }
         if engine.store.nextID != firstID { engine.apply(.nextID(firstID)) }

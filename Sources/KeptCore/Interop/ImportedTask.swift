@@ -172,6 +172,8 @@ public struct ImportOptions: Sendable {
     public var listItems = false
     /// The file's name, for the undo step's summary.
     public var name = "file"
+    /// How many new tasks the undo step holds (Journal.heldAdds; tests make it small).
+    public var heldAdds = Journal.heldAdds
 
     public init(dryRun: Bool = false, listItems: Bool = false, name: String = "file") {
         self.dryRun = dryRun
@@ -223,6 +225,8 @@ public struct ImportReport: Sendable {
     public var projectsAdded: [String] = []
     /// Other things worth knowing (Taskwarrior templates folded into their occurrence…).
     public var notes: [String] = []
+    /// False for an import too large to be one undo step (Journal.heldAdds).
+    public var undoable = true
     public var items: [Item] = []
 
     public var skippedCount: Int { skipped.values.reduce(0, +) }

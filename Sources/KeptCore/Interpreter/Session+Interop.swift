@@ -94,7 +94,7 @@ extension Session {
             ("skips", .object(counts)),
             ("unmapped", .object(JSONObject(r.unmapped.sorted { $0.key < $1.key }.map { ($0.key, .number(JSONNumber($0.value))) }))),
             ("projectsAdded", .array(r.projectsAdded.map { .string($0) })),
-            ("notes", .array(r.notes.map { .string($0) })),
+            ("notes", .array(r.notes.map { .string($0) })), ("undoable", .bool(r.undoable)),
         ])
         if r.dryRun {
             o["tasks"] = .array(r.items.map { it in

@@ -85,7 +85,7 @@ public final class JSONStore: StoreBackend {
     // MARK: changing
 
     /// Room for `n` more tasks, before a large import adds them one by one.
-    func reserveTasks(_ n: Int) {
+    public func reserveTasks(_ n: Int) {
         store.reserveTasks(n)
         taskLog.reserveCapacity(taskLog.count + n)
     }
