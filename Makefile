@@ -2,7 +2,7 @@
 # packages they need on a fresh Debian machine (as root, or through sudo).
 
 SWIFT ?= swift
-APT_PACKAGES := pkg-config libpcre2-dev libreadline-dev libsqlite3-dev sqlite3 zsh groff-base
+APT_PACKAGES := pkg-config libpcre2-dev libreadline-dev libsqlite3-dev sqlite3 zsh groff-base taskwarrior libfaketime
 KEPT_DEBUG := .build/debug/kept
 KEPT_RELEASE := .build/release/kept
 
@@ -29,6 +29,10 @@ deps:
 	  echo "installing: jsonschema"; \
 	  python3 -m pip install --quiet jsonschema || exit 1; \
 	}
+	@python3 -c 'import icalendar, recurring_ical_events' 2>/dev/null || { \
+	  echo "installing: icalendar recurring-ical-events"; \
+	  python3 -m pip install --quiet icalendar recurring-ical-events || exit 1; \
+	}
 
 build: deps
 	$(SWIFT) build
@@ -38,13 +42,15 @@ release: deps
 
 # Unit tests (XCTest), repeat dates against python-dateutil, the peers' counts, every store of
 # examples/ and a 100,000-task store through load and save, 2,400 random filters against an
-# evaluator written from docs/FILTERS.md, then every transcript in examples/ through the real binary.
+# evaluator written from docs/FILTERS.md, exports read by icalendar, recurring-ical-events and
+# Taskwarrior and imported back, then every transcript in examples/ through the real binary.
 test: build
 	$(SWIFT) test
 	python3 Tests/differential/dateutil_diff.py
 	python3 Tests/differential/peer_counts.py
 	python3 Tests/differential/store_roundtrip.py
 	python3 Tests/differential/filter_diff.py
+	python3 Tests/differential/interop_peers.py
 	$(KEPT_DEBUG) test examples/
 
 # The man page, made by the binary from its own tables of commands and options.
@@ -80,6 +86,7 @@ bench: release
 	bash bench/plan_compare.sh
 	bash bench/repl_startup.sh
 	bash bench/sqlite_bench.sh
+	bash bench/import_bench.sh
 
 # libFuzzer targets (Tests/Fuzz/README.md), each run FUZZ_SECONDS (default 120) from the seed
 # corpus in Tests/Fuzz/corpus/; not part of `make test`.

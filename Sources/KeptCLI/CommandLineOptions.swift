@@ -130,6 +130,8 @@ public enum CommandLineOptions {
            kept run [--store FILE] [--now ISO] [--zone TZ] [--format text|json] [--write [--keep-going]] [--bail] [--echo] [--yes] [-e COMMAND]... [SCRIPT...]
            kept test [-k PATTERN]... [--update [-i]] [--fail-fast | --max-failures N] [--report tap|junit FILE]... [--[no-]progress] [--yes] [-j N] PATH[:LINE]...
            kept convert FROM TO
+           kept import FILE|- --store FILE [--as FORMAT] [--dry-run] [--events]
+           kept export FILE|- --store FILE [--as FORMAT] [FILTER...]
            kept help [COMMAND | run | test | repl] | kept completion bash|zsh|fish | kept manpage | kept --help | kept --version
     """
 
@@ -139,6 +141,8 @@ public enum CommandLineOptions {
         ("run", "run scripts, -e statements or stdin against a store"),
         ("test", "run transcripts as regression tests"),
         ("convert", "copy a store into a new JSON or SQLite file"),
+        ("import", "read tasks from Taskwarrior JSON, iCalendar, JSON Lines or Todoist CSV into a store"),
+        ("export", "write a store's tasks (or a filter's) as Taskwarrior JSON, iCalendar, JSON Lines or CSV"),
         ("help", "list the commands of the language, or explain one or a front end"),
         ("completion", "print a completion script for bash, zsh or fish"),
         ("manpage", "print the man page (roff)"),
@@ -149,16 +153,17 @@ public enum CommandLineOptions {
     /// Every option, in the order `kept --help` lists them.
     public static let flags: [Flag] = {
         let session = ["repl", "run", "test"]
+        let interop = ["import", "export"]
         return [
-            Flag(["--store"], session, "FILE", "the store to open (JSON or SQLite, docs/STORE.md); a missing file is an empty store"),
-            Flag(["--now"], session, "ISO", "fix the clock: 2026-06-15T09:00 (wall clock) or 2026-06-15T07:00:00Z"),
-            Flag(["--zone"], session, "TZ", "the account time zone for this run, like Europe/Berlin"),
-            Flag(["--format"], session, "text|json", "text (default) or json: one JSON object per statement", choices: ["text", "json"]),
-            Flag(["--errors"], session, "rich|short", "rich (source line and caret) or short (file:line:col); default by terminal",
+            Flag(["--store"], session + interop, "FILE", "the store to open (JSON or SQLite, docs/STORE.md); a missing file is an empty store"),
+            Flag(["--now"], session + interop, "ISO", "fix the clock: 2026-06-15T09:00 (wall clock) or 2026-06-15T07:00:00Z"),
+            Flag(["--zone"], session + interop, "TZ", "the account time zone for this run, like Europe/Berlin"),
+            Flag(["--format"], session + interop, "text|json", "text (default) or json: one JSON object per statement", choices: ["text", "json"]),
+            Flag(["--errors"], session + interop, "rich|short", "rich (source line and caret) or short (file:line:col); default by terminal",
                  choices: ["rich", "short"]),
-            Flag(["--color"], session, "auto|always|never", "colour on a terminal unless NO_COLOR is set or TERM=dumb (auto), always, or never",
+            Flag(["--color"], session + interop, "auto|always|never", "colour on a terminal unless NO_COLOR is set or TERM=dumb (auto), always, or never",
                  choices: ColorChoice.allCases.map(\.rawValue)),
-            Flag(["--yes", "-y"], session, nil, "confirm bulk deletes ('delete where …') in advance; without it 'run' and 'test' refuse one (E0318)"),
+            Flag(["--yes", "-y"], session + interop, nil, "confirm bulk deletes ('delete where …') in advance; without it 'run' and 'test' refuse one (E0318)"),
             Flag(["--write"], ["run"], nil, "let 'run' write the store, once at the end and only when every statement succeeded"),
             Flag(["--keep-going"], ["run"], nil, "with --write: write what succeeded even when a statement failed"),
             Flag(["--bail"], ["run"], nil, "stop at the first statement that fails"),
@@ -174,7 +179,10 @@ public enum CommandLineOptions {
                  choices: ReportTarget.Format.allCases.map(\.rawValue)),
             Flag(["--progress"], ["test"], nil, "show a progress line (the default when stdout is a terminal)"),
             Flag(["--no-progress"], ["test"], nil, "never show the progress line"),
-            Flag(["--help", "-h"], session, nil, "explain the verb and its options"),
+            Flag(["--as"], interop, "FORMAT", "the file's format: tw, ics, jsonl or csv (default: by the file's extension, docs/INTEROP.md)"),
+            Flag(["--dry-run"], ["import"], nil, "report what the import would change and write nothing"),
+            Flag(["--events"], ["import"], nil, "read an iCalendar file's VEVENTs as tasks too"),
+            Flag(["--help", "-h"], session + interop, nil, "explain the verb and its options"),
         ]
     }()
 
@@ -207,7 +215,7 @@ public enum CommandLineOptions {
             return .success(.completion(shell))
         case "manpage":
             return rest.isEmpty ? .success(.manpage) : fail("'manpage' takes no arguments")
-        case "repl", "run", "test":
+        case "repl", "run", "test", "import", "export":
             break
         default:
             let hint = Suggestion.nearest(verb, in: verbs).map { "; did you mean '\($0)'?" } ?? ""
@@ -217,6 +225,7 @@ public enum CommandLineOptions {
         var sources: [RunSource] = []
         var paths: [String] = []
         var test = TestOptions()
+        var interop = InteropArguments()
         // An index, not an iterator: a `-e` value's raw bytes are found by its place.
         var pos = rest.startIndex
         func nextArgument() -> String? {
@@ -233,6 +242,7 @@ public enum CommandLineOptions {
             }
             guard flag.hasPrefix("-"), flag != "-" else {
                 switch verb {
+                case "import", "export": interop.words.append(a)
                 case "run": sources.append(.script(a))
                 case "test": paths.append(a)
                 default: return fail("'kept repl' takes no script; use 'kept run \(a)'")
@@ -258,6 +268,8 @@ public enum CommandLineOptions {
                     test.update = true
                     test.interactive = true
                 case "--fail-fast": test.maxFailures = 1
+                case "--dry-run": interop.dryRun = true
+                case "--events": interop.events = true
                 case "--progress": test.progress = true
                 case "--no-progress": test.progress = false
                 default: return .success(.help(verb))   // --help
@@ -276,6 +288,7 @@ public enum CommandLineOptions {
             case "--errors":
                 guard let s = DiagnosticRenderer.Style(rawValue: v) else { return fail("--errors takes rich or short, not '\(v)'") }
                 opts.errors = s
+            case "--as": interop.format = v
             case "--color":
                 guard let c = ColorChoice(rawValue: v) else { return fail("--color takes auto, always or never, not '\(v)'") }
                 opts.color = c
@@ -303,11 +316,50 @@ public enum CommandLineOptions {
             }
         }
         switch verb {
+        case "import", "export":
+            // One statement of the language, run as `kept run` runs it; an import writes the
+            // store unless it is a dry run.
+            guard opts.store != nil else { return .failure(UsageError(message: "'kept \(verb)' needs --store FILE")) }
+            switch interop.statement(verb) {
+            case .success(let text):
+                opts.write = verb == "import" && !interop.dryRun
+                return .success(.run(opts, [.expression(text)]))
+            case .failure(let e): return .failure(e)
+            }
         case "run": return .success(.run(opts, sources))
         case "test":
             guard !paths.isEmpty else { return fail("'kept test' needs at least one script or folder") }
             return .success(.test(opts, paths: paths, test))
         default: return .success(.repl(opts))
         }
+    }
+}
+
+/// `kept import` and `kept export`: the words and flags that make their statement.
+struct InteropArguments {
+    var format: String?
+    var dryRun = false
+    var events = false
+    /// The file, then (for export) the filter's words.
+    var words: [String] = []
+
+    func statement(_ verb: String) -> Result<String, UsageError> {
+        guard let file = words.first else { return .failure(UsageError(message: "'kept \(verb)' needs a file (or - for standard \(verb == "import" ? "input" : "output"))")) }
+        if verb == "import", words.count > 1 { return .failure(UsageError(message: "'kept import' takes one file")) }
+        var out = verb + " " + InteropArguments.quoted(file)
+        if let f = format { out += " as " + f }
+        if events { out += " events" }
+        if dryRun { out += " dry-run" }
+        if words.count > 1 { out += " " + words.dropFirst().joined(separator: " ") }
+        return .success(out)
+    }
+
+    static func quoted(_ s: String) -> String {
+        var q = "\""
+        for c in s {
+            if c == "\"" || c == "\\" { q.append("\\") }
+            q.append(c)
+        }
+        return q + "\""
     }
 }

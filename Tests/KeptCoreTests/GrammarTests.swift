@@ -80,6 +80,7 @@ final class GrammarTests: XCTestCase {
                        "Sources/KeptCore/Syntax/Parser+Reminders.swift",
                        "Sources/KeptCore/Syntax/Parser+RepeatDates.swift",
                        "Sources/KeptCore/Syntax/Parser+Plan.swift",
+                       "Sources/KeptCore/Syntax/Parser+Interop.swift",
                        "Sources/KeptCore/Capture/DatePhraseParser.swift",
                        "Sources/KeptCore/Recurrence/RepeatRuleParser.swift",
                        "Sources/KeptCore/Query/FilterParser.swift", "Sources/KeptCore/Query/FilterParser+Values.swift",

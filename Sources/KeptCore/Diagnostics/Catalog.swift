@@ -1,9 +1,11 @@
 // The message catalog: every diagnostic code with its one-line summary, and the functions that
 // make each diagnostic. Codes: E00xx lexical, E01xx syntax, E02xx meaning, E03xx runtime, E04xx
-// the plan, E05xx the front ends (the REPL's dot-commands, piped input, the test runner), W warnings.
+// the plan, E05xx the front ends (the REPL's dot-commands, piped input, the test runner), E06xx other
+// tools' files (import, export), W warnings.
 
 /// A diagnostic's code, as it prints: `E00xx` lexical, `E01xx` syntax, `E02xx` meaning, `E03xx`
-/// runtime, `E04xx` the plan, `E05xx` the front ends (the REPL's dot-commands, piped input, the test runner), `W…` warnings. The cases and
+/// runtime, `E04xx` the plan, `E05xx` the front ends (the REPL's dot-commands, piped input, the test runner), `E06xx` other
+/// tools' files (import, export), `W…` warnings. The cases and
 /// their summaries below are the catalog: one row per code, in order.
 public enum DiagnosticCode: String, CaseIterable, Sendable, CustomStringConvertible {
     case E0001, E0002, E0003, E0004, E0005, E0006, E0007, E0008, E0101, E0102
@@ -15,7 +17,8 @@ public enum DiagnosticCode: String, CaseIterable, Sendable, CustomStringConverti
     case E0313, E0314, E0315, E0316, E0317, E0318, E0319, E0320, E0321, E0322
     case E0323, E0324, E0325, E0326, E0327, E0328, E0329, E0330, E0331, E0401
     case E0402, E0403, E0404, E0405, E0406, E0501, E0502, E0503, E0504, E0505
-    case E0506, E0507, E0508, E0509, W0001
+    case E0506, E0507, E0508, E0509, E0601, E0602, E0603, E0604, E0605, E0606
+    case E0607, E0608, E0609, E0610, W0001
 
     public var description: String { rawValue }
 
@@ -119,6 +122,16 @@ public enum DiagnosticCode: String, CaseIterable, Sendable, CustomStringConverti
         case .E0507: return "no command or case at that line of the script"
         case .E0508: return "no command of the scripts matches the selection"
         case .E0509: return "a test report or an updated script could not be written"
+        case .E0601: return "an import file could not be read"
+        case .E0602: return "the format of a file is not known"
+        case .E0603: return "an import file is not well-formed json or not UTF-8"
+        case .E0604: return "a field of an import record has a value that is not allowed"
+        case .E0605: return "an import file is not well-formed icalendar"
+        case .E0606: return "an import file is not well-formed csv"
+        case .E0607: return "an import record has no title"
+        case .E0608: return "a uid appears twice in one import file"
+        case .E0609: return "an export file could not be written"
+        case .E0610: return "an import option does not apply to the file's format"
         case .W0001: return "a word that looks like a filter operator is searched for as text"
         }
     }

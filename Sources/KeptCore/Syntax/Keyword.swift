@@ -53,6 +53,8 @@ public enum Keyword: String, CaseIterable, Sendable {
     case not
     case back
     case top3
+    case `import`
+    case export
     // Words inside statements.
     case all
 
@@ -64,7 +66,7 @@ public enum Keyword: String, CaseIterable, Sendable {
         .add, .capture, .parse, .date, .explain, .repeat, .rrule, .show, .list, .count, .filter, .filters, .areas, .complete, .reopen, .delete,
         .archive, .unarchive, .tomorrow, .reschedule, .move, .tag, .untag, .duplicate, .step, .comment, .link, .unlink, .subtask,
         .remind, .unremind, .reminders, .skip, .unskip, .rdate, .unrdate, .set, .undo, .redo, .project, .projects, .now, .zone, .help,
-        .plan, .why, .not, .back, .top3,
+        .plan, .why, .not, .back, .top3, .import, .export,
     ]
 
     /// The subcommands a command takes, for `project add`.
@@ -134,6 +136,8 @@ public enum Keyword: String, CaseIterable, Sendable {
         case .not: return "not today: hold a task out of Top 3 and Quick wins until tomorrow"
         case .back: return "end a Not today hold early and show the task in Top 3"
         case .top3: return "print Top 3, pick a new one, add a task or replace a pick"
+        case .import: return "import tasks from a Taskwarrior, iCalendar, JSON Lines or CSV file, as one undo step"
+        case .export: return "write tasks to a Taskwarrior, iCalendar, JSON Lines or CSV file"
         case .all: return ""
         }
     }
@@ -190,6 +194,8 @@ public enum Keyword: String, CaseIterable, Sendable {
         case .not: return "not today ID|\"TITLE\"|where FILTER"
         case .back: return "back ID|\"TITLE\""
         case .top3: return "top3 [change | add ID | replace ID with ID]"
+        case .import: return "import FILE|- [as tw|ics|jsonl|csv] [events] [dry-run]"
+        case .export: return "export FILE|- [as tw|ics|jsonl|csv] [FILTER]"
         case .all: return ""
         }
     }
@@ -247,6 +253,8 @@ public enum Keyword: String, CaseIterable, Sendable {
         case .not: return "not today 3"
         case .back: return "back 3"
         case .top3: return "top3 replace 7 with 3"
+        case .import: return "import examples/interop/tasks.tw.json dry-run"
+        case .export: return "export - as ics +Home"
         case .all: return ""
         }
     }
