@@ -4,6 +4,8 @@
 // (y/n/a/q) and `KEPT_UPDATE=1` is `--update`.
 
 import Foundation
+@testable import KeptCLI
+import KeptCore
 import XCTest
 
 final class UpdateTests: XCTestCase {
@@ -139,5 +141,22 @@ final class UpdateTests: XCTestCase {
         let r = try Kept.run(["test", file], environment: ["KEPT_UPDATE": "1"])
         XCTAssertEqual(r.status, 0, r.summary)
         XCTAssertEqual(try Kept.run(["test", file]).status, 0)
+    }
+
+    /// Every output line that would read as syntax is written so the next run reads it back as
+    /// that one expected line and it matches: a command (`> x`, `>`), a continuation (`... x`),
+    /// `...`, an error (`! E0301 x`), a blank-looking line, an empty line; plain lines and lines
+    /// that only end like a pattern stay as they are.
+    func testEscapedLinesReadBackAsThemselves() {
+        let tricky = ["> x", ">", "... more", "...", "! E0301 no task", "   ", "\t", "", "plain", "a (re)", "b * (glob)", "\\Q\\E"]
+        for line in tricky {
+            let written = Recorder.expectedLine(line)
+            let text = "> list\n\(written)\n\n> count\n"
+            let t = Transcript(file: SourceFile(name: "t.kept", text: text))
+            XCTAssertEqual(t.diagnostics.count, 0, "\(line) written as \(written)")
+            XCTAssertEqual(t.commands.map(\.expected), [[written], []], "\(line) written as \(written)")
+            XCTAssertTrue(ExpectedOutput([written]).matches([line], unordered: false), "\(line) written as \(written)")
+            if ["plain", "a (re)", "b * (glob)"].contains(line) { XCTAssertEqual(written, line) }
+        }
     }
 }

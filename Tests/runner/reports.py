@@ -3,7 +3,7 @@
 (totals, one testcase per command with its time, <failure>, <skipped>, <error> for a script
 that could not run), TAP 13 by a strict line check (version, consecutive points, SKIP and TODO,
 YAML blocks, the plan), a report on stdout with the human output on stderr, the progress line
-(none when piped, shown with --progress), and `-j 1` and `-j 2` on examples/ giving the same
+(by default on a terminal, none when piped, --progress and --no-progress), and `-j 1` and `-j 2` on examples/ giving the same
 reports and the same human output, with the wall time of each printed.
 
 usage: reports.py KEPT_BINARY
@@ -11,6 +11,7 @@ Exit status 0 when every check passed.
 """
 
 import os
+import pty
 import re
 import subprocess
 import sys
@@ -35,6 +36,26 @@ def kept(*args, cwd=None):
     r.stdout = r.stdout.decode()
     r.stderr = r.stderr.decode()
     return r
+
+
+def on_terminal(args):
+    """Runs kept with stdout on a pseudo-terminal; what it wrote there."""
+    master, slave = pty.openpty()
+    proc = subprocess.Popen([KEPT, *args], stdout=slave, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
+    os.close(slave)
+    out = b""
+    while True:
+        try:
+            chunk = os.read(master, 65536)
+        except OSError:  # EIO: the child closed the terminal
+            break
+        if not chunk:
+            break
+        out += chunk
+    proc.wait(timeout=60)
+    os.close(master)
+    # The terminal turns each line break into CR LF.
+    return out.decode().replace("\r\n", "\n")
 
 
 SCRIPTS = {
@@ -139,6 +160,11 @@ def main():
         check(r.stdout.endswith("1 xfailed\n"), "the progress line is cleared before the summary")
         r = kept("test", "--no-progress", d)
         check("\r" not in r.stdout, "--no-progress")
+        # On a terminal the progress line is the default; --no-progress turns it off there too.
+        for args, shown in ((["test", "-j", "1", d], True), (["test", "--no-progress", d], False)):
+            out = on_terminal(args)
+            check(("\r\x1b[K[3/3] " in out) == shown, f"progress on a terminal with {args[1:-1]}: {out!r}")
+            check(out.rstrip().endswith("1 xfailed"), f"the summary ends the output on a terminal: {out!r}")
         r = kept("test", "--progress=yes", d)
         check(r.returncode == 64, f"--progress=yes is a usage error, not exit {r.returncode}")
 
