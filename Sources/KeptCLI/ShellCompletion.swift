@@ -70,12 +70,14 @@ enum ShellCompletion {
                 completion) [[ $COMP_CWORD -eq 2 ]] && COMPREPLY=($(compgen -W "\(Shell.allCases.map(\.rawValue).joined(separator: " "))" -- "$cur")) ;;
                 manpage) ;;
                 convert) COMPREPLY=($(compgen -f -- "$cur")) ;;
-                run|test|repl)
+                run|test|repl|import|export)
                     if [[ $cur == -* ]]; then
                         case "$verb" in
                             run) COMPREPLY=($(compgen -W "\(flagWords("run"))" -- "$cur")) ;;
                             test) COMPREPLY=($(compgen -W "\(flagWords("test"))" -- "$cur")) ;;
                             repl) COMPREPLY=($(compgen -W "\(flagWords("repl"))" -- "$cur")) ;;
+                            import) COMPREPLY=($(compgen -W "\(flagWords("import"))" -- "$cur")) ;;
+                            export) COMPREPLY=($(compgen -W "\(flagWords("export"))" -- "$cur")) ;;
                         esac
                     elif [[ $verb != repl ]]; then
                         COMPREPLY=($(compgen -f -- "$cur"))
@@ -156,6 +158,12 @@ enum ShellCompletion {
                 repl)
                     shift words; (( CURRENT-- ))
                     \(args("repl", rest: "")) ;;
+                import)
+                    shift words; (( CURRENT-- ))
+                    \(args("import", rest: "'1:file to import:_files'")) ;;
+                export)
+                    shift words; (( CURRENT-- ))
+                    \(args("export", rest: "'1:file to write:_files' '*:filter'")) ;;
                 help)
                     topics=(\(helpTopics.map { quoted($0) }.joined(separator: " ")))
                     (( CURRENT == 3 )) && _describe -t topics 'help topic' topics ;;

@@ -189,7 +189,7 @@ final class CLITests: XCTestCase {
         XCTAssertEqual(r.stdoutLines, [
             "add: file a task from a quick-add line",
             "usage:   add TITLE [@DATE] [every RULE] [!PRIORITY] [+PROJECT] [#TAG]... [[[NOTE]]]...",
-            "example: add Call the dentist @tomorrow 3pm +Home #phone !high",
+            "example: add Call the dentist @tomorrow 3pm every 6 months +Home #phone !high",
         ], r.summary)
     }
 

@@ -96,7 +96,8 @@ EXAMPLE_SHAPES = {
     "reminders": ["reminders"], "set": ["updated", "bulk", "settings"], "undo": ["undone"], "redo": ["redone"],
     "project": ["projectAdded", "projectRenamed", "projectArchived", "projectDeleted", "projectStatuses"], "projects": ["projects"],
     "now": ["now"], "zone": ["zone"], "help": ["helpCommand", "help"], "plan": ["plan", "planByDate"], "why": ["why"],
-    "not": ["task", "bulk"], "back": ["back"], "top3": ["top3"],
+    "not": ["task", "bulk"], "back": ["back"], "top3": ["top3"], "skip": ["updated", "bulk"], "unskip": ["updated", "bulk"],
+    "rdate": ["updated", "bulk"], "unrdate": ["updated", "bulk"], "import": ["import"], "export": ["export"],
 }
 listing = kept(["run", "--format", "json", "-e", "help"])
 commands = [c["name"] for c in check("help", listing.stdout.strip(), ["help"])["commands"]]

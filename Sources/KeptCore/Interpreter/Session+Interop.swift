@@ -141,6 +141,13 @@ extension Session {
             let e = engine
             CSVWriter.write(tasks, depth: { e.depth($0) }, zone: zone, to: &bytes)
         }
+        if req.file.text == "-" && self.format == .json {
+            // One JSON object per statement: the file's text is a field of it.
+            return out([], json: .object(JSONObject([("export", .object(JSONObject([
+                ("file", .string("-")), ("format", .string(format.rawValue)), ("tasks", .number(JSONNumber(tasks.count))),
+                ("leftOut", .number(JSONNumber(left))), ("content", .string(String(decoding: bytes, as: UTF8.self))),
+            ])))])))
+        }
         if req.file.text == "-" {
             var lines = bytes.split(separator: 0x0A, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
             if lines.last == "" { lines.removeLast() }

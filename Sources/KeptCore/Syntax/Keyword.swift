@@ -204,7 +204,7 @@ public enum Keyword: String, CaseIterable, Sendable {
     /// examples/home.store.json, every one succeeds (HelpTests.testEveryExampleRuns).
     public var example: String {
         switch self {
-        case .add: return "add Call the dentist @tomorrow 3pm +Home #phone !high"
+        case .add: return "add Call the dentist @tomorrow 3pm every 6 months +Home #phone !high"
         case .capture: return "capture Board offsite Friday 9am"
         case .parse: return "parse Pay rent @jan 31 every month on the 31st"
         case .date: return "date next fri 3pm"
@@ -236,10 +236,10 @@ public enum Keyword: String, CaseIterable, Sendable {
         case .remind: return "remind 1 tomorrow morning"
         case .unremind: return "unremind 1 all"
         case .reminders: return "reminders"
-        case .skip: return "skip next 1"
-        case .unskip: return "unskip 1 jul 1"
-        case .rdate: return "rdate 1 sat 5pm"
-        case .unrdate: return "unrdate 1 sat 5pm"
+        case .skip: return "skip next 7"
+        case .unskip: return "unskip 7 jun 16"
+        case .rdate: return "rdate 7 sat 5pm"
+        case .unrdate: return "unrdate 7 sat 5pm"
         case .set: return "set where (+Home) priority high"
         case .undo: return "undo 2"
         case .redo: return "redo"
