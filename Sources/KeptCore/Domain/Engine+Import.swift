@@ -72,7 +72,9 @@ struct ImportRun {
         let n = min(n, 10_000_000)
         seen.reserveCapacity(n)
         if !options.dryRun {
-            step.changes.reserveCapacity(min(n, options.heldAdds + 1))
+            // The adds a step holds and room for the projects made (growing a step of large
+            // changes would hold two copies at once).
+            step.changes.reserveCapacity(min(n, options.heldAdds) + 256)
             engine.store.reserveTasks(n)
         }
     }
@@ -98,7 +100,7 @@ struct ImportRun {
                 // More than a step holds: the adds leave the step, which a refused file no longer
                 // needs (they are the ids from firstID on) and undo will not have.
                 tooLarge = true
-                step.changes.removeAll { if case .task(.none, _?) = $0 { return true }; return false }
+                step.changes = step.changes.filter { if case .task(.none, _?) = $0 { return false }; return true }
                 return
             }
         }
