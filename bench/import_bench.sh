@@ -24,8 +24,8 @@ TMP="$(mktemp -d)"
 trap 'rm -rf "$TMP"' EXIT
 
 file() { # SIZE -> the Taskwarrior file, made when missing
-  local n=$(( ${1%k} * 1000 )) label="$1"
-  [ "$1" = 1m ] && n=1000000 && label=1000k
+  local n label="$1"
+  if [ "$1" = 1m ]; then n=1000000; label=1000k; else n=$(( ${1%k} * 1000 )); fi
   [ -f "$DATA/tasks-$label.tw.json" ] || (cd "$PEERS" && "$PY" gen_tasks.py -n "$n" --out "$DATA" >/dev/null)
   echo "$DATA/tasks-$label.tw.json"
 }
