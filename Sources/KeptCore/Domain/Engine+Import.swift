@@ -1,9 +1,10 @@
 // Importing tasks (docs/INTEROP.md): records from a reader, matched by uid against the store,
-// applied as one undo step through the one change path (Engine.apply). The newer of a record and the store
-// wins: a record older than the task's last change here, or than its deletion here, is skipped;
-// a task the store does not hold is added (and one deleted in the file is not). A record the
-// reader refuses refuses the whole file: what was applied is taken back, and the store is as it
-// was. Nothing here reads a file; the readers in Interop/ do.
+// applied as one undo step through the one change path (Engine.apply). The newer of a record
+// and the store wins: a record older than the task's last change here, or than its deletion
+// here, is skipped; a task the store does not hold is added (and one deleted in the file is
+// not). A record the reader refuses refuses the whole file: what was applied is taken back, and
+// the store is as it was. An import that adds more than a step holds (Journal.heldAdds) is no
+// undo step. Nothing here reads a file; the readers in Interop/ do.
 
 extension Engine {
     /// Imports every record of `source` as one step (a dry run changes nothing and says what
