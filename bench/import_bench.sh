@@ -24,18 +24,19 @@ TMP="$(mktemp -d)"
 trap 'rm -rf "$TMP"' EXIT
 
 file() { # SIZE -> the Taskwarrior file, made when missing
-  local n=$(( ${1%k} * 1000 )) label="$1"
-  [ "$1" = 1m ] && n=1000000 && label=1000k
+  local n label="$1"
+  if [ "$1" = 1m ]; then n=1000000; label=1000k; else n=$(( ${1%k} * 1000 )); fi
   [ -f "$DATA/tasks-$label.tw.json" ] || (cd "$PEERS" && "$PY" gen_tasks.py -n "$n" --out "$DATA" >/dev/null)
   echo "$DATA/tasks-$label.tw.json"
 }
 
-# `once NAME PREPARE COMMAND`: runs COMMAND once after PREPARE, appends "NAME ms rss_kb" to $TMP/t.
+# `once NAME PREPARE COMMAND`: runs COMMAND once after PREPARE, appends "NAME ms rss_kb cpu_ms" to
+# $TMP/t (cpu: user + system, which other work on a shared machine disturbs less than the wall).
 once() {
   eval "$2"
   local t0 t1
   t0=$(date +%s%N)
-  /usr/bin/time -f "%M" -o "$TMP/rss" bash -c "$3" >/dev/null 2>&1
+  /usr/bin/time -f "%M %U %S" -o "$TMP/rss" bash -c "$3" >/dev/null 2>&1
   t1=$(date +%s%N)
   echo "$1 $(( (t1 - t0) / 1000000 )) $(tail -1 "$TMP/rss")" >> "$TMP/t"
 }
@@ -59,13 +60,15 @@ for size in $SIZES; do
 import statistics, sys
 rows = {}
 for line in open(sys.argv[1]):
-    name, ms, rss = line.split()
-    rows.setdefault(name, []).append((int(ms), int(rss)))
-tw = statistics.median(ms for ms, _ in rows["taskwarrior"]) if "taskwarrior" in rows else None
-print(f"{'command':<14} {'median ms':>10} {'min ms':>8} {'peak RSS MB':>12} {'vs Taskwarrior':>15}")
+    name, ms, rss, user, system = line.split()
+    rows.setdefault(name, []).append((int(ms), int(rss), (float(user) + float(system)) * 1000))
+def med(name, k):
+    return statistics.median(v[k] for v in rows[name])
+tw = "taskwarrior" in rows
+print(f"{'command':<14} {'median ms':>10} {'min ms':>8} {'cpu ms':>8} {'peak RSS MB':>12} {'vs Taskwarrior':>15} {'cpu vs TW':>10}")
 for name, v in rows.items():
-    med = statistics.median(ms for ms, _ in v)
-    ratio = f"{tw / med:.1f}x faster" if tw and name != "taskwarrior" else ""
-    print(f"{name:<14} {med:>10.0f} {min(ms for ms, _ in v):>8} {max(r for _, r in v) / 1024:>12.0f} {ratio:>15}")
+    ratio = f"{med('taskwarrior', 0) / med(name, 0):.1f}x faster" if tw and name != "taskwarrior" else ""
+    cpu = f"{med('taskwarrior', 2) / med(name, 2):.1f}x" if tw and name != "taskwarrior" else ""
+    print(f"{name:<14} {med(name, 0):>10.0f} {min(x[0] for x in v):>8} {med(name, 2):>8.0f} {max(x[1] for x in v) / 1024:>12.0f} {ratio:>15} {cpu:>10}")
 PYEOF
 done

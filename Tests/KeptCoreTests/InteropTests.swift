@@ -200,6 +200,13 @@ final class InteropTests: XCTestCase, SessionTesting {
             XCTAssertEqual(after.tombstones, before.tombstones, name)
             XCTAssertEqual(after.nextID, before.nextID, name)
             XCTAssertEqual(after.history.undoStack.count, before.history.undoStack.count, name)
+            // The tombstone decides, on either backend: older than the deletion is skipped,
+            // newer comes back and takes it away.
+            var r = try s.engine.importTasks([record("Gone", uid: Self.u2, modified: "2020-01-01T00:00:00Z")])
+            XCTAssertEqual(r.skipped[.deletedHere], 1, name)
+            r = try s.engine.importTasks([record("Gone", uid: Self.u2, modified: "2026-07-01T00:00:00Z")])
+            XCTAssertEqual(r.added, 1, name)
+            XCTAssertEqual(s.store.snapshot().tombstones.count, 0, name)
         }
     }
 

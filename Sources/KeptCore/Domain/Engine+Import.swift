@@ -1,9 +1,10 @@
 // Importing tasks (docs/INTEROP.md): records from a reader, matched by uid against the store,
-// applied as one undo step through the one change path (Engine.apply). The newer of a record and the store
-// wins: a record older than the task's last change here, or than its deletion here, is skipped;
-// a task the store does not hold is added (and one deleted in the file is not). A record the
-// reader refuses refuses the whole file: what was applied is taken back, and the store is as it
-// was. Nothing here reads a file; the readers in Interop/ do.
+// applied as one undo step through the one change path (Engine.apply). The newer of a record
+// and the store wins: a record older than the task's last change here, or than its deletion
+// here, is skipped; a task the store does not hold is added (and one deleted in the file is
+// not). A record the reader refuses refuses the whole file: what was applied is taken back, and
+// the store is as it was. An import that adds more than a step holds (Journal.heldAdds) is no
+// undo step. Nothing here reads a file; the readers in Interop/ do.
 
 extension Engine {
     /// Imports every record of `source` as one step (a dry run changes nothing and says what
@@ -72,7 +73,9 @@ struct ImportRun {
         let n = min(n, 10_000_000)
         seen.reserveCapacity(n)
         if !options.dryRun {
-            step.changes.reserveCapacity(min(n, options.heldAdds + 1))
+            // The adds a step holds and room for the projects made (growing a step of large
+            // changes would hold two copies at once).
+            step.changes.reserveCapacity(min(n, options.heldAdds) + 256)
             engine.store.reserveTasks(n)
         }
     }
@@ -98,7 +101,7 @@ struct ImportRun {
                 // More than a step holds: the adds leave the step, which a refused file no longer
                 // needs (they are the ids from firstID on) and undo will not have.
                 tooLarge = true
-                step.changes.removeAll { if case .task(.none, _?) = $0 { return true }; return false }
+                step.changes = step.changes.filter { if case .task(.none, _?) = $0 { return false }; return true }
                 return
             }
         }

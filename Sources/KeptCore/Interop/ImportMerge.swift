@@ -79,6 +79,9 @@ extension Task {
 /// The uids a store holds and the ones it deleted, as an import asks for them.
 struct UIDLookup {
     private var ids: [TaskUID: Int]?
+    /// A SQLite store's tombstones (at most Tombstone.limit), read once instead of once a new
+    /// record; a JSON store's are a table already.
+    private var tombs: [TaskUID: Instant]?
     /// Uids this import added, with their new ids.
     private var added: [TaskUID: Int] = [:]
     let store: any StoreBackend
@@ -91,6 +94,13 @@ struct UIDLookup {
             m.reserveCapacity(j.taskCount)
             for t in j.store.tasks { m[t.uid] = t.id }
             ids = m
+        } else if store.taskCount == 0 {
+            // Nothing to match: no question a record.
+            ids = [:]
+        }
+        if let q = store as? SQLiteStore {
+            // A uid comes once in a file (E0608), so what this import tombstones is never asked.
+            tombs = Dictionary(q.allTombstones().map { ($0.uid, $0.deletedAt) }, uniquingKeysWith: { _, b in b })
         }
     }
 
@@ -111,7 +121,8 @@ struct UIDLookup {
     }
 
     func deletedAt(_ uid: TaskUID) -> Instant? {
-        store.tombstone(uid: uid)?.deletedAt
+        if let tombs { return tombs.isEmpty ? nil : tombs[uid] }
+        return store.tombstone(uid: uid)?.deletedAt
     }
 
     mutating func noteAdded(_ uid: TaskUID, id: Int) { added[uid] = id }

@@ -306,7 +306,11 @@ extension SQLiteStore {
         st.bind(17, Int(t.modifiedAt.seconds))
         st.bind(18, t.completedAt.map { Int($0.seconds) })
         st.bind(19, t.reminders.count)
-        st.bind(20, JSONWriter.compact(.object(StoreCodec.taskObject(t))))
+        // The compact record, written straight into bytes (the same bytes as taskObject's).
+        var record: [UInt8] = []
+        record.reserveCapacity(384)
+        StoreCodec.appendTaskRecord(t, to: &record)
+        st.bind(20, bytes: record)
     }
 
     /// A task's tags as one column: each lowercased, between unit separators, so a tag is

@@ -228,7 +228,7 @@ public final class SQLiteStore: StoreBackend {
 
     public var tombstones: [Tombstone] { allTombstones() }
 
-    private func allTombstones() -> [Tombstone] {
+    func allTombstones() -> [Tombstone] {
         var out: [Tombstone] = []
         guard let st = try? db.statement("SELECT uid, deleted_at FROM tombstones ORDER BY seq") else { return out }
         defer { st.reset() }
