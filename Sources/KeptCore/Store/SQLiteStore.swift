@@ -68,9 +68,20 @@ public final class SQLiteStore: StoreBackend {
         let s = SQLiteStore(db: db, file: p)
         do throws(SQLiteError) {
             db.busyTimeout(Int32(StoreFile.lockTimeoutMilliseconds))
-            let app = try db.integer("PRAGMA application_id") ?? 0
-            let version = try db.integer("PRAGMA user_version") ?? 0
-            let tables = try db.integer("SELECT count(*) FROM sqlite_schema") ?? 0
+            // The three are read in one read transaction: another process making this new store
+            // commits its schema and its application id at once, and reads on either side of
+            // that commit would take a half-made store for another program's.
+            try db.exec("BEGIN")
+            let app: Int64, version: Int64, tables: Int64
+            do throws(SQLiteError) {
+                app = try db.integer("PRAGMA application_id") ?? 0
+                version = try db.integer("PRAGMA user_version") ?? 0
+                tables = try db.integer("SELECT count(*) FROM sqlite_schema") ?? 0
+                try db.exec("COMMIT")
+            } catch {
+                try? db.exec("ROLLBACK")
+                throw error
+            }
             if tables > 0, app != applicationID {
                 return .failure(.unreadable(Catalog.notAKeptDatabase(path, reason: "it is a SQLite database of another program")))
             }
@@ -342,10 +353,21 @@ public final class SQLiteStore: StoreBackend {
     }
 
     /// Reads the small parts of the store again and forgets the rest.
+    /// Outside a write they are read in one read transaction, the version first: a commit of
+    /// another process lands wholly before or after what is read, and one after it leaves the
+    /// version seen behind, so the next write reads again rather than keep a stale next id.
     private func readCaches() throws(SQLiteError) {
-        currentMeta = try readMeta()
+        let own = !writing
+        if own { try db.exec("BEGIN") }
+        do throws(SQLiteError) {
+            seenVersion = try version()
+            currentMeta = try readMeta()
+            if own { try db.exec("COMMIT") }
+        } catch {
+            if own { try? db.exec("ROLLBACK") }
+            throw error
+        }
         loadedJournal = nil
         full = nil
-        seenVersion = try version()
     }
 }
