@@ -30,8 +30,10 @@ extension Expansion {
         var from = kDay - c.base
         var visited = 0
         let limit = 4801 * cycles
+        // Whole years are left out once a calendar year has had none (at the second January).
+        var januaries = 0
         while visited < limit {
-            if c.month == 1, visited > 0 {
+            if c.month == 1, visited > 0, januaries >= 1 || c.base - kDay >= 365 {
                 if skip == nil {
                     let ph = phase ?? dayPhase()
                     phase = ph
@@ -61,6 +63,7 @@ extension Expansion {
                     cand &= ph.mask(from: c.base)
                 }
             }
+            if c.month == 1, visited > 0 { januaries += 1 }
             c.advance()
             visited += 1
             if c.base > Expansion.lastDay { return nil }
@@ -161,11 +164,18 @@ extension Expansion {
         var cur = MonthCursor(containing: anchorDay)
         var memo = MonthMaskMemo()
         var visited = 0
-        while c < limit, cur.base <= kDay, visited < 4801 * cycles {
-            if cur.month == 1, visited > 0, !skip.mayHave(self, base: cur.base, jan1Weekday: cur.firstWeekday, leap: cur.leap, memo: &memo) {
-                cur.advanceYear()
-                visited += 12
-                continue
+        let most = 4801 * cycles
+        // Years are left out only after a year without an occurrence (a dense rule's years all
+        // have some: asking would cost more than it saves).
+        var atJanuary = -1
+        while c < limit, cur.base <= kDay, visited < most {
+            if cur.month == 1, visited > 0 {
+                if c == atJanuary, !skip.mayHave(self, base: cur.base, jan1Weekday: cur.firstWeekday, leap: cur.leap, memo: &memo) {
+                    cur.advanceYear()
+                    visited += 12
+                    continue
+                }
+                atJanuary = c
             }
             var cand = monthMask(cur, &memo)
             if cand != 0 {
