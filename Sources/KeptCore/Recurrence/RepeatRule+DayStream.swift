@@ -159,11 +159,11 @@ extension Expansion {
         guard reachable, frequency != .minutely || minutelySetPosKeeps else { return 0 }
         let kDay = floorDiv(k, OccurrenceKey.minutesPerDay)
         guard kDay >= anchorDay, limit > 0 else { return 0 }
-        // A daily rule's phase is one residue; an hourly or minutely rule's costs more to find
-        // and is only wanted for leaving years out (count(onDay:) keeps to the step itself).
-        var phase = frequency == .daily ? dayPhase() : .none
+        // A minutely rule's phase costs more to find than it saves on most days (count(onDay:)
+        // keeps to the step itself): only when years are to be left out.
+        var phase = frequency == .minutely ? .none : dayPhase()
         var skip = YearSkip(phase, months: streamMonths)
-        var skipping = frequency == .daily
+        var skipping = frequency != .minutely
         var c = 0
         // A daily rule whose INTERVAL the phase says exactly has the same count on each whole day.
         let wholeDays = frequency == .daily && n <= 64
