@@ -25,19 +25,23 @@ extension Expansion {
         var c = MonthCursor(containing: kDay)
         var memo = MonthMaskMemo()
         var phase: DayPhase? = nil
-        var skip: YearSkip? = nil
+        var skip = YearSkip(.none, months: 0)
+        var skipping = false
         var misses = 0
         var from = kDay - c.base
         var visited = 0
         let limit = 4801 * cycles
+        // Whole years are left out once a calendar year has had none (at the second January).
+        var januaries = 0
         while visited < limit {
-            if c.month == 1, visited > 0 {
-                if skip == nil {
+            if c.month == 1, visited > 0, januaries >= 1 || c.base - kDay >= 365 {
+                if !skipping {
                     let ph = phase ?? dayPhase()
                     phase = ph
                     skip = YearSkip(ph, months: streamMonths)
+                    skipping = true
                 }
-                if skip?.mayHave(self, base: c.base, jan1Weekday: c.firstWeekday, leap: c.leap, memo: &memo) == false {
+                if !skip.mayHave(self, base: c.base, jan1Weekday: c.firstWeekday, leap: c.leap, memo: &memo) {
                     c.advanceYear()
                     visited += 12
                     if c.base > Expansion.lastDay { return nil }
@@ -61,6 +65,7 @@ extension Expansion {
                     cand &= ph.mask(from: c.base)
                 }
             }
+            if c.month == 1, visited > 0 { januaries += 1 }
             c.advance()
             visited += 1
             if c.base > Expansion.lastDay { return nil }
@@ -104,10 +109,12 @@ extension Expansion {
             let g = n / p
             let inv = Expansion.inverse((perDay / g) % p, p)
             let anchor = hourly ? anchorDay * 24 + anchorMinute / 60 : startKey
+            // The same modulo n, above every slot, so that the differences are positive.
+            let a = floorMod(anchor, n) + n * ((perDay + n - 1) / n)
             var res: UInt64 = 0
             func add(_ slot: Int) {
-                let diff = anchor - slot
-                if floorMod(diff, g) == 0 { res |= UInt64(1) << UInt64(floorMod(floorDiv(diff, g) * inv, p)) }
+                let diff = a - slot
+                if diff % g == 0 { res |= UInt64(1) << UInt64((diff / g % p) * inv % p) }
             }
             if hourly {
                 guard hourMinutes != 0 else { return DayPhase(period: p, residues: 0) }
@@ -152,8 +159,11 @@ extension Expansion {
         guard reachable, frequency != .minutely || minutelySetPosKeeps else { return 0 }
         let kDay = floorDiv(k, OccurrenceKey.minutesPerDay)
         guard kDay >= anchorDay, limit > 0 else { return 0 }
-        let phase = dayPhase()
+        // A minutely rule's phase costs more to find than it saves on most days (count(onDay:)
+        // keeps to the step itself): only when years are to be left out.
+        var phase = frequency == .minutely ? .none : dayPhase()
         var skip = YearSkip(phase, months: streamMonths)
+        var skipping = frequency != .minutely
         var c = 0
         // A daily rule whose INTERVAL the phase says exactly has the same count on each whole day.
         let wholeDays = frequency == .daily && n <= 64
@@ -161,11 +171,23 @@ extension Expansion {
         var cur = MonthCursor(containing: anchorDay)
         var memo = MonthMaskMemo()
         var visited = 0
-        while c < limit, cur.base <= kDay, visited < 4801 * cycles {
-            if cur.month == 1, visited > 0, !skip.mayHave(self, base: cur.base, jan1Weekday: cur.firstWeekday, leap: cur.leap, memo: &memo) {
-                cur.advanceYear()
-                visited += 12
-                continue
+        let most = 4801 * cycles
+        // Years are left out only after a year without an occurrence (a dense rule's years all
+        // have some: asking would cost more than it saves).
+        var atJanuary = -1
+        while c < limit, cur.base <= kDay, visited < most {
+            if cur.month == 1, visited > 0 {
+                if c == atJanuary, !skipping {
+                    phase = dayPhase()
+                    skip = YearSkip(phase, months: streamMonths)
+                    skipping = true
+                }
+                if c == atJanuary, !skip.mayHave(self, base: cur.base, jan1Weekday: cur.firstWeekday, leap: cur.leap, memo: &memo) {
+                    cur.advanceYear()
+                    visited += 12
+                    continue
+                }
+                atJanuary = c
             }
             var cand = monthMask(cur, &memo)
             if cand != 0 {
@@ -224,36 +246,17 @@ extension Expansion {
             }
         case .minutely:
             guard minutelySetPosKeeps else { return 0 }
-            if minutes != 0, minutes.nonzeroBitCount * n < 60 {
-                // Few minutes an hour against the steps through it: try each allowed time.
-                var hs = hours == 0 ? UInt32(0xFF_FFFF) : hours
-                while hs != 0, c < cap {
-                    let h = hs.trailingZeroBitCount
-                    hs &= hs - 1
-                    guard h * 60 + 59 >= lo else { continue }
-                    if h * 60 >= hi { break }
-                    var ms = minutes
-                    while ms != 0 {
-                        let t = h * 60 + ms.trailingZeroBitCount
-                        ms &= ms - 1
-                        if t >= lo, t < hi, floorMod(startKey - (dayKey + t), n) == 0 { c += 1 }
-                    }
-                }
-                return min(c, cap)
-            }
-            var t = lo + floorMod(startKey - (dayKey + lo), n)
-            while t < hi, c < cap {
-                let h = t / 60
-                if hours != 0, hours & (UInt32(1) << UInt32(h)) == 0 {
-                    // On to the next hour BYHOUR allows, on the step.
-                    let later = h >= 23 ? 0 : hours & (~UInt32(0) << UInt32(h + 1))
-                    guard later != 0 else { break }
-                    let to = later.trailingZeroBitCount * 60
-                    t = to + floorMod(startKey - (dayKey + to), n)
-                    continue
-                }
-                if minutes == 0 || minutes & (UInt64(1) << UInt64(t % 60)) != 0 { c += 1 }
-                t += n
+            // Hour by hour: the allowed minutes on the step, in [lo, hi), by their bits.
+            let r0 = floorMod(startKey - dayKey, n), step = stepMinutes
+            var hs = (hours == 0 ? UInt32(0xFF_FFFF) : hours) & ~MonthCursor.low(lo / 60)
+            while hs != 0, c < cap {
+                let h = hs.trailingZeroBitCount
+                hs &= hs - 1
+                if h * 60 >= hi { break }
+                var m = minuteMask & onStep(floorMod(r0 - h * 60, n), step)
+                if h == lo / 60 { m &= ~UInt64(0) << UInt64(lo % 60) }
+                if hi < h * 60 + 60 { m &= (UInt64(1) << UInt64(hi - h * 60)) &- 1 }
+                c += m.nonzeroBitCount
             }
         case .weekly, .monthly, .yearly:
             return 0
@@ -331,25 +334,15 @@ extension Expansion {
             return nil
         case .minutely:
             guard minutelySetPosKeeps else { return nil }
-            let anchorKey = startKey
-            var t = s + floorMod(anchorKey - (dayKey + s), n)
-            while t < OccurrenceKey.minutesPerDay {
-                let h = t / 60
-                if hours != 0, hours & (UInt32(1) << UInt32(h)) == 0 {
-                    // Jump to the next hour BYHOUR allows.
-                    let later = h >= 23 ? 0 : hours & (~UInt32(0) << UInt32(h + 1))
-                    guard later != 0 else { return nil }
-                    let to = later.trailingZeroBitCount * 60
-                    t = to + floorMod(anchorKey - (dayKey + to), n)
-                    continue
-                }
-                if minutes != 0, minutes & (UInt64(1) << UInt64(t % 60)) == 0 {
-                    let rest = t % 60 >= 59 ? 0 : minutes & (~UInt64(0) << UInt64(t % 60 + 1))
-                    let to = rest != 0 ? h * 60 + rest.trailingZeroBitCount : (h + 1) * 60
-                    t = to + floorMod(anchorKey - (dayKey + to), n)
-                    continue
-                }
-                return dayKey + t
+            // Hour by hour from s's: the first allowed minute on the step.
+            let r0 = floorMod(startKey - dayKey, n), step = stepMinutes
+            var hs = (hours == 0 ? UInt32(0xFF_FFFF) : hours) & ~MonthCursor.low(s / 60)
+            while hs != 0 {
+                let h = hs.trailingZeroBitCount
+                hs &= hs - 1
+                var m = minuteMask & onStep(floorMod(r0 - h * 60, n), step)
+                if h == s / 60 { m &= ~UInt64(0) << UInt64(s % 60) }
+                if m != 0 { return dayKey + h * 60 + m.trailingZeroBitCount }
             }
             return nil
         case .weekly, .monthly, .yearly:
@@ -367,6 +360,28 @@ extension Expansion {
             if idx >= 0, idx < c { out |= UInt64(1) << UInt64(Expansion.nthBit(minutes, idx)) }
         }
         return out
+    }
+
+    /// Minutely: the minutes of an hour that BYMINUTE allows (all when it has none).
+    @inline(__always) var minuteMask: UInt64 { minutes == 0 ? (UInt64(1) << 60) &- 1 : minutes }
+
+    /// Minutely: the minutes 0, n, 2n, … of an hour (n < 60), so that `stepMinutes << r` are
+    /// those on the INTERVAL's step when the first is minute r.
+    var stepMinutes: UInt64 {
+        guard n < 60 else { return 1 }
+        var m: UInt64 = 1
+        var width = n
+        while width < 64 {
+            m |= m << UInt64(width)
+            width *= 2
+        }
+        return m
+    }
+
+    /// Minutely: the minutes of an hour on the step whose first is minute r (< n), from
+    /// `stepMinutes`.
+    @inline(__always) func onStep(_ r: Int, _ step: UInt64) -> UInt64 {
+        r < 60 ? (step << UInt64(r)) & ((UInt64(1) << 60) &- 1) : 0
     }
 
     /// Minutely: a period is one minute, so only BYSETPOS 1 or -1 keeps it.

@@ -444,37 +444,17 @@ struct Expansion {
             let m0 = a + ceilDiv(max(0, ky * 12 + km - 1 - a), n) * n
             guard floorDiv(m0, 12) <= CivilDate.yearRange.upperBound else { return nil }
             var cur = MonthCursor(year: floorDiv(m0, 12), month: floorMod(m0, 12) + 1)
-            var memo = MonthMaskMemo()
-            // With an INTERVAL that divides 12 every year has the same months of the series: a
-            // year none of whose months holds a day (YearSkip) is left out whole.
-            var stepMonths: UInt16 = 0
-            if 12 % n == 0 {
-                for m in 1...12 where floorMod(m - 1 - a, n) == 0 && allows(month: m) { stepMonths |= UInt16(1) << UInt16(m) }
-                if stepMonths == 0 { return nil }
-            }
-            let firstStepMonth = stepMonths.trailingZeroBitCount
-            var skip = YearSkip(.none, months: stepMonths)
-            let limit = 4800 / gcd(n, 4800) + 1
-            var steps = 0
-            while steps <= limit {
+            // The first two months of the series from k, on their own: most rules have a day there.
+            for _ in 0..<2 {
                 guard cur.year <= CivilDate.yearRange.upperBound else { return nil }
-                if stepMonths != 0, steps > 0, cur.month == firstStepMonth {
-                    let jan1 = cur.base - cur.yearOffset
-                    if !skip.mayHave(self, base: jan1, jan1Weekday: floorMod(jan1 + 3, 7), leap: cur.leap, memo: &memo) {
-                        cur = MonthCursor(year: cur.year + 1, month: cur.month)
-                        steps += 12 / n
-                        continue
-                    }
-                }
-                // A month BYMONTH leaves out costs no calendar work.
                 if allows(month: cur.month) {
-                    let mask = monthMask(cur, &memo)
+                    var mask = dayParts(firstWeekday: cur.firstWeekday, length: cur.length)
+                    if mask != 0, !yearDays.isEmpty { mask &= yearDayMask(start: cur.yearOffset, length: cur.length, yearLength: cur.leap ? 366 : 365) }
                     if mask != 0, let key = first(in: DaySet(mask: mask), base: cur.base, atOrAfter: k) { return key }
                 }
                 cur.advance(months: n)
-                steps += 1
             }
-            return nil
+            return firstInMonths(from: cur, atOrAfter: k)
         case .weekly:
             let a0 = anchorDay - weekStart.days(until: anchor.weekday)
             let w0 = kDay - floorMod(kDay + 3 - (weekStart.rawValue - 1), 7)
@@ -494,6 +474,44 @@ struct Expansion {
         case .daily, .hourly, .minutely:
             return firstInDays(atOrAfter: k, kDay: kDay)
         }
+    }
+
+    /// Monthly rules, from the month at `start` on (one of the series): the first occurrence at
+    /// or after k, month by month with the masks memoised. With an INTERVAL that divides 12
+    /// every year has the same months of the series: a year none of whose months holds a day
+    /// (YearSkip) is left out whole.
+    func firstInMonths(from start: MonthCursor, atOrAfter k: OccurrenceKey) -> OccurrenceKey? {
+        var cur = start
+        var memo = MonthMaskMemo()
+        let a = anchor.year * 12 + anchor.month - 1
+        var stepMonths: UInt16 = 0
+        if 12 % n == 0 {
+            for m in 1...12 where floorMod(m - 1 - a, n) == 0 && allows(month: m) { stepMonths |= UInt16(1) << UInt16(m) }
+            if stepMonths == 0 { return nil }
+        }
+        let firstStepMonth = stepMonths.trailingZeroBitCount
+        var skip = YearSkip(.none, months: stepMonths)
+        let limit = 4800 / gcd(n, 4800) + 1
+        var steps = 0
+        while steps <= limit {
+            guard cur.year <= CivilDate.yearRange.upperBound else { return nil }
+            if stepMonths != 0, cur.month == firstStepMonth {
+                let jan1 = cur.base - cur.yearOffset
+                if !skip.mayHave(self, base: jan1, jan1Weekday: floorMod(jan1 + 3, 7), leap: cur.leap, memo: &memo) {
+                    cur = MonthCursor(year: cur.year + 1, month: cur.month)
+                    steps += 12 / n
+                    continue
+                }
+            }
+            // A month BYMONTH leaves out costs no calendar work.
+            if allows(month: cur.month) {
+                let mask = monthMask(cur, &memo)
+                if mask != 0, let key = first(in: DaySet(mask: mask), base: cur.base, atOrAfter: k) { return key }
+            }
+            cur.advance(months: n)
+            steps += 1
+        }
+        return nil
     }
 
     static let lastDay = CivilDate.latest.dayNumber
@@ -565,6 +583,22 @@ struct Expansion {
                     c += count(in: yearSet(info), base: info.base, before: k)
                 }
                 y += n
+            }
+        case .monthly where months == 0 && !hasByDay && yearDays.isEmpty && monthDays | monthDaysFromEnd != 0
+                && (monthDaysFromEnd == 0 ? monthDays >> 29 == 0 : monthDays == 0 && monthDaysFromEnd >> 29 == 0):
+            // BYMONTHDAY within the first 28 days, or within the last 28: every month has the
+            // same days. The anchor's month and k's are counted, the whole months between by
+            // multiplying.
+            let a = anchor.year * 12 + anchor.month - 1
+            let (ky, km, _) = CalendarMath.civil(dayNumber: kDay)
+            let kIndex = ky * 12 + km - 1
+            func partial(_ cur: MonthCursor) -> Int {
+                count(in: DaySet(mask: dayParts(firstWeekday: cur.firstWeekday, length: cur.length)), base: cur.base, before: k)
+            }
+            c = partial(MonthCursor(containing: anchorDay))
+            if kIndex > a {
+                c += (kIndex - 1 - a) / n * kept(total: (monthDays | monthDaysFromEnd).nonzeroBitCount * timesPerDay)
+                if (kIndex - a) % n == 0 { c += partial(MonthCursor(year: ky, month: km)) }
             }
         case .monthly:
             var cur = MonthCursor(containing: anchorDay)

@@ -23,6 +23,11 @@ struct MonthCursor {
     /// The month that holds day number `day`.
     init(containing day: Int) {
         let (y, m, _) = CalendarMath.civil(dayNumber: day)
+        self.init(year: y, month: m)
+    }
+
+    /// The month `month` (1…12) of `year`.
+    init(year y: Int, month m: Int) {
         year = y
         month = m
         leap = CalendarMath.isLeapYear(y)

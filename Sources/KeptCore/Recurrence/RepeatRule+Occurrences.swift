@@ -72,9 +72,11 @@ extension RepeatRule {
     }
 
     /// The first occurrence after key k, with COUNT and UNTIL, or nil when the series has ended.
+    /// No occurrence lies between k and the first one after it, so COUNT counts the ones up to
+    /// k: first, since a series that has ended needs no search ahead.
     func next(after k: OccurrenceKey, in e: Expansion, zone: Zone?) -> OccurrenceKey? {
+        if let c = count, occurrences(before: k + 1, in: e, limit: c) >= c { return nil }
         guard let o = e.first(atOrAfter: k + 1), meetsUntil(o, zone: zone) else { return nil }
-        if let c = count, occurrences(before: o, in: e, limit: c) >= c { return nil }
         return o
     }
 

@@ -99,16 +99,6 @@ extension Expansion {
 }
 
 extension MonthCursor {
-    /// The month `month` (1…12) of `year`.
-    init(year y: Int, month m: Int) {
-        year = y
-        month = m
-        leap = CalendarMath.isLeapYear(y)
-        base = CalendarMath.dayNumber(year: y, month: m, day: 1)
-        length = MonthCursor.lengths[m] + (leap && m == 2 ? 1 : 0)
-        firstWeekday = floorMod(base + 3, 7)
-    }
-
     /// n months on.
     @inline(__always) mutating func advance(months n: Int) {
         if n > 12 {
