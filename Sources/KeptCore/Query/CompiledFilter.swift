@@ -20,6 +20,8 @@ public struct CompiledFilter: Sendable {
         case priority(Comparison, UInt8)
         /// The due in a window: a date-only due's day in lo..<hi, a timed due's civil minute in the set.
         case due(Int32, Int32, MinuteTest)
+        /// The same, for a window whose edges no DST change moves: the due's account day in lo..<hi.
+        case dueDay(Int32, Int32)
         /// Open and past due: a date-only due before `today`, a timed due whose minute has passed.
         case overdue(Int32, MinuteTest)
         case noDue, hasDue, hasTime, repeating
@@ -138,7 +140,28 @@ public struct CompiledFilter: Sendable {
         }
 
         func window(_ w: DayWindow) -> Node {
-            .due(Builder.day(w.start), Builder.day(w.end), MinuteTest(fc.minutes(in: w)))
+            let set = fc.minutes(in: w)
+            // Away from a DST change the window's minutes are the wall-clock minutes of its days,
+            // from the day start of the first to that of the day after the last: exactly the
+            // timed dues whose account day (the index's column) is in the window.
+            if ix.dayStart.minuteOfDay == fc.dayStart, let plain = Builder.wallMinutes(w, dayStart: fc.dayStart),
+               set.ranges == (plain.isEmpty ? [] : [plain]) {
+                return .dueDay(Builder.day(w.start), Builder.day(w.end))
+            }
+            return .due(Builder.day(w.start), Builder.day(w.end), MinuteTest(set))
+        }
+
+        /// The wall-clock minutes from the day start of `w.start` to that of `w.end`, or nil for
+        /// days far outside the calendar.
+        static func wallMinutes(_ w: DayWindow, dayStart: Int) -> Range<Int64>? {
+            let limit = 100_000_000
+            func edge(_ d: Int, open: Int64) -> Int64? {
+                if d == Int.min || d == Int.max { return open }
+                guard d > -limit, d < limit else { return nil }
+                return Int64(d) * 1440 + Int64(dayStart)
+            }
+            guard let lo = edge(w.start, open: Int64.min), let hi = edge(w.end, open: Int64.max) else { return nil }
+            return lo < hi ? lo..<hi : lo..<lo
         }
 
         static func column(_ f: InstantField) -> InstantColumn? {
@@ -257,6 +280,9 @@ public struct CompiledFilter: Sendable {
             guard d != TaskIndex.none else { return false }
             let m = ix.dueMinute[i]
             return m >= 0 ? timed.contains(m) : d >= lo && d < hi
+        case .dueDay(let lo, let hi):
+            let d = ix.dueDay[i]
+            return d != TaskIndex.none && d >= lo && d < hi
         case .overdue(let today, let passed):
             // R-VIEW-3: a finished task is never overdue; a date-only due waits for its day's end.
             guard ix.statusKind[i].isOpen, ix.dueDate[i] != TaskIndex.none else { return false }
