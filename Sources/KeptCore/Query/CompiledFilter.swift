@@ -24,6 +24,8 @@ public struct CompiledFilter: Sendable {
         case dueDay(Int32, Int32)
         /// Open and past due: a date-only due before `today`, a timed due whose minute has passed.
         case overdue(Int32, MinuteTest)
+        /// The same when the passed minutes are every minute before one (no DST change near now).
+        case overdueBefore(Int32, Int64)
         case noDue, hasDue, hasTime, repeating
         case repeatFreq(Int8)
         case doneToday
@@ -98,7 +100,12 @@ public struct CompiledFilter: Sendable {
             case .priority(let c, let p): return .priority(c, UInt8(p.rawValue))
             case .window(let w): return window(w)
             case .due(let c, let d): return window(DayWindow(c, d))
-            case .overdue: return .overdue(Int32(fc.today), MinuteTest(fc.passedMinutes))
+            case .overdue:
+                let passed = fc.passedMinutes
+                if passed.ranges.count == 1, let r = passed.ranges.first, r.lowerBound == Int64.min {
+                    return .overdueBefore(Int32(fc.today), r.upperBound)
+                }
+                return .overdue(Int32(fc.today), MinuteTest(passed))
             case .noDue: return .noDue
             case .hasDue: return .hasDue
             case .hasTime: return .hasTime
@@ -283,6 +290,10 @@ public struct CompiledFilter: Sendable {
         case .dueDay(let lo, let hi):
             let d = ix.dueDay[i]
             return d != TaskIndex.none && d >= lo && d < hi
+        case .overdueBefore(let today, let before):
+            guard ix.statusKind[i].isOpen, ix.dueDate[i] != TaskIndex.none else { return false }
+            let m = ix.dueMinute[i]
+            return m >= 0 ? m < before : ix.dueDate[i] < today
         case .overdue(let today, let passed):
             // R-VIEW-3: a finished task is never overdue; a date-only due waits for its day's end.
             guard ix.statusKind[i].isOpen, ix.dueDate[i] != TaskIndex.none else { return false }
