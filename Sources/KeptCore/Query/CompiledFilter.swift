@@ -44,7 +44,8 @@ public struct CompiledFilter: Sendable {
         case never
     }
 
-    enum InstantColumn: Sendable { case created, modified, completed }
+    /// The instant columns read row by row (modified is worked out into flags when compiled).
+    enum InstantColumn: Sendable { case created, completed }
 
     let root: Node
     /// The patterns the regex nodes match with, kept alive here.
@@ -71,6 +72,21 @@ public struct CompiledFilter: Sendable {
         var patterns: [RegexPattern] = []
         /// The flags of row relations, made once for the filter.
         var relations: RowRelations? = nil
+
+        /// The modified column, made once for the filter (the index keeps it sparse).
+        var modifiedSeconds: [Int64]? = nil
+
+        mutating func modified() -> [Int64] {
+            if let m = modifiedSeconds { return m }
+            let m = ix.modifiedColumn()
+            modifiedSeconds = m
+            return m
+        }
+
+        /// The instants a window of days runs between.
+        func edges(_ w: DayWindow) -> (Int64, Int64) {
+            (w.start == Int.min ? Int64.min : fc.start(ofDay: w.start).seconds, w.end == Int.max ? Int64.max : fc.start(ofDay: w.end).seconds)
+        }
 
         mutating func rel() -> RowRelations {
             if let r = relations { return r }
@@ -122,13 +138,17 @@ public struct CompiledFilter: Sendable {
             case .doneToday: return .doneToday
             case .held: return .held
             case .estimate(let c, let m): return .estimate(c, Int32(clamping: m))
+            case .instant(.modified, let c, let i):
+                return .flags(modified().map { c.holds($0, i.seconds) })
+            case .instantIn(.modified, let w):
+                let (lo, hi) = edges(w)
+                return .flags(modified().map { $0 >= lo && $0 < hi })
             case .instant(let f, let c, let i):
                 guard let col = Builder.column(f) else { return .never }
                 return .instant(col, c, i.seconds)
             case .instantIn(let f, let w):
                 guard let col = Builder.column(f) else { return .never }
-                let lo = w.start == Int.min ? Int64.min : fc.start(ofDay: w.start).seconds
-                let hi = w.end == Int.max ? Int64.max : fc.start(ofDay: w.end).seconds
+                let (lo, hi) = edges(w)
                 return .instantIn(col, lo, hi)
             case .hasSubtasks: return .flags(rel().hasSubtasks)
             case .blocked: return .flags(rel().blocked)
@@ -174,10 +194,10 @@ public struct CompiledFilter: Sendable {
         static func column(_ f: InstantField) -> InstantColumn? {
             switch f {
             case .created: return .created
-            case .modified: return .modified
             case .completed: return .completed
-            // Deleted tasks are tombstones, never rows of the index (Engine+Query).
-            case .deleted: return nil
+            // Modified is read through flags; deleted tasks are tombstones, never rows of the
+            // index (Engine+Query).
+            case .modified, .deleted: return nil
             }
         }
     }
@@ -334,7 +354,6 @@ public struct CompiledFilter: Sendable {
     static func value(_ col: InstantColumn, _ i: Int, _ ix: TaskIndex) -> Int64 {
         switch col {
         case .created: return ix.created[i]
-        case .modified: return ix.modified[i]
         case .completed: return ix.completed[i]
         }
     }

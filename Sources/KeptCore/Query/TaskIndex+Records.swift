@@ -67,7 +67,11 @@ extension TaskIndex {
             index.repeatFreq.append(freq)
             index.estimate.append(t.estimate.map { Int32(clamping: $0.minutes) } ?? -1)
             index.created.append(t.createdAt.seconds)
-            index.modified.append(t.lastModified.seconds)
+            let changed = t.lastModified.seconds
+            if changed != t.createdAt.seconds {
+                index.modifiedRows.append(Int32(index.count))
+                index.modifiedSeconds.append(changed)
+            }
             index.completed.append(t.completedAt?.seconds ?? Int64.min)
             index.held.append(t.heldUntil.map { Int32($0.dayNumber) } ?? TaskIndex.none)
             index.ids.append(t.id)
@@ -152,7 +156,8 @@ extension TaskIndex {
         repeatFreq += o.repeatFreq
         estimate += o.estimate
         created += o.created
-        modified += o.modified
+        TaskIndex.append(&modifiedRows, o.modifiedRows) { $0 + rowBase }
+        modifiedSeconds += o.modifiedSeconds
         completed += o.completed
         held += o.held
         ids += o.ids
