@@ -22,10 +22,11 @@ public struct CompiledFilter: Sendable {
         case due(Int32, Int32, MinuteTest)
         /// The same, for a window whose edges no DST change moves: the due's account day in lo..<hi.
         case dueDay(Int32, Int32)
-        /// Open and past due: a date-only due before `today`, a timed due whose minute has passed.
-        case overdue(Int32, MinuteTest)
-        /// The same when the passed minutes are every minute before one (no DST change near now).
-        case overdueBefore(Int32, Int64)
+        /// Open and past due: a date-only due before `today`, a timed due whose minute is before
+        /// `passedBefore` (no DST change near now: the passed minutes are every minute before
+        /// one), or, with `DST`, in `passedMinutes`. The bounds are the filter's, not the node's,
+        /// so the inner loop reads no payload.
+        case overdue, overdueDST
         case noDue, hasDue, hasTime, repeating
         case repeatFreq(Int8)
         case doneToday
@@ -54,15 +55,28 @@ public struct CompiledFilter: Sendable {
     let openOnly: Bool
     let today: Int32
     let todayStart: Int64
+    /// The passed minutes of `overdue` (Node.overdue, Node.overdueDST).
+    let passedBefore: Int64
+    let passedMinutes: MinuteTest
 
     /// Compiles a filter; the open-only scope of docs/FILTERS.md is added unless it names a status.
     public init(_ expr: FilterExpr, index: TaskIndex, context: FilterContext) {
         today = Int32(context.today)
         todayStart = context.todayStart.seconds
+        passedBefore = CompiledFilter.passedBound(context) ?? Int64.min
+        passedMinutes = MinuteTest(context.passedMinutes)
         var b = Builder(ix: index, fc: context)
         root = b.node(expr)
         patterns = b.patterns
         openOnly = !expr.namesStatus
+    }
+
+    /// The minute every passed minute is before, when the passed minutes are one range from the
+    /// start of time (no DST change near now), else nil.
+    static func passedBound(_ fc: FilterContext) -> Int64? {
+        let r = fc.passedMinutes.ranges
+        guard r.count == 1, let first = r.first, first.lowerBound == Int64.min else { return nil }
+        return first.upperBound
     }
 
     /// Builds the nodes of one filter over one index.
@@ -116,12 +130,7 @@ public struct CompiledFilter: Sendable {
             case .priority(let c, let p): return .priority(c, UInt8(p.rawValue))
             case .window(let w): return window(w)
             case .due(let c, let d): return window(DayWindow(c, d))
-            case .overdue:
-                let passed = fc.passedMinutes
-                if passed.ranges.count == 1, let r = passed.ranges.first, r.lowerBound == Int64.min {
-                    return .overdueBefore(Int32(fc.today), r.upperBound)
-                }
-                return .overdue(Int32(fc.today), MinuteTest(passed))
+            case .overdue: return CompiledFilter.passedBound(fc) == nil ? .overdueDST : .overdue
             case .noDue: return .noDue
             case .hasDue: return .hasDue
             case .hasTime: return .hasTime
@@ -310,15 +319,15 @@ public struct CompiledFilter: Sendable {
         case .dueDay(let lo, let hi):
             let d = ix.dueDay[i]
             return d != TaskIndex.none && d >= lo && d < hi
-        case .overdueBefore(let today, let before):
-            guard ix.statusKind[i].isOpen, ix.dueDate[i] != TaskIndex.none else { return false }
-            let m = ix.dueMinute[i]
-            return m >= 0 ? m < before : ix.dueDate[i] < today
-        case .overdue(let today, let passed):
+        case .overdue:
             // R-VIEW-3: a finished task is never overdue; a date-only due waits for its day's end.
             guard ix.statusKind[i].isOpen, ix.dueDate[i] != TaskIndex.none else { return false }
             let m = ix.dueMinute[i]
-            return m >= 0 ? passed.contains(m) : ix.dueDate[i] < today
+            return m >= 0 ? m < passedBefore : ix.dueDate[i] < today
+        case .overdueDST:
+            guard ix.statusKind[i].isOpen, ix.dueDate[i] != TaskIndex.none else { return false }
+            let m = ix.dueMinute[i]
+            return m >= 0 ? passedMinutes.contains(m) : ix.dueDate[i] < today
         case .noDue: return ix.dueDate[i] == TaskIndex.none
         case .hasDue: return ix.dueDate[i] != TaskIndex.none
         case .hasTime: return ix.dueMinute[i] >= 0

@@ -54,7 +54,7 @@ extension TaskIndex {
             index.area.append(t.area.map { intern($0, 1, b, r).id } ?? -1)
             if let s = t.status {
                 let (id, kind) = intern(s, 2, b, r)
-                index.statusKind.append(StatusKind(rawValue: kind) ?? .other)
+                index.statusKind.append(StatusKind.of(raw: kind))
                 index.statusID.append(id)
             } else {
                 index.statusKind.append(.open)
