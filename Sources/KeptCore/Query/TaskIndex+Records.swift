@@ -67,10 +67,11 @@ extension TaskIndex {
             index.repeatFreq.append(freq)
             index.estimate.append(t.estimate.map { Int32(clamping: $0.minutes) } ?? -1)
             index.created.append(t.createdAt.seconds)
-            let changed = t.lastModified.seconds
-            if changed != t.createdAt.seconds {
+            // Only a change the creation and completion do not already tell (docs/STORE.md: a
+            // record without `modifiedAt` changed last at the later of the two).
+            if let m = t.modifiedAt, m.seconds != TaskIndex.impliedModified(t.createdAt.seconds, t.completedAt?.seconds) {
                 index.modifiedRows.append(Int32(index.count))
-                index.modifiedSeconds.append(changed)
+                index.modifiedSeconds.append(m.seconds)
             }
             index.completed.append(t.completedAt?.seconds ?? Int64.min)
             index.held.append(t.heldUntil.map { Int32($0.dayNumber) } ?? TaskIndex.none)

@@ -23,9 +23,9 @@ public struct TaskIndex: Sendable {
     var repeatFreq: [Int8] = []
     var estimate: [Int32] = []
     var created: [Int64] = []
-    /// When a task last changed, kept sparse: most tasks have not changed since they were made,
-    /// so only the rows whose last change differs from their creation, ascending, and that
-    /// change (`modifiedColumn()` makes the whole column for a filter that asks).
+    /// When a task last changed, kept sparse: most tasks last changed when they were made or
+    /// finished, so only the rows whose last change is neither (`impliedModified`), ascending,
+    /// and that change (`modifiedColumn()` makes the whole column for a filter that asks).
     var modifiedRows: [Int32] = []
     var modifiedSeconds: [Int64] = []
     var completed: [Int64] = []
@@ -106,7 +106,7 @@ public struct TaskIndex: Sendable {
             repeatFreq.append(t.repeatRule?.rule?.frequency.code ?? (t.repeatRule == nil ? -1 : 4))
             estimate.append(t.estimate.map { Int32(clamping: $0.minutes) } ?? -1)
             created.append(t.createdAt.seconds)
-            if t.modifiedAt.seconds != t.createdAt.seconds {
+            if t.modifiedAt.seconds != TaskIndex.impliedModified(t.createdAt.seconds, t.completedAt?.seconds) {
                 modifiedRows.append(Int32(ids.count))
                 modifiedSeconds.append(t.modifiedAt.seconds)
             }
@@ -219,11 +219,20 @@ public struct TaskIndex: Sendable {
         return text.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[a..<b])) }
     }
 
-    /// When each task last changed, in seconds: its creation, or the change kept for its row.
+    /// When each task last changed, in seconds: the later of its creation and its completion,
+    /// or the change kept for its row.
     func modifiedColumn() -> [Int64] {
         var out = created
+        for i in 0..<min(count, completed.count, out.count) where completed[i] > out[i] { out[i] = completed[i] }
         for (r, v) in zip(modifiedRows, modifiedSeconds) where Int(r) < out.count { out[Int(r)] = v }
         return out
+    }
+
+    /// The last change a task's creation and completion tell: the later of the two.
+    @inline(__always)
+    static func impliedModified(_ created: Int64, _ completed: Int64?) -> Int64 {
+        guard let c = completed, c > created else { return created }
+        return c
     }
 
     /// Whether task i is open (open, or a project's own open status).
