@@ -1,5 +1,8 @@
-// The command line (README.md, `kept --help`): `kept [repl]`, `kept run`, `kept test`, `kept help`,
-// `--help`, `--version`. A usage error names what was wrong and exits 64.
+// The command line (README.md, `kept --help`): `kept [repl]`, `kept run`, `kept test`,
+// `kept convert`, `kept help`, `kept completion`, `kept manpage`, `--help`, `--version`. Every
+// option is a row of one table (`flags`), which the parser, `kept --help`, `kept help run|test|repl`,
+// the completion scripts and the man page all read. A usage error names what was wrong and exits
+// 64; a boolean flag takes no value (`--update=no` is a usage error, never read as set).
 
 import KeptCore
 
@@ -20,6 +23,49 @@ public struct SessionOptions: Sendable {
     public var keepGoing = false
     /// `kept run`: stop at the first statement that fails.
     public var bail = false
+    /// `--color auto|always|never`.
+    public var color = ColorChoice.auto
+}
+
+/// `--color`: `auto` colours on a terminal unless NO_COLOR is set or TERM is dumb; `always` and
+/// `never` win over both.
+public enum ColorChoice: String, Sendable, CaseIterable {
+    case auto, always, never
+
+    func enabled(tty: Bool, _ t: TerminalInfo) -> Bool {
+        switch self {
+        case .always: return true
+        case .never: return false
+        case .auto: return tty && !t.colorDisabled
+        }
+    }
+}
+
+/// What `kept test` does besides running scripts: which commands, when to stop, what it writes.
+public struct TestOptions: Sendable {
+    /// `--update`: failing blocks are rewritten with what the commands printed.
+    public var update = false
+    /// `-i`: ask before each block is rewritten (y, n, a for all, q to stop asking).
+    public var interactive = false
+    public var jobs = 2
+    /// `-k PATTERN`, repeatable: only the cases whose `path::case` holds one (ignoring case;
+    /// `*` and `?` make it a glob that matches a part of the name).
+    public var patterns: [String] = []
+    /// `--max-failures N` (`--fail-fast` is 1): stop once N commands failed.
+    public var maxFailures: Int? = nil
+    /// `--report tap|junit FILE` (`-` is stdout), repeatable.
+    public var reports: [ReportTarget] = []
+    /// `--progress` / `--no-progress`; nil shows it when stdout is a terminal.
+    public var progress: Bool? = nil
+
+    public init() {}
+}
+
+/// A report `kept test` writes: its format and its file (`-` for stdout).
+public struct ReportTarget: Sendable, Equatable {
+    public enum Format: String, Sendable, CaseIterable { case tap, junit }
+    public var format: Format
+    public var path: String
 }
 
 /// One source of statements for `kept run`, in command-line order.
@@ -34,11 +80,18 @@ public enum RunSource: Sendable, Equatable {
 public enum Invocation: Sendable {
     case repl(SessionOptions)
     case run(SessionOptions, [RunSource])
-    case test(SessionOptions, paths: [String], update: Bool, jobs: Int)
+    case test(SessionOptions, paths: [String], TestOptions)
+    /// `kept help [TOPIC]`, and `kept VERB --help` (the verb as the topic).
     case help(String?)
+    /// `kept --help`: the usage and every option.
+    case options
     case version
     /// `kept convert FROM TO`: a store copied into a new file of the other kind (or the same).
     case convert(from: String, to: String)
+    /// `kept completion bash|zsh|fish`.
+    case completion(Shell)
+    /// `kept manpage`: the man page, as roff.
+    case manpage
 }
 
 /// A command line that could not be understood.
@@ -46,68 +99,139 @@ public struct UsageError: Error, Sendable {
     public let message: String
 }
 
+/// One option of the command line.
+public struct Flag: Sendable {
+    /// Its spellings, the main one first.
+    public let names: [String]
+    /// The verbs that take it.
+    public let verbs: [String]
+    /// Its value as the usage writes it; nil for a boolean flag, set by its name alone.
+    public let value: String?
+    public let summary: String
+    /// The words its value may be, for completion (empty: a file or free text).
+    public let choices: [String]
+
+    init(_ names: [String], _ verbs: [String], _ value: String?, _ summary: String, choices: [String] = []) {
+        self.names = names
+        self.verbs = verbs
+        self.value = value
+        self.summary = summary
+        self.choices = choices
+    }
+
+    /// Whether its value is a file name (completion offers files).
+    public var takesFile: Bool { value == "FILE" || value == "FROM" }
+}
+
 /// Parses arguments (without the program name).
 public enum CommandLineOptions {
     public static let usage = """
-    usage: kept [repl] [--store FILE] [--now ISO] [--zone TZ] [--format text|json] [--yes]
+    usage: kept [repl] [--store FILE] [--now ISO] [--zone TZ] [--format text|json] [--errors rich|short] [--color WHEN] [--yes]
            kept run [--store FILE] [--now ISO] [--zone TZ] [--format text|json] [--write [--keep-going]] [--bail] [--echo] [--yes] [-e COMMAND]... [SCRIPT...]
-           kept test [--update] [--yes] [-j N] PATH...
+           kept test [-k PATTERN]... [--update [-i]] [--fail-fast | --max-failures N] [--report tap|junit FILE]... [--[no-]progress] [--yes] [-j N] PATH[:LINE]...
            kept convert FROM TO
-           kept help [COMMAND] | kept --help | kept --version
+           kept import FILE|- --store FILE [--as FORMAT] [--dry-run] [--events]
+           kept export FILE|- --store FILE [--as FORMAT] [FILTER...]
+           kept help [COMMAND | run | test | repl] | kept completion bash|zsh|fish | kept manpage | kept --help | kept --version
     """
 
-    /// Each verb's flags that take no value.
-    static let booleanFlags: [String: Set<String>] = {
-        let shared: Set<String> = ["--yes", "--help"]
+    /// The verbs with what each does, in the order help lists them.
+    public static let verbTable: [(name: String, summary: String)] = [
+        ("repl", "the interactive REPL (the default): readline on a terminal, a script reader on a pipe"),
+        ("run", "run scripts, -e statements or stdin against a store"),
+        ("test", "run transcripts as regression tests"),
+        ("convert", "copy a store into a new JSON or SQLite file"),
+        ("import", "read tasks from Taskwarrior JSON, iCalendar, JSON Lines or Todoist CSV into a store"),
+        ("export", "write a store's tasks (or a filter's) as Taskwarrior JSON, iCalendar, JSON Lines or CSV"),
+        ("help", "list the commands of the language, or explain one or a front end"),
+        ("completion", "print a completion script for bash, zsh or fish"),
+        ("manpage", "print the man page (roff)"),
+    ]
+
+    public static var verbs: [String] { verbTable.map(\.name) }
+
+    /// Every option, in the order `kept --help` lists them.
+    public static let flags: [Flag] = {
+        let session = ["repl", "run", "test"]
+        let interop = ["import", "export"]
         return [
-            "repl": shared,
-            "run": shared.union(["--echo", "--write", "--keep-going", "--bail"]),
-            "test": shared.union(["--update", "--bless"]),
+            Flag(["--store"], session + interop, "FILE", "the store to open (JSON or SQLite, docs/STORE.md); a missing file is an empty store"),
+            Flag(["--now"], session + interop, "ISO", "fix the clock: 2026-06-15T09:00 (wall clock) or 2026-06-15T07:00:00Z"),
+            Flag(["--zone"], session + interop, "TZ", "the account time zone for this run, like Europe/Berlin"),
+            Flag(["--format"], session + interop, "text|json", "text (default) or json: one JSON object per statement", choices: ["text", "json"]),
+            Flag(["--errors"], session + interop, "rich|short", "rich (source line and caret) or short (file:line:col); default by terminal",
+                 choices: ["rich", "short"]),
+            Flag(["--color"], session + interop, "auto|always|never", "colour on a terminal unless NO_COLOR is set or TERM=dumb (auto), always, or never",
+                 choices: ColorChoice.allCases.map(\.rawValue)),
+            Flag(["--yes", "-y"], session + interop, nil, "confirm bulk deletes ('delete where …') in advance; without it 'run' and 'test' refuse one (E0318)"),
+            Flag(["--write"], ["run"], nil, "let 'run' write the store, once at the end and only when every statement succeeded"),
+            Flag(["--keep-going"], ["run"], nil, "with --write: write what succeeded even when a statement failed"),
+            Flag(["--bail"], ["run"], nil, "stop at the first statement that fails"),
+            Flag(["--echo"], ["run"], nil, "print each statement as '> …' before its output, as a transcript"),
+            Flag(["-e"], ["run"], "COMMAND", "run one statement; may be repeated; stdin is read when there is no script"),
+            Flag(["--update", "--bless"], ["test"], nil, "rewrite the lines of failing expected blocks that differ (also KEPT_UPDATE=1)"),
+            Flag(["-i", "--interactive"], ["test"], nil, "--update, asking before each block (y yes, n no, a all, q quit)"),
+            Flag(["-j", "--jobs"], ["test"], "N", "scripts to run at once (1 to 64, default 2)"),
+            Flag(["-k"], ["test"], "PATTERN", "run the commands whose 'path::case' holds PATTERN (a glob with * or ?); may be repeated"),
+            Flag(["--fail-fast", "-x"], ["test"], nil, "stop at the first failure"),
+            Flag(["--max-failures"], ["test"], "N", "stop after N failures"),
+            Flag(["--report"], ["test"], "tap|junit FILE", "also write a TAP or JUnit XML report to FILE ('-': stdout, the human output to stderr)",
+                 choices: ReportTarget.Format.allCases.map(\.rawValue)),
+            Flag(["--progress"], ["test"], nil, "show a progress line (the default when stdout is a terminal)"),
+            Flag(["--no-progress"], ["test"], nil, "never show the progress line"),
+            Flag(["--as"], interop, "FORMAT", "the file's format: tw, ics, jsonl or csv (default: by the file's extension, docs/INTEROP.md)"),
+            Flag(["--dry-run"], ["import"], nil, "report what the import would change and write nothing"),
+            Flag(["--events"], ["import"], nil, "read an iCalendar file's VEVENTs as tasks too"),
+            Flag(["--help", "-h"], session + interop, nil, "explain the verb and its options"),
         ]
     }()
 
     /// `raw` holds the arguments' bytes as the process got them (the same count as `args`).
     public static func parse(_ args: [String], raw: [[UInt8]]? = nil) -> Result<Invocation, UsageError> {
+        func fail(_ m: String) -> Result<Invocation, UsageError> { .failure(UsageError(message: m)) }
         var rest = args[...]
         var verb = "repl"
         if let first = rest.first, !first.hasPrefix("-") {
             verb = first
             rest = rest.dropFirst()
         } else if rest.first == "--help" || rest.first == "-h" {
-            return .success(.help(nil))
+            return rest.count == 1 ? .success(.options) : fail("'--help' takes nothing after it")
         } else if rest.first == "--version" || rest.first == "-V" {
-            return .success(.version)
+            return rest.count == 1 ? .success(.version) : fail("'--version' takes nothing after it")
         }
         switch verb {
         case "convert":
             guard rest.count == 2, let from = rest.first, let to = rest.last, !from.hasPrefix("-"), !to.hasPrefix("-") else {
-                return .failure(UsageError(message: "'convert' takes a store to read and a new file to write: kept convert FROM TO"))
+                return fail("'convert' takes a store to read and a new file to write: kept convert FROM TO")
             }
             return .success(.convert(from: from, to: to))
         case "help":
-            guard rest.count <= 1 else { return .failure(UsageError(message: "'help' takes at most one command name")) }
+            guard rest.count <= 1 else { return fail("'help' takes at most one command name") }
             return .success(.help(rest.first))
-        case "repl", "run", "test":
+        case "completion":
+            guard rest.count == 1, let shell = rest.first.flatMap(Shell.init(rawValue:)) else {
+                return fail("'completion' takes one shell: bash, zsh or fish")
+            }
+            return .success(.completion(shell))
+        case "manpage":
+            return rest.isEmpty ? .success(.manpage) : fail("'manpage' takes no arguments")
+        case "repl", "run", "test", "import", "export":
             break
         default:
-            let hint = Suggestion.nearest(verb, in: ["repl", "run", "test", "convert", "help"]).map { "; did you mean '\($0)'?" } ?? ""
-            return .failure(UsageError(message: "unknown command '\(verb)'\(hint)"))
+            let hint = Suggestion.nearest(verb, in: verbs).map { "; did you mean '\($0)'?" } ?? ""
+            return fail("unknown command '\(verb)'\(hint)")
         }
         var opts = SessionOptions()
         var sources: [RunSource] = []
         var paths: [String] = []
-        var update = false
-        var jobs = 2
+        var test = TestOptions()
+        var interop = InteropArguments()
         // An index, not an iterator: a `-e` value's raw bytes are found by its place.
         var pos = rest.startIndex
         func nextArgument() -> String? {
             guard pos < rest.endIndex else { return nil }
             defer { pos += 1 }
             return rest[pos]
-        }
-        func value(_ flag: String) -> Result<String, UsageError> {
-            guard let v = nextArgument() else { return .failure(UsageError(message: "\(flag) needs a value")) }
-            return .success(v)
         }
         while let a = nextArgument() {
             var flag = a
@@ -116,81 +240,126 @@ public enum CommandLineOptions {
                 flag = String(a[..<eq])
                 inline = String(a[a.index(after: eq)...])
             }
-            func take() -> Result<String, UsageError> {
-                if let inline { return .success(inline) }
-                return value(flag)
-            }
-            // A flag of this verb that takes no value is set by its name alone, so that
-            // `--write=false` is refused rather than read as set.
-            if let inline, (CommandLineOptions.booleanFlags[verb] ?? []).contains(flag) {
-                return .failure(UsageError(message: "\(flag) takes no value (not '\(inline)'): write '\(flag)' alone to set it, leave it out otherwise"))
-            }
-            switch flag {
-            case "--store":
-                switch take() { case .success(let v): opts.store = v; case .failure(let e): return .failure(e) }
-            case "--now":
-                switch take() { case .success(let v): opts.now = v; case .failure(let e): return .failure(e) }
-            case "--zone":
-                switch take() { case .success(let v): opts.zone = v; case .failure(let e): return .failure(e) }
-            case "--format":
-                switch take() {
-                case .success(let v):
-                    guard let f = OutputFormat(rawValue: v) else { return .failure(UsageError(message: "--format takes text or json, not '\(v)'")) }
-                    opts.format = f
-                case .failure(let e): return .failure(e)
-                }
-            case "--errors":
-                switch take() {
-                case .success(let v):
-                    guard let s = DiagnosticRenderer.Style(rawValue: v) else { return .failure(UsageError(message: "--errors takes rich or short, not '\(v)'")) }
-                    opts.errors = s
-                case .failure(let e): return .failure(e)
-                }
-            case "--yes", "-y":
-                opts.yes = true
-            case "--echo" where verb == "run":
-                opts.echo = true
-            case "--write" where verb == "run":
-                opts.write = true
-            case "--keep-going" where verb == "run":
-                opts.keepGoing = true
-            case "--bail" where verb == "run":
-                opts.bail = true
-            case "-e" where verb == "run":
-                switch value("-e") {
-                case .success(let v):
-                    let bytes = raw.flatMap { r in pos - 1 < r.count && r.count == args.count ? r[pos - 1] : nil }
-                    sources.append(.expression(v, bytes: bytes))
-                case .failure(let e): return .failure(e)
-                }
-            case "--update" where verb == "test", "--bless" where verb == "test":
-                update = true
-            case "-j" where verb == "test", "--jobs" where verb == "test":
-                switch take() {
-                case .success(let v):
-                    guard let n = Int(v), n >= 1, n <= 64 else { return .failure(UsageError(message: "-j takes a number from 1 to 64, not '\(v)'")) }
-                    jobs = n
-                case .failure(let e): return .failure(e)
-                }
-            case "--help", "-h":
-                return .success(.help(nil))
-            default:
-                if a.hasPrefix("-") && a != "-" {
-                    return .failure(UsageError(message: "unknown option '\(a)' for 'kept \(verb)'"))
-                }
+            guard flag.hasPrefix("-"), flag != "-" else {
                 switch verb {
+                case "import", "export": interop.words.append(a)
                 case "run": sources.append(.script(a))
                 case "test": paths.append(a)
-                default: return .failure(UsageError(message: "'kept repl' takes no script; use 'kept run \(a)'"))
+                default: return fail("'kept repl' takes no script; use 'kept run \(a)'")
                 }
+                continue
+            }
+            guard let spec = flags.first(where: { $0.names.contains(flag) }), spec.verbs.contains(verb) else {
+                return fail("unknown option '\(flag)' for 'kept \(verb)'")
+            }
+            guard spec.value != nil else {
+                // Set by its name alone, so that `--write=false` is refused rather than read as set.
+                if let inline {
+                    return fail("\(flag) takes no value (not '\(inline)'): write '\(flag)' alone to set it, leave it out otherwise")
+                }
+                switch spec.names[0] {
+                case "--yes": opts.yes = true
+                case "--write": opts.write = true
+                case "--keep-going": opts.keepGoing = true
+                case "--bail": opts.bail = true
+                case "--echo": opts.echo = true
+                case "--update": test.update = true
+                case "-i":
+                    test.update = true
+                    test.interactive = true
+                case "--fail-fast": test.maxFailures = 1
+                case "--dry-run": interop.dryRun = true
+                case "--events": interop.events = true
+                case "--progress": test.progress = true
+                case "--no-progress": test.progress = false
+                default: return .success(.help(verb))   // --help
+                }
+                continue
+            }
+            let valueAt = pos
+            guard let v = inline ?? nextArgument() else { return fail("\(flag) needs a value") }
+            switch spec.names[0] {
+            case "--store": opts.store = v
+            case "--now": opts.now = v
+            case "--zone": opts.zone = v
+            case "--format":
+                guard let f = OutputFormat(rawValue: v) else { return fail("--format takes text or json, not '\(v)'") }
+                opts.format = f
+            case "--errors":
+                guard let s = DiagnosticRenderer.Style(rawValue: v) else { return fail("--errors takes rich or short, not '\(v)'") }
+                opts.errors = s
+            case "--as": interop.format = v
+            case "--color":
+                guard let c = ColorChoice(rawValue: v) else { return fail("--color takes auto, always or never, not '\(v)'") }
+                opts.color = c
+            case "-e":
+                let bytes = raw.flatMap { r in valueAt < r.count && r.count == args.count ? r[valueAt] : nil }
+                sources.append(.expression(v, bytes: bytes))
+            case "-j":
+                guard let n = Int(v), n >= 1, n <= 64 else { return fail("-j takes a number from 1 to 64, not '\(v)'") }
+                test.jobs = n
+            case "-k":
+                guard !v.isEmpty else { return fail("-k takes a part of 'path::case name', not an empty pattern") }
+                test.patterns.append(v)
+            case "--max-failures":
+                guard let n = Int(v), n >= 1 else { return fail("--max-failures takes a number from 1, not '\(v)'") }
+                test.maxFailures = n
+            case "--report":
+                guard let f = ReportTarget.Format(rawValue: v) else {
+                    return fail("--report takes tap or junit and a file ('-' for stdout), not '\(v)'")
+                }
+                guard let path = nextArgument() else { return fail("--report \(v) needs a file ('-' for stdout)") }
+                if path == "-", test.reports.contains(where: { $0.path == "-" }) { return fail("only one --report can go to stdout ('-')") }
+                test.reports.append(ReportTarget(format: f, path: path))
+            default:
+                return fail("unknown option '\(flag)' for 'kept \(verb)'")
             }
         }
         switch verb {
+        case "import", "export":
+            // One statement of the language, run as `kept run` runs it; an import writes the
+            // store unless it is a dry run.
+            guard opts.store != nil else { return .failure(UsageError(message: "'kept \(verb)' needs --store FILE")) }
+            switch interop.statement(verb) {
+            case .success(let text):
+                opts.write = verb == "import" && !interop.dryRun
+                return .success(.run(opts, [.expression(text)]))
+            case .failure(let e): return .failure(e)
+            }
         case "run": return .success(.run(opts, sources))
         case "test":
-            guard !paths.isEmpty else { return .failure(UsageError(message: "'kept test' needs at least one script or folder")) }
-            return .success(.test(opts, paths: paths, update: update, jobs: jobs))
+            guard !paths.isEmpty else { return fail("'kept test' needs at least one script or folder") }
+            return .success(.test(opts, paths: paths, test))
         default: return .success(.repl(opts))
         }
+    }
+}
+
+/// `kept import` and `kept export`: the words and flags that make their statement.
+struct InteropArguments {
+    var format: String?
+    var dryRun = false
+    var events = false
+    /// The file, then (for export) the filter's words.
+    var words: [String] = []
+
+    func statement(_ verb: String) -> Result<String, UsageError> {
+        guard let file = words.first else { return .failure(UsageError(message: "'kept \(verb)' needs a file (or - for standard \(verb == "import" ? "input" : "output"))")) }
+        if verb == "import", words.count > 1 { return .failure(UsageError(message: "'kept import' takes one file")) }
+        var out = verb + " " + InteropArguments.quoted(file)
+        if let f = format { out += " as " + f }
+        if events { out += " events" }
+        if dryRun { out += " dry-run" }
+        if words.count > 1 { out += " " + words.dropFirst().joined(separator: " ") }
+        return .success(out)
+    }
+
+    static func quoted(_ s: String) -> String {
+        var q = "\""
+        for c in s {
+            if c == "\"" || c == "\\" { q.append("\\") }
+            q.append(c)
+        }
+        return q + "\""
     }
 }

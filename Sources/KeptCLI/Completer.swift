@@ -99,7 +99,9 @@ final class Completer {
             return Completer.filter(Vocabulary.taskFields, word)
         case .explain? where position == 1:
             return Completer.filter(["date"] + filterWords, word)
-        case .date?, .reschedule?:
+        case .skip? where position == 1:
+            return Completer.filter(["next", "where"], word)
+        case .date?, .reschedule?, .skip?, .unskip?, .rdate?, .unrdate?:
             return Completer.filter(Vocabulary.dateWords, word)
         case .repeat?, .rrule?:
             return Completer.filter(["every"] + Vocabulary.repeatWords, word)

@@ -1,11 +1,13 @@
-// The JSON shape of an error (docs/OUTPUT.md): {"error":{"code","message","line","column"}}.
+// The JSON shape of an error (docs/OUTPUT.md): {"error":{"code","message","file","line","column"}},
+// with "help" when there is one.
 
 import KeptCore
 
 /// Encodes diagnostics for `--format json`.
 enum DiagnosticJSON {
     static func value(_ d: Diagnostic) -> JSONValue {
-        var o = JSONObject([("code", .string(d.code.rawValue)), ("message", .string(d.message))])
+        var o = JSONObject([("code", .string(d.code.rawValue)), ("message", .string(d.message)),
+                            ("file", d.file.map { .string($0.name) } ?? .null)])
         if let loc = d.location {
             o["line"] = .number(JSONNumber(loc.line))
             o["column"] = .number(JSONNumber(loc.column))

@@ -44,28 +44,38 @@ public enum KeptMain {
             return 0
         case .success(.help(let topic)):
             return help(topic, out: out, err: err)
+        case .success(.options):
+            out.lines(FrontEndHelp.options)
+            return 0
+        case .success(.completion(let shell)):
+            out.raw(ShellCompletion.script(shell))
+            return 0
+        case .success(.manpage):
+            out.raw(ManPage.roff())
+            return 0
         case .success(.convert(let from, let to)):
             let renderer = DiagnosticRenderer(style: term.stderrIsTTY ? .rich : .short, color: term.stderrIsTTY && !term.colorDisabled)
             return convert(from, to, out: out, err: err, renderer: renderer)
         case .success(.run(let o, let sources)):
             let renderer = DiagnosticRenderer(style: o.errors ?? (term.stderrIsTTY ? .rich : .short),
-                                              color: term.stderrIsTTY && !term.colorDisabled)
+                                              color: o.format == .text && o.color.enabled(tty: term.stderrIsTTY, term))
             switch SessionFactory.make(o, testMode: false, commits: SessionFactory.commits(o, repl: false)) {
             case .success(let session):
                 keepUntilExit(session)
                 return BatchRunner(session: session, options: o, out: out, err: err, renderer: renderer).run(sources)
             case .failure(let f):
-                return report(f, err: err, renderer: renderer)
+                return report(f, format: o.format, out: out, err: err, renderer: renderer)
             }
-        case .success(.test(let o, let paths, let update, let jobs)):
-            return TestRunner(options: o, update: update, jobs: jobs).run(paths, out: out, err: err)
+        case .success(.test(let o, let paths, var t)):
+            // `KEPT_UPDATE=1` is `--update`, for a run whose command line is not at hand.
+            if getenv("KEPT_UPDATE").map({ String(cString: $0) }) == "1" { t.update = true }
+            return TestRunner(options: o, test: t, stdoutIsTTY: term.stdoutIsTTY).run(paths, out: out, err: err)
         case .success(.repl(let o)):
             let interactive = term.stdinIsTTY && term.stdoutIsTTY && !term.termIsDumb
-            let renderer = DiagnosticRenderer(style: o.errors ?? (interactive || term.stderrIsTTY ? .rich : .short),
-                                              color: interactive && !term.colorDisabled)
+            let color = o.format == .text && o.color.enabled(tty: interactive, term)
+            let renderer = DiagnosticRenderer(style: o.errors ?? (interactive || term.stderrIsTTY ? .rich : .short), color: color)
             switch SessionFactory.make(o, testMode: false, commits: SessionFactory.commits(o, repl: true)) {
             case .success(let session):
-                let color = interactive && !term.colorDisabled
                 let editor: LineEditor
                 if interactive {
                     let rl = ReadlineEditor(historyPath: History.path(environment: History.processEnvironment),
@@ -78,7 +88,7 @@ public enum KeptMain {
                 return REPL(session: session, editor: editor, options: o, out: out, err: err, renderer: renderer,
                             interactive: interactive).run()
             case .failure(let f):
-                return report(f, err: err, renderer: renderer)
+                return report(f, format: o.format, out: out, err: err, renderer: renderer)
             }
         }
     }
@@ -93,35 +103,13 @@ public enum KeptMain {
         keptUntilExit.append(session)
     }
 
-    /// `kept help repl` and `kept help .NAME`: the REPL's side, which is not part of the language.
-    static func replHelp(_ topic: String, out: OutputStream, err: OutputStream) -> Int32 {
-        if topic.hasPrefix(".") {
-            guard let d = DotCommand.table.first(where: { $0.name == topic.dropFirst().lowercased() }) else {
-                err.line("kept: no dot-command '\(topic)'; 'kept help repl' lists them")
-                return 64
-            }
-            out.lines([d.usage, "  \(d.summary)"])
-            return 0
+    /// `kept help .NAME`: one dot-command of the REPL.
+    static func dotHelp(_ topic: String, out: OutputStream, err: OutputStream) -> Int32 {
+        guard let d = DotCommand.table.first(where: { $0.name == topic.dropFirst().lowercased() }) else {
+            err.line("kept: no dot-command '\(topic)'; 'kept help repl' lists them")
+            return 64
         }
-        let width = DotCommand.table.map(\.usage.count).max() ?? 0
-        out.lines([
-            "kept repl [--store FILE] [--now ISO] [--zone TZ] [--format text|json] [--errors rich|short]",
-            "",
-            "The REPL runs the statements of the language, as 'kept run' does, and writes the store after each change.",
-            "On a terminal it uses GNU readline; piped or with TERM=dumb it reads stdin exactly as 'kept run' does,",
-            "but stops at the first error with exit 1 ('.bail off' reads on).",
-            "",
-            "Dot-commands (one line each, for the session; never part of a script for 'kept run'):",
-        ] + DotCommand.table.map { "  \($0.usage.padding(width))  \($0.summary)" } + [
-            "",
-            "Keys: Tab completes commands, fields, names from the store, date and repeat words, and files after",
-            "  .open/.read/.record/.save; Right arrow or Tab takes the grey completion of an unfinished date or repeat;",
-            "  Ctrl-C clears the line (or the unfinished statement); Ctrl-D on an empty line quits.",
-            "A statement with an open quote or an unclosed filter '(' continues on the next line ('  ... ').",
-            "History: $KEPT_HISTFILE, else $XDG_STATE_HOME/kept/history (~/.local/state/kept/history), the last \(History.maxEntries) lines;",
-            "  a line starting with a space, or the same as the one before, is not kept.",
-            "Colour: capture tokens as you type and errors; off with NO_COLOR, TERM=dumb or '.color off'.",
-        ])
+        out.lines([d.usage, "  \(d.summary)"])
         return 0
     }
 
@@ -153,52 +141,38 @@ public enum KeptMain {
         return 0
     }
 
-    static func report(_ f: SessionFactory.Failure, err: OutputStream, renderer: DiagnosticRenderer) -> Int32 {
+    /// A session that could not be made: a usage error, or a store that could not be read (in
+    /// JSON mode one error object on stdout, as every error there is).
+    static func report(_ f: SessionFactory.Failure, format: OutputFormat = .text, out: OutputStream? = nil, err: OutputStream,
+                       renderer: DiagnosticRenderer) -> Int32 {
         switch f {
         case .usage(let m):
             err.line("kept: \(m)")
             err.line(CommandLineOptions.usage)
             return 64
         case .store(let d):
-            err.line(renderer.render(d))
+            if format == .json, let out {
+                out.line(JSONWriter.compact(DiagnosticJSON.value(d)))
+            } else {
+                err.line(renderer.render(d))
+            }
             return 2
         }
     }
 
+    /// `kept help [TOPIC]`: with no topic the commands of the language; `run`, `test` and `repl`
+    /// the front ends; `.NAME` a dot-command; any other topic the `help` statement's.
     static func help(_ topic: String?, out: OutputStream, err: OutputStream) -> Int32 {
-        guard let topic else {
-            out.lines([
-                "Kept: the rules engine of a personal planner, as a small language.",
-                "",
-                CommandLineOptions.usage,
-                "",
-                "  --store FILE     the store to open (JSON, docs/STORE.md); a missing file is an empty store",
-                "  --now ISO        fix the clock: 2026-06-15T09:00 (wall clock) or 2026-06-15T07:00:00Z",
-                "  --zone TZ        the account time zone for this run, like Europe/Berlin",
-                "  --format F       text (default) or json: one JSON object per command",
-                "  --write          let 'run' write the store file, once at the end and only when every statement",
-                "                   succeeded (it is left unchanged otherwise)",
-                "  --keep-going     with --write: write what succeeded even when a statement failed",
-                "  --bail           with 'run': stop at the first statement that fails",
-                "  --echo           with 'run': print each command before its output, as a transcript",
-                "  --yes, -y        confirm bulk deletes ('delete where …') in advance; without it 'run' and 'test'",
-                "                   refuse one (E0318) and the REPL asks; '@yes' in a transcript confirms one command",
-                "  -e COMMAND       run one command; may be repeated; stdin is read when there is no script",
-                "  --errors S       rich (source line and caret) or short (file:line:col); default by terminal",
-                "  --update         with 'test': rewrite failing expected blocks with the actual output",
-                "  -j N             with 'test': scripts to run at once (default 2)",
-                "",
-                "'kept help COMMAND' explains a command of the language; 'kept help' with no name lists them.",
-                "'kept help repl' lists the REPL's dot-commands, keys and history file.",
-            ])
-            return 0
-        }
-        if topic == "repl" || topic.hasPrefix(".") {
-            return replHelp(topic, out: out, err: err)
+        if let topic {
+            if topic.hasPrefix(".") { return dotHelp(topic, out: out, err: err) }
+            if let lines = FrontEndHelp.frontEnd(topic.lowercased()) {
+                out.lines(lines)
+                return 0
+            }
         }
         let session = Session(store: Store(), clock: .clock(SystemClock()), defaultZone: Zone.utc)
-        let r = session.run(StatementSource(file: SourceFile(name: "help", text: "help \(topic)")))
-        out.lines(r.lines)
+        let r = session.run(StatementSource(file: SourceFile(name: "help", text: topic.map { "help \($0)" } ?? "help")))
+        out.lines(topic == nil ? FrontEndHelp.commands(r.lines) : r.lines)
         let renderer = DiagnosticRenderer(style: .short)
         for d in r.diagnostics { err.line(renderer.render(d)) }
         return r.failed ? 64 : 0

@@ -1,10 +1,22 @@
 // The dot-commands of the REPL (DotCommand.swift lists them): they act on the session, not on
 // the store's tasks, and are never part of the language. Their errors are E05xx diagnostics
-// pointing into the line just typed.
+// pointing into the line just typed. In JSON mode each prints one JSON object, as statements
+// do; a setter prints the value it set (docs/OUTPUT.md).
 
 import KeptCore
 
 extension REPL {
+    /// Prints a dot-command's result in the session's format: text lines, or one JSON object.
+    func say(_ text: [String], json: @autoclosure () -> JSONValue) {
+        if session.format == .json {
+            out.line(JSONWriter.compact(json()))
+        } else {
+            out.lines(text)
+        }
+    }
+
+    static func object(_ members: [(String, JSONValue)]) -> JSONValue { .object(JSONObject(members)) }
+
     /// Runs a dot-command line. `from` skips a transcript's `> ` before it.
     func dotCommand(_ line: String, name: String, line number: Int, from: Int = 0) {
         let bytes = Array(line.utf8)
@@ -17,12 +29,16 @@ extension REPL {
         }
         func onOff(_ current: Bool, _ what: String) -> Bool? {
             guard let a = cmd.arguments.first else {
-                out.line("\(what) \(current ? "on" : "off")")
+                say(["\(what) \(current ? "on" : "off")"], json: REPL.object([(what, .string(current ? "on" : "off"))]))
                 return nil
             }
             switch a.text.lowercased() {
-            case "on": return true
-            case "off": return false
+            case "on":
+                say([], json: REPL.object([(what, .string("on"))]))
+                return true
+            case "off":
+                say([], json: REPL.object([(what, .string("off"))]))
+                return false
             default:
                 argError("'.\(cmd.name)' takes on or off, not '\(a.text)'", "expected on or off", range: a.range)
                 return nil
@@ -30,18 +46,21 @@ extension REPL {
         }
         switch cmd.name {
         case "quit", "exit", "q":
+            say([], json: REPL.object([("quit", .bool(true))]))
             quit = true
         case "help":
             help(cmd.rest)
         case "mode":
             guard let a = cmd.arguments.first else {
-                out.line("mode \(session.format.rawValue)")
+                say(["mode \(session.format.rawValue)"], json: REPL.object([("mode", .string(session.format.rawValue))]))
                 return
             }
             guard let f = OutputFormat(rawValue: a.text.lowercased()), cmd.arguments.count == 1 else {
                 argError("'.mode' takes text or json, not '\(cmd.rest)'", "expected text or json", range: a.range)
                 return
             }
+            // Printed in the mode the command started in.
+            say([], json: REPL.object([("mode", .string(f.rawValue))]))
             session.format = f
         case "timer":
             if let on = onOff(timer, "timer") { timer = on }
@@ -54,9 +73,8 @@ extension REPL {
                 (editor as? ReadlineEditor)?.setColor(on)
             }
         case "history":
-            for (k, h) in editor.history.enumerated() {
-                out.line("\(String(k + 1).leftPadded(5))  \(h)")
-            }
+            say(editor.history.enumerated().map { k, h in "\(String(k + 1).leftPadded(5))  \(h)" },
+                json: REPL.object([("history", .array(editor.history.map { .string($0) }))]))
         case "open":
             guard !cmd.rest.isEmpty else { return argError("'.open' needs a store file", "expected a file name") }
             switch SessionFactory.backend(cmd.rest, writable: true) {
@@ -65,7 +83,8 @@ extension REPL {
                 session.commits = .eachStatement
                 runner.options.store = cmd.rest
                 recorder.opened(s.snapshot())
-                out.line("Opened \(cmd.rest) · \(s.taskCount == 1 ? "1 task" : "\(s.taskCount) tasks") · written after each change")
+                say(["Opened \(cmd.rest) · \(s.taskCount == 1 ? "1 task" : "\(s.taskCount) tasks") · written after each change"],
+                    json: REPL.object([("opened", .string(cmd.rest)), ("tasks", .number(JSONNumber(s.taskCount)))]))
             case .failure(.store(let d)):
                 report(d)
             case .failure(.usage(let m)):
@@ -87,7 +106,7 @@ extension REPL {
                 }
             }
             switch saved {
-            case .success: out.line("Saved \(path)")
+            case .success: say(["Saved \(path)"], json: REPL.object([("saved", .string(path))]))
             case .failure(let e): report(Session.diagnostic(e))
             }
         case "read":
@@ -110,7 +129,8 @@ extension REPL {
                 let n = recorder.commandCount
                 var msg = "Recorded \(n == 1 ? "1 command" : "\(n) commands") to \(cmd.rest)"
                 if !stores.isEmpty { msg += " (store: \(stores.joined(separator: ", ")))" }
-                out.line(msg)
+                say([msg], json: REPL.object([("recorded", .string(cmd.rest)), ("commands", .number(JSONNumber(n))),
+                                              ("stores", .array(stores.map { .string($0) }))]))
             case .failure(let e):
                 report(Catalog.dotWriteFailed(e.path, reason: e.reason, range: shift(cmd.restRange), file: file))
             }
@@ -121,17 +141,24 @@ extension REPL {
 
     /// `.help`: the dot-commands; `.help .NAME` one of them; `.help WORD` the language's help.
     func help(_ topic: String) {
+        func entry(_ d: (name: String, usage: String, summary: String)) -> JSONValue {
+            REPL.object([("name", .string("." + d.name)), ("usage", .string(d.usage)), ("summary", .string(d.summary))])
+        }
         if topic.isEmpty {
-            out.line("Dot-commands act on the session; every other line is a statement of the language ('help' lists them).")
             let width = DotCommand.table.map(\.usage.count).max() ?? 0
-            for d in DotCommand.table { out.line("  \(d.usage.padding(width))  \(d.summary)") }
-            out.line("Tab completes, Ctrl-C clears the line, Ctrl-D on an empty line quits; history: \(History.maxEntries) lines.")
+            say(["Dot-commands act on the session; every other line is a statement of the language ('help' lists them)."]
+                + DotCommand.table.map { "  \($0.usage.padding(width))  \($0.summary)" }
+                + ["Tab completes, Ctrl-C clears the line, Ctrl-D on an empty line quits; history: \(History.maxEntries) lines."],
+                json: REPL.object([("dotCommands", .array(DotCommand.table.map(entry)))]))
             return
         }
         let name = topic.hasPrefix(".") ? String(topic.dropFirst()).lowercased() : topic.lowercased()
         if let d = DotCommand.table.first(where: { $0.name == name }) {
-            out.line(d.usage)
-            out.line("  \(d.summary)")
+            say([d.usage, "  \(d.summary)"], json: entry(d))
+            return
+        }
+        if let lines = FrontEndHelp.frontEnd(name) {
+            say(lines, json: REPL.object([("help", .string(name)), ("text", .array(lines.map { .string($0) }))]))
             return
         }
         let r = session.run(StatementSource(file: SourceFile(name: "help", text: "help \(topic)")))

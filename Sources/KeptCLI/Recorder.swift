@@ -100,8 +100,10 @@ final class Recorder {
             }
             return pattern + quoted(String(line[at...])) + " (re)"
         }
-        if line.hasPrefix(">") || line == "..." || line.hasPrefix("! ") {
-            // These would read as a command, "any lines" or an error: match them literally.
+        if line.hasPrefix(">") || line == "..." || line.hasPrefix("... ") || line.hasPrefix("! ")
+            || line.utf8.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) {
+            // These would read as a command, "any lines", a continuation, an error or the
+            // blank line that ends the block: match them literally.
             return quoted(line) + " (re)"
         }
         return line

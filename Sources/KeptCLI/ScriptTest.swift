@@ -1,150 +1,333 @@
 // One transcript under test: runs its commands in a session of test mode (frozen clock, fixed
-// zone, no colour), case by case, and compares each output with its expected block.
+// zone, no colour), case by case, and compares each output with its expected block. `@skip`
+// and `@xfail` mark a command, a case or the whole file; the selection (`-k`, `FILE:LINE`)
+// says which commands are checked, and which run only to set up the state a later one needs.
 
+import Dispatch
 import KeptCore
+
+/// What a command printed, as a transcript compares it.
+struct ActualOutput: Sendable {
+    var lines: [String]
+    /// Which lines are errors written `! CODE message` (kept as they are by `--update`; an
+    /// output line is escaped when it would read as syntax).
+    var isError: [Bool]
+}
 
 /// Tests one script.
 struct ScriptTest {
     let path: String
     let options: SessionOptions
+    /// Work out the block `--update` would write for each failing command.
     let update: Bool
+    var selection = TestSelection()
+    /// Stop after this many failures (the runner cuts across scripts).
+    var maxFailures: Int? = nil
 
     /// The lines a command produced, as a transcript writes them: output lines, then each
     /// error as `! CODE message` (in JSON mode the error object is an output line).
     static func actualLines(_ r: CommandOutput, format: OutputFormat) -> [String] {
+        actual(r, format: format).lines
+    }
+
+    static func actual(_ r: CommandOutput, format: OutputFormat) -> ActualOutput {
         // A value with a line break prints as several lines, as it does on a terminal.
         var lines = r.lines.flatMap { $0.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) }
+        var isError = Array(repeating: false, count: lines.count)
         for d in r.diagnostics {
             if format == .json {
                 lines.append(JSONWriter.compact(DiagnosticJSON.value(d)))
+                isError.append(false)
             } else {
                 lines.append("! \(d.code) \(d.message)")
+                isError.append(true)
             }
         }
-        return lines
+        return ActualOutput(lines: lines, isError: isError)
+    }
+
+    /// What a command is to this run.
+    enum Role { case check, setup, none }
+
+    /// The role of each command, in order, or the error of a `FILE:LINE` that names no command
+    /// or case.
+    func roles(_ t: Transcript, lineCount: Int) -> Result<[Role], Diagnostic> {
+        let commands = t.commands
+        // The case of each command (-1 before the first `@case`) and the lines of each case.
+        var caseOf: [Int] = []
+        var caseStarts: [Int] = []
+        for item in t.items {
+            switch item {
+            case .directive(let d) where d.name == "case": caseStarts.append(d.line)
+            case .command: caseOf.append(caseStarts.count - 1)
+            default: break
+            }
+        }
+        var checked = commands.map { selection.picks(TestSelection.name(path, $0.caseName)) }
+        if let asked = selection.lines[path] {
+            var byLine = Array(repeating: false, count: commands.count)
+            for line in asked {
+                if let k = commands.firstIndex(where: { $0.line <= line && line < max($0.expectedLines.upperBound, $0.line + 1) }) {
+                    byLine[k] = true
+                } else if let c = caseStarts.lastIndex(where: { $0 <= line }), line <= lineCount {
+                    for k in commands.indices where caseOf[k] == c { byLine[k] = true }
+                } else {
+                    return .failure(Catalog.nothingAtLine(path, line: line, lines: lineCount))
+                }
+            }
+            checked = zip(checked, byLine).map { $0 && $1 }
+        }
+        // A command left out still runs when a checked one after it in its case needs its
+        // state; the lines before the first case set up every case.
+        var lastChecked: [Int: Int] = [:]
+        for k in commands.indices where checked[k] { lastChecked[caseOf[k]] = k }
+        let anyCase = lastChecked.keys.contains { $0 >= 0 }
+        return .success(commands.indices.map { k in
+            if checked[k] { return .check }
+            if let last = lastChecked[caseOf[k]], k < last { return .setup }
+            if caseOf[k] < 0, anyCase { return .setup }
+            return .none
+        })
     }
 
     func run() -> ScriptReport {
+        let started = DispatchTime.now().uptimeNanoseconds
+        var report = runScript()
+        report.seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+        return report
+    }
+
+    private func runScript() -> ScriptReport {
         var report = ScriptReport(path: path)
+        let short = DiagnosticRenderer(style: .short)
         let bytes: [UInt8]
         switch StoreFile.readBytes(path, limit: Limits.scriptBytes) {
         case .success(let b): bytes = b
         case .failure(let e):
-            report.broken = true
             let d = e.isTooLarge ? Catalog.scriptTooLarge(path) : Catalog.scriptUnreadable(path, reason: e.reason)
-            report.failures.append(DiagnosticRenderer(style: .short).render(d))
+            report.errors.append(short.render(d))
             return report
         }
         let file = SourceFile(name: path, bytes: bytes)
-        let short = DiagnosticRenderer(style: .short)
         if let bad = firstInvalidUTF8(bytes) {
-            report.broken = true
-            report.failures.append(short.render(Catalog.invalidUTF8(file: file, offset: bad)))
+            report.errors.append(short.render(Catalog.invalidUTF8(file: file, offset: bad)))
             return report
         }
         let transcript = Transcript(file: file)
-        let problems = transcript.diagnostics
-        if !problems.isEmpty {
-            report.broken = true
-            report.failures += problems.map { short.render($0) }
+        if !transcript.diagnostics.isEmpty {
+            report.errors += transcript.diagnostics.map { short.render($0) }
             return report
         }
+        let roles: [Role]
+        switch self.roles(transcript, lineCount: file.lineStarts.count) {
+        case .success(let r): roles = r
+        case .failure(let d):
+            report.errors.append(short.render(d))
+            return report
+        }
+        report.deselected = roles.filter { $0 != .check }.count
+        guard roles.contains(where: { $0 != .none }) else { return report }
+
         var session: Session
         switch SessionFactory.make(options, testMode: true) {
         case .success(let s): session = s
         case .failure(.usage(let m)):
-            report.broken = true
-            report.failures.append("\(path): \(m)")
+            report.errors.append("\(path): \(m)")
             return report
         case .failure(.store(let d)):
-            report.broken = true
-            report.failures.append(short.render(d))
+            report.errors.append(short.render(d))
             return report
         }
+        var run = MarkedScope(path: path)
         var setup: Session? = nil
-        var updates: [(TranscriptCommand, [String])] = []
+        var k = 0
         for item in transcript.items {
             switch item {
             case .directive(let d) where d.name == "case":
+                run.endCase(&report)
+                run.startCase(d)
                 // Every case starts from the state the lines before the first case reached.
                 if let s = setup { session = s.copy() } else { setup = session.copy() }
+            case .directive(let d) where d.isMark:
+                run.mark(d)
             case .directive(let d) where d.name == "store":
                 let dir = StoreFile.directory(of: path)
                 let target = d.argument.hasPrefix("/") ? d.argument : "\(dir)/\(d.argument)"
                 switch StoreFile.load(target) {
                 case .success(.store(let s)): session.replaceStore(s)
                 case .success(.missing):
-                    report.broken = true
-                    report.failures.append(short.render(Catalog.noStoreFile(d.argument, file: file, range: d.range)))
+                    report.errors.append(short.render(Catalog.noStoreFile(d.argument, file: file, range: d.range)))
                     return report
                 case .failure(let diag):
-                    report.broken = true
-                    report.failures.append(short.render(diag))
+                    report.errors.append(short.render(diag))
                     return report
                 }
             case .directive:
                 break
             case .command(let c):
-                if c.modifiers.contains(where: { $0.name == "skip" }) {
-                    report.skipped += 1
-                    continue
+                let role = roles[k]
+                k += 1
+                if role == .none { continue }
+                if let outcome = test(c, role: role, session: session, scope: &run) {
+                    report.outcomes.append(outcome)
+                    if let n = maxFailures, report.failures >= n { return report }
                 }
-                let saved = session.format
-                if let f = c.modifiers.first(where: { $0.name == "format" }), let fmt = OutputFormat(rawValue: f.argument) {
-                    session.format = fmt
-                }
-                let result = session.run(c.statement, confirmed: c.modifiers.contains { $0.name == "yes" })
-                let actual = ScriptTest.actualLines(result, format: session.format)
-                session.format = saved
-                let expected = ExpectedOutput(c.expected)
-                let unordered = c.modifiers.contains { $0.name == "unordered" }
-                if expected.matches(actual, unordered: unordered) {
-                    report.passed += 1
-                    continue
-                }
-                report.failed += 1
-                updates.append((c, actual))
-                var text = ["FAIL \(path):\(c.line)" + (c.caseName.map { " (case \"\($0)\")" } ?? "")]
-                text.append("> " + c.statement.text)
-                text += UnifiedDiff.lines(expected: c.expected, actual: actual) { i, j in expected.same(i, actual[j]) }
-                report.failures.append(text.joined(separator: "\n"))
             }
         }
-        if update, !updates.isEmpty {
-            if TranscriptUpdater.rewrite(path: path, bytes: bytes, updates: updates) {
-                report.updatedBlocks = updates.count
-            } else {
-                report.broken = true
-                report.failures.append("\(path): could not rewrite the file")
-            }
-        }
+        run.endCase(&report)
+        run.endFile(&report)
         return report
     }
-}
 
-/// Writes actual output over failing expected blocks.
-enum TranscriptUpdater {
-    static func rewrite(path: String, bytes: [UInt8], updates: [(TranscriptCommand, [String])]) -> Bool {
-        let text = String(decoding: bytes, as: UTF8.self)
-        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        let endsWithNewline = text.hasSuffix("\n")
-        if endsWithNewline { lines.removeLast() }
-        // From the bottom up, so earlier line numbers stay valid.
-        for (c, actual) in updates.sorted(by: { $0.0.line > $1.0.line }) {
-            let from = c.expectedLines.lowerBound - 1
-            let to = c.expectedLines.upperBound - 1
-            guard from >= 0, from <= lines.count, to <= lines.count else { return false }
-            lines.replaceSubrange(from..<to, with: actual.map { $0.isEmpty ? "<BLANKLINE>" : $0 })
+    /// Runs one command and compares its output; nil for a command that only set up state.
+    func test(_ c: TranscriptCommand, role: Role, session: Session, scope: inout MarkedScope) -> TestOutcome? {
+        var outcome = TestOutcome(line: c.line, caseName: c.caseName, statement: c.statement.text, status: .passed)
+        let header = c.caseName.map { " (case \"\($0)\")" } ?? ""
+        if let skip = scope.skip(c) {
+            guard role == .check else { return nil }
+            outcome.status = .skipped
+            outcome.reason = skip.unquoted
+            if c.modifiers.contains(where: { $0.name == "skip" }) {
+                outcome.note = "skipped \(path):\(c.line)\(header): \(MarkedScope.reason(skip))"
+            }
+            return outcome
         }
-        var out = lines.joined(separator: "\n")
-        if endsWithNewline { out += "\n" }
-        return StoreFile.writeAtomically(Array(out.utf8), to: path, newMode: 0o644).isSuccess
+        let t0 = DispatchTime.now().uptimeNanoseconds
+        let saved = session.format
+        if let f = c.modifiers.first(where: { $0.name == "format" }), let fmt = OutputFormat(rawValue: f.argument) {
+            session.format = fmt
+        }
+        let result = session.run(c.statement, confirmed: c.modifiers.contains { $0.name == "yes" })
+        let format = session.format
+        session.format = saved
+        guard role == .check else { return nil }
+        let actual = ScriptTest.actual(result, format: format)
+        let expected = ExpectedOutput(c.expected, json: format == .json)
+        let unordered = c.modifiers.contains { $0.name == "unordered" }
+        let matched = expected.matches(actual.lines, unordered: unordered)
+        outcome.seconds = Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e9
+        let ownXfail = c.modifiers.first { $0.name == "xfail" }
+        if matched {
+            scope.passed()
+            guard let x = ownXfail else { return outcome }
+            outcome.status = .xpassed
+            outcome.reason = x.unquoted
+            outcome.failure = ["XPASS \(path):\(c.line)\(header)", "> " + c.statement.text,
+                               "its output matched, but '@xfail' expects it to fail: \(MarkedScope.reason(x))"]
+            return outcome
+        }
+        if let x = ownXfail ?? scope.xfail {
+            scope.xfailed()
+            outcome.status = .xfailed
+            outcome.reason = x.unquoted
+            if ownXfail != nil { outcome.note = "xfail   \(path):\(c.line)\(header): \(MarkedScope.reason(x))" }
+            return outcome
+        }
+        outcome.status = .failed
+        outcome.failure = ["FAIL \(path):\(c.line)\(header)", "> " + c.statement.text]
+            + TestDiff.lines(expected, actual.lines, unordered: unordered)
+        if update {
+            outcome.update = BlockUpdate(lines: c.expectedLines,
+                                         replacement: TranscriptUpdater.block(expected, actual, unordered: unordered))
+        }
+        return outcome
     }
 }
 
-extension Result {
-    var isSuccess: Bool {
-        if case .success = self { return true }
-        return false
+/// The `@skip` and `@xfail` of the file and of the case being run, and whether a command under
+/// an `@xfail` of a case or the file failed as it expects.
+struct MarkedScope {
+    let path: String
+    var fileSkip: TranscriptDirective? = nil
+    var fileXfail: TranscriptDirective? = nil
+    var caseSkip: TranscriptDirective? = nil
+    var caseXfail: TranscriptDirective? = nil
+    var caseName: String? = nil
+    var inCase = false
+    /// Per scope: commands checked, and whether one failed.
+    var fileRan = 0, fileFailed = false
+    var caseRan = 0, caseFailed = false
+
+    init(path: String) { self.path = path }
+
+    static func reason(_ d: TranscriptDirective) -> String {
+        d.unquoted.isEmpty ? "no reason given" : d.unquoted
+    }
+
+    var xfail: TranscriptDirective? { caseXfail ?? fileXfail }
+
+    func skip(_ c: TranscriptCommand) -> TranscriptDirective? {
+        c.modifiers.first { $0.name == "skip" } ?? caseSkip ?? fileSkip
+    }
+
+    mutating func mark(_ d: TranscriptDirective) {
+        switch (d.name, inCase) {
+        case ("skip", false): fileSkip = d
+        case ("skip", true): caseSkip = d
+        case (_, false): fileXfail = d
+        default: caseXfail = d
+        }
+    }
+
+    mutating func startCase(_ d: TranscriptDirective) {
+        inCase = true
+        caseName = d.unquoted
+        caseSkip = nil
+        caseXfail = nil
+        caseRan = 0
+        caseFailed = false
+    }
+
+    mutating func passed() {
+        fileRan += 1
+        caseRan += 1
+    }
+
+    mutating func xfailed() {
+        passed()
+        fileFailed = true
+        caseFailed = true
+    }
+
+    /// Ends the case being run: its `@skip` or `@xfail` goes into the summary, and an `@xfail`
+    /// under which every command passed is a failure.
+    mutating func endCase(_ report: inout ScriptReport) {
+        guard inCase else { return }
+        let where_ = caseName.map { " (case \"\($0)\")" } ?? ""
+        let name = caseName
+        close(&report, skip: caseSkip, xfail: caseXfail, ran: caseRan, failed: caseFailed, what: "case", caseName: name,
+              skipped: { $0.caseName == name && $0.line > $1.line }, place: { "\(path):\($0.line)\(where_)" })
+        caseSkip = nil
+        caseXfail = nil
+    }
+
+    /// Ends the file: the same for its own `@skip` or `@xfail`.
+    mutating func endFile(_ report: inout ScriptReport) {
+        close(&report, skip: fileSkip, xfail: fileXfail, ran: fileRan, failed: fileFailed, what: "file", caseName: nil,
+              skipped: { _, _ in true }, place: { _ in path })
+    }
+
+    /// The summary lines of a scope's `@skip` (when it skipped a command, by `skipped`) and
+    /// `@xfail` (when a command ran), or the XPASS of an `@xfail` under which nothing failed.
+    private func close(_ report: inout ScriptReport, skip: TranscriptDirective?, xfail: TranscriptDirective?, ran: Int, failed: Bool,
+                       what: String, caseName: String?, skipped: (TestOutcome, TranscriptDirective) -> Bool,
+                       place: (TranscriptDirective) -> String) {
+        if let s = skip, report.outcomes.contains(where: { $0.status == .skipped && skipped($0, s) }) {
+            report.notes.append(ScriptReport.Note(line: s.line, text: "skipped \(place(s)): \(MarkedScope.reason(s))"))
+        }
+        guard let x = xfail, ran > 0 else { return }
+        if failed {
+            report.notes.append(ScriptReport.Note(line: x.line, text: "xfail   \(place(x)): \(MarkedScope.reason(x))"))
+        } else {
+            report.outcomes.append(MarkedScope.xpass(x, path: path, caseName: caseName, what: what))
+        }
+    }
+
+    static func xpass(_ x: TranscriptDirective, path: String, caseName: String?, what: String) -> TestOutcome {
+        let where_ = caseName.map { " (case \"\($0)\")" } ?? ""
+        return TestOutcome(line: x.line, caseName: caseName, statement: "@xfail \(x.argument)".trimmedSpaces, status: .xpassed,
+                           reason: x.unquoted,
+                           failure: ["XPASS \(path):\(x.line)\(where_)",
+                                     "every command of the \(what) passed, but '@xfail' expects one to fail: \(reason(x))"])
     }
 }

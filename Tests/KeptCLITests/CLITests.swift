@@ -7,7 +7,7 @@ import Foundation
 import XCTest
 
 final class CLITests: XCTestCase {
-    static let usageLine = "usage: kept [repl] [--store FILE] [--now ISO] [--zone TZ] [--format text|json] [--yes]"
+    static let usageLine = "usage: kept [repl] [--store FILE] [--now ISO] [--zone TZ] [--format text|json] [--errors rich|short] [--color WHEN] [--yes]"
 
     // MARK: - Diagnostics
 
@@ -81,7 +81,7 @@ final class CLITests: XCTestCase {
         XCTAssertEqual(r.stdoutLines.first, "Kept: the rules engine of a personal planner, as a small language.", r.summary)
         XCTAssertTrue(r.stdout.contains(Self.usageLine), r.summary)
         XCTAssertTrue(r.stdout.contains("       kept run [--store FILE]"), r.summary)
-        XCTAssertTrue(r.stdout.contains("       kept test [--update] [--yes] [-j N] PATH..."), r.summary)
+        XCTAssertTrue(r.stdout.contains("       kept test [-k PATTERN]... [--update [-i]]"), r.summary)
         XCTAssertTrue(r.stdoutLines.contains { $0.hasPrefix("  --write ") }, r.summary)
         XCTAssertTrue(r.stdoutLines.contains { $0.hasPrefix("  --yes, -y ") }, r.summary)
     }
@@ -189,7 +189,7 @@ final class CLITests: XCTestCase {
         XCTAssertEqual(r.stdoutLines, [
             "add: file a task from a quick-add line",
             "usage:   add TITLE [@DATE] [every RULE] [!PRIORITY] [+PROJECT] [#TAG]... [[[NOTE]]]...",
-            "example: add Call the dentist @tomorrow 3pm +Health #phone !high",
+            "example: add Call the dentist @tomorrow 3pm every 6 months +Home #phone !high",
         ], r.summary)
     }
 

@@ -79,11 +79,11 @@ final class ConfirmationTests: XCTestCase {
         let file = try dir.write("bulk.kept", script)
         let r = try Kept.run(["test", file])
         XCTAssertEqual(r.status, 0, r.summary)
-        XCTAssertEqual(r.stdoutLines.last, "3 passed, 0 failed", r.summary)
+        XCTAssertEqual(r.stdoutLines.last, "3 passed, 0 failed, 0 errors, 0 skipped", r.summary)
         // With --yes the first delete goes through, so neither expectation after it holds.
         let all = try Kept.run(["test", "--yes", file])
         XCTAssertEqual(all.status, 1, all.summary)
-        XCTAssertEqual(all.stdoutLines.last, "1 passed, 2 failed", all.summary)
+        XCTAssertEqual(all.stdoutLines.last, "1 passed, 2 failed, 0 errors, 0 skipped", all.summary)
         // `kept run` reads @yes in a transcript the same way.
         let run = try Kept.run(["run"] + Kept.clock + [file])
         XCTAssertEqual(run.status, 1, run.summary)

@@ -109,6 +109,36 @@ final class JSONFormatTests: XCTestCase {
         XCTAssertEqual(done?["completedAt"] as? String, "2026-06-15T09:00:00+02:00")
     }
 
+    /// A repeat → "repeat":{"text","rrule","exdate","rdate"} exactly, the dates a repeat skips
+    /// and adds as `YYYY-MM-DD` or `YYYY-MM-DDTHH:MM`, [] for none; skip, unskip, rdate and
+    /// unrdate → {"updated":TASK}; `show ID repeat` → {"repeat":{…}}.
+    func testRepeatShape() throws {
+        let r = try Kept.run(["run", "--format", "json"] + Kept.clock + [
+            "-e", "add Check in @2026-06-16 9am every day at 9am and 5pm", "-e", "skip next 1", "-e", "skip 1 jun 18",
+            "-e", "rdate 1 jun 19 8pm", "-e", "unskip 1 jun 18", "-e", "unrdate 1 jun 19 8pm", "-e", "show 1 repeat",
+        ])
+        XCTAssertEqual(r.status, 0, r.summary)
+        let objs = try parseLines(r)
+        XCTAssertEqual(objs.count, 7, r.summary)
+        guard objs.count == 7 else { return }
+        func rep(_ o: [String: Any], _ key: String) -> [String: Any]? { (o[key] as? [String: Any])?["repeat"] as? [String: Any] }
+        let fresh = try XCTUnwrap(rep(objs[0], "added"))
+        XCTAssertEqual(Set(fresh.keys), ["text", "rrule", "exdate", "rdate"])
+        XCTAssertEqual(fresh["text"] as? String, "Every day at 9am and 5pm")
+        XCTAssertEqual(fresh["rrule"] as? String, "FREQ=DAILY;BYHOUR=9,17;BYMINUTE=0")
+        XCTAssertEqual((fresh["exdate"] as? [Any])?.count, 0)
+        XCTAssertEqual((fresh["rdate"] as? [Any])?.count, 0)
+        for k in 1...5 { XCTAssertEqual(Set(objs[k].keys), ["updated"], "statement \(k + 1)") }
+        XCTAssertEqual((objs[1]["updated"] as? [String: Any]).map { Set($0.keys) }, Self.taskKeys)
+        XCTAssertEqual(rep(objs[1], "updated")?["exdate"] as? [String], ["2026-06-16T09:00"])
+        XCTAssertEqual(rep(objs[2], "updated")?["exdate"] as? [String], ["2026-06-16T09:00", "2026-06-18"])
+        XCTAssertEqual(rep(objs[3], "updated")?["rdate"] as? [String], ["2026-06-19T20:00"])
+        XCTAssertEqual(rep(objs[4], "updated")?["exdate"] as? [String], ["2026-06-16T09:00"])
+        XCTAssertEqual(rep(objs[5], "updated")?["rdate"] as? [String], [])
+        XCTAssertEqual(Set(objs[6].keys), ["repeat"])
+        XCTAssertEqual((objs[6]["repeat"] as? [String: Any]).map { Set($0.keys) }, ["text", "rrule", "exdate", "rdate"])
+    }
+
     /// Text that needs escaping stays one line of valid JSON: a description set to a quoted
     /// string with quotes, a backslash, a newline and a tab (the lexer's `\"`, `\\`, `\n`, `\t`)
     /// and non-ASCII; `updated` and `show ID FIELD` shapes on the way. (A title is one line, so
@@ -129,15 +159,32 @@ final class JSONFormatTests: XCTestCase {
         XCTAssertEqual((objs[3]["error"] as? [String: Any])?["code"] as? String, "E0209")
     }
 
-    /// A store that cannot be read is reported on stderr even in JSON mode (nothing ran, so
-    /// there is no per-command line), exit 2.
+    /// A store that cannot be read is, in JSON mode, one error object on stdout (as every error
+    /// there is) naming the store; stderr stays empty; exit 2.
     func testUnreadableStoreInJSONMode() throws {
         let dir = try TempDir()
         defer { dir.cleanUp() }
         let store = try dir.write("bad.json", "[1,2]\n")
         let r = try Kept.run(["run", "--format", "json", "--store", store] + Kept.clock + ["--errors", "short", "-e", "list"])
         XCTAssertEqual(r.status, 2, r.summary)
-        XCTAssertEqual(r.stdout, "", r.summary)
-        XCTAssertTrue(r.stderr.contains("error[E0308]"), r.summary)
+        XCTAssertEqual(r.stderr, "", r.summary)
+        let objs = try parseLines(r)
+        XCTAssertEqual(objs.count, 1, r.summary)
+        let e = try XCTUnwrap(objs.first?["error"] as? [String: Any], r.summary)
+        XCTAssertEqual(e["code"] as? String, "E0308")
+        XCTAssertEqual(e["file"] as? String, store)
+        // The REPL the same.
+        let repl = try Kept.run(["repl", "--format", "json", "--store", store] + Kept.clock, stdin: Data("list\n".utf8))
+        XCTAssertEqual(repl.status, 2, repl.summary)
+        XCTAssertEqual(repl.stderr, "", repl.summary)
+        XCTAssertEqual(try parseLines(repl).first?.keys.sorted(), ["error"], repl.summary)
+    }
+
+    /// Every statement of `kept help` (by its example, in help order), every other statement
+    /// form with the setters, errors (with their file), dot-commands in the piped REPL and an
+    /// unreadable store: each prints one JSON object, validated with Python's jsonschema against
+    /// docs/schema/output.schema.json (Tests/schema/json_schema_test.py).
+    func testEveryLineMatchesTheSchema() throws {
+        try Kept.runDriver("Tests/schema/json_schema_test.py")
     }
 }

@@ -69,9 +69,10 @@ enum Kept {
     }
 
     /// Runs `kept ARGS`. `stdin` is fed from a temporary file (empty when nil, so a `run` with no
-    /// script never waits on the terminal). A child still running after `timeout` is killed and
+    /// script never waits on the terminal); `environment` adds to (or overrides) the test's own. A child still running after `timeout` is killed and
     /// reported with `timedOut`.
     static func run(_ args: [String], stdin: Data? = nil, cwd: URL? = nil, timeout: TimeInterval = 20,
+                    environment: [String: String] = [:],
                     file: StaticString = #filePath, line: UInt = #line) throws -> KeptRun {
         let bin = try requireBinary(file: file, line: line)
         let io = FileManager.default.temporaryDirectory.appendingPathComponent("kept-io-\(UUID().uuidString)")
@@ -101,6 +102,7 @@ enum Kept {
         var env = ProcessInfo.processInfo.environment
         env["NO_COLOR"] = "1"
         env["TERM"] = "dumb"
+        env.merge(environment) { $1 }
         p.environment = env
         let done = DispatchSemaphore(value: 0)
         p.terminationHandler = { _ in done.signal() }
@@ -122,6 +124,34 @@ enum Kept {
 
     /// The fixed clock and zone every `kept run` in these tests gets.
     static let clock = ["--now", "2026-06-15T09:00", "--zone", "Europe/Berlin"]
+}
+
+extension Kept {
+    /// Runs a program (through `env`, so by its name) and gives back its status and what it
+    /// printed, stdout and stderr together.
+    static func runProgram(_ argv: [String], cwd: URL? = nil) throws -> (status: Int32, output: String) {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        p.arguments = argv
+        if let cwd { p.currentDirectoryURL = cwd }
+        let pipe = Pipe()
+        p.standardOutput = pipe
+        p.standardError = pipe
+        try p.run()
+        let out = pipe.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return (p.terminationStatus, String(decoding: out, as: UTF8.self))
+    }
+
+    /// Runs a Python driver script of the real binary (its path from the package root); it exits
+    /// 0 when every check passed, and what it printed goes into the failure message.
+    static func runDriver(_ script: String, file: StaticString = #filePath, line: UInt = #line) throws {
+        let bin = try requireBinary()
+        let r = try runProgram(["python3", packageRoot.appendingPathComponent(script).path, bin], cwd: packageRoot)
+        // The figures a driver measures, in the test log.
+        print(r.output, terminator: "")
+        XCTAssertEqual(r.status, 0, r.output, file: file, line: line)
+    }
 }
 
 /// A temporary folder, removed by `cleanUp()` (call it in a `defer`).

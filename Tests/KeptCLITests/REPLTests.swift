@@ -173,7 +173,7 @@ final class REPLTests: XCTestCase {
         // The store file moved on (the REPL wrote it); the snapshot is the start.
         let test = try Kept.run(["test", rec])
         XCTAssertEqual(test.status, 0, test.summary + "\n" + text)
-        XCTAssertTrue(test.stdout.hasSuffix("9 passed, 0 failed\n"), test.summary)
+        XCTAssertTrue(test.stdout.hasSuffix("9 passed, 0 failed, 0 errors, 0 skipped\n"), test.summary)
         // The store file itself moved on (the REPL wrote it), so the snapshot is what makes the
         // recording replay.
         let now = try Kept.run(["run", "--store", store] + Kept.clock + ["-e", "list"])
@@ -227,29 +227,14 @@ final class REPLTests: XCTestCase {
 
     /// The real binary in a pseudo-terminal: Tests/pty/repl_pty.py.
     func testPseudoTerminalSession() throws {
-        try runDriver("Tests/pty/repl_pty.py")
+        try Kept.runDriver("Tests/pty/repl_pty.py")
     }
 
     /// Piped a line at a time, each statement's output arrives before the next line is sent,
     /// and a second process's write between two lines is seen by the next statement, for a
     /// JSON and a SQLite store: Tests/pipe/repl_pace.py.
     func testPipedInputKeepsPace() throws {
-        try runDriver("Tests/pipe/repl_pace.py")
-    }
-
-    /// Runs a Python driver script of the real binary; it exits 0 when every check passed.
-    func runDriver(_ script: String) throws {
-        let bin = try Kept.requireBinary()
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = ["python3", Kept.packageRoot.appendingPathComponent(script).path, bin]
-        let pipe = Pipe()
-        p.standardOutput = pipe
-        p.standardError = pipe
-        try p.run()
-        let out = pipe.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        XCTAssertEqual(p.terminationStatus, 0, String(decoding: out, as: UTF8.self))
+        try Kept.runDriver("Tests/pipe/repl_pace.py")
     }
 
     /// Answers the REPL's reads from a list, as a terminal would (the questions too).

@@ -10,9 +10,9 @@ import XCTest
 
 final class TestRunnerTests: XCTestCase {
     /// A wrong expectation fails: exit 1, `FAIL FILE:LINE` (the line of the `> `), the command,
-    /// a `--- expected` / `+++ actual` unified diff, and `0 passed, 1 failed` as the last line.
+    /// a `--- expected` / `+++ actual` unified diff, and `0 passed, 1 failed, 0 errors, 0 skipped` as the last line.
     /// `--update` then writes the actual output into the file (exit 0), after which the same
-    /// file passes with `1 passed, 0 failed`.
+    /// file passes with `1 passed, 0 failed, …`.
     func testFailureDiffThenUpdateThenPass() throws {
         let dir = try TempDir()
         defer { dir.cleanUp() }
@@ -36,7 +36,7 @@ final class TestRunnerTests: XCTestCase {
             "-Added 1 · Pay the rent",
             "+Added 1 · Pay rent",
             "FAIL    \(file) (0 passed, 1 failed)",
-            "0 passed, 1 failed",
+            "0 passed, 1 failed, 0 errors, 0 skipped",
         ], r1.summary)
         XCTAssertEqual(try dir.readText("wrong.kept"), original, "kept test without --update must not touch the file")
 
@@ -52,8 +52,8 @@ final class TestRunnerTests: XCTestCase {
 
         let r3 = try Kept.run(["test", file])
         XCTAssertEqual(r3.status, 0, r3.summary)
-        XCTAssertEqual(r3.stdoutLines.last, "1 passed, 0 failed", r3.summary)
-        XCTAssertEqual(r3.stdoutLines, ["ok      \(file) (1 passed, 0 failed)", "1 passed, 0 failed"], r3.summary)
+        XCTAssertEqual(r3.stdoutLines.last, "1 passed, 0 failed, 0 errors, 0 skipped", r3.summary)
+        XCTAssertEqual(r3.stdoutLines, ["ok      \(file) (1 passed, 0 failed)", "1 passed, 0 failed, 0 errors, 0 skipped"], r3.summary)
     }
 
     /// The FAIL header names the case of a failing command inside `@case`.
@@ -69,7 +69,7 @@ final class TestRunnerTests: XCTestCase {
         let r = try Kept.run(["test", file])
         XCTAssertEqual(r.status, 1, r.summary)
         XCTAssertEqual(r.stdoutLines.first, "FAIL \(file):2 (case \"first\")", r.summary)
-        XCTAssertEqual(r.stdoutLines.last, "0 passed, 1 failed", r.summary)
+        XCTAssertEqual(r.stdoutLines.last, "0 passed, 1 failed, 0 errors, 0 skipped", r.summary)
     }
 
     /// Every kind of expected line passes when it should: ` (re)` (PCRE2, whole line),
@@ -108,7 +108,7 @@ final class TestRunnerTests: XCTestCase {
         """)
         let r = try Kept.run(["test", file])
         XCTAssertEqual(r.status, 0, r.summary)
-        XCTAssertEqual(r.stdoutLines, ["ok      \(file) (8 passed, 0 failed)", "8 passed, 0 failed"], r.summary)
+        XCTAssertEqual(r.stdoutLines, ["ok      \(file) (8 passed, 0 failed)", "8 passed, 0 failed, 0 errors, 0 skipped"], r.summary)
     }
 
     /// Each pattern kind also fails when it should, so the passes above mean something: a
@@ -145,7 +145,7 @@ final class TestRunnerTests: XCTestCase {
         """)
         let r = try Kept.run(["test", file])
         XCTAssertEqual(r.status, 1, r.summary)
-        XCTAssertEqual(r.stdoutLines.last, "0 passed, 6 failed", r.summary)
+        XCTAssertEqual(r.stdoutLines.last, "0 passed, 6 failed, 0 errors, 0 skipped", r.summary)
         for line in [1, 4, 7, 10, 13, 19] {
             XCTAssertTrue(r.stdoutLines.contains("FAIL \(file):\(line)"), "no FAIL for line \(line): \(r.summary)")
         }
@@ -181,11 +181,12 @@ final class TestRunnerTests: XCTestCase {
         """)
         let r = try Kept.run(["test", file])
         XCTAssertEqual(r.status, 0, r.summary)
-        XCTAssertEqual(r.stdoutLines.last, "5 passed, 0 failed", r.summary)
+        XCTAssertEqual(r.stdoutLines.last, "5 passed, 0 failed, 0 errors, 0 skipped", r.summary)
     }
 
-    /// `@skip reason` skips the next command: it is not run, not failed, and counted in the
-    /// last line as `, 1 skipped` (its expected block would fail if it ran).
+    /// `@skip reason` skips the next command: it is not run, not failed, its reason is a line of
+    /// the summary, and it is counted in the last line as `1 skipped` (its expected block would
+    /// fail if it ran).
     func testSkipIsCounted() throws {
         let dir = try TempDir()
         defer { dir.cleanUp() }
@@ -206,19 +207,20 @@ final class TestRunnerTests: XCTestCase {
         XCTAssertEqual(r.status, 0, r.summary)
         XCTAssertEqual(r.stdoutLines, [
             "ok      \(file) (2 passed, 0 failed, 1 skipped)",
-            "2 passed, 0 failed, 1 skipped",
+            "skipped \(file):5: not in this version",
+            "2 passed, 0 failed, 0 errors, 1 skipped",
         ], r.summary)
     }
 
     /// `@format json` switches only the next command to JSON; an error in JSON mode is the
-    /// error object as an output line.
+    /// error object as an output line, naming its file (here by a glob: the path varies).
     func testFormatJSONDirective() throws {
         let dir = try TempDir()
         defer { dir.cleanUp() }
         let file = try dir.write("json.kept", """
         @format json
         > show 9
-        {"error":{"code":"E0301","message":"no task with id 9","line":2,"column":8,"help":"'list' shows the open tasks with their ids"}}
+        {"error":{"code":"E0301","message":"no task with id 9","file":"*json.kept (glob)","line":2,"column":8,"help":"'list' shows the open tasks with their ids"}}
 
         > show 9
         ! E0301 no task with id 9
@@ -226,7 +228,7 @@ final class TestRunnerTests: XCTestCase {
         """)
         let r = try Kept.run(["test", file])
         XCTAssertEqual(r.status, 0, r.summary)
-        XCTAssertEqual(r.stdoutLines.last, "2 passed, 0 failed", r.summary)
+        XCTAssertEqual(r.stdoutLines.last, "2 passed, 0 failed, 0 errors, 0 skipped", r.summary)
     }
 
     /// An unknown directive makes the script broken: exit 2, `error[E0105]` with its location,
@@ -249,8 +251,9 @@ final class TestRunnerTests: XCTestCase {
         XCTAssertEqual(r.status, 2, r.summary)
         XCTAssertEqual(r.stdoutLines, [
             "\(file):4:1: error[E0105]: unknown directive '@frob'",
-            "ERROR   \(file) (0 passed, 0 failed)",
-            "0 passed, 0 failed",
+            "ERROR   \(file)",
+            "error   \(file)",
+            "0 passed, 0 failed, 1 errors, 0 skipped",
         ], r.summary)
     }
 
@@ -270,7 +273,7 @@ final class TestRunnerTests: XCTestCase {
         let r = try Kept.run(["test", file])
         XCTAssertEqual(r.status, 2, r.summary)
         XCTAssertTrue(r.stdoutLines.first?.hasPrefix("\(file):4:1: error[E0002]: line outside any command block") ?? false, r.summary)
-        XCTAssertEqual(r.stdoutLines.last, "0 passed, 0 failed", r.summary)
+        XCTAssertEqual(r.stdoutLines.last, "0 passed, 0 failed, 1 errors, 0 skipped", r.summary)
         // `kept run` refuses the same transcript with the same diagnostic and exit 2.
         let run = try Kept.run(["run"] + Kept.clock + ["--errors", "short", file])
         XCTAssertEqual(run.status, 2, run.summary)
@@ -297,7 +300,7 @@ final class TestRunnerTests: XCTestCase {
             "FAIL    \(dir.path("c.kept")) (0 passed, 1 failed)",
             "ok      \(dir.path("sub/a.kept")) (2 passed, 0 failed)",
         ], r.summary)
-        XCTAssertEqual(r.stdoutLines.last, "3 passed, 1 failed", r.summary)
+        XCTAssertEqual(r.stdoutLines.last, "3 passed, 1 failed, 0 errors, 0 skipped", r.summary)
     }
 
     /// A path with no scripts is an error (E0309, exit 2).
@@ -307,7 +310,7 @@ final class TestRunnerTests: XCTestCase {
         let r = try Kept.run(["test", dir.path("missing")])
         XCTAssertEqual(r.status, 2, r.summary)
         XCTAssertEqual(r.stderr, "error[E0309]: no .kept scripts at '\(dir.path("missing"))'\n", r.summary)
-        XCTAssertEqual(r.stdoutLines.last, "0 passed, 0 failed", r.summary)
+        XCTAssertEqual(r.stdoutLines.last, "0 passed, 0 failed, 1 errors, 0 skipped", r.summary)
     }
 
     /// `--update` must produce a file that then passes. Output that holds a line break (a
@@ -328,6 +331,20 @@ final class TestRunnerTests: XCTestCase {
         let r2 = try Kept.run(["test", file])
         let now = try dir.readText("multiline.kept")
         XCTAssertEqual(r2.status, 0, "after --update the transcript should pass; file now:\n\(now)\n\(r2.summary)")
-        XCTAssertEqual(r2.stdoutLines.last, "2 passed, 0 failed", r2.summary)
+        XCTAssertEqual(r2.stdoutLines.last, "2 passed, 0 failed, 0 errors, 0 skipped", r2.summary)
+    }
+
+    /// `--report junit` read back by xml.etree, `--report tap` by a strict line check, a report
+    /// on stdout beside the human output on stderr, the progress line, and `-j 1` and `-j 2` on
+    /// examples/ giving the same reports (their wall times printed): Tests/runner/reports.py.
+    func testReportsReadBack() throws {
+        try Kept.runDriver("Tests/runner/reports.py")
+    }
+
+    /// A script's result (and its TAP points) is printed as soon as it and those before it are
+    /// done: the first script's line arrives while the second waits for its store on a named
+    /// pipe, with -j 1 and -j 2 (Tests/runner/streaming.py).
+    func testResultsStreamAsEachScriptFinishes() throws {
+        try Kept.runDriver("Tests/runner/streaming.py")
     }
 }

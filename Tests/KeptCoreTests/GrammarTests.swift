@@ -78,7 +78,9 @@ final class GrammarTests: XCTestCase {
         // Parse functions live in the parser and in the modules that own a sub-language.
         let sources = try ["Sources/KeptCore/Syntax/Parser.swift", "Sources/KeptCore/Syntax/Parser+Actions.swift",
                        "Sources/KeptCore/Syntax/Parser+Reminders.swift",
+                       "Sources/KeptCore/Syntax/Parser+RepeatDates.swift",
                        "Sources/KeptCore/Syntax/Parser+Plan.swift",
+                       "Sources/KeptCore/Syntax/Parser+Interop.swift",
                        "Sources/KeptCore/Capture/DatePhraseParser.swift",
                        "Sources/KeptCore/Recurrence/RepeatRuleParser.swift",
                        "Sources/KeptCore/Query/FilterParser.swift", "Sources/KeptCore/Query/FilterParser+Values.swift",

@@ -108,7 +108,9 @@ def drive(kept, store, env):
     r.send(".mode json")
     r.send("count")
     r.expect(['{"count":1,"total":1}'], what="count in JSON mode")
+    # In JSON mode a dot-command prints JSON too, `.mode text` included.
     r.send(".mode text")
+    r.expect(['{"mode":"text"}'], what=".mode text in JSON mode")
     r.send("show 9")
     r.expect(["<stdin>:11:6: error[E0301]: no task with id 9; help: 'list' shows the open tasks with their ids"], stream="err", what="error")
     r.send("count")

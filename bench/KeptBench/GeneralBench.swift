@@ -70,7 +70,9 @@ func generalMain(_ args: [String]) {
     }
 
     let verbose = ProcessInfo.processInfo.environment["SLOWEST"] != nil
-    /// The slowest rule of a set: each timed alone over 300 calls (SLOWEST=1 prints the 3 slowest).
+    let below = Double(ProcessInfo.processInfo.environment["BELOW"] ?? "") ?? 0
+    /// The slowest rule of a set: each timed alone over 300 calls (SLOWEST=1 prints the 3 slowest,
+    /// BELOW=RATE every rule slower than RATE).
     func slowest(_ set: [GeneralRule], old: Bool) -> (rate: Double, rule: String) {
         var worst = (Double.infinity, "")
         var all: [(Double, String)] = []
@@ -86,6 +88,7 @@ func generalMain(_ args: [String]) {
             if sum == -1 { print("") }
             let r = 300 / best
             if verbose { all.append((r, g.text + " from " + anchor.iso)) }
+            if r < below { print("    below: \(Int(r))/s  \(g.text) from \(anchor.iso)") }
             if r < worst.0 { worst = (r, g.text + " from " + anchor.iso) }
         }
         for (r, t) in all.sorted(by: { $0.0 < $1.0 }).prefix(3) { print("    \(Int(r))/s  \(t)") }
@@ -116,4 +119,26 @@ func generalMain(_ args: [String]) {
     print("slowest rule without COUNT: \(Int(slowestNoCount.0.rounded()))/s (\(slowestNoCount.1))")
     print("slowest rule of all: \(Int(slowestOverall.0.rounded()))/s (\(slowestOverall.1))")
     print("kept's next occurrence equals dateutil's after(now) on \(agree) of \(compared) (rule, anchor) pairs dateutil answered")
+}
+
+/// `kept-bench rule ANCHOR RRULE... ` (CALLS=N, default 200000): each rule's next occurrence
+/// after 2026-06-15T09:00 from ANCHOR, N calls, with its rate and answer. With CALLS=0 it only
+/// reads the rules, so that `valgrind --tool=callgrind` runs with N and with 0 calls give the
+/// instructions of N calls (bench/rrule_callgrind.sh).
+func ruleMain(_ args: [String]) {
+    guard args.count >= 4, let anchor = CivilDate(iso: args[2]), let now = CivilDateTime(iso: "2026-06-15T09:00") else {
+        fail("usage: kept-bench rule ANCHOR RRULE...")
+    }
+    let calls = Int(ProcessInfo.processInfo.environment["CALLS"] ?? "") ?? 200_000
+    for text in args[3...] {
+        guard case .success(let r) = RepeatRule.fromRRULE(text) else { fail("kept refused \(text)") }
+        let rule = r.admitted(from: .rrule, weekStart: .monday, zone: .utc)
+        var sum = 0
+        let t0 = monotonic()
+        for _ in 0..<calls { sum &+= rule.nextOccurrence(after: now, anchor: anchor)?.date.dayNumber ?? 1 }
+        let dt = monotonic() - t0
+        let next = rule.nextOccurrence(after: now, anchor: anchor)
+        let at = next.map { $0.date.iso + ($0.time.map { "T" + $0.iso } ?? "") } ?? "none"
+        print("\(calls > 0 ? String(Int((Double(calls) / dt).rounded())) : "-")/s  next \(at)  (checksum \(sum))  \(text) from \(anchor.iso)")
+    }
 }

@@ -44,6 +44,7 @@ func main() {
     let args = CommandLine.arguments
     if args.count >= 3, args[1] == "next" { return nextMain(args) }
     if args.count >= 3, args[1] == "general" { return generalMain(args) }
+    if args.count >= 4, args[1] == "rule" { return ruleMain(args) }
     if args.count >= 3, args[1] == "filter" { return filterMain(args) }
     if args.count >= 3, args[1] == "load" { return loadMain(args) }
     if args.count >= 3, args[1] == "records" { return recordsMain(args) }

@@ -1,22 +1,24 @@
 // The message catalog: every diagnostic code with its one-line summary, and the functions that
 // make each diagnostic. Codes: E00xx lexical, E01xx syntax, E02xx meaning, E03xx runtime, E04xx
-// the plan, E05xx the front ends (the REPL's dot-commands, piped input, the test runner), W warnings.
+// the plan, E05xx the front ends (the REPL's dot-commands, piped input, the test runner), E06xx other
+// tools' files (import, export), W warnings.
 
 /// A diagnostic's code, as it prints: `E00xx` lexical, `E01xx` syntax, `E02xx` meaning, `E03xx`
-/// runtime, `E04xx` the plan, `E05xx` the front ends (the REPL's dot-commands, piped input, the test runner), `W…` warnings. The cases and
+/// runtime, `E04xx` the plan, `E05xx` the front ends (the REPL's dot-commands, piped input, the test runner), `E06xx` other
+/// tools' files (import, export), `W…` warnings. The cases and
 /// their summaries below are the catalog: one row per code, in order.
 public enum DiagnosticCode: String, CaseIterable, Sendable, CustomStringConvertible {
     case E0001, E0002, E0003, E0004, E0005, E0006, E0007, E0008, E0101, E0102
     case E0103, E0104, E0105, E0106, E0107, E0201, E0202, E0203, E0204, E0205
     case E0206, E0207, E0208, E0209, E0210, E0211, E0212, E0213, E0214, E0215
-    case E0216, E0217, E0218, E0219, E0220, E0225, E0226, E0227, E0228
-    case E0230, E0231, E0232, E0233, E0234
-    case E0301
-    case E0302, E0303, E0304, E0305, E0306, E0307, E0308, E0309, E0310, E0311
-    case E0312, E0313, E0314, E0315, E0316, E0317, E0318, E0319, E0320, E0321
-    case E0322, E0323, E0324, E0325, E0326, E0327, E0328, E0401, E0402, E0403
-    case E0404, E0405, E0406, E0501, E0502, E0503, E0504, E0505
-    case W0001
+    case E0216, E0217, E0218, E0219, E0220, E0221, E0222, E0223, E0224, E0225
+    case E0226, E0227, E0228, E0230, E0231, E0232, E0233, E0234, E0301, E0302
+    case E0303, E0304, E0305, E0306, E0307, E0308, E0309, E0310, E0311, E0312
+    case E0313, E0314, E0315, E0316, E0317, E0318, E0319, E0320, E0321, E0322
+    case E0323, E0324, E0325, E0326, E0327, E0328, E0329, E0330, E0331, E0401
+    case E0402, E0403, E0404, E0405, E0406, E0501, E0502, E0503, E0504, E0505
+    case E0506, E0507, E0508, E0509, E0601, E0602, E0603, E0604, E0605, E0606
+    case E0607, E0608, E0609, E0610, W0001
 
     public var description: String { rawValue }
 
@@ -61,6 +63,10 @@ public enum DiagnosticCode: String, CaseIterable, Sendable, CustomStringConverti
         case .E0218: return "times of day that one repeat rule cannot hold"
         case .E0219: return "a repeat rule without any date"
         case .E0220: return "a recurrence part this version does not support"
+        case .E0221: return "the task does not repeat"
+        case .E0222: return "not a date of the task's repeat"
+        case .E0223: return "the task's repeat has no occurrence after this one"
+        case .E0224: return "a date the task's repeat already has"
         case .E0225: return "a date outside the years 1 to 9999"
         case .E0226: return "a regular expression ran past its budget"
         case .E0227: return "the store has used up its task ids"
@@ -98,6 +104,9 @@ public enum DiagnosticCode: String, CaseIterable, Sendable, CustomStringConverti
         case .E0326: return "a run with a failed statement writes nothing"
         case .E0327: return "the file is not a store this program reads, or a damaged one"
         case .E0328: return "the store was written by a newer version"
+        case .E0329: return "not a date the task's repeat skips or adds"
+        case .E0330: return "a date the task's repeat is already past"
+        case .E0331: return "a time that does not fit the occurrences of the task's repeat"
         case .E0401: return "a plan limit is a whole number from 1, or all"
         case .E0402: return "the task is not in the plan"
         case .E0403: return "top 3 is full"
@@ -109,6 +118,20 @@ public enum DiagnosticCode: String, CaseIterable, Sendable, CustomStringConverti
         case .E0503: return "a file a dot-command writes could not be written"
         case .E0504: return "scripts read with '.read' nest too deeply"
         case .E0505: return "a continuation line came after its statement had run"
+        case .E0506: return "a '@skip' or '@xfail' of a file or case comes after its first command"
+        case .E0507: return "no command or case at that line of the script"
+        case .E0508: return "no command of the scripts matches the selection"
+        case .E0509: return "a test report or an updated script could not be written"
+        case .E0601: return "an import file could not be read"
+        case .E0602: return "the format of a file is not known"
+        case .E0603: return "an import file is not well-formed json or not UTF-8"
+        case .E0604: return "a field of an import record has a value that is not allowed"
+        case .E0605: return "an import file is not well-formed icalendar"
+        case .E0606: return "an import file is not well-formed csv"
+        case .E0607: return "an import record has no title"
+        case .E0608: return "a uid appears twice in one import file"
+        case .E0609: return "an export file could not be written"
+        case .E0610: return "an import option does not apply to the file's format"
         case .W0001: return "a word that looks like a filter operator is searched for as text"
         }
     }
@@ -641,6 +664,24 @@ public enum Catalog {
         Diagnostic(code: .E0310, message: message, file: file, range: range, label: "see the task's status", help: help)
     }
 
+    // MARK: a repeat's dates (skip, unskip, rdate, unrdate)
+
+    /// Why a repeat's skipped or added dates cannot change so: the code of each problem.
+    static func repeatDate(_ p: RepeatDateProblem, message: String, range: SourceRange, file: SourceFile, label: String,
+                           help: String? = nil) -> Diagnostic {
+        let code: DiagnosticCode
+        switch p {
+        case .notRepeating: code = .E0221
+        case .notAnOccurrence: code = .E0222
+        case .seriesEnds: code = .E0223
+        case .alreadyAnOccurrence: code = .E0224
+        case .notListed: code = .E0329
+        case .passed: code = .E0330
+        case .timeDoesNotFit: code = .E0331
+        }
+        return Diagnostic(code: code, message: message, file: file, range: range, label: label, help: help)
+    }
+
     // MARK: E05xx the REPL's dot-commands
 
     public static func unknownDotCommand(_ name: String, range: SourceRange, file: SourceFile, candidates: [String]) -> Diagnostic {
@@ -669,6 +710,32 @@ public enum Catalog {
         Diagnostic(code: .E0505, message: "this line continues a statement that already ran", file: file,
                    range: SourceRange(start: 0, end: min(3, file.bytes.count)), label: "a continuation",
                    help: "send a statement's lines together: piped input runs a finished statement when no more input is waiting")
+    }
+
+    /// A `@skip` or `@xfail` standing alone (a blank line after it) once its file or case has
+    /// had a command.
+    public static func misplacedMark(_ d: TranscriptDirective, file: SourceFile, inCase: Bool) -> Diagnostic {
+        Diagnostic(code: .E0506, message: "'@\(d.name)' stands alone after the \(inCase ? "case's" : "file's") first command",
+                   file: file, range: d.range, label: "marks nothing",
+                   help: "write it right above the command it marks (no blank line between), right above a '@case' line, "
+                       + "or alone before the first command of the file or case")
+    }
+
+    /// `kept test FILE:LINE` where the line is in no command and no case.
+    public static func nothingAtLine(_ path: String, line: Int, lines: Int) -> Diagnostic {
+        Diagnostic(code: .E0507, message: line > lines ? "'\(path)' has \(lines) lines, not \(line)" : "no command or case at \(path):\(line)",
+                   help: "name the line of a '> ' command, a line of its expected block, or a line of a '@case'")
+    }
+
+    /// `kept test -k PATTERN` or `FILE:LINE` that selects no command at all.
+    public static func nothingSelected(_ what: String) -> Diagnostic {
+        Diagnostic(code: .E0508, message: "no command matches \(what)",
+                   help: "-k matches part of 'path::case name' (any case, ignoring case); 'kept test PATH' runs everything")
+    }
+
+    /// A report file (`--report`) or a script `--update` rewrites could not be written.
+    public static func testWriteFailed(_ path: String, reason: String) -> Diagnostic {
+        Diagnostic(code: .E0509, message: "could not write '\(path)': \(reason)")
     }
 
     // MARK: E04xx the plan
@@ -703,5 +770,34 @@ public enum Catalog {
 
     static func alreadyPicked(_ t: Task, range: SourceRange, file: SourceFile) -> Diagnostic {
         Diagnostic(code: .E0406, message: "task \(t.id) is already a Top 3 pick", file: file, range: range, label: "in Top 3")
+    }
+
+    // MARK: E06xx import and export (docs/INTEROP.md)
+
+    /// A file refused by a reader or by the import: where in the file, and that nothing changed.
+    static func importRefused(_ e: ImportError, path: String, range: SourceRange, file: SourceFile) -> Diagnostic {
+        var at = ""
+        if e.line > 0 { at = "line \(e.line)" + (e.column.map { ", column \($0)" } ?? "") + ": " }
+        return Diagnostic(code: e.code, message: "could not import '\(path)': \(at)\(e.message)", file: file, range: range,
+                          label: "nothing was imported", help: e.help)
+    }
+
+    static func unknownFormat(_ name: String, range: SourceRange, file: SourceFile) -> Diagnostic {
+        Diagnostic(code: .E0602, message: "'\(name)' is not a format Kept reads or writes", file: file, range: range,
+                   label: "not a format", help: Suggestion.help(name, in: InteropFormat.names.map(\.0)) ?? "formats: tw, ics, jsonl, csv")
+    }
+
+    static func formatNotKnown(_ path: String, range: SourceRange, file: SourceFile) -> Diagnostic {
+        Diagnostic(code: .E0602, message: "the name '\(path)' does not say the file's format", file: file, range: range,
+                   label: "no format known by this name", help: "name the format: 'as tw', 'as ics', 'as jsonl' or 'as csv' (or use .json, .ics, .jsonl, .csv)")
+    }
+
+    static func exportFailed(_ path: String, reason: String, range: SourceRange, file: SourceFile) -> Diagnostic {
+        Diagnostic(code: .E0609, message: "could not write '\(path)': \(reason)", file: file, range: range, label: "this file")
+    }
+
+    static func eventsNotICalendar(_ format: InteropFormat, range: SourceRange, file: SourceFile) -> Diagnostic {
+        Diagnostic(code: .E0610, message: "'events' reads an iCalendar file's VEVENTs; this file is \(format.title)", file: file,
+                   range: range, label: "not iCalendar", help: "leave 'events' out, or say 'as ics'")
     }
 }

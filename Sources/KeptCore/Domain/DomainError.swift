@@ -33,6 +33,25 @@ public enum MoveProblem: Sendable, Equatable {
     case weekEnds(CivilDate)
 }
 
+/// Why a repeat's dates (its EXDATE and RDATE) cannot change so.
+public enum RepeatDateProblem: Sendable, Equatable {
+    /// The task has no repeat, or no due date for its open occurrence (`hasRepeat`).
+    case notRepeating(hasRepeat: Bool)
+    /// The series has no occurrence there; `near` are its dates around it.
+    case notAnOccurrence(Due, near: [Due])
+    /// Taking out the open occurrence leaves no later one.
+    case seriesEnds(after: Due)
+    /// An added date the series has already; `skipped` when it is one taken out.
+    case alreadyAnOccurrence(Due, skipped: Bool)
+    /// Not among the dates taken out (`added` false) or added (`added` true), which are `listed`.
+    case notListed(Due, added: Bool, listed: [Due])
+    /// Before the open occurrence (`open`), or passed: the series is beyond it.
+    case passed(Due, open: Due)
+    /// A time for a series of whole days (`timed` false), or a day without one for a series of
+    /// several times a day.
+    case timeDoesNotFit(Due, timed: Bool)
+}
+
 /// A rule the engine enforces, broken.
 public enum DomainError: Error, Sendable, Equatable {
     case noTask(Int)
@@ -69,6 +88,8 @@ public enum DomainError: Error, Sendable, Equatable {
     case notAPick(Task, picks: [Int])
     case held(Task, until: CivilDate)
     case alreadyPicked(Task)
+    /// `skip`, `unskip`, `rdate`, `unrdate` on this task.
+    case repeatDate(Task, RepeatDateProblem)
     /// Every id a store can hold is used (ids are never reused).
     case idsUsedUp
 }

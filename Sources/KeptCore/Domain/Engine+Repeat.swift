@@ -2,13 +2,19 @@
 // (R-REP-2, 3, 5, 6, 10), stopping a series (R-REP-8, in Engine+Edits).
 
 extension Engine {
+    /// A rule as the engine keeps it, with the defaults of where it came from
+    /// (RepeatRule.admitted: the week start, an RRULE's UNTIL that ends a day).
+    public func admit(_ rule: RepeatRule, from origin: RepeatRule.Origin) -> RepeatRule {
+        rule.admitted(from: origin, weekStart: weekStart, zone: zone)
+    }
+
     /// A repeat for a task: the anchor is `from DATE`, else the due date; an undated task is
-    /// dated to the rule's first occurrence on or after today (R-REP-7). The rule keeps the
-    /// account's week start as it is now.
+    /// dated to the rule's first occurrence on or after today (R-REP-7). A rule not admitted yet
+    /// (a draft's, from capture's words) is admitted as words: it keeps the account's week
+    /// start as it is now.
     public func attach(_ rule: RepeatRule, to t: inout Task) {
         let today = self.today
-        var rule = rule
-        if rule.weekStart == nil { rule.weekStart = weekStart }
+        let rule = admit(rule, from: .words)
         if t.due == nil {
             let start = rule.from ?? today
             // An hourly rule without a time starts now.
@@ -28,28 +34,14 @@ extension Engine {
     func nextOccurrence(of t: Task, completedOn day: CivilDate) throws(DomainError) -> Task? {
         guard let spec = t.repeatRule,
               let next = spec.next(afterCompleting: t.due, at: nowLocal, today: day, zone: zone, weekStart: weekStart) else { return nil }
-        let d = next.due.date
         // R-REP-5: the next occurrence keeps the task's fields and its due time; it drops a
         // Not today hold and comments.
-        var n = t
+        var n = moved(t, to: next.due)
         // The next occurrence needs an id; without one the series would end behind the user's back.
         let fresh = try newTask(title: t.title)
         n.id = fresh.id
         n.uid = fresh.uid
         n.status = .open
-        n.due = next.due
-        if let oldStart = t.start, let oldDue = t.due {
-            n.start = Due(date: oldStart.date.adding(days: oldDue.date.days(until: d)), time: oldStart.time)
-        }
-        // R-REP-5: a reminder moves with the date, keeping its time of day; a task that had no
-        // date keeps its reminder's time on the day it is next due. Either is a new reminder,
-        // so it is not Past due.
-        n.reminders = t.reminders.map { r in
-            var m = r
-            m.pastDue = false
-            m.at = RepeatSpec.moved(r.at, from: t.due, to: next.due)
-            return m
-        }
         n.completedAt = nil
         n.heldUntil = nil
         n.notTodayOn = nil
@@ -60,6 +52,25 @@ extension Engine {
         n.repeatRule = next.spec
         n.nextOccurrence = nil
         n.pristine = true
+        return n
+    }
+
+    /// R-REP-5: the task as the occurrence due `due`: a start date keeps its distance to the
+    /// due; a reminder moves with the occurrence, keeping its time of day (a task that had no
+    /// date keeps its reminder's time on the day it is now due), and is a new reminder, so not
+    /// Past due.
+    func moved(_ t: Task, to due: Due) -> Task {
+        var n = t
+        n.due = due
+        if let oldStart = t.start, let oldDue = t.due {
+            n.start = Due(date: oldStart.date.adding(days: oldDue.date.days(until: due.date)), time: oldStart.time)
+        }
+        n.reminders = t.reminders.map { r in
+            var m = r
+            m.pastDue = false
+            m.at = RepeatSpec.moved(r.at, from: t.due, to: due)
+            return m
+        }
         return n
     }
 }

@@ -32,6 +32,9 @@ public struct CommandOutput: Sendable {
     /// Set when the statement waits for the user's yes (a bulk delete under `.ask`); it changed
     /// nothing, and `diagnostics` holds the E0318 error a front end that cannot ask reports.
     public var confirmation: Confirmation?
+    /// Set when the lines are a file's own bytes (an export to standard output): shown as they
+    /// are, so `export - > f` writes what `export f` writes (CRLF and all).
+    public var verbatim = false
 
     public init(lines: [String] = [], diagnostics: [Diagnostic] = [], changed: Bool = false) {
         self.lines = lines

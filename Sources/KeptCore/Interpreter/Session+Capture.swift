@@ -88,10 +88,14 @@ extension Session {
             ("project", d.project.map { .string($0) } ?? .null),
             ("tags", .array(d.tags.map { .string($0) })),
             ("notes", .array(d.notes.map { .string($0) })),
+            ("start", TaskJSON.due(d.start)),
+            ("status", d.status.map { .string($0) } ?? .null),
+            ("parent", d.parent.map { .number(JSONNumber($0)) } ?? .null),
             ("tokens", .array(d.tokens.map { t in
                 .object(JSONObject([("kind", .string(t.kind.rawValue)), ("start", .number(JSONNumber(t.start))),
                                     ("end", .number(JSONNumber(t.end))), ("text", .string(t.text))]))
             })),
+            ("completion", d.completion.map { c in .object(JSONObject([("typed", .string(c.typed)), ("completed", .string(c.completed))])) } ?? .null),
         ]))
         guard format == .text else { return out([], json: json) }
         var rows: [(String, String)] = [("title", d.title.isEmpty ? "(none)" : d.title)]
@@ -173,7 +177,15 @@ extension Session {
             let txt = text
             var json = JSONObject([("date", .string(r.due.date.iso)), ("time", r.due.time.map { .string($0.iso) } ?? .null)])
             guard explain else { return out([txt.longDue(r.due)], json: .object(json)) }
+            // The explanation's text, as fields: the phrase, the rule, and the clock, zone, day
+            // start and week start it used.
+            json["phrase"] = .string(phrase.text)
             json["rule"] = .string(r.rule)
+            json["now"] = .string(TimeText.isoInstant(now, in: zone))
+            json["zone"] = .string(zone.identifier)
+            json["today"] = .string(today.iso)
+            json["dayStart"] = .string(store.settings.day.dayStart.iso)
+            json["weekStart"] = .string(store.settings.day.weekStart.name.lowercased())
             let n = nowLocal
             let context = "now \(TimeText.longDate(n.date)) \(TimeText.time(n.time, store.settings.day.hourCycle)) \(zone.identifier)"
                 + " · today \(TimeText.shortDate(today)) · day starts \(store.settings.day.dayStart.iso)"

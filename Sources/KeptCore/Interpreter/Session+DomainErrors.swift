@@ -78,6 +78,7 @@ extension Session {
         case .held(let t, let until): return Catalog.heldTask(t, until: TimeText.shortDate(until), range: range, file: file)
         case .alreadyPicked(let t): return Catalog.alreadyPicked(t, range: range, file: file)
         case .idsUsedUp: return Catalog.idsUsedUp(range: range, file: file)
+        case .repeatDate(let t, let p): return repeatDateDiagnostic(t, p, range: range, file: file)
         }
     }
 

@@ -111,11 +111,10 @@ extension Session {
         do throws(RegexBudgetError) { (matched, total) = try select(expr) } catch { return .error(regexBudgetError(error, s)) }
         var ordered = order(matched, clauses)
         if let n = clauses.limit { ordered = Array(ordered.prefix(n)) }
-        let json = JSONValue.object(JSONObject([
-            ("tasks", .array(ordered.map { TaskJSON.value($0, zone: zone) })),
-            ("shown", .number(JSONNumber(ordered.count))),
-            ("total", .number(JSONNumber(total))),
-        ]))
+        var members: [(String, JSONValue)] = [("tasks", .array(ordered.map { TaskJSON.value($0, zone: zone) }))]
+        if clauses.groupByDue { members.append(("groups", groupsJSON(ordered))) }
+        members += [("shown", .number(JSONNumber(ordered.count))), ("total", .number(JSONNumber(total)))]
+        let json = JSONValue.object(JSONObject(members))
         // R-FIL-4: how much a list shows; nothing matching is not the same as nothing there.
         var head: String
         if let expr {
@@ -178,19 +177,26 @@ extension Session {
         }
     }
 
-    /// The due groups of R-VIEW-4, in order, each with its rows; empty groups are left out.
-    func grouped(_ tasks: [Task]) -> [String] {
-        var lines: [String] = []
+    /// The due groups of R-VIEW-4, in order, each with its tasks; empty groups are left out.
+    func groups(_ tasks: [Task]) -> [(group: DueGroup, tasks: [Task])] {
         var buckets: [DueGroup: [Task]] = [:]
         let fc = filterContext
         let weekEnd = store.settings.day.endOfWeek(containing: today).dayNumber
         for t in tasks { buckets[DueGroup.of(t, fc, weekEnd: weekEnd), default: []].append(t) }
-        for g in DueGroup.allCases {
-            guard let b = buckets[g], !b.isEmpty else { continue }
-            lines.append("\(g.title) (\(b.count))")
-            lines += text.rows(b).map { "  " + $0 }
-        }
-        return lines
+        return DueGroup.allCases.compactMap { g in buckets[g].flatMap { $0.isEmpty ? nil : (g, $0) } }
+    }
+
+    /// The groups as text: a header with its count, then its rows.
+    func grouped(_ tasks: [Task]) -> [String] {
+        groups(tasks).flatMap { g in ["\(g.group.title) (\(g.tasks.count))"] + text.rows(g.tasks).map { "  " + $0 } }
+    }
+
+    /// The groups as JSON: `[{"group": "overdue", "title": "Overdue", "tasks": [ids]}…]`.
+    func groupsJSON(_ tasks: [Task]) -> JSONValue {
+        .array(groups(tasks).map { g in
+            .object(JSONObject([("group", .string(g.group.rawValue)), ("title", .string(g.group.title)),
+                                ("tasks", .array(g.tasks.map { .number(JSONNumber($0.id)) }))]))
+        })
     }
 
     /// The views of R-VIEW-1 with their counts; Today and Next 7 days list overdue first and
@@ -241,12 +247,14 @@ extension Session {
             lines.append("Done (\(doneToday.count))")
             lines += text.rows(doneToday).map { "  " + $0 }
         }
-        let json = JSONValue.object(JSONObject([
+        var members: [(String, JSONValue)] = [
             ("view", .string(v.rawValue)),
             ("tasks", .array(rows.map { TaskJSON.value($0, zone: zone) })),
             ("done", .array((withDone ? doneToday : []).map { TaskJSON.value($0, zone: zone) })),
-            ("shown", .number(JSONNumber(rows.count))),
-        ]))
+        ]
+        if c.groupByDue { members.append(("groups", groupsJSON(rows))) }
+        members.append(("shown", .number(JSONNumber(rows.count))))
+        let json = JSONValue.object(JSONObject(members))
         return out(lines, json: json)
     }
 

@@ -7,10 +7,8 @@ extension Session {
     func repeatRule(_ words: [String], range: SourceRange, file: SourceFile) -> Result<RepeatRule, Diagnostic> {
         if words.joined(separator: " ").uppercased().contains("FREQ=") {
             switch RepeatRule.fromRRULE(words.first ?? "") {
-            case .success(var r):
-                // RFC 5545: an RRULE without WKST counts weeks from Monday, whatever the account's.
-                r.weekStart = r.weekStart ?? .monday
-                r = r.untilAsDay(in: zone)
+            case .success(let read):
+                var r = engine.admit(read, from: .rrule)
                 if words.count >= 3, words[1].lowercased() == "from" {
                     switch DatePhrase.resolve(Array(words[2...]), in: dateContext) {
                     case .success(let (d, used)) where used == words.count - 2: r.from = d.due.date
@@ -28,7 +26,7 @@ extension Session {
             let ws = words.first?.lowercased() == "every" ? words : ["every"] + words
             switch RepeatRule.parse(words: ws, in: dateContext) {
             case .success(let (r, used)) where used == ws.count:
-                return .success(r)
+                return .success(engine.admit(r, from: .words))
             case .success(let (_, used)):
                 let bad = ws[used]
                 return .failure(Catalog.unexpectedAfterRepeat(bad, rule: ws[..<used].joined(separator: " "), range: range, file: file))

@@ -72,7 +72,7 @@ extension Session {
         let ordered = store.filters.filter(\.starred) + store.filters.filter { !$0.starred }
         let w = ordered.map { $0.name.count }.max() ?? 0
         let lines = ordered.map { ($0.starred ? "★ " : "  ") + $0.name.padding(w) + "  " + $0.filter }
-        return out(lines.isEmpty ? ["No saved filters"] : lines, json: .array(ordered.map(filterJSON)))
+        return out(lines.isEmpty ? ["No saved filters"] : lines, json: .object(JSONObject([("filters", .array(ordered.map(filterJSON)))])))
     }
 
     func filterJSON(_ f: SavedFilter) -> JSONValue {
@@ -81,7 +81,7 @@ extension Session {
 
     func runAreas() -> CommandOutput {
         let names = areaNames
-        return out(names.isEmpty ? ["No areas"] : names, json: .array(names.map { .string($0) }))
+        return out(names.isEmpty ? ["No areas"] : names, json: .object(JSONObject([("areas", .array(names.map { .string($0) }))])))
     }
 
     func runExplainFilter(_ s: Statement, _ f: FilterSource) -> CommandOutput {
@@ -96,17 +96,40 @@ extension Session {
         for ws in FilterText.searches(expr) {
             lines.append("  searches title, description, steps and comments for " + ws.map { "\"\($0)\"" }.joined(separator: ", "))
         }
-        let matched: Int, total: Int
+        let matched: Int, total: Int, over: String
         if expr.looksAtDeleted {
             lines.append("  over deleted tasks (each keeps its uid and when it was deleted)")
+            over = "deleted tasks"
             let d = engine.deleted(expr)
             (matched, total) = (d.matched.count, d.total)
         } else {
             lines.append(expr.namesStatus ? "  over every task (the filter names a status)" : "  over open tasks (no status is named)")
+            over = expr.namesStatus ? "every task" : "open tasks"
             do throws(RegexBudgetError) { let r = try selectRows(expr); (matched, total) = (r.matched.count, r.total) } catch { return .error(regexBudgetError(error, s)) }
         }
         lines.append("  matches \(matched) of \(total)")
-        return out(lines, json: .object(JSONObject([("filter", .string(lines[0])), ("count", .number(JSONNumber(matched))),
-                                                    ("total", .number(JSONNumber(total)))])))
+        // The text's parts as fields: the windows as local date-times in the zone, and what
+        // the filter looks over.
+        let day = store.settings.day.dayStart
+        func local(_ d: Int) -> JSONValue { .string(CivilDateTime(date: CivilDate(dayNumber: d), time: day).iso) }
+        let windows = Session.windows(expr).map { w in JSONValue.object(JSONObject([("start", local(w.start)), ("end", local(w.end))])) }
+        return out(lines, json: .object(JSONObject([
+            ("filter", .string(lines[0])),
+            ("over", .string(over)),
+            ("windows", .array(windows)),
+            ("zone", .string(zone.identifier)),
+            ("count", .number(JSONNumber(matched))),
+            ("total", .number(JSONNumber(total))),
+        ])))
+    }
+
+    /// The due windows of a filter, in the order it names them.
+    static func windows(_ e: FilterExpr) -> [DayWindow] {
+        switch e {
+        case .term(.window(let w)): return [w]
+        case .term: return []
+        case .and(let xs), .or(let xs): return xs.flatMap(windows)
+        case .not(let x): return windows(x)
+        }
     }
 }

@@ -1,6 +1,16 @@
-// The session statements: now, zone, set (settings) and help.
+// The session statements: now, zone, set (settings) and help. A setter prints nothing in text
+// and, in JSON, the value it set, as the statement without a value prints it (docs/OUTPUT.md).
 
 extension Session {
+    /// `now` as JSON: the instant, the zone and the account day.
+    var nowJSON: JSONValue {
+        .object(JSONObject([
+            ("now", .string(TimeText.isoInstant(now, in: zone))),
+            ("zone", .string(zone.identifier)),
+            ("today", .string(today.iso)),
+        ]))
+    }
+
     func runNow(_ s: Statement, _ arg: TextArg?) -> CommandOutput {
         let file = s.source.file
         guard let arg else {
@@ -8,15 +18,11 @@ extension Session {
             let t = today
             var line = "\(TimeText.longDate(n.date)) \(TimeText.time(n.time, store.settings.day.hourCycle)) \(zone.identifier)"
             if t != n.date { line += " · today is \(TimeText.shortDate(t)) (day starts \(store.settings.day.dayStart.iso))" }
-            return out([line], json: .object(JSONObject([
-                ("now", .string(TimeText.isoInstant(now, in: zone))),
-                ("zone", .string(zone.identifier)),
-                ("today", .string(t.iso)),
-            ])))
+            return out([line], json: nowJSON)
         }
         if let i = TimeText.parseISOInstant(arg.text) {
             clock = .instant(i)
-            return CommandOutput()
+            return out([], json: nowJSON)
         }
         let bytes = Array(arg.text.utf8)
         var wall = CivilDateTime.parseISO(bytes)
@@ -31,7 +37,7 @@ extension Session {
             return .error(d)
         }
         clock = .wall(w)
-        return CommandOutput()
+        return out([], json: nowJSON)
     }
 
     func runZone(_ s: Statement, _ arg: TextArg?) -> CommandOutput {
@@ -46,7 +52,7 @@ extension Session {
         // `zone` fixes the zone of this session, as `now` fixes its clock (R-DAY-1); the
         // account's own zone is the setting `set zone NAME`, which is stored and undoable.
         zoneOverride = z
-        return CommandOutput()
+        return out([], json: .object(JSONObject([("zone", .string(zone.identifier))])))
     }
 
     func runSetting(_ s: Statement, _ key: TextArg?, _ value: TextArg?) -> CommandOutput {
@@ -69,7 +75,8 @@ extension Session {
             return out([spec.get(store.settings)], json: .object(JSONObject([(spec.key, .string(spec.get(store.settings)))])))
         }
         do {
-            return CommandOutput(changed: try engine.set(setting: spec.key, to: value.text))
+            let changed = try engine.set(setting: spec.key, to: value.text)
+            return out([], json: .object(JSONObject([(spec.key, .string(spec.get(store.settings)))])), changed: changed)
         } catch {
             return .error(diagnostic(error, s, at: value.range))
         }
@@ -81,16 +88,22 @@ extension Session {
             let w = cmds.map { $0.rawValue.count }.max() ?? 0
             let lines = ["Commands:"] + cmds.map { "  " + $0.rawValue + String(repeating: " ", count: w - $0.rawValue.count) + "  " + $0.summary }
                 + ["", "'help COMMAND' explains one; 'help settings' lists the settings; 'help errors' the error codes."]
-            return out(lines, json: .object(JSONObject([("commands", .array(cmds.map { .string($0.rawValue) }))])))
+            return out(lines, json: .object(JSONObject([("commands", .array(cmds.map {
+                .object(JSONObject([("name", .string($0.rawValue)), ("summary", .string($0.summary))]))
+            }))])))
         }
         let word = topic.text.lowercased()
         if word == "settings" {
             let lines = Settings.specs.map { "  \($0.key): \($0.summary); \($0.values)" }
-            return out(["Settings (set KEY VALUE):"] + lines, json: .array(Settings.specs.map { .string($0.key) }))
+            return out(["Settings (set KEY VALUE):"] + lines, json: .object(JSONObject([("settings", .array(Settings.specs.map {
+                .object(JSONObject([("key", .string($0.key)), ("summary", .string($0.summary)), ("values", .string($0.values))]))
+            }))])))
         }
         if word == "errors" {
             let lines = Catalog.entries.map { "  \($0.code)  \($0.summary)" }
-            return out(["Error codes:"] + lines, json: .array(Catalog.entries.map { .string($0.code.rawValue) }))
+            return out(["Error codes:"] + lines, json: .object(JSONObject([("errors", .array(Catalog.entries.map {
+                .object(JSONObject([("code", .string($0.code.rawValue)), ("summary", .string($0.summary))]))
+            }))])))
         }
         if let summary = Catalog.summary(of: topic.text.uppercased()) {
             return out(["\(topic.text.uppercased()): \(summary)"], json: .object(JSONObject([("code", .string(topic.text.uppercased())), ("summary", .string(summary))])))

@@ -42,7 +42,7 @@ extension Session {
         case .tags: return t.tags.isEmpty ? "none" : t.tags.map { "#" + $0 }.joined(separator: " ")
         case .notes: return t.notes.isEmpty ? "none" : t.notes.map { "[[\($0)]]" }.joined(separator: " ")
         case .description: return t.description ?? "none"
-        case .repeat: return t.repeatRule?.text ?? "never"
+        case .repeat: return t.repeatRule.map { r in ([r.text] + repeatDateRows(t, txt).map { "\($0.0) \($0.1)" }).joined(separator: " · ") } ?? "never"
         case .estimate: return t.estimate.map { "\($0.minutes)m" } ?? "none"
         case .created: return txt.instant(t.createdAt, in: zone)
         case .modified: return txt.instant(t.modifiedAt, in: zone)
@@ -66,6 +66,7 @@ extension Session {
         if !t.tags.isEmpty { rows.append(("tags", fieldText(t, .tags, txt))) }
         if !t.notes.isEmpty { rows.append(("notes", fieldText(t, .notes, txt))) }
         if let r = t.repeatRule { rows.append(("repeat", r.text)) }
+        rows += repeatDateRows(t, txt)
         if let e = t.estimate { rows.append(("estimate", "\(e.minutes)m")) }
         if let p = t.parent { rows.append(("parent", String(p))) }
         if !t.steps.isEmpty { rows.append(("steps", fieldText(t, .steps, txt))) }

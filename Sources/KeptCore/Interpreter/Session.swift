@@ -167,9 +167,10 @@ public final class Session {
 
     /// What a statement prints, as it reaches a terminal or a transcript: in text, control
     /// characters of user text are escaped here, once for every statement (DisplayText); JSON
-    /// keeps the text as it is. Diagnostics escape their own text (Diagnostic.init).
+    /// keeps the text as it is, and so does a file's text (CommandOutput.verbatim). Diagnostics
+    /// escape their own text (Diagnostic.init).
     func displayed(_ r: CommandOutput) -> CommandOutput {
-        guard format == .text else { return r }
+        guard format == .text, !r.verbatim else { return r }
         var o = r
         o.lines = r.lines.map(DisplayText.escaped)
         if var q = r.confirmation {
@@ -224,6 +225,7 @@ public final class Session {
         case .remind(let t, let when): return runRemind(s, t, when)
         case .unremind(let t, let which): return runUnremind(s, t, which)
         case .reminders: return runReminders(s)
+        case .repeatDates(let e): return runRepeatDates(s, e)
         case .undo(let n): return runUndo(s, n)
         case .redo(let n): return runRedo(s, n)
         case .projectAdd(let name): return runProjectAdd(s, name)
@@ -238,6 +240,8 @@ public final class Session {
         case .notToday(let t): return runNotToday(s, t)
         case .back(let ref): return runBack(s, ref)
         case .top3(let e): return runTop3(s, e)
+        case .importFile(let r): return runImport(s, r)
+        case .exportFile(let r): return runExport(s, r)
         }
     }
 

@@ -41,6 +41,11 @@ public struct TaskText: Sendable {
         return TimeText.longDate(due.date)
     }
 
+    /// An occurrence of a repeat: `Wed Jul 1`, `Wed Jul 1 9 AM`, with the year when it is not this one.
+    public func occurrence(_ d: Due) -> String {
+        shortDate(d.date) + (d.time.map { " " + time($0) } ?? "")
+    }
+
     /// A reminder's time: `Today 3 PM`, `Tomorrow 9 AM`, `Mon Jun 22 9 AM` (R-TASK-7).
     public func reminderTime(_ at: CivilDateTime) -> String {
         let diff = today.days(until: at.date)

@@ -101,7 +101,13 @@ public struct Task: Sendable, Equatable {
     /// Linked notes (`[[Trip plan]]`), by title.
     public var notes: [String] = []
     public var description: String?
-    public var repeatRule: RepeatSpec?
+    /// The repeat, held in a box: a task without one (most) stays small, and so do the stores,
+    /// undo steps and imports that hold many tasks (a RepeatSpec is larger than the rest of a task).
+    public var repeatRule: RepeatSpec? {
+        get { repeatBox?.spec }
+        set { repeatBox = newValue.map(RepeatBox.init) }
+    }
+    private var repeatBox: RepeatBox?
     public var estimate: Estimate?
     /// The day a Not today hold ends (R-PLAN-6).
     public var heldUntil: CivilDate?
@@ -138,4 +144,11 @@ public struct Task: Sendable, Equatable {
     }
 
     public var isOpen: Bool { status.isOpen }
+}
+
+/// A task's repeat, shared between copies of the task until one of them sets another.
+final class RepeatBox: Sendable, Equatable {
+    let spec: RepeatSpec
+    init(_ spec: RepeatSpec) { self.spec = spec }
+    static func == (a: RepeatBox, b: RepeatBox) -> Bool { a === b || a.spec == b.spec }
 }

@@ -58,6 +58,61 @@ struct DaySet {
         }
     }
 
+    /// Inserts the days of a month mask (bit i: day i) at offset o.
+    mutating func insert(mask: UInt32, at o: Int) {
+        guard mask != 0, o >= 0, o < DaySet.capacity else { return }
+        let j = o >> 6, s = UInt64(o & 63)
+        let m = UInt64(mask)
+        w[j] |= m << s
+        if s > 32, j + 1 < 6 { w[j + 1] |= m >> (64 - s) }
+    }
+
+    /// How many members are in lo..<hi.
+    func count(from lo: Int, to hi: Int) -> Int {
+        let a = max(0, lo), b = min(hi, DaySet.capacity)
+        guard a < b else { return 0 }
+        var c = 0
+        for j in (a >> 6)...((b - 1) >> 6) {
+            var x = w[j]
+            let start = j << 6
+            if a > start { x &= ~UInt64(0) << UInt64(a - start) }
+            if b < start + 64 { x &= (UInt64(1) << UInt64(b - start)) &- 1 }
+            c += x.nonzeroBitCount
+        }
+        return c
+    }
+
+    /// Inserts the days a..<b.
+    mutating func insert(from a: Int, to b: Int) {
+        let lo = max(0, a), hi = min(b, DaySet.capacity)
+        guard lo < hi else { return }
+        for j in (lo >> 6)...((hi - 1) >> 6) {
+            let start = j << 6
+            var x = ~UInt64(0)
+            if lo > start { x &= ~UInt64(0) << UInt64(lo - start) }
+            if hi < start + 64 { x &= (UInt64(1) << UInt64(hi - start)) &- 1 }
+            w[j] |= x
+        }
+    }
+
+    /// Keeps the members that `other` has too.
+    mutating func formIntersection(_ other: DaySet) {
+        for j in 0..<6 { w[j] &= other.w[j] }
+    }
+
+    /// The days of a period whose first day is on weekday w1 (Monday = 0) that fall on the
+    /// weekdays of a pattern (bit j: weekday j mod 7 is one, for j in 0..<64).
+    static func weekdays(_ pattern: UInt64, firstWeekday w1: Int) -> DaySet {
+        var set = DaySet()
+        for j in 0..<6 {
+            // Word j starts on weekday (w1 + 64j) mod 7; bit 63 of the pattern is weekday 0
+            // again, so its low bits continue where the shifted pattern ends.
+            let w0 = (w1 + 64 * j) % 7
+            set.w[j] = (pattern >> UInt64(w0)) | (pattern << UInt64(63 - w0))
+        }
+        return set
+    }
+
     /// Keeps the members for which `keep` is true.
     mutating func filter(_ keep: (Int) -> Bool) {
         for j in 0..<6 {

@@ -82,8 +82,7 @@ extension RepeatSpec {
             let subDaily = rule.frequency == .hourly || rule.frequency == .minutely
             restarted.anchor = subDaily ? completedAt.date : today
             restarted.anchorTime = subDaily ? completedAt.time : anchorTime
-            restarted.exceptions = []
-            restarted.additions = []
+            // The dates taken out and added are dates: the restarted series keeps them too.
             let after = subDaily ? completedAt : CivilDateTime(date: today, time: WallTime(unchecked: WallTime.minutesPerDay - 1))
             guard let d = restarted.nextOccurrence(after: after, time: dueTime, weekStart: weekStart, zone: zone) else { return nil }
             var spec = RepeatSpec(rule: rule, anchor: d.date, anchorTime: d.time)

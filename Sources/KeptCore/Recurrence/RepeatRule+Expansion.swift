@@ -261,25 +261,6 @@ struct Expansion {
         }
     }
 
-    /// The days of month m of year y that the rule has, as offsets from the month's first day:
-    /// a monthly period, and the day stream of daily and shorter rules (all parts limit).
-    func monthSet(_ y: YearInfo, month m: Int) -> DaySet {
-        var set = DaySet()
-        if months != 0, months & (UInt16(1) << UInt16(m)) == 0 { return set }
-        let start = y.monthStart(m)
-        let last = start + y.monthLength(m) - 1
-        if monthDays | monthDaysFromEnd != 0 {
-            insertMonthDays(&set, y, month: m, origin: start, clamp: clamp)
-            if hasByDay { set.filter { meetsByDay(y, offset: start + $0, first: start, last: last) } }
-        } else if hasByDay {
-            insertByDay(&set, y, first: start, last: last, origin: start)
-        } else {
-            for i in 0...(last - start) { set.insert(i) }
-        }
-        if !yearDays.isEmpty { set.filter { meetsYearDays(y, offset: start + $0) } }
-        return set
-    }
-
     func meetsYearDays(_ y: YearInfo, offset i: Int) -> Bool {
         yearDays.isEmpty || yearDays.contains(i + 1) || yearDays.contains(i - y.length)
     }
@@ -287,6 +268,14 @@ struct Expansion {
     /// The days of year y that a yearly rule has, as offsets from Jan 1.
     func yearSet(_ y: YearInfo) -> DaySet {
         var set = DaySet()
+        // Without BYYEARDAY, BYWEEKNO and ordinals counted in the year, a year is its months.
+        if yearDays.isEmpty, weekNoMask | weekNoFromEndMask == 0, nthWeekdays.isEmpty || nthInMonth {
+            for m in 1...12 where allows(month: m) {
+                let start = y.monthStart(m)
+                set.insert(mask: dayParts(firstWeekday: y.weekday(ofOffset: start), length: y.monthLength(m)), at: start)
+            }
+            return set
+        }
         let monthOK: (Int) -> Bool = { i in months == 0 || months & (UInt16(1) << UInt16(y.month(ofOffset: i))) != 0 }
         // BYDAY ordinals count within each month of BYMONTH, else within the year.
         let byDayOK: (Int) -> Bool = { i in
@@ -317,7 +306,17 @@ struct Expansion {
             if hasByDay || hasWeekNo { set.filter { byDayOK($0) && (!hasWeekNo || weekNoOK($0)) } }
         } else if hasWeekNo {
             set = weekDays
-            if hasByDay || months != 0 { set.filter { monthOK($0) && byDayOK($0) } }
+            if nthWeekdays.isEmpty {
+                // BYMONTH's months and BYDAY's weekdays as sets of their own, word by word.
+                if months != 0 {
+                    var inMonths = DaySet()
+                    for m in 1...12 where allows(month: m) { inMonths.insert(from: y.monthStart(m), to: y.monthStart(m + 1)) }
+                    set.formIntersection(inMonths)
+                }
+                if hasByDay { set.formIntersection(DaySet.weekdays(weekdayPattern, firstWeekday: y.firstWeekday)) }
+            } else if hasByDay || months != 0 {
+                set.filter { monthOK($0) && byDayOK($0) }
+            }
         } else if hasByDay {
             if months != 0 {
                 for m in 1...12 where months & (UInt16(1) << UInt16(m)) != 0 {
@@ -343,9 +342,7 @@ struct Expansion {
         func meets(_ week: Int, of weeks: Int) -> Bool {
             weekNoMask & (UInt64(1) << UInt64(week)) != 0 || weekNoFromEndMask & (UInt64(1) << UInt64(weeks + 1 - week)) != 0
         }
-        func insert(_ from: Int, _ to: Int) {
-            for d in max(from, y.base)..<min(to, end) { set.insert(d - y.base) }
-        }
+        func insert(_ from: Int, _ to: Int) { set.insert(from: from - y.base, to: min(to, end) - y.base) }
         let weeks = (w1Next - w1) / 7
         for week in 1...max(1, weeks) where meets(week, of: weeks) { insert(w1 + 7 * (week - 1), w1 + 7 * week) }
         let before = (w1 - w1Prev) / 7
@@ -444,19 +441,38 @@ struct Expansion {
         case .monthly:
             let (ky, km, _) = CalendarMath.civil(dayNumber: kDay)
             let a = anchor.year * 12 + anchor.month - 1
-            var m = a + ceilDiv(max(0, ky * 12 + km - 1 - a), n) * n
-            for _ in 0...(4800 / gcd(n, 4800) + 1) {
-                let y = floorDiv(m, 12)
-                guard y <= CivilDate.yearRange.upperBound else { return nil }
-                let month = m - y * 12 + 1
-                // A month BYMONTH leaves out costs no calendar work.
-                if months != 0, months & (UInt16(1) << UInt16(month)) == 0 {
-                    m += n
-                    continue
+            let m0 = a + ceilDiv(max(0, ky * 12 + km - 1 - a), n) * n
+            guard floorDiv(m0, 12) <= CivilDate.yearRange.upperBound else { return nil }
+            var cur = MonthCursor(year: floorDiv(m0, 12), month: floorMod(m0, 12) + 1)
+            var memo = MonthMaskMemo()
+            // With an INTERVAL that divides 12 every year has the same months of the series: a
+            // year none of whose months holds a day (YearSkip) is left out whole.
+            var stepMonths: UInt16 = 0
+            if 12 % n == 0 {
+                for m in 1...12 where floorMod(m - 1 - a, n) == 0 && allows(month: m) { stepMonths |= UInt16(1) << UInt16(m) }
+                if stepMonths == 0 { return nil }
+            }
+            let firstStepMonth = stepMonths.trailingZeroBitCount
+            var skip = YearSkip(.none, months: stepMonths)
+            let limit = 4800 / gcd(n, 4800) + 1
+            var steps = 0
+            while steps <= limit {
+                guard cur.year <= CivilDate.yearRange.upperBound else { return nil }
+                if stepMonths != 0, steps > 0, cur.month == firstStepMonth {
+                    let jan1 = cur.base - cur.yearOffset
+                    if !skip.mayHave(self, base: jan1, jan1Weekday: floorMod(jan1 + 3, 7), leap: cur.leap, memo: &memo) {
+                        cur = MonthCursor(year: cur.year + 1, month: cur.month)
+                        steps += 12 / n
+                        continue
+                    }
                 }
-                let info = YearInfo(y)
-                if let key = first(in: monthSet(info, month: month), base: info.base + info.monthStart(month), atOrAfter: k) { return key }
-                m += n
+                // A month BYMONTH leaves out costs no calendar work.
+                if allows(month: cur.month) {
+                    let mask = monthMask(cur, &memo)
+                    if mask != 0, let key = first(in: DaySet(mask: mask), base: cur.base, atOrAfter: k) { return key }
+                }
+                cur.advance(months: n)
+                steps += 1
             }
             return nil
         case .weekly:
@@ -487,57 +503,109 @@ struct Expansion {
     /// The occurrences of a period (its days from day number `base`) in [startKey, k).
     func count(in set: DaySet, base: Int, before k: OccurrenceKey) -> Int {
         if setPositions.isEmpty {
-            var c = 0
-            var i = set.first(atOrAfter: 0)
-            while let d = i {
-                let dayKey = (base + d) * OccurrenceKey.minutesPerDay
-                if dayKey >= k { break }
-                if dayKey >= startKey, dayKey + OccurrenceKey.minutesPerDay <= k { c += timesPerDay } else {
-                    for t in 0..<timesPerDay {
-                        let key = dayKey + time(t)
-                        if key >= startKey, key < k { c += 1 }
-                    }
-                }
-                i = set.first(atOrAfter: d + 1)
-            }
+            // The period's days from the anchor's on (startKey is a day's first minute here)
+            // before k's day are whole; on k's day, the times before k's minute.
+            let kDay = floorDiv(k, OccurrenceKey.minutesPerDay)
+            let lo = floorDiv(startKey, OccurrenceKey.minutesPerDay) - base, hi = kDay - base
+            var c = set.count(from: lo, to: hi) * timesPerDay
+            if hi >= lo, set.contains(hi) { c += timesBefore(k - kDay * OccurrenceKey.minutesPerDay) }
             return c
         }
         let total = set.count * timesPerDay
-        var picked: [Int] = []
-        for p in setPositions {
-            let idx = p > 0 ? p - 1 : total + p
-            guard idx >= 0, idx < total, !picked.contains(idx), let d = set.member(idx / timesPerDay) else { continue }
+        var c = 0
+        for j in 0..<setPositions.count {
+            let idx = Expansion.position(setPositions[j], total)
+            guard idx >= 0, idx < total, !isRepeat(j, total), let d = set.member(idx / timesPerDay) else { continue }
             let key = (base + d) * OccurrenceKey.minutesPerDay + time(idx % timesPerDay)
-            if key >= startKey, key < k { picked.append(idx) }
+            if key >= startKey, key < k { c += 1 }
         }
-        return picked.count
+        return c
+    }
+
+    /// The 0-based index BYSETPOS value p picks among `total` occurrences (out of range: none).
+    @inline(__always) static func position(_ p: Int, _ total: Int) -> Int { p > 0 ? p - 1 : total + p }
+
+    /// Whether BYSETPOS's j-th value picks what an earlier one does, among `total`.
+    func isRepeat(_ j: Int, _ total: Int) -> Bool {
+        let idx = Expansion.position(setPositions[j], total)
+        for i in 0..<j where Expansion.position(setPositions[i], total) == idx { return true }
+        return false
+    }
+
+    /// How many occurrences a whole period with `total` of them before BYSETPOS has.
+    func kept(total: Int) -> Int {
+        guard !setPositions.isEmpty else { return total }
+        var c = 0
+        for j in 0..<setPositions.count {
+            let idx = Expansion.position(setPositions[j], total)
+            if idx >= 0, idx < total, !isRepeat(j, total) { c += 1 }
+        }
+        return c
     }
 
     /// How many occurrences come before key k, at most `limit`, by whole periods for yearly,
     /// monthly and weekly rules (one set a period, not a search an occurrence); nil for the others.
     func countByPeriods(before k: OccurrenceKey, limit: Int) -> Int? {
         let kDay = floorDiv(k, OccurrenceKey.minutesPerDay)
+        let startDay = floorDiv(startKey, OccurrenceKey.minutesPerDay)
         var c = 0
         switch frequency {
         case .yearly:
             var y = anchor.year
+            // A year of months (no BYSETPOS, BYYEARDAY, BYWEEKNO or ordinals in the year) wholly
+            // between the anchor and k counts by the bits of its months.
+            let byMonths = setPositions.isEmpty && yearDays.isEmpty && weekNoMask | weekNoFromEndMask == 0 && (nthWeekdays.isEmpty || nthInMonth)
             while c < limit, y <= CivilDate.yearRange.upperBound, YearInfo.firstDay(y) <= kDay {
                 let info = YearInfo(y)
-                c += count(in: yearSet(info), base: info.base, before: k)
+                if byMonths, info.base >= startDay, info.base + info.length <= kDay {
+                    for m in 1...12 where allows(month: m) {
+                        c += dayParts(firstWeekday: info.weekday(ofOffset: info.monthStart(m)), length: info.monthLength(m)).nonzeroBitCount * timesPerDay
+                    }
+                } else {
+                    c += count(in: yearSet(info), base: info.base, before: k)
+                }
                 y += n
             }
         case .monthly:
-            var m = anchor.year * 12 + anchor.month - 1
-            while c < limit {
-                let y = floorDiv(m, 12)
-                guard y <= CivilDate.yearRange.upperBound else { break }
-                let info = YearInfo(y)
-                let month = m - y * 12 + 1
-                let base = info.base + info.monthStart(month)
-                if base > kDay { break }
-                c += count(in: monthSet(info, month: month), base: base, before: k)
-                m += n
+            var cur = MonthCursor(containing: anchorDay)
+            var memo = MonthMaskMemo()
+            while c < limit, cur.base <= kDay, cur.year <= CivilDate.yearRange.upperBound {
+                let m = monthMask(cur, &memo)
+                if m != 0 {
+                    // A month wholly between the anchor and k counts by its bits.
+                    if cur.base >= startDay, cur.base + cur.length <= kDay {
+                        c += kept(total: m.nonzeroBitCount * timesPerDay)
+                    } else {
+                        c += count(in: DaySet(mask: m), base: cur.base, before: k)
+                    }
+                }
+                cur.advance(months: n)
             }
+        case .weekly where setPositions.isEmpty && n <= 9:
+            // Without BYSETPOS a weekly rule is a day stream: its weekdays in BYMONTH's months,
+            // in every INTERVAL-th week from the anchor's (the days of the weeks as a phase).
+            let a0 = anchorDay - weekStart.days(until: anchor.weekday)
+            var res: UInt64 = 0
+            for j in 0..<7 { res |= UInt64(1) << UInt64(floorMod(a0 + j, 7 * n)) }
+            let phase = DayPhase(period: 7 * n, residues: res)
+            var cur = MonthCursor(containing: anchorDay)
+            var memo = MonthMaskMemo()
+            while c < limit, cur.base <= kDay, cur.year <= CivilDate.yearRange.upperBound {
+                let m = monthMask(cur, &memo) & phase.mask(from: cur.base)
+                if m != 0 { c += count(in: DaySet(mask: m), base: cur.base, before: k) }
+                cur.advance()
+            }
+        case .weekly where months == 0:
+            // Without BYMONTH every week has the same days: the anchor's week and k's are
+            // counted, the whole weeks between by multiplying.
+            let a0 = anchorDay - weekStart.days(until: anchor.weekday)
+            let set = weekSet(a0)
+            let step = 7 * n
+            c = count(in: set, base: a0, before: k)
+            let whole = kDay - 7 - a0 >= step ? floorDiv(kDay - 7 - a0, step) : 0
+            c += whole * kept(total: set.count * timesPerDay)
+            let ws = a0 + step * (whole + 1)
+            if ws <= kDay { c += count(in: set, base: ws, before: k) }
         case .weekly:
             var ws = anchorDay - weekStart.days(until: anchor.weekday)
             while c < limit, ws <= kDay {
@@ -550,241 +618,6 @@ struct Expansion {
         return min(c, limit)
     }
 
-    /// Whether a daily rule has no day part, so that every INTERVAL-th day is in.
-    var everyDay: Bool { months == 0 && monthDays | monthDaysFromEnd == 0 && !hasByDay && yearDays.isEmpty }
-
-    /// Daily, hourly and minutely rules: walk the days the day parts allow, month by month,
-    /// and look for an occurrence in each.
-    func firstInDays(atOrAfter k: OccurrenceKey, kDay: Int) -> OccurrenceKey? {
-        if !reachable { return nil }
-        if everyDay, frequency == .daily {
-            var d = anchorDay + ceilDiv(max(0, kDay - anchorDay), n) * n
-            for _ in 0..<2 {
-                if let key = firstOnDay(d, atOrAfter: k) { return key }
-                d += n
-            }
-            return nil
-        }
-        var found: OccurrenceKey? = nil
-        _ = walkDays(from: kDay) { d in
-            found = firstOnDay(d, atOrAfter: k)
-            return found != nil
-        }
-        return found
-    }
-
-    /// Calls `body` with each day, from day number `from` on, that the day parts of a daily,
-    /// hourly or minutely rule allow (all of them limit), in order, until `body` says to stop;
-    /// BYYEARDAY's days year by year, the others month by month. The Gregorian calendar repeats
-    /// every 400 years: a walk that long finds nothing more.
-    func walkDays(from: Int, _ body: (Int) -> Bool) -> Bool {
-        let (y0, m0, _) = CalendarMath.civil(dayNumber: from)
-        if !yearDays.isEmpty {
-            var y = y0
-            for _ in 0..<401 {
-                guard y <= CivilDate.yearRange.upperBound else { return false }
-                let info = YearInfo(y)
-                var set = DaySet()
-                for yd in yearDays {
-                    let i = yd > 0 ? yd - 1 : info.length + yd
-                    if i >= 0, i < info.length { set.insert(i) }
-                }
-                set.filter { i in
-                    let m = info.month(ofOffset: i)
-                    guard months == 0 || months & (UInt16(1) << UInt16(m)) != 0 else { return false }
-                    let start = info.monthStart(m)
-                    return meetsMonthDays(day: i - start + 1, monthLength: info.monthLength(m))
-                        && meetsByDay(info, offset: i, first: start, last: info.monthStart(m + 1) - 1)
-                }
-                var i = set.first(atOrAfter: max(0, from - info.base))
-                while let off = i {
-                    if body(info.base + off) { return true }
-                    i = set.first(atOrAfter: off + 1)
-                }
-                y += 1
-            }
-            return false
-        }
-        var y = y0
-        var m = m0
-        var info = YearInfo(y)
-        for _ in 0..<4801 {
-            if months == 0 || months & (UInt16(1) << UInt16(m)) != 0 {
-                let start = info.base + info.monthStart(m)
-                let set = monthSet(info, month: m)
-                var i = set.first(atOrAfter: max(0, from - start))
-                while let off = i {
-                    if body(start + off) { return true }
-                    i = set.first(atOrAfter: off + 1)
-                }
-            }
-            m += 1
-            if m > 12 {
-                m = 1
-                y += 1
-                guard y <= CivilDate.yearRange.upperBound else { return false }
-                info = YearInfo(y)
-            }
-        }
-        return false
-    }
-
-    /// Daily, hourly and minutely rules: the occurrences before key k, day by day, at most `limit`.
-    func countByDays(before k: OccurrenceKey, limit: Int) -> Int {
-        guard reachable else { return 0 }
-        let kDay = floorDiv(k, OccurrenceKey.minutesPerDay)
-        var c = 0
-        _ = walkDays(from: anchorDay) { d in
-            if d > kDay || c >= limit { return true }
-            c += count(onDay: d, before: k, atMost: limit - c)
-            return c >= limit
-        }
-        return min(c, limit)
-    }
-
-    /// The occurrences on day number d in [startKey, k), at most `cap` (a day the day parts allow).
-    func count(onDay d: Int, before k: OccurrenceKey, atMost cap: Int) -> Int {
-        let dayKey = d * OccurrenceKey.minutesPerDay
-        let lo = max(startKey - dayKey, 0), hi = min(k - dayKey, OccurrenceKey.minutesPerDay)
-        guard lo < hi else { return 0 }
-        var c = 0
-        switch frequency {
-        case .daily:
-            guard floorMod(d - anchorDay, n) == 0 else { return 0 }
-            if setPositions.isEmpty { return timesBefore(hi) - timesBefore(lo) }
-            var picked: [Int] = []
-            for p in setPositions {
-                let idx = p > 0 ? p - 1 : timesPerDay + p
-                guard idx >= 0, idx < timesPerDay, !picked.contains(idx) else { continue }
-                let t = time(idx)
-                if t >= lo, t < hi { picked.append(idx) }
-            }
-            return picked.count
-        case .hourly:
-            let anchorHour = anchorDay * 24 + anchorMinute / 60
-            var h = floorMod(anchorHour - d * 24, n)
-            let selected = hourMinutes
-            while h < 24, c < cap {
-                if hours == 0 || hours & (UInt32(1) << UInt32(h)) != 0 {
-                    for m in RepeatRule.bits(selected) where h * 60 + m >= lo && h * 60 + m < hi { c += 1 }
-                }
-                h += n
-            }
-        case .minutely:
-            guard minutelySetPosKeeps else { return 0 }
-            var t = lo + floorMod(startKey - (dayKey + lo), n)
-            while t < hi, c < cap {
-                if (hours == 0 || hours & (UInt32(1) << UInt32(t / 60)) != 0), (minutes == 0 || minutes & (UInt64(1) << UInt64(t % 60)) != 0) { c += 1 }
-                t += n
-            }
-        case .weekly, .monthly, .yearly:
-            return 0
-        }
-        return min(c, cap)
-    }
-
-    /// Whether some hour (minute) of the day can be reached at all by an hourly (minutely) rule
-    /// whose BYHOUR (BYMINUTE) limits it, and a daily rule's INTERVAL can reach a weekday of BYDAY.
-    var reachable: Bool {
-        switch frequency {
-        case .daily:
-            guard n % 7 == 0, weekdays != 0, nthWeekdays.isEmpty else { return true }
-            return weekdays & RepeatRule.bit(anchor.weekday) != 0
-        case .hourly:
-            guard hours != 0 else { return true }
-            let g = gcd(n, 24)
-            for h in 0..<24 where hours & (UInt32(1) << UInt32(h)) != 0 && floorMod(h - anchorMinute / 60, g) == 0 { return true }
-            return false
-        case .minutely:
-            guard hours != 0 || minutes != 0 else { return true }
-            let g = gcd(n, OccurrenceKey.minutesPerDay)
-            var t = floorMod(anchorMinute, g)
-            while t < OccurrenceKey.minutesPerDay {
-                if (hours == 0 || hours & (UInt32(1) << UInt32(t / 60)) != 0), (minutes == 0 || minutes & (UInt64(1) << UInt64(t % 60)) != 0) { return true }
-                t += g
-            }
-            return false
-        case .weekly, .monthly, .yearly:
-            return true
-        }
-    }
-
-    /// The first occurrence on day number d at or after k (d a day the day parts allow).
-    func firstOnDay(_ d: Int, atOrAfter k: OccurrenceKey) -> OccurrenceKey? {
-        let dayKey = d * OccurrenceKey.minutesPerDay
-        let s = max(0, k - dayKey)
-        guard s < OccurrenceKey.minutesPerDay else { return nil }
-        switch frequency {
-        case .daily:
-            guard floorMod(d - anchorDay, n) == 0 else { return nil }
-            if setPositions.isEmpty { return firstTime(atOrAfter: s).map { dayKey + $0 } }
-            var best: Int? = nil
-            for p in setPositions {
-                let idx = p > 0 ? p - 1 : timesPerDay + p
-                guard idx >= 0, idx < timesPerDay else { continue }
-                let t = time(idx)
-                if t >= s, best.map({ t < $0 }) ?? true { best = t }
-            }
-            return best.map { dayKey + $0 }
-        case .hourly:
-            // Hours every INTERVAL from the anchor's hour; BYMINUTE gives the minutes of each.
-            let anchorHour = anchorDay * 24 + anchorMinute / 60
-            var h = s / 60
-            h += floorMod(anchorHour - (d * 24 + h), n)
-            let selected = hourMinutes
-            while h < 24 {
-                if hours == 0 || hours & (UInt32(1) << UInt32(h)) != 0 {
-                    let from = h == s / 60 ? s % 60 : 0
-                    let m = selected & (~UInt64(0) << UInt64(from))
-                    if m != 0 { return dayKey + h * 60 + m.trailingZeroBitCount }
-                }
-                h += n
-            }
-            return nil
-        case .minutely:
-            guard minutelySetPosKeeps else { return nil }
-            let anchorKey = startKey
-            var t = s + floorMod(anchorKey - (dayKey + s), n)
-            while t < OccurrenceKey.minutesPerDay {
-                let h = t / 60
-                if hours != 0, hours & (UInt32(1) << UInt32(h)) == 0 {
-                    // Jump to the next hour BYHOUR allows.
-                    let later = h >= 23 ? 0 : hours & (~UInt32(0) << UInt32(h + 1))
-                    guard later != 0 else { return nil }
-                    let to = later.trailingZeroBitCount * 60
-                    t = to + floorMod(anchorKey - (dayKey + to), n)
-                    continue
-                }
-                if minutes != 0, minutes & (UInt64(1) << UInt64(t % 60)) == 0 {
-                    let rest = t % 60 >= 59 ? 0 : minutes & (~UInt64(0) << UInt64(t % 60 + 1))
-                    let to = rest != 0 ? h * 60 + rest.trailingZeroBitCount : (h + 1) * 60
-                    t = to + floorMod(anchorKey - (dayKey + to), n)
-                    continue
-                }
-                return dayKey + t
-            }
-            return nil
-        case .weekly, .monthly, .yearly:
-            return nil
-        }
-    }
-
-    /// Hourly: the minutes of each hour, BYSETPOS picked from them.
-    var hourMinutes: UInt64 {
-        guard !setPositions.isEmpty else { return minutes }
-        let c = minutes.nonzeroBitCount
-        var out: UInt64 = 0
-        for p in setPositions {
-            let idx = p > 0 ? p - 1 : c + p
-            if idx >= 0, idx < c { out |= UInt64(1) << UInt64(Expansion.nthBit(minutes, idx)) }
-        }
-        return out
-    }
-
-    /// Minutely: a period is one minute, so only BYSETPOS 1 or -1 keeps it.
-    var minutelySetPosKeeps: Bool {
-        setPositions.isEmpty || setPositions.contains(1) || setPositions.contains(-1)
-    }
 }
 
 extension DaySet {

@@ -224,6 +224,26 @@ extension RepeatRule {
 }
 
 extension RepeatRule {
+    /// Where a rule came from, for the defaults it takes on entering the engine.
+    public enum Origin: Sendable {
+        /// Kept's words (`every …`).
+        case words
+        /// An RRULE, given as one or read from an iCalendar RRULE line.
+        case rrule
+    }
+
+    /// The rule as the engine keeps it: the one place the defaults a new rule takes are made.
+    /// Its week start is fixed: an RRULE's WKST, Monday without one (RFC 5545's default, whatever
+    /// the account's); for words the account's `week-start` as it is now, so that setting
+    /// another later changes no series. An RRULE's instant UNTIL that is the last second of a
+    /// day in the account's zone (as Kept exports `until DATE` of a timed rule) reads as that
+    /// day. A rule that already has its week start keeps it, so admitting twice changes nothing.
+    public func admitted(from origin: Origin, weekStart account: Weekday, zone: Zone) -> RepeatRule {
+        var r = self
+        if r.weekStart == nil { r.weekStart = origin == .rrule ? .monday : account }
+        return origin == .rrule ? r.untilAsDay(in: zone) : r
+    }
+
     /// The rule with an instant UNTIL that is the last second of a day in `zone` (as Kept
     /// exports `until DATE` of a timed rule) read as that day.
     public func untilAsDay(in zone: Zone) -> RepeatRule {

@@ -77,9 +77,9 @@ extension RepeatSpec {
             switch name {
             case "RRULE":
                 switch RepeatRule.fromRRULE(value) {
-                case .success(var r):
-                    r.weekStart = r.weekStart ?? .monday
-                    rule = r.untilAsDay(in: zone)
+                case .success(let r):
+                    // An RRULE's defaults (RFC 5545's Monday): the account's week start is not asked.
+                    rule = r.admitted(from: .rrule, weekStart: .monday, zone: zone)
                 case .failure(let e): return .failure(e)
                 }
             case "DTSTART", "EXDATE", "RDATE":

@@ -11,7 +11,7 @@ public final class JSONStore: StoreBackend {
     /// each task a pending change touched as it was before. A copy of the whole store would
     /// cost a copy of every task at the next change.
     private var committedMeta: Store.Meta
-    private var taskLog: [(id: Int, before: Task?)] = []
+    private var taskLog: [(id: Int, before: TaskBox?)] = []
     public private(set) var hasPending = false
     /// Ids by uid, made at the first lookup by uid (an import asks for thousands) and kept up
     /// to date by every change after it.
@@ -85,13 +85,21 @@ public final class JSONStore: StoreBackend {
 
     // MARK: changing
 
+    /// Room for `n` more tasks, before a large import adds them one by one.
+    public func reserveTasks(_ n: Int) {
+        store.reserveTasks(n)
+        taskLog.reserveCapacity(taskLog.count + n)
+    }
+
     /// The JSON file is checked at commit instead (StoreFile.commit): readers and a REPL left
     /// open never hold its lock.
     public func prepareToWrite() -> Result<Void, StoreError> { .success(()) }
 
     public func apply(_ change: StoreChange) {
         if case .item(.task(let b, let a)) = change {
-            for id in [b?.id, a?.id].compactMap({ $0 }) { taskLog.append((id, store.task(id))) }
+            // A boxed copy: an entry of the log costs a word for a task that was not there (an add).
+            if let id = b?.id { taskLog.append((id, store.task(id).map(TaskBox.init))) }
+            if let id = a?.id, id != b?.id { taskLog.append((id, store.task(id).map(TaskBox.init))) }
             if uidIndex != nil {
                 if let b { uidIndex?[b.uid] = nil }
                 if let a { uidIndex?[a.uid] = a.id }
@@ -104,7 +112,7 @@ public final class JSONStore: StoreBackend {
     public func rollback() {
         guard hasPending else { return }
         for (id, before) in taskLog.reversed() {
-            if let t = before { store.put(t) } else { store.remove(id) }
+            if let t = before?.task { store.put(t) } else { store.remove(id) }
         }
         store.meta = committedMeta
         uidIndex = nil
@@ -163,4 +171,10 @@ public final class JSONStore: StoreBackend {
             }
         }
     }
+}
+
+/// A task held by reference in JSONStore's rollback log.
+final class TaskBox {
+    let task: Task
+    init(_ task: Task) { self.task = task }
 }

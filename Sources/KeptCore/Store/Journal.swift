@@ -79,6 +79,9 @@ public struct Journal: Sendable {
     public static let storedSteps = 100
     /// How many changed items the kept steps may hold together; older steps go first.
     public static let storedChanges = 10_000
+    /// How many new tasks one step may hold in memory: an import that adds more is made, but
+    /// is not a step undo can take back (it would hold every task it added; docs/INTEROP.md).
+    public static let heldAdds = 100_000
 
     public private(set) var undoStack: [JournalStep] = []
     public private(set) var redoStack: [JournalStep] = []

@@ -195,6 +195,18 @@ extension SQLiteStore {
         j?.apply(h)
         loadedJournal = j
         func insert(_ stack: String, _ s: JournalStep) throws(SQLiteError) {
+            // A step larger than the file keeps (a large import) is not written: the history in
+            // the database ends before it, as a JSON file's does (Journal.storedChanges), and the
+            // session that made it keeps it in memory.
+            guard s.changes.count <= Journal.storedChanges else {
+                if loadedJournal == nil {
+                    var all = try readHistory()
+                    all.apply(h)
+                    loadedJournal = all
+                }
+                try db.exec("DELETE FROM history WHERE stack = '\(stack)'")
+                return
+            }
             let st = try db.statement("INSERT INTO history (seq, stack, changes, step) VALUES ((SELECT coalesce(max(seq), 0) + 1 FROM history), ?1, ?2, ?3)")
             st.bind(1, stack)
             st.bind(2, s.changes.count)

@@ -179,9 +179,21 @@ public struct Store: Sendable {
         return id
     }
 
+    /// Room for `n` more tasks.
+    mutating func reserveTasks(_ n: Int) {
+        own()
+        built.reserveCapacity(built.count + n)
+    }
+
     /// Adds a task, or replaces the task with its id; tasks stay in id order.
     public mutating func put(_ t: Task) {
         own()
+        if built.last.map({ $0.id < t.id }) ?? true {
+            // A new task, after the newest: the common case, without a search.
+            built.append(t)
+            if t.id >= nextID { nextID = t.id + 1 }
+            return
+        }
         let (k, found) = row(of: t.id)
         if found {
             built[k] = t

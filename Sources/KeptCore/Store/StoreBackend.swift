@@ -79,6 +79,9 @@ public protocol StoreBackend: AnyObject {
     func commit() -> Result<Void, StoreError>
     /// Drops every change applied since the last commit.
     func rollback()
+    /// Told before a change adds about `n` tasks (a large import), so the backend can make
+    /// room; a hint, which a backend may ignore.
+    func reserveTasks(_ n: Int)
 
     // MARK: other processes
 
@@ -90,6 +93,8 @@ public protocol StoreBackend: AnyObject {
 
 extension StoreBackend {
     public func count(_ expr: FilterExpr, _ fc: FilterContext) -> (matched: Int, total: Int)? { nil }
+
+    public func reserveTasks(_ n: Int) {}
 
     /// The filter columns without the folded search text.
     public func columns(dayStart: WallTime, withText: Bool) -> TaskIndex {

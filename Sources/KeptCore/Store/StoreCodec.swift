@@ -358,7 +358,7 @@ public enum StoreCodec {
             merge(JSONObject([("name", .string(f.name)), ("filter", .string(f.filter)), ("starred", .bool(f.starred))]), f.extra)
         }, &out)
         key("tasks")
-        list(s.tasks.map(taskObject), &out)
+        appendTaskList(s.tasks, to: &out)
         if !s.tombstoneMap.isEmpty {
             key("tombstones")
             list(Array(s.tombstones.suffix(Tombstone.limit)).map { JSONObject([("uid", .string($0.uid.description)), ("deletedAt", .string(TimeText.isoInstant($0.deletedAt, in: .utc)))]) }, &out)
@@ -416,6 +416,19 @@ public enum StoreCodec {
         return merge(o, s.extra)
     }
 
+    /// A repeat's store record. The words and RRULE as they were stored (or made, for a new
+    /// rule): a store read and written keeps them, canonical or not; output shows the canonical
+    /// words (R-REP-9).
+    static func repeatValue(_ r: RepeatSpec) -> JSONValue {
+        var ro = JSONObject([("text", .string(r.storedText))])
+        if let rr = r.storedRRULE { ro["rrule"] = .string(rr) }
+        if let a = r.anchor { ro["anchor"] = .string(RepeatExtras.text(Due(date: a, time: r.anchorTime))) }
+        if let w = r.weekStartToStore, let c = RepeatRule.codes[w] { ro["wkst"] = .string(c) }
+        if !r.exceptions.isEmpty { ro["exdate"] = .array(r.exceptions.map { .string(RepeatExtras.text($0)) }) }
+        if !r.additions.isEmpty { ro["rdate"] = .array(r.additions.map { .string(RepeatExtras.text($0)) }) }
+        return .object(ro)
+    }
+
     /// A task's store record: defaults are left out to keep the file small.
     static func taskObject(_ t: Task) -> JSONObject {
         var o = JSONObject()
@@ -432,17 +445,7 @@ public enum StoreCodec {
         if !t.tags.isEmpty { o.members.append(("tags", .array(t.tags.map { .string($0) }))) }
         if !t.notes.isEmpty { o.members.append(("notes", .array(t.notes.map { .string($0) }))) }
         if let d = t.description { o.members.append(("description", .string(d))) }
-        if let r = t.repeatRule {
-            // The words and RRULE as they were stored (or made, for a new rule): a store read and
-            // written keeps them, canonical or not; output shows the canonical words (R-REP-9).
-            var ro = JSONObject([("text", .string(r.storedText))])
-            if let rr = r.storedRRULE { ro["rrule"] = .string(rr) }
-            if let a = r.anchor { ro["anchor"] = .string(RepeatExtras.text(Due(date: a, time: r.anchorTime))) }
-            if let w = r.weekStartToStore, let c = RepeatRule.codes[w] { ro["wkst"] = .string(c) }
-            if !r.exceptions.isEmpty { ro["exdate"] = .array(r.exceptions.map { .string(RepeatExtras.text($0)) }) }
-            if !r.additions.isEmpty { ro["rdate"] = .array(r.additions.map { .string(RepeatExtras.text($0)) }) }
-            o.members.append(("repeat", .object(ro)))
-        }
+        if let r = t.repeatRule { o.members.append(("repeat", repeatValue(r))) }
         if let e = t.estimate {
             o.members.append(("estimate", .object(JSONObject([("minutes", .number(JSONNumber(e.minutes))), ("source", .string(e.source.rawValue))]))))
         }

@@ -42,7 +42,11 @@ public enum TaskJSON {
             ("area", str(t.area)),
             ("tags", .array(t.tags.map { .string($0) })),
             ("notes", .array(t.notes.map { .string($0) })),
-            ("repeat", t.repeatRule.map { .object(JSONObject([("text", .string($0.text)), ("rrule", str($0.rrule))])) } ?? .null),
+            ("repeat", t.repeatRule.map { r in
+                .object(JSONObject([("text", .string(r.text)), ("rrule", str(r.rrule)),
+                                    ("exdate", .array(r.exceptions.map { .string(RepeatExtras.text($0)) })),
+                                    ("rdate", .array(r.additions.map { .string(RepeatExtras.text($0)) }))]))
+            } ?? .null),
             ("estimate", t.estimate.map { .object(JSONObject([("minutes", .number(JSONNumber($0.minutes))), ("source", .string($0.source.rawValue))])) } ?? .null),
             ("heldUntil", str(t.heldUntil?.iso)),
             ("completedAt", str(t.completedAt.map { TimeText.isoInstant($0, in: zone) })),

@@ -68,6 +68,30 @@ public enum Top3Edit: Sendable {
     case replace(TaskRef, with: TaskRef)
 }
 
+/// A change of a repeat's dates (EXDATE and RDATE): the task, and the date as written.
+public enum RepeatDateEdit: Sendable {
+    case skipNext(TaskTarget)
+    case skip(TaskTarget, TextArg)
+    case unskip(TaskTarget, TextArg)
+    case rdate(TaskTarget, TextArg)
+    case unrdate(TaskTarget, TextArg)
+}
+
+/// `import FILE [as FORMAT] [events] [dry-run]` (docs/INTEROP.md).
+public struct ImportRequest: Sendable {
+    public var file: TextArg
+    public var format: TextArg?
+    public var events = false
+    public var dryRun = false
+}
+
+/// `export FILE [as FORMAT] [FILTER]`.
+public struct ExportRequest: Sendable {
+    public var file: TextArg
+    public var format: TextArg?
+    public var filter: FilterSource?
+}
+
 /// A piece of statement text that another module parses (a date, a value).
 public struct TextArg: Sendable, Equatable {
     public var text: String
@@ -143,6 +167,8 @@ public enum StatementKind: Sendable {
     /// `unremind ID N|all`.
     case unremind(TaskTarget, TextArg)
     case reminders
+    /// `skip`, `unskip`, `rdate`, `unrdate`: a repeat's taken-out and added dates.
+    case repeatDates(RepeatDateEdit)
     case undo(count: Int)
     case redo(count: Int)
     case projectAdd(TextArg)
@@ -158,14 +184,17 @@ public enum StatementKind: Sendable {
     case notToday(TaskTarget)
     case back(TaskRef)
     case top3(Top3Edit)
+    case importFile(ImportRequest)
+    case exportFile(ExportRequest)
 
     /// Whether the statement can change the store (a plan stores its snapshot, so `plan` and
     /// `why` can). Only reads are false: a store that locks takes its lock for the others.
     public var mayChange: Bool {
         switch self {
         case .now, .zone, .parse, .parseFilter, .date, .explainDate, .repeatPreview, .rrule, .show, .list, .filters, .explainFilter,
-             .areas, .count, .reminders, .projects, .help:
+             .areas, .count, .reminders, .projects, .help, .exportFile:
             return false
+        case .importFile(let r): return !r.dryRun
         case .setting(_, let value): return value != nil
         case .projectStatuses(_, let edit): return edit != nil
         default: return true

@@ -36,6 +36,10 @@ public enum Keyword: String, CaseIterable, Sendable {
     case remind
     case unremind
     case reminders
+    case skip
+    case unskip
+    case rdate
+    case unrdate
     case set
     case undo
     case redo
@@ -49,6 +53,8 @@ public enum Keyword: String, CaseIterable, Sendable {
     case not
     case back
     case top3
+    case `import`
+    case export
     // Words inside statements.
     case all
 
@@ -59,8 +65,8 @@ public enum Keyword: String, CaseIterable, Sendable {
     public static let commands: [Keyword] = [
         .add, .capture, .parse, .date, .explain, .repeat, .rrule, .show, .list, .count, .filter, .filters, .areas, .complete, .reopen, .delete,
         .archive, .unarchive, .tomorrow, .reschedule, .move, .tag, .untag, .duplicate, .step, .comment, .link, .unlink, .subtask,
-        .remind, .unremind, .reminders, .set, .undo, .redo, .project, .projects, .now, .zone, .help,
-        .plan, .why, .not, .back, .top3,
+        .remind, .unremind, .reminders, .skip, .unskip, .rdate, .unrdate, .set, .undo, .redo, .project, .projects, .now, .zone, .help,
+        .plan, .why, .not, .back, .top3, .import, .export,
     ]
 
     /// The subcommands a command takes, for `project add`.
@@ -72,6 +78,7 @@ public enum Keyword: String, CaseIterable, Sendable {
         case .plan: return ["refresh", "by"]
         case .top3: return ["change", "add", "replace"]
         case .not: return ["today"]
+        case .skip: return ["next"]
         case .filter: return ["star", "unstar", "delete", "rename", "move"]
         default: return []
         }
@@ -112,6 +119,10 @@ public enum Keyword: String, CaseIterable, Sendable {
         case .remind: return "add a reminder: later today, in an hour, this evening, tomorrow morning, next week, in 1 month, or a date and time"
         case .unremind: return "remove one reminder of a task, or all of them"
         case .reminders: return "list the Past due reminders and the nearest 60 scheduled ones"
+        case .skip: return "take an occurrence out of a task's repeat: the next one (the task moves on), or a date"
+        case .unskip: return "give back an occurrence that skip took out"
+        case .rdate: return "add an occurrence to a task's repeat"
+        case .unrdate: return "remove an occurrence that rdate added"
         case .set: return "change a setting, or a field of a task"
         case .undo: return "undo the last change, or the last N"
         case .redo: return "redo what undo undid"
@@ -125,6 +136,8 @@ public enum Keyword: String, CaseIterable, Sendable {
         case .not: return "not today: hold a task out of Top 3 and Quick wins until tomorrow"
         case .back: return "end a Not today hold early and show the task in Top 3"
         case .top3: return "print Top 3, pick a new one, add a task or replace a pick"
+        case .import: return "import tasks from a Taskwarrior, iCalendar, JSON Lines or CSV file, as one undo step"
+        case .export: return "write tasks to a Taskwarrior, iCalendar, JSON Lines or CSV file"
         case .all: return ""
         }
     }
@@ -164,6 +177,10 @@ public enum Keyword: String, CaseIterable, Sendable {
         case .remind: return "remind ID|\"TITLE\"|where (FILTER) later today|in an hour|this evening|tomorrow morning|next week|in 1 month|DATE [TIME]"
         case .unremind: return "unremind ID|\"TITLE\"|where (FILTER) N|all"
         case .reminders: return "reminders"
+        case .skip: return "skip next ID|\"TITLE\"|where FILTER | skip ID|\"TITLE\"|where (FILTER) DATE [TIME]"
+        case .unskip: return "unskip ID|\"TITLE\"|where (FILTER) DATE [TIME]"
+        case .rdate: return "rdate ID|\"TITLE\"|where (FILTER) DATE [TIME]"
+        case .unrdate: return "unrdate ID|\"TITLE\"|where (FILTER) DATE [TIME]"
         case .set: return "set [SETTING VALUE] | set ID|\"TITLE\"|where (FILTER) FIELD VALUE"
         case .undo: return "undo [N]"
         case .redo: return "redo [N]"
@@ -177,14 +194,17 @@ public enum Keyword: String, CaseIterable, Sendable {
         case .not: return "not today ID|\"TITLE\"|where FILTER"
         case .back: return "back ID|\"TITLE\""
         case .top3: return "top3 [change | add ID | replace ID with ID]"
+        case .import: return "import FILE|- [as tw|ics|jsonl|csv] [events] [dry-run]"
+        case .export: return "export FILE|- [as tw|ics|jsonl|csv] [FILTER]"
         case .all: return ""
         }
     }
 
-    /// A runnable example, shown by `help COMMAND`.
+    /// A runnable example, shown by `help COMMAND`. Run in the order of `commands` against
+    /// examples/home.store.json, every one succeeds (HelpTests.testEveryExampleRuns).
     public var example: String {
         switch self {
-        case .add: return "add Call the dentist @tomorrow 3pm +Health #phone !high"
+        case .add: return "add Call the dentist @tomorrow 3pm every 6 months +Home #phone !high"
         case .capture: return "capture Board offsite Friday 9am"
         case .parse: return "parse Pay rent @jan 31 every month on the 31st"
         case .date: return "date next fri 3pm"
@@ -192,16 +212,16 @@ public enum Keyword: String, CaseIterable, Sendable {
         case .repeat: return "repeat every month on the 31st from 2026-01-31 next 6"
         case .rrule: return "rrule every month on the last friday"
         case .show: return "show 1 due"
-        case .list: return "list [FILTER]"
-        case .count: return "count [FILTER]"
-        case .filter: return "filter NAME = FILTER | filter star|unstar|delete NAME | filter rename OLD to NEW | filter move NAME to N"
+        case .list: return "list +Home or overdue order by due limit 5"
+        case .count: return "count #phone or overdue"
+        case .filter: return "filter Errands = #errand or +Home"
         case .filters: return "filters"
         case .areas: return "areas"
         case .complete: return "complete 1"
         case .reopen: return "reopen 1"
-        case .delete: return "delete \"Call the dentist\""
+        case .delete: return "delete \"Read 'Thinking in Systems'\""
         case .archive: return "archive where done"
-        case .unarchive: return "unarchive 3"
+        case .unarchive: return "unarchive 4"
         case .tomorrow: return "tomorrow where overdue"
         case .reschedule: return "reschedule 1 next fri 3pm"
         case .move: return "move where (overdue) to today"
@@ -216,6 +236,10 @@ public enum Keyword: String, CaseIterable, Sendable {
         case .remind: return "remind 1 tomorrow morning"
         case .unremind: return "unremind 1 all"
         case .reminders: return "reminders"
+        case .skip: return "skip next 7"
+        case .unskip: return "unskip 7 jun 16"
+        case .rdate: return "rdate 7 sat 5pm"
+        case .unrdate: return "unrdate 7 sat 5pm"
         case .set: return "set where (+Home) priority high"
         case .undo: return "undo 2"
         case .redo: return "redo"
@@ -228,7 +252,9 @@ public enum Keyword: String, CaseIterable, Sendable {
         case .why: return "why 3"
         case .not: return "not today 3"
         case .back: return "back 3"
-        case .top3: return "top3 replace 2 with 7"
+        case .top3: return "top3 replace 7 with 3"
+        case .import: return "import examples/interop/tasks.tw.json dry-run"
+        case .export: return "export - as ics +Home"
         case .all: return ""
         }
     }

@@ -81,8 +81,9 @@ public struct Parser {
     ///   | count_stmt | filter_stmt | filters_stmt | areas_stmt | complete_stmt | reopen_stmt
     ///   | delete_stmt | archive_stmt | tomorrow_stmt | reschedule_stmt | move_stmt | tag_stmt
     ///   | duplicate_stmt | step_stmt | comment_stmt | link_stmt | subtask_stmt
-    ///   | remind_stmt | unremind_stmt | reminders_stmt | undo_stmt | redo_stmt | project_stmt | projects_stmt | help_stmt
-    ///   | plan_stmt | why_stmt | not_today_stmt | back_stmt | top3_stmt ;
+    ///   | remind_stmt | unremind_stmt | reminders_stmt | skip_stmt | unskip_stmt | rdate_stmt
+    ///   | undo_stmt | redo_stmt | project_stmt | projects_stmt | help_stmt
+    ///   | plan_stmt | why_stmt | not_today_stmt | back_stmt | top3_stmt | import_stmt | export_stmt ;
     mutating func parseStatement() throws(Diagnostic) -> Statement {
         let first = peek
         guard first.kind == .word, let kw = Keyword(rawValue: first.text.lowercased()), kw.isCommand else {
@@ -123,6 +124,9 @@ public struct Parser {
         case .remind: kind = try parseRemindStmt()
         case .unremind: kind = try parseUnremindStmt()
         case .reminders: kind = try parseRemindersStmt()
+        case .skip: kind = try parseSkipStmt()
+        case .unskip: kind = try parseUnskipStmt()
+        case .rdate, .unrdate: kind = try parseRdateStmt(first)
         case .undo: kind = .undo(count: try parseUndoStmt())
         case .redo: kind = .redo(count: try parseRedoStmt())
         case .project: kind = try parseProjectStmt(first)
@@ -133,6 +137,8 @@ public struct Parser {
         case .not: kind = try parseNotTodayStmt(first)
         case .back: kind = try parseBackStmt()
         case .top3: kind = try parseTop3Stmt()
+        case .import: kind = try parseImportStmt()
+        case .export: kind = try parseExportStmt()
         case .all:
             throw Catalog.unknownCommand(first, file: file, candidates: Keyword.commands.map(\.rawValue))
         }

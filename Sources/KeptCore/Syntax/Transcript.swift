@@ -1,6 +1,10 @@
 // Script files are transcripts: `> ` commands, `... ` continuations, expected output up to a
 // blank line, `#` comments and `@` directives between blocks. A file with no `> ` line is a
 // plain script: every line that is not blank, a comment or a directive is a command.
+//
+// `@skip` and `@xfail` mark what they are written on: the command or the `@case` line right
+// below them; or, standing alone (a blank or comment line after them) before the first command
+// of the file or of a case, that whole file or case.
 
 /// One command of a script with the output a transcript expects of it.
 public struct TranscriptCommand: Sendable {
@@ -41,12 +45,23 @@ public struct TranscriptDirective: Sendable, Equatable {
             self.init(name: text, argument: "", line: line, range: range)
         }
     }
+
+    /// The argument without the quotes around it: a case's name, a skip's reason.
+    public var unquoted: String {
+        var a = argument
+        if a.count >= 2, a.hasPrefix("\""), a.hasSuffix("\"") { a = String(a.dropFirst().dropLast()) }
+        return a
+    }
+
+    /// `@skip` and `@xfail`: they mark a command, a case or the file.
+    public var isMark: Bool { Transcript.markDirectives.contains(name) }
 }
 
 /// One element of a script, in order.
 public enum TranscriptItem: Sendable {
     case command(TranscriptCommand)
-    /// A directive that modifies no command: `@case`, `@store`.
+    /// A directive that modifies no command: `@case`, `@store`, and a `@skip` or `@xfail` of
+    /// the file (before the first `@case`) or of the case it follows.
     case directive(TranscriptDirective)
 }
 
@@ -55,7 +70,9 @@ public struct Transcript: Sendable {
     /// Directives that stand alone: `@case "name"`, `@store FILE`.
     public static let fileDirectives = ["case", "store"]
     /// Directives that modify the next command.
-    public static let commandDirectives = ["format", "unordered", "skip", "yes"]
+    public static let commandDirectives = ["format", "unordered", "skip", "xfail", "yes"]
+    /// Directives that mark a command, a case or the file as skipped or expected to fail.
+    public static let markDirectives = ["skip", "xfail"]
 
     public let file: SourceFile
     public let items: [TranscriptItem]
@@ -106,23 +123,28 @@ public struct Transcript: Sendable {
         var caseName: String? = nil
         // The command being read: its first line, its statement's start and end, the
         // continuation prefixes to blank, and its expected lines.
-        var open: (line: Int, start: Int, end: Int, blanks: [SourceRange], expected: [String], first: Int)? = nil
+        var open: (line: Int, start: Int, end: Int, blanks: [SourceRange], expected: [String], first: Int,
+                   modifiers: [TranscriptDirective])? = nil
         func close() {
             guard let c = open else { return }
             open = nil
             let stmt = StatementSource(file: file, range: SourceRange(start: c.start, end: c.end), blanking: c.blanks)
             items.append(.command(TranscriptCommand(
                 statement: stmt, line: c.line, expected: c.expected,
-                expectedLines: c.first..<(c.first + c.expected.count), modifiers: pending, caseName: caseName)))
-            pending = []
+                expectedLines: c.first..<(c.first + c.expected.count), modifiers: c.modifiers, caseName: caseName)))
         }
+        // Whether the file, or the case being read, has had a command yet: a `@skip` or
+        // `@xfail` standing alone marks the file or case only before its first command.
+        var scopeHasCommand = false
         func addDirective(_ d: TranscriptDirective) {
             switch d.name {
             case "case":
-                var a = d.argument
-                if a.count >= 2, a.hasPrefix("\""), a.hasSuffix("\"") { a = String(a.dropFirst().dropLast()) }
-                caseName = a
+                caseName = d.unquoted
+                scopeHasCommand = false
                 items.append(.directive(d))
+                // A mark right above `@case` is the case's.
+                items += pending.filter(\.isMark).map { .directive($0) }
+                pending.removeAll(where: \.isMark)
             case "store":
                 items.append(.directive(d))
             default:
@@ -130,12 +152,27 @@ public struct Transcript: Sendable {
                 pending.append(d)
             }
         }
+        // A blank or comment line (or the end) after a mark: it stands alone, for the scope.
+        func standAlone() {
+            let marks = pending.filter(\.isMark)
+            guard !marks.isEmpty else { return }
+            pending.removeAll(where: \.isMark)
+            for m in marks {
+                if scopeHasCommand {
+                    diags.append(Catalog.misplacedMark(m, file: file, inCase: caseName != nil))
+                } else {
+                    items.append(.directive(m))
+                }
+            }
+        }
         for (n, l) in lines.enumerated() {
             let lineNo = n + 1
             switch reader.read(b[l.start..<l.end]) {
             case .command(let prefix):
                 close()
-                open = (lineNo, l.start + prefix, l.end, [], [], lineNo + 1)
+                open = (lineNo, l.start + prefix, l.end, [], [], lineNo + 1, pending)
+                pending = []
+                scopeHasCommand = true
             case .continuation:
                 open?.blanks.append(SourceRange(start: l.start, end: l.start + 4))
                 open?.end = l.end
@@ -143,7 +180,7 @@ public struct Transcript: Sendable {
             case .expected:
                 open?.expected.append(String(decoding: b[l.start..<l.end], as: UTF8.self))
             case .blank, .comment:
-                break
+                standAlone()
             case .directive:
                 close()
                 addDirective(TranscriptDirective(text: String(decoding: b[(l.start + 1)..<l.end], as: UTF8.self), line: lineNo,
@@ -154,6 +191,7 @@ public struct Transcript: Sendable {
             }
         }
         close()
+        standAlone()
         self.items = items
         self.diagnostics = diags
     }

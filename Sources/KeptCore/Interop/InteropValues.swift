@@ -1,0 +1,135 @@
+// Values every format reads and writes the same way: instants and dues in ISO 8601 and in
+// iCalendar's and Taskwarrior's compact form (20260615T070000Z), repeats from an RRULE, and
+// the extra object a format keeps what Kept has no field for in (docs/INTEROP.md).
+
+/// Reading and writing the values of import and export files.
+enum InteropValues {
+    /// `20260615T070000Z`: a UTC instant in the compact form (Taskwarrior, iCalendar).
+    static func compactUTC(_ i: Instant) -> String {
+        let l = Zone.utc.local(at: i)
+        return compactDate(l.date) + "T" + two(l.time.hour) + two(l.time.minute) + two(Int(((i.seconds % 60) + 60) % 60)) + "Z"
+    }
+
+    static func compactDate(_ d: CivilDate) -> String {
+        let y = String(d.year)
+        return String(repeating: "0", count: max(0, 4 - y.count)) + y + two(d.month) + two(d.day)
+    }
+
+    static func compactWall(_ d: CivilDate, _ t: WallTime) -> String {
+        compactDate(d) + "T" + two(t.hour) + two(t.minute) + "00"
+    }
+
+    static func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
+
+    /// An instant in either form: `20260615T070000Z` or ISO 8601 with an offset.
+    static func instant(_ bytes: some Collection<UInt8>) -> Instant? {
+        if bytes.count == 16, let i = compactUTC(Array(bytes)) { return i }
+        return TimeText.parseISOInstant(bytes)
+    }
+
+    /// `20260615T070000Z`, read from its bytes.
+    static func compactUTC(_ b: [UInt8]) -> Instant? {
+        guard b.count == 16, b[8] == UInt8(ascii: "T"), b[15] == UInt8(ascii: "Z") else { return nil }
+        var v = [Int](repeating: 0, count: 6)
+        let spans = [(0, 4), (4, 2), (6, 2), (9, 2), (11, 2), (13, 2)]
+        for (k, (from, n)) in spans.enumerated() {
+            var x = 0
+            for c in b[from..<(from + n)] {
+                guard c >= 0x30, c <= 0x39 else { return nil }
+                x = x * 10 + Int(c - 0x30)
+            }
+            v[k] = x
+        }
+        guard let d = CivilDate(year: v[0], month: v[1], day: v[2]), v[3] <= 23, v[4] <= 59, v[5] <= 60 else { return nil }
+        return Instant(seconds: Int64(d.dayNumber) * 86_400 + Int64(v[3] * 3_600 + v[4] * 60 + min(v[5], 59)))
+    }
+
+    /// A due written as a day (`2026-06-15`), a wall time (`2026-06-15T09:00`) or an instant
+    /// (with an offset or `Z`), which is read as the account zone's wall time.
+    static func due(_ s: String, zone: Zone) -> Due? {
+        let b = Array(s.utf8)
+        if let d = CivilDate.parseISO(b) { return Due(date: d) }
+        if let i = instant(b) {
+            let l = zone.local(at: i)
+            return Due(date: l.date, time: l.time)
+        }
+        if let w = CivilDateTime.parseISO(b) { return Due(date: w.date, time: w.time) }
+        return nil
+    }
+
+    /// A due as an ISO string: the day, or the wall time with the zone's offset at it.
+    static func dueText(_ d: Due, zone: Zone) -> String {
+        guard let t = d.time else { return d.date.iso }
+        return TimeText.isoInstant(zone.instant(for: CivilDateTime(date: d.date, time: t)), in: zone)
+    }
+
+    /// A repeat read from an RRULE: the spec, nil with the reason when Kept cannot hold the
+    /// rule (it is then kept as the record's), or an error for a malformed one.
+    static func repeatSpec(rrule: String, anchor: Due?, line: Int) -> Result<RepeatSpec, ImportError>? {
+        switch RepeatRule.fromRRULE(rrule) {
+        case .success(var r):
+            r.weekStart = r.weekStart ?? .monday
+            guard let a = anchor else { return nil }
+            return .success(RepeatSpec(rule: r, anchor: a.date, anchorTime: a.time))
+        case .failure(let e) where e.code == .E0220 || e.code == .E0219:
+            return nil
+        case .failure(let e):
+            return .failure(ImportError(.E0605, "the repeat '\(rrule)' is malformed: \(e.message)", line: line,
+                                        help: "RFC 5545 section 3.3.10 says how an RRULE is written"))
+        }
+    }
+
+    /// The object a format keeps what Kept has no field for in, with one more member.
+    static func keep(_ key: String, _ value: JSONValue, in t: inout Task, format: InteropFormat) {
+        var o = t.extra[format.extraKey]?.objectValue ?? JSONObject()
+        o[key] = value
+        t.extra[format.extraKey] = .object(o)
+    }
+
+    /// What a format kept of a task before (on export, written back).
+    static func kept(_ t: Task, _ format: InteropFormat) -> JSONObject {
+        t.extra[format.extraKey]?.objectValue ?? JSONObject()
+    }
+}
+
+extension InteropValues {
+    /// A repeat as the store writes it (`text`, `rrule`, `anchor`, `wkst`, `exdate`, `rdate`),
+    /// the anchor left out when it is the due's day.
+    static func repeatObject(_ r: RepeatSpec, due: Due?) -> JSONObject {
+        // The words and RRULE as stored (the store keeps them so), the canonical ones for a
+        // repeat never stored.
+        var ro = JSONObject([("text", .string(r.storedText.isEmpty ? r.text : r.storedText))])
+        if let rr = r.storedRRULE ?? r.rrule { ro["rrule"] = .string(rr) }
+        if let a = r.anchor { ro["anchor"] = .string(RepeatExtras.text(Due(date: a, time: r.anchorTime))) }
+        if let w = r.weekStartToStore, let c = RepeatRule.codes[w] { ro["wkst"] = .string(c) }
+        if !r.exceptions.isEmpty { ro["exdate"] = .array(r.exceptions.map { .string(RepeatExtras.text($0)) }) }
+        if !r.additions.isEmpty { ro["rdate"] = .array(r.additions.map { .string(RepeatExtras.text($0)) }) }
+        return ro
+    }
+
+    /// A repeat from that shape; nil when its rule cannot be read.
+    static func repeatSpec(_ ro: JSONObject, due: Due?) -> RepeatSpec? {
+        let text = ro["text"]?.stringValue ?? ro["rrule"]?.stringValue ?? ""
+        let anchor = ro["anchor"]?.stringValue.flatMap { RepeatExtras.due(Array($0.utf8)) }
+        // Without an anchor the series is anchored on the due, as in the store.
+        var spec = RepeatSpec(text: text, rrule: ro["rrule"]?.stringValue, anchor: anchor?.date,
+                              anchorTime: anchor?.time, weekStart: ro["wkst"]?.stringValue.flatMap { RepeatExtras.weekday(Array($0.utf8)) })
+        guard spec.rule != nil else { return nil }
+        spec.exceptions = (ro["exdate"]?.arrayValue ?? []).compactMap { $0.stringValue.flatMap { RepeatExtras.due(Array($0.utf8)) } }
+        spec.additions = (ro["rdate"]?.arrayValue ?? []).compactMap { $0.stringValue.flatMap { RepeatExtras.due(Array($0.utf8)) } }
+        return spec
+    }
+}
+
+extension Task {
+    /// The task's repeat with its anchor: a stored repeat without one is anchored on the due
+    /// (docs/STORE.md), which a writer says out loud.
+    var anchoredRepeat: RepeatSpec? {
+        guard var r = repeatRule else { return nil }
+        if r.anchor == nil, let d = due {
+            r.anchor = d.date
+            if r.rule?.dependsOnAnchorTime == true, r.anchorTime == nil { r.anchorTime = d.time }
+        }
+        return r
+    }
+}

@@ -1,0 +1,105 @@
+// The elements of a JSON array in a file, read a chunk at a time: each element is parsed from
+// the bytes read so far, and when it runs past them, parsed again with more. Errors carry the
+// line and column in the whole file. A file of objects one after the other without the array's
+// brackets (`task export` with json.array=off) is read the same way.
+
+struct JSONArrayStream {
+    let input: ByteInput
+    var buf: [UInt8] = []
+    var pos = 0
+    /// Lines in the bytes dropped from the front of `buf`.
+    var droppedLines = 0
+    /// Counting lines as far as `scanPos`: the line it is on, in the whole file.
+    var scanPos = 0
+    var scanLine = 1
+    var state = State.start
+
+    enum State { case start, inArray, bare, done }
+
+    init(_ input: ByteInput) { self.input = input }
+
+    /// The next element, read by `body` from a reader at its first byte; nil after the last.
+    mutating func next<T>(_ body: (inout JSONReader) throws(JSONError) -> T) throws(ImportError) -> (T, line: Int)? {
+        while true {
+            skipSpace()
+            if pos >= buf.count {
+                if try input.read(into: &buf) { continue }
+                switch state {
+                case .start, .bare, .done:
+                    state = .done
+                    return nil
+                case .inArray:
+                    throw fail(JSONError(message: "the list of tasks is not closed with ']'", offset: buf.count, line: 0, column: 0), at: buf.count)
+                }
+            }
+            let b = buf[pos]
+            switch state {
+            case .done:
+                throw fail(JSONError(message: "unexpected \(describe(b)) after the list of tasks", offset: pos, line: 0, column: 0), at: pos)
+            case .start:
+                if b == UInt8(ascii: "[") { pos += 1; state = .inArray; continue }
+                guard b == UInt8(ascii: "{") else {
+                    throw fail(JSONError(message: "expected a list of tasks ('['), found \(describe(b))", offset: pos, line: 0, column: 0), at: pos)
+                }
+                state = .bare
+            case .inArray, .bare:
+                if b == UInt8(ascii: ",") { pos += 1; continue }
+                if b == UInt8(ascii: "]"), state == .inArray { pos += 1; state = .done; continue }
+                guard b == UInt8(ascii: "{") else {
+                    throw fail(JSONError(message: "expected a task ('{'), found \(describe(b))", offset: pos, line: 0, column: 0), at: pos)
+                }
+            }
+            let start = pos
+            while true {
+                var r = JSONReader(bytes: buf, from: start, textStart: 0)
+                do {
+                    let v = try body(&r)
+                    pos = r.offset
+                    let line = lineNumber(at: start)
+                    compact()
+                    return (v, line)
+                } catch {
+                    // Past the bytes read so far: read more and parse the element again.
+                    if error.offset >= buf.count - 16, try input.read(into: &buf, max: max(ByteInput.chunk, buf.count)) { continue }
+                    throw fail(error, at: error.offset)
+                }
+            }
+        }
+    }
+
+    mutating func skipSpace() {
+        while pos < buf.count, buf[pos] == 0x20 || buf[pos] == 0x0A || buf[pos] == 0x0D || buf[pos] == 0x09 { pos += 1 }
+    }
+
+    /// Drops what is read once it is most of the buffer, counting its lines.
+    mutating func compact() {
+        guard pos > ByteInput.chunk, pos > buf.count / 2 else { return }
+        var cut = pos
+        while cut > 0, buf[cut - 1] != 0x0A { cut -= 1 }
+        guard cut > 0 else { return }
+        _ = lineNumber(at: cut)
+        droppedLines = scanLine - 1
+        buf.removeFirst(cut)
+        pos -= cut
+        scanPos -= cut
+    }
+
+    /// The line of an offset at or after the last one asked for.
+    mutating func lineNumber(at offset: Int) -> Int {
+        let end = min(offset, buf.count)
+        while scanPos < end {
+            if buf[scanPos] == 0x0A { scanLine += 1 }
+            scanPos += 1
+        }
+        return scanLine
+    }
+
+    func describe(_ b: UInt8) -> String { b >= 0x20 && b < 0x7F ? "'\(Character(UnicodeScalar(b)))'" : "byte 0x\(String(b, radix: 16))" }
+
+    /// A JSON error as the import's, at its line and column in the file.
+    func fail(_ e: JSONError, at offset: Int) -> ImportError {
+        let r = JSONReader(bytes: buf, from: 0, textStart: 0)
+        let at = r.error(e.message, at: offset)
+        return ImportError(.E0603, "the file is not valid JSON: \(e.message)", line: droppedLines + at.line, column: at.column)
+    }
+}

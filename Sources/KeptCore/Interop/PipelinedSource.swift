@@ -1,0 +1,100 @@
+// A reader on a thread of its own: a large file is parsed ahead while the engine applies the
+// records already read, in batches, in file order. An error of the reader reaches the engine
+// after every record before it, as it would without the thread; the engine stopping early
+// (a refused record) stops the reader.
+
+import Dispatch
+import Synchronization
+
+/// Records of another source, read ahead on a second thread.
+public final class PipelinedSource<S: ImportSource>: ImportSource {
+    public let format: InteropFormat
+    public let estimatedRecords: Int
+    /// The source, touched only by the reading thread once it has started.
+    final class Holder: @unchecked Sendable {
+        var source: S
+        init(_ s: S) { source = s }
+    }
+
+    struct State {
+        var batches: [[ImportedTask]] = []
+        var failure: ImportError?
+        var finished = false
+        var cancelled = false
+    }
+
+    /// What the two threads share: the batches, and semaphores for batches ready to take and
+    /// room for more (at most `depth` ahead).
+    final class Shared: Sendable {
+        let state = Mutex(State())
+        let ready = DispatchSemaphore(value: 0)
+        let room = DispatchSemaphore(value: PipelinedSource.depth)
+    }
+
+    let shared = Shared()
+    let group = DispatchGroup()
+    var current: [ImportedTask] = []
+    var k = 0
+    static var depth: Int { 8 }
+    static var batch: Int { 512 }
+
+    public init(_ source: S) {
+        format = source.format
+        estimatedRecords = source.estimatedRecords
+        let holder = Holder(source)
+        let shared = self.shared
+        DispatchQueue.global(qos: .userInitiated).async(group: group) {
+            var out: [ImportedTask] = []
+            out.reserveCapacity(PipelinedSource.batch)
+            func hand(_ last: Bool, _ failure: ImportError?) -> Bool {
+                shared.room.wait()
+                let go = shared.state.withLock { st -> Bool in
+                    if !out.isEmpty { st.batches.append(out) }
+                    if last { st.finished = true; st.failure = failure }
+                    return !st.cancelled
+                }
+                out = []
+                out.reserveCapacity(PipelinedSource.batch)
+                shared.ready.signal()
+                return go
+            }
+            do throws(ImportError) {
+                while let r = try holder.source.next() {
+                    out.append(r)
+                    if out.count == PipelinedSource.batch, !hand(false, nil) { return }
+                }
+                _ = hand(true, nil)
+            } catch {
+                _ = hand(true, error)
+            }
+        }
+    }
+
+    deinit {
+        shared.state.withLock { $0.cancelled = true }
+        for _ in 0..<PipelinedSource.depth { shared.room.signal() }
+        group.wait()
+    }
+
+    public func next() throws(ImportError) -> ImportedTask? {
+        while k == current.count {
+            let (batch, done, failure) = shared.state.withLock { st -> ([ImportedTask]?, Bool, ImportError?) in
+                if !st.batches.isEmpty { return (st.batches.removeFirst(), false, nil) }
+                return (nil, st.finished, st.failure)
+            }
+            if let b = batch {
+                shared.room.signal()
+                current = b
+                k = 0
+                continue
+            }
+            if done {
+                if let f = failure { throw f }
+                return nil
+            }
+            shared.ready.wait()
+        }
+        k += 1
+        return current[k - 1]
+    }
+}

@@ -1,0 +1,130 @@
+// Whole years without an occurrence, left out in a few integer operations: a walk over months
+// that has crossed a year without finding one asks, at each January, whether the year can hold
+// a day of the rule at all. The days the day parts allow in a year depend only on the year's
+// type (the weekday of Jan 1, and whether it is a leap year: 14 types), and whether the
+// INTERVAL's step reaches one of them on the residue of the year's first day modulo the
+// phase's period (DayPhase). So each type's days are reduced once, when first met, to their
+// residues modulo that period (one 64-bit word), and a year costs a rotation and an AND. The
+// answer is never "no" for a year that has an occurrence; "maybe" walks its months as before.
+
+struct YearSkip {
+    /// By year type (Jan 1's weekday × 2 + leap): bit j when a day of that type's year that
+    /// the day parts allow is j days after Jan 1 modulo the period (period 1: bit 0 when any).
+    private var residues = InlineArray<14, UInt64>(repeating: 0)
+    private var known: UInt16 = 0
+    /// The phase's period (1 when the phase does not limit, or is longer than 64 days).
+    let period: Int
+    /// The phase's residues (bit r: day numbers ≡ r can have an occurrence).
+    let admitted: UInt64
+    /// The months (bit m, 1…12) a year's days come from.
+    let months: UInt16
+
+    init(_ phase: DayPhase, months: UInt16) {
+        if phase.all || phase.period > 64 {
+            period = 1
+            admitted = 1
+        } else {
+            period = phase.period
+            admitted = phase.residues
+        }
+        self.months = months
+    }
+
+    /// Whether the year whose Jan 1 is day number `base` (on weekday w, Monday = 0) may hold an
+    /// occurrence: false only when none of its days both meets the day parts and is reached.
+    mutating func mayHave(_ e: borrowing Expansion, base: Int, jan1Weekday w: Int, leap: Bool, memo: inout MonthMaskMemo) -> Bool {
+        let t = w * 2 + (leap ? 1 : 0)
+        if known & (UInt16(1) << UInt16(t)) == 0 {
+            residues[t] = e.yearResidues(jan1Weekday: w, leap: leap, period: period, months: months, memo: &memo)
+            known |= UInt16(1) << UInt16(t)
+        }
+        let x = residues[t]
+        if period == 1 { return x != 0 }
+        let r = floorMod(base, period)
+        let full = period == 64 ? ~UInt64(0) : (UInt64(1) << UInt64(period)) &- 1
+        let rotated = r == 0 ? x : ((x << UInt64(r)) | (x >> UInt64(period - r))) & full
+        return rotated & admitted != 0
+    }
+}
+
+extension Expansion {
+    /// The residues modulo `period` (≤ 64) of the offsets from Jan 1 of the days the day parts
+    /// allow in the given months of a year of one type (period 1: bit 0 when there is any).
+    func yearResidues(jan1Weekday w: Int, leap: Bool, period p: Int, months allowed: UInt16, memo: inout MonthMaskMemo) -> UInt64 {
+        let full = p >= 64 ? ~UInt64(0) : (UInt64(1) << UInt64(p)) &- 1
+        let yearLength = leap ? 366 : 365
+        var res: UInt64 = 0
+        if !yearDays.isEmpty {
+            // BYYEARDAY's few days, each looked up in its month's mask.
+            for yd in yearDays {
+                let i = yd > 0 ? yd - 1 : yearLength + yd
+                guard i >= 0, i < yearLength else { continue }
+                var m = 12
+                while m > 1, YearInfo.monthStarts[m - 1] + (leap && m > 2 ? 1 : 0) > i { m -= 1 }
+                guard allowed & (UInt16(1) << UInt16(m)) != 0 else { continue }
+                let start = YearInfo.monthStarts[m - 1] + (leap && m > 2 ? 1 : 0)
+                let len = MonthCursor.lengths[m] + (leap && m == 2 ? 1 : 0)
+                let mask = memo.mask(self, firstWeekday: (w + start) % 7, length: len)
+                guard mask & (UInt32(1) << UInt32(i - start)) != 0 else { continue }
+                if p == 1 { return 1 }
+                res |= UInt64(1) << UInt64(i % p)
+            }
+            return res
+        }
+        var start = 0
+        var fw = w
+        for m in 1...12 {
+            let len = MonthCursor.lengths[m] + (leap && m == 2 ? 1 : 0)
+            if allowed & (UInt16(1) << UInt16(m)) != 0 {
+                var mask = memo.mask(self, firstWeekday: fw, length: len)
+                if mask != 0, !yearDays.isEmpty { mask &= yearDayMask(start: start, length: len, yearLength: yearLength) }
+                if p == 1 {
+                    if mask != 0 { return 1 }
+                } else {
+                    while mask != 0 {
+                        res |= UInt64(1) << UInt64((start + mask.trailingZeroBitCount) % p)
+                        mask &= mask - 1
+                    }
+                    if res == full { return res }
+                }
+            }
+            start += len
+            fw = (fw + len) % 7
+        }
+        return res
+    }
+
+    /// The months (bit m) a day-stream rule's days come from: BYMONTH's, or all.
+    var streamMonths: UInt16 { months == 0 ? 0x1FFE : months }
+}
+
+extension MonthCursor {
+    /// The month `month` (1…12) of `year`.
+    init(year y: Int, month m: Int) {
+        year = y
+        month = m
+        leap = CalendarMath.isLeapYear(y)
+        base = CalendarMath.dayNumber(year: y, month: m, day: 1)
+        length = MonthCursor.lengths[m] + (leap && m == 2 ? 1 : 0)
+        firstWeekday = floorMod(base + 3, 7)
+    }
+
+    /// n months on.
+    @inline(__always) mutating func advance(months n: Int) {
+        if n > 12 {
+            let i = year * 12 + month - 1 + n
+            self = MonthCursor(year: floorDiv(i, 12), month: floorMod(i, 12) + 1)
+            return
+        }
+        for _ in 0..<n { advance() }
+    }
+
+    /// From a January to the next one.
+    @inline(__always) mutating func advanceYear() {
+        let yearLength = leap ? 366 : 365
+        base += yearLength
+        firstWeekday = (firstWeekday + yearLength) % 7
+        year += 1
+        leap = CalendarMath.isLeapYear(year)
+    }
+}
