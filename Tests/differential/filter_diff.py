@@ -464,7 +464,13 @@ def expr(c, st, rng, depth):
     if k == 1:  # or
         text = (" " + rng.choice(["or", "|"]) + " ").join(parts)
         return Term(text, lambda t: any(x.match(t) for x in xs), status, simple=False)
-    text = (" " + rng.choice(["and", "&", ""]) + " ").join(parts).replace("  ", " ")
+    op = rng.choice(["and", "&", ""])
+    text = parts[0]
+    for p in parts[1:]:
+        # `done @W` and `done today` are one term (docs/FILTERS.md): a `done` next to a window is
+        # joined with `and` to mean the two terms.
+        o = "and" if op == "" and re.search(r"(^|[ (-])done$", text) and (p.startswith("@") or p.startswith("today")) else op
+        text += (" " + o + " " if o else " ") + p
     return Term(text, lambda t: all(x.match(t) for x in xs), status, simple=False)
 
 

@@ -69,6 +69,13 @@ public enum StatusKind: UInt8, Sendable, CaseIterable, BitwiseCopyable {
         self = s == .open ? .open : (s == .done ? .done : (s == .archived ? .archived : .other))
     }
 
+    /// The kind a raw value names (anything past the known ones is other open work), without
+    /// the outlined `init?(rawValue:)` the loader would call once per task.
+    @inline(__always)
+    static func of(raw: UInt8) -> StatusKind {
+        raw == 0 ? .open : raw == 1 ? .done : raw == 2 ? .archived : .other
+    }
+
     /// Open work: open, or a status of open work.
     @inline(__always)
     public var isOpen: Bool { self == .open || self == .other }

@@ -20,8 +20,13 @@ public struct CompiledFilter: Sendable {
         case priority(Comparison, UInt8)
         /// The due in a window: a date-only due's day in lo..<hi, a timed due's civil minute in the set.
         case due(Int32, Int32, MinuteTest)
-        /// Open and past due: a date-only due before `today`, a timed due whose minute has passed.
-        case overdue(Int32, MinuteTest)
+        /// The same, for a window whose edges no DST change moves: the due's account day in lo..<hi.
+        case dueDay(Int32, Int32)
+        /// Open and past due: a date-only due before `today`, a timed due whose minute is before
+        /// `passedBefore` (no DST change near now: the passed minutes are every minute before
+        /// one), or, with `DST`, in `passedMinutes`. The bounds are the filter's, not the node's,
+        /// so the inner loop reads no payload.
+        case overdue, overdueDST
         case noDue, hasDue, hasTime, repeating
         case repeatFreq(Int8)
         case doneToday
@@ -40,7 +45,8 @@ public struct CompiledFilter: Sendable {
         case never
     }
 
-    enum InstantColumn: Sendable { case created, modified, completed }
+    /// The instant columns read row by row (modified is worked out into flags when compiled).
+    enum InstantColumn: Sendable { case created, completed }
 
     let root: Node
     /// The patterns the regex nodes match with, kept alive here.
@@ -49,15 +55,28 @@ public struct CompiledFilter: Sendable {
     let openOnly: Bool
     let today: Int32
     let todayStart: Int64
+    /// The passed minutes of `overdue` (Node.overdue, Node.overdueDST).
+    let passedBefore: Int64
+    let passedMinutes: MinuteTest
 
     /// Compiles a filter; the open-only scope of docs/FILTERS.md is added unless it names a status.
     public init(_ expr: FilterExpr, index: TaskIndex, context: FilterContext) {
         today = Int32(context.today)
         todayStart = context.todayStart.seconds
+        passedBefore = CompiledFilter.passedBound(context) ?? Int64.min
+        passedMinutes = MinuteTest(context.passedMinutes)
         var b = Builder(ix: index, fc: context)
         root = b.node(expr)
         patterns = b.patterns
         openOnly = !expr.namesStatus
+    }
+
+    /// The minute every passed minute is before, when the passed minutes are one range from the
+    /// start of time (no DST change near now), else nil.
+    static func passedBound(_ fc: FilterContext) -> Int64? {
+        let r = fc.passedMinutes.ranges
+        guard r.count == 1, let first = r.first, first.lowerBound == Int64.min else { return nil }
+        return first.upperBound
     }
 
     /// Builds the nodes of one filter over one index.
@@ -67,6 +86,21 @@ public struct CompiledFilter: Sendable {
         var patterns: [RegexPattern] = []
         /// The flags of row relations, made once for the filter.
         var relations: RowRelations? = nil
+
+        /// The modified column, made once for the filter (the index keeps it sparse).
+        var modifiedSeconds: [Int64]? = nil
+
+        mutating func modified() -> [Int64] {
+            if let m = modifiedSeconds { return m }
+            let m = ix.modifiedColumn()
+            modifiedSeconds = m
+            return m
+        }
+
+        /// The instants a window of days runs between.
+        func edges(_ w: DayWindow) -> (Int64, Int64) {
+            (w.start == Int.min ? Int64.min : fc.start(ofDay: w.start).seconds, w.end == Int.max ? Int64.max : fc.start(ofDay: w.end).seconds)
+        }
 
         mutating func rel() -> RowRelations {
             if let r = relations { return r }
@@ -96,7 +130,7 @@ public struct CompiledFilter: Sendable {
             case .priority(let c, let p): return .priority(c, UInt8(p.rawValue))
             case .window(let w): return window(w)
             case .due(let c, let d): return window(DayWindow(c, d))
-            case .overdue: return .overdue(Int32(fc.today), MinuteTest(fc.passedMinutes))
+            case .overdue: return CompiledFilter.passedBound(fc) == nil ? .overdueDST : .overdue
             case .noDue: return .noDue
             case .hasDue: return .hasDue
             case .hasTime: return .hasTime
@@ -113,13 +147,17 @@ public struct CompiledFilter: Sendable {
             case .doneToday: return .doneToday
             case .held: return .held
             case .estimate(let c, let m): return .estimate(c, Int32(clamping: m))
+            case .instant(.modified, let c, let i):
+                return .flags(modified().map { c.holds($0, i.seconds) })
+            case .instantIn(.modified, let w):
+                let (lo, hi) = edges(w)
+                return .flags(modified().map { $0 >= lo && $0 < hi })
             case .instant(let f, let c, let i):
                 guard let col = Builder.column(f) else { return .never }
                 return .instant(col, c, i.seconds)
             case .instantIn(let f, let w):
                 guard let col = Builder.column(f) else { return .never }
-                let lo = w.start == Int.min ? Int64.min : fc.start(ofDay: w.start).seconds
-                let hi = w.end == Int.max ? Int64.max : fc.start(ofDay: w.end).seconds
+                let (lo, hi) = edges(w)
                 return .instantIn(col, lo, hi)
             case .hasSubtasks: return .flags(rel().hasSubtasks)
             case .blocked: return .flags(rel().blocked)
@@ -138,16 +176,37 @@ public struct CompiledFilter: Sendable {
         }
 
         func window(_ w: DayWindow) -> Node {
-            .due(Builder.day(w.start), Builder.day(w.end), MinuteTest(fc.minutes(in: w)))
+            let set = fc.minutes(in: w)
+            // Away from a DST change the window's minutes are the wall-clock minutes of its days,
+            // from the day start of the first to that of the day after the last: exactly the
+            // timed dues whose account day (the index's column) is in the window.
+            if ix.dayStart.minuteOfDay == fc.dayStart, let plain = Builder.wallMinutes(w, dayStart: fc.dayStart),
+               set.ranges == (plain.isEmpty ? [] : [plain]) {
+                return .dueDay(Builder.day(w.start), Builder.day(w.end))
+            }
+            return .due(Builder.day(w.start), Builder.day(w.end), MinuteTest(set))
+        }
+
+        /// The wall-clock minutes from the day start of `w.start` to that of `w.end`, or nil for
+        /// days far outside the calendar.
+        static func wallMinutes(_ w: DayWindow, dayStart: Int) -> Range<Int64>? {
+            let limit = 100_000_000
+            func edge(_ d: Int, open: Int64) -> Int64? {
+                if d == Int.min || d == Int.max { return open }
+                guard d > -limit, d < limit else { return nil }
+                return Int64(d) * 1440 + Int64(dayStart)
+            }
+            guard let lo = edge(w.start, open: Int64.min), let hi = edge(w.end, open: Int64.max) else { return nil }
+            return lo < hi ? lo..<hi : lo..<lo
         }
 
         static func column(_ f: InstantField) -> InstantColumn? {
             switch f {
             case .created: return .created
-            case .modified: return .modified
             case .completed: return .completed
-            // Deleted tasks are tombstones, never rows of the index (Engine+Query).
-            case .deleted: return nil
+            // Modified is read through flags; deleted tasks are tombstones, never rows of the
+            // index (Engine+Query).
+            case .modified, .deleted: return nil
             }
         }
     }
@@ -257,11 +316,18 @@ public struct CompiledFilter: Sendable {
             guard d != TaskIndex.none else { return false }
             let m = ix.dueMinute[i]
             return m >= 0 ? timed.contains(m) : d >= lo && d < hi
-        case .overdue(let today, let passed):
+        case .dueDay(let lo, let hi):
+            let d = ix.dueDay[i]
+            return d != TaskIndex.none && d >= lo && d < hi
+        case .overdue:
             // R-VIEW-3: a finished task is never overdue; a date-only due waits for its day's end.
             guard ix.statusKind[i].isOpen, ix.dueDate[i] != TaskIndex.none else { return false }
             let m = ix.dueMinute[i]
-            return m >= 0 ? passed.contains(m) : ix.dueDate[i] < today
+            return m >= 0 ? m < passedBefore : ix.dueDate[i] < today
+        case .overdueDST:
+            guard ix.statusKind[i].isOpen, ix.dueDate[i] != TaskIndex.none else { return false }
+            let m = ix.dueMinute[i]
+            return m >= 0 ? passedMinutes.contains(m) : ix.dueDate[i] < today
         case .noDue: return ix.dueDate[i] == TaskIndex.none
         case .hasDue: return ix.dueDate[i] != TaskIndex.none
         case .hasTime: return ix.dueMinute[i] >= 0
@@ -297,7 +363,6 @@ public struct CompiledFilter: Sendable {
     static func value(_ col: InstantColumn, _ i: Int, _ ix: TaskIndex) -> Int64 {
         switch col {
         case .created: return ix.created[i]
-        case .modified: return ix.modified[i]
         case .completed: return ix.completed[i]
         }
     }

@@ -54,7 +54,7 @@ extension TaskIndex {
             index.area.append(t.area.map { intern($0, 1, b, r).id } ?? -1)
             if let s = t.status {
                 let (id, kind) = intern(s, 2, b, r)
-                index.statusKind.append(StatusKind(rawValue: kind) ?? .other)
+                index.statusKind.append(StatusKind.of(raw: kind))
                 index.statusID.append(id)
             } else {
                 index.statusKind.append(.open)
@@ -67,7 +67,12 @@ extension TaskIndex {
             index.repeatFreq.append(freq)
             index.estimate.append(t.estimate.map { Int32(clamping: $0.minutes) } ?? -1)
             index.created.append(t.createdAt.seconds)
-            index.modified.append(t.lastModified.seconds)
+            // Only a change the creation and completion do not already tell (docs/STORE.md: a
+            // record without `modifiedAt` changed last at the later of the two).
+            if let m = t.modifiedAt, m.seconds != TaskIndex.impliedModified(t.createdAt.seconds, t.completedAt?.seconds) {
+                index.modifiedRows.append(Int32(index.count))
+                index.modifiedSeconds.append(m.seconds)
+            }
             index.completed.append(t.completedAt?.seconds ?? Int64.min)
             index.held.append(t.heldUntil.map { Int32($0.dayNumber) } ?? TaskIndex.none)
             index.ids.append(t.id)
@@ -152,7 +157,8 @@ extension TaskIndex {
         repeatFreq += o.repeatFreq
         estimate += o.estimate
         created += o.created
-        modified += o.modified
+        TaskIndex.append(&modifiedRows, o.modifiedRows) { $0 + rowBase }
+        modifiedSeconds += o.modifiedSeconds
         completed += o.completed
         held += o.held
         ids += o.ids

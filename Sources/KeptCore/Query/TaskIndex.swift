@@ -23,7 +23,11 @@ public struct TaskIndex: Sendable {
     var repeatFreq: [Int8] = []
     var estimate: [Int32] = []
     var created: [Int64] = []
-    var modified: [Int64] = []
+    /// When a task last changed, kept sparse: most tasks last changed when they were made or
+    /// finished, so only the rows whose last change is neither (`impliedModified`), ascending,
+    /// and that change (`modifiedColumn()` makes the whole column for a filter that asks).
+    var modifiedRows: [Int32] = []
+    var modifiedSeconds: [Int64] = []
     var completed: [Int64] = []
     var held: [Int32] = []
     /// The plan's columns (R-PLAN): each task's id, its estimate in minutes when the user set it
@@ -102,7 +106,10 @@ public struct TaskIndex: Sendable {
             repeatFreq.append(t.repeatRule?.rule?.frequency.code ?? (t.repeatRule == nil ? -1 : 4))
             estimate.append(t.estimate.map { Int32(clamping: $0.minutes) } ?? -1)
             created.append(t.createdAt.seconds)
-            modified.append(t.modifiedAt.seconds)
+            if t.modifiedAt.seconds != TaskIndex.impliedModified(t.createdAt.seconds, t.completedAt?.seconds) {
+                modifiedRows.append(Int32(ids.count))
+                modifiedSeconds.append(t.modifiedAt.seconds)
+            }
             completed.append(t.completedAt?.seconds ?? Int64.min)
             held.append(t.heldUntil.map { Int32($0.dayNumber) } ?? TaskIndex.none)
             ids.append(t.id)
@@ -132,7 +139,7 @@ public struct TaskIndex: Sendable {
         tagStart.reserveCapacity(n + 1); noteStart.reserveCapacity(n + 1)
         project.reserveCapacity(n); area.reserveCapacity(n); statusID.reserveCapacity(n); statusKind.reserveCapacity(n)
         priority.reserveCapacity(n); dueDay.reserveCapacity(n); dueDate.reserveCapacity(n); dueMinute.reserveCapacity(n)
-        repeatFreq.reserveCapacity(n); estimate.reserveCapacity(n); created.reserveCapacity(n); modified.reserveCapacity(n); completed.reserveCapacity(n)
+        repeatFreq.reserveCapacity(n); estimate.reserveCapacity(n); created.reserveCapacity(n); completed.reserveCapacity(n)
         held.reserveCapacity(n)
         ids.reserveCapacity(n); userEstimate.reserveCapacity(n); hasGoal.reserveCapacity(n); parent.reserveCapacity(n)
     }
@@ -143,7 +150,7 @@ public struct TaskIndex: Sendable {
         more.add(&tagStart); more.add(&noteStart)
         more.add(&project); more.add(&area); more.add(&statusID); more.add(&statusKind)
         more.add(&priority); more.add(&dueDay); more.add(&dueDate); more.add(&dueMinute)
-        more.add(&repeatFreq); more.add(&estimate); more.add(&created); more.add(&modified); more.add(&completed)
+        more.add(&repeatFreq); more.add(&estimate); more.add(&created); more.add(&completed)
         more.add(&held)
         more.add(&ids); more.add(&userEstimate); more.add(&hasGoal); more.add(&parent)
         more.add(&textSpans)
@@ -210,6 +217,22 @@ public struct TaskIndex: Sendable {
         let b = textSpans[4 * i + 2 * field + 1]
         if a < 0 { return decoded.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[(-1 - a)..<(-1 - b)])) } }
         return text.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[a..<b])) }
+    }
+
+    /// When each task last changed, in seconds: the later of its creation and its completion,
+    /// or the change kept for its row.
+    func modifiedColumn() -> [Int64] {
+        var out = created
+        for i in 0..<min(count, completed.count, out.count) where completed[i] > out[i] { out[i] = completed[i] }
+        for (r, v) in zip(modifiedRows, modifiedSeconds) where Int(r) < out.count { out[Int(r)] = v }
+        return out
+    }
+
+    /// The last change a task's creation and completion tell: the later of the two.
+    @inline(__always)
+    static func impliedModified(_ created: Int64, _ completed: Int64?) -> Int64 {
+        guard let c = completed, c > created else { return created }
+        return c
     }
 
     /// Whether task i is open (open, or a project's own open status).
