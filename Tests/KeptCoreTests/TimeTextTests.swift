@@ -132,4 +132,40 @@ final class TimeTextTests: XCTestCase {
             }
         }
     }
+
+    /// The store's fixed UTC form is read at fixed places: on every string of that length and
+    /// shape (valid, out of range, leap days, wrong bytes) it gives what the general reader
+    /// gives, or nil and leaves the answer to it; and it takes the valid ones itself.
+    func testFixedUTCFormAgreesWithTheGeneralReader() {
+        func general(_ t: String) -> Instant? {
+            // The general reader alone: a zone designator of +00:00 instead of Z is the same instant.
+            TimeText.parseISOInstant(String(t.dropLast()) + "+00:00")
+        }
+        var cases = ["2026-06-15T07:00:00Z", "2024-02-29T23:59:59Z", "2023-02-29T00:00:00Z", "0001-01-01T00:00:00Z",
+                     "9999-12-31T23:59:59Z", "0000-01-01T00:00:00Z", "2026-13-01T00:00:00Z", "2026-00-10T00:00:00Z",
+                     "2026-04-31T00:00:00Z", "2026-06-15T24:00:00Z", "2026-06-15T23:60:00Z", "2026-06-15T23:59:60Z",
+                     "2026-06-15t07:00:00Z", "2026-06-15T07:00:00z", "2026/06/15T07:00:00Z", "2026-06-1XT07:00:00Z",
+                     "2026-06-15T07:00:0:Z", "1900-02-29T12:00:00Z", "2000-02-29T12:00:00Z"]
+        var rng = PlanTests.Seeded(state: 20260615)
+        let digits = Array("0123456789")
+        for _ in 0..<3_000 {
+            var c = Array("2026-06-15T07:00:00Z")
+            for i in [0, 1, 2, 3, 5, 6, 8, 9, 11, 12, 14, 15, 17, 18] where Int.random(in: 0..<3, using: &rng) == 0 {
+                c[i] = digits.randomElement(using: &rng) ?? "0"
+            }
+            cases.append(String(c))
+        }
+        var taken = 0
+        for t in cases {
+            let bytes = Array(t.utf8)
+            let fast = bytes.withUnsafeBufferPointer { TimeText.utcInstant($0) }
+            if let fast {
+                taken += 1
+                XCTAssertEqual(fast, general(t), t)
+            }
+            XCTAssertEqual(TimeText.parseISOInstant(t), general(t), t)
+        }
+        XCTAssertNotNil(Array("2024-02-29T23:59:59Z".utf8).withUnsafeBufferPointer { TimeText.utcInstant($0) })
+        XCTAssertGreaterThan(taken, 100, "the fixed form takes the valid strings itself")
+    }
 }

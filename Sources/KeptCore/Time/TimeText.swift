@@ -69,8 +69,28 @@ public enum TimeText {
     /// Parses an ISO 8601 instant from UTF-8 bytes, as `parseISOInstant(_: String)`.
     public static func parseISOInstant(_ bytes: some Collection<UInt8>) -> Instant? {
         // Contiguous bytes take the pointer path; anything else is walked by index.
-        if let parsed = bytes.withContiguousStorageIfAvailable({ parseInstant($0) }) { return parsed }
+        if let parsed = bytes.withContiguousStorageIfAvailable({ utcInstant($0) ?? parseInstant($0) }) { return parsed }
         return parseInstant(bytes)
+    }
+
+    /// The form a store holds, "YYYY-MM-DDTHH:MM:SSZ", read at its fixed places (every task's
+    /// creation and change time is one, at each load). Nil for anything else, and for a value
+    /// this form cannot say is valid: the general reader decides those.
+    static func utcInstant(_ p: UnsafeBufferPointer<UInt8>) -> Instant? {
+        guard p.count == 20, p[4] == ISOBytes.dash, p[7] == ISOBytes.dash, p[10] == ISOBytes.upperT,
+              p[13] == ISOBytes.colon, p[16] == ISOBytes.colon, p[19] == ISOBytes.upperZ else { return nil }
+        var bad = false
+        func two(_ i: Int) -> Int {
+            let a = p[i] &- 0x30, b = p[i + 1] &- 0x30
+            if a > 9 || b > 9 { bad = true }
+            return Int(a) * 10 + Int(b)
+        }
+        let year = two(0) * 100 + two(2), month = two(5), day = two(8)
+        let hour = two(11), minute = two(14), second = two(17)
+        guard !bad, year >= 1, month >= 1, month <= 12, day >= 1, day <= CalendarMath.daysInMonth(year: year, month: month),
+              hour <= 23, minute <= 59, second <= 59 else { return nil }
+        let days = CalendarMath.dayNumber(year: year, month: month, day: day)
+        return Instant(seconds: Int64(days * CalendarMath.secondsPerDay + hour * 3_600 + minute * 60 + second))
     }
 
     private static func parseInstant(_ bytes: some Collection<UInt8>) -> Instant? {
