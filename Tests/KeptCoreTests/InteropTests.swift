@@ -658,4 +658,22 @@ final class InteropTests: XCTestCase, SessionTesting {
         }
     }
 
+
+    /// The compact UTC form (`20260615T070000Z`) is read in one pass over its bytes: the same
+    /// instant as its ISO 8601 spelling, and nil for anything that is not that form.
+    func testTheCompactInstantReaderAgreesWithTheISOReader() {
+        var seed: UInt64 = 20_260_615
+        for _ in 0..<3_000 {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            let i = Instant(seconds: Int64(seed >> 33) % 8_000_000_000 - 1_000_000_000)
+            let compact = InteropValues.compactUTC(i)
+            XCTAssertEqual(InteropValues.instant(Array(compact.utf8)), i, compact)
+            XCTAssertEqual(InteropValues.instant(Array(compact.utf8)[...]), TimeText.parseISOInstant(TimeText.isoInstant(i, in: .utc)), compact)
+        }
+        XCTAssertEqual(InteropValues.compactUTC(Array("20261231T235960Z".utf8)), InteropValues.compactUTC(Array("20261231T235959Z".utf8)), "a leap second is the second before")
+        for bad in ["20261301T000000Z", "20260230T000000Z", "20260615T240000Z", "20260615T126000Z", "20260615T120061Z", "2026061xT070000Z",
+                    "20260615 070000Z", "20260615T070000", "20260615T070000z", "20260615T0700000Z", ""] {
+            XCTAssertNil(InteropValues.compactUTC(Array(bad.utf8)), bad)
+        }
+    }
 }

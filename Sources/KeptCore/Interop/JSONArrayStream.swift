@@ -51,14 +51,24 @@ struct JSONArrayStream {
             }
             let start = pos
             while true {
-                var r = JSONReader(bytes: buf, from: start, textStart: 0)
-                do {
-                    let v = try body(&r)
-                    pos = r.offset
+                // The reader shares the buffer only while it parses, so the buffer is unique
+                // again when it grows or drops what is read (no copy of it).
+                let parsed: Result<(T, Int), JSONError> = {
+                    var r = JSONReader(bytes: buf, from: start, textStart: 0)
+                    do throws(JSONError) {
+                        let v = try body(&r)
+                        return .success((v, r.offset))
+                    } catch {
+                        return .failure(error)
+                    }
+                }()
+                switch parsed {
+                case .success(let (v, end)):
+                    pos = end
                     let line = lineNumber(at: start)
                     compact()
                     return (v, line)
-                } catch {
+                case .failure(let error):
                     // Past the bytes read so far: read more and parse the element again.
                     if error.offset >= buf.count - 16, try input.read(into: &buf, max: max(ByteInput.chunk, buf.count)) { continue }
                     throw fail(error, at: error.offset)
@@ -87,10 +97,13 @@ struct JSONArrayStream {
     /// The line of an offset at or after the last one asked for.
     mutating func lineNumber(at offset: Int) -> Int {
         let end = min(offset, buf.count)
-        while scanPos < end {
-            if buf[scanPos] == 0x0A { scanLine += 1 }
-            scanPos += 1
+        guard scanPos < end else { return scanLine }
+        var lines = 0
+        buf.withUnsafeBufferPointer { b in
+            for k in scanPos..<end where b[k] == 0x0A { lines += 1 }
         }
+        scanLine += lines
+        scanPos = end
         return scanLine
     }
 

@@ -17,6 +17,7 @@ public struct TaskwarriorReader: ImportSource {
     var templateOrder: [TaskUID] = []
     var children: [ImportedTask] = []
     var tail: [ImportedTask]? = nil
+    var rrules = RRULECache()
 
     public init(_ input: ByteInput, zone: Zone) {
         stream = JSONArrayStream(input)
@@ -29,7 +30,7 @@ public struct TaskwarriorReader: ImportSource {
             while let (rec, line) = try stream.next({ (r: inout JSONReader) throws(JSONError) -> TaskwarriorRecord in
                 try TaskwarriorRecord.read(&r, zone: z)
             }) {
-                var t = try rec.task(line: line, zone: zone)
+                var t = try rec.task(line: line, zone: zone, rrules: &rrules)
                 if rec.isTemplate {
                     if templates[t.task.uid] == nil { templateOrder.append(t.task.uid) }
                     t.task.status = .open
@@ -189,7 +190,7 @@ struct TaskwarriorRecord {
     static let priorities: [String: Priority] = ["H": .high, "M": .medium, "L": .low, "U": .critical]
 
     /// The Kept task.
-    func task(line: Int, zone: Zone) throws(ImportError) -> ImportedTask {
+    func task(line: Int, zone: Zone, rrules: inout RRULECache) throws(ImportError) -> ImportedTask {
         func local(_ i: Instant) -> Due {
             let l = zone.local(at: i)
             // Taskwarrior has no date-only due: a due at local midnight is a day.
@@ -258,7 +259,7 @@ struct TaskwarriorRecord {
             guard spec.rule != nil else { throw ImportError(.E0604, "'rrule' '\(rr)' is neither an RRULE nor a repeat Kept reads", line: line) }
             t.repeatRule = spec
         } else if let rr = rrule {
-            switch InteropValues.repeatSpec(rrule: rr, anchor: t.due, line: line) {
+            switch InteropValues.repeatSpec(rrule: rr, anchor: t.due, line: line, cache: &rrules) {
             case .success(let s)?: t.repeatRule = s
             case .failure(let e)?: throw e
             case nil: kept["rrule"] = .string(rr)
