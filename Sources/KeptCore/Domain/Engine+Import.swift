@@ -122,8 +122,7 @@ struct ImportRun {
     }
 
     /// One record.
-    mutating func take(_ record: ImportedTask) throws(ImportError) {
-        var r = record
+    mutating func take(_ r: consuming ImportedTask) throws(ImportError) {
         r.task.title = ImportRun.oneLine(r.task.title)
         if let f = r.task.title.utf8.first, let l = r.task.title.utf8.last, f == 0x20 || l == 0x20 { r.task.title = r.task.title.trimmedSpaces }
         guard !r.task.title.isEmpty else {

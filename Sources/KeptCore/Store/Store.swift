@@ -112,6 +112,8 @@ public struct Store: Sendable {
             let k = Store.lowerBound(d.ids.count) { d.ids[$0] < id }
             return (k, k < d.ids.count && d.ids[k] == id)
         }
+        // Past the newest (an add asks for its own id first): no search.
+        if let last = built.last, last.id < id { return (built.count, false) }
         let k = Store.lowerBound(built.count) { built[$0].id < id }
         return (k, k < built.count && built[k].id == id)
     }
