@@ -7,11 +7,14 @@ import Synchronization
 extension StoreCodec {
     /// Appends `t` as `JSONWriter.append(.object(taskObject(t)))` would.
     static func appendTaskRecord(_ t: Task, to out: inout [UInt8]) {
+        // No helper allocates: literals are appended from their static bytes.
+        func lit(_ s: StaticString) { s.withUTF8Buffer { out.append(contentsOf: $0) } }
         func key(_ k: StaticString, first: Bool = false) {
             if !first { out.append(UInt8(ascii: ",")) }
             out.append(UInt8(ascii: "\""))
-            k.withUTF8Buffer { out.append(contentsOf: $0) }
-            out.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ":")])
+            lit(k)
+            out.append(UInt8(ascii: "\""))
+            out.append(UInt8(ascii: ":"))
         }
         func two(_ n: Int) {
             out.append(0x30 + UInt8(truncatingIfNeeded: n / 10 % 10))
@@ -19,12 +22,14 @@ extension StoreCodec {
         }
         func int(_ n: Int) {
             if n >= 0, n < 10 { out.append(0x30 + UInt8(n)); return }
-            var m = n.magnitude
+            let m = n.magnitude
             if n < 0 { out.append(UInt8(ascii: "-")) }
-            var buf: [UInt8] = []
-            buf.reserveCapacity(20)
-            while m > 0 { buf.append(0x30 + UInt8(m % 10)); m /= 10 }
-            out.append(contentsOf: buf.reversed())
+            var p: UInt = 1
+            while p <= m / 10 { p *= 10 }
+            while p > 0 {
+                out.append(0x30 + UInt8(truncatingIfNeeded: m / p % 10))
+                p /= 10
+            }
         }
         func ymd(_ d: CivilDate) {
             let y = max(0, min(d.year, 9999))
@@ -42,14 +47,14 @@ extension StoreCodec {
             out.append(UInt8(ascii: "]"))
         }
         func due(_ d: Due) {
-            out.append(contentsOf: Array("{\"date\":\"".utf8))
+            lit("{\"date\":\"")
             ymd(d.date)
             if let t = d.time {
-                out.append(contentsOf: Array("\",\"time\":\"".utf8))
+                lit("\",\"time\":\"")
                 two(t.hour); out.append(UInt8(ascii: ":")); two(t.minute)
-                out.append(contentsOf: Array("\"}".utf8))
+                lit("\"}")
             } else {
-                out.append(contentsOf: Array("\",\"time\":null}".utf8))
+                lit("\",\"time\":null}")
             }
         }
         func date(_ d: CivilDate) { out.append(0x22); ymd(d); out.append(0x22) }
@@ -64,18 +69,15 @@ extension StoreCodec {
             two(sec / 3_600); out.append(UInt8(ascii: ":"))
             two(sec / 60 % 60); out.append(UInt8(ascii: ":"))
             two(sec % 60)
-            out.append(contentsOf: Array("+00:00\"".utf8))
+            lit("+00:00\"")
         }
         func uid(_ u: TaskUID) {
-            let hex: [UInt8] = Array("0123456789abcdef".utf8)
+            func digit(_ v: UInt64) -> UInt8 { v < 10 ? 0x30 + UInt8(v) : 0x57 + UInt8(v) }
             out.append(0x22)
-            var k = 0
-            for (word, dashes) in [(u.hi, (8, 12)), (u.lo, (16, 20))] {
-                for nibble in stride(from: 60, through: 0, by: -4) {
-                    if k == dashes.0 || k == dashes.1 { out.append(UInt8(ascii: "-")) }
-                    out.append(hex[Int((word >> UInt64(nibble)) & 0xF)])
-                    k += 1
-                }
+            for k in 0..<32 {
+                if k == 8 || k == 12 || k == 16 || k == 20 { out.append(UInt8(ascii: "-")) }
+                let word = k < 16 ? u.hi : u.lo
+                out.append(digit((word >> UInt64(60 - 4 * (k % 16))) & 0xF))
             }
             out.append(0x22)
         }
@@ -98,9 +100,9 @@ extension StoreCodec {
         }
         if let e = t.estimate {
             key("estimate")
-            out.append(contentsOf: Array("{\"minutes\":".utf8))
+            lit("{\"minutes\":")
             int(e.minutes)
-            out.append(contentsOf: Array((e.source == .user ? ",\"source\":\"user\"}" : ",\"source\":\"suggested\"}").utf8))
+            if e.source == .user { lit(",\"source\":\"user\"}") } else { lit(",\"source\":\"suggested\"}") }
         }
         if let h = t.heldUntil { key("heldUntil"); date(h) }
         if let d = t.notTodayOn { key("notTodayOn"); date(d) }
@@ -109,7 +111,7 @@ extension StoreCodec {
         key("modifiedAt"); instant(t.modifiedAt)
         if let p = t.parent { key("parent"); int(p) }
         if let n = t.nextOccurrence { key("nextOccurrence"); int(n) }
-        if t.pristine { key("pristine"); out.append(contentsOf: Array("true".utf8)) }
+        if t.pristine { key("pristine"); lit("true") }
         if let g = t.goal { key("goal"); string(g) }
         func value(_ k: StaticString, _ v: JSONValue) {
             key(k)
@@ -138,7 +140,8 @@ extension StoreCodec {
         }
         @Sendable func run(_ r: Range<Int>, _ into: inout [UInt8]) {
             for k in r {
-                into.append(contentsOf: k == 0 ? [0x0A, 0x20, 0x20, 0x20, 0x20] : [0x2C, 0x0A, 0x20, 0x20, 0x20, 0x20])
+                if k > 0 { into.append(0x2C) }
+                ("\n    " as StaticString).withUTF8Buffer { into.append(contentsOf: $0) }
                 appendTaskRecord(tasks[k], to: &into)
             }
         }
