@@ -676,4 +676,54 @@ final class InteropTests: XCTestCase, SessionTesting {
             XCTAssertNil(InteropValues.compactUTC(Array(bad.utf8)), bad)
         }
     }
+
+    /// A large import into an empty SQLite store drops the secondary indexes and makes them
+    /// after the rows, in its one transaction: committed, they are all there and agree with
+    /// the rows; refused, the store is as it was, indexes included; into a store that holds a
+    /// task, nothing is dropped.
+    func testABulkImportIntoSQLiteKeepsItsIndexesAndItsOneTransaction() throws {
+        let base = NSTemporaryDirectory() + "kept-bulk-\(ProcessInfo.processInfo.processIdentifier)"
+        addTeardownBlock { for x in ["", "-wal", "-shm", ".tw.json", "-good.tw.json"] { try? FileManager.default.removeItem(atPath: base + ".db" + x); try? FileManager.default.removeItem(atPath: base + x) } }
+        var rows = ["["]
+        let pad = String(repeating: "long words ", count: 20)
+        for k in 0..<6_000 {
+            let u = String(format: "%08x-0000-4000-8000-%012x", k, k)
+            rows.append("{\"uuid\":\"\(u)\",\"description\":\"Task \(k) \(pad)\",\"status\":\"pending\",\"project\":\"P\(k % 5)\",\"due\":\"20260701T0\(k % 10)0000Z\",\"entry\":\"20260601T080000Z\"}" + (k < 5_999 ? "," : ""))
+        }
+        rows.append("]")
+        let good = rows.joined(separator: "\n")
+        rows[5_501] = "{\"description\":\"Bad\",\"status\":\"sleeping\"},"
+        try rows.joined(separator: "\n").write(toFile: base + ".tw.json", atomically: true, encoding: .utf8)
+        try good.write(toFile: base + "-good.tw.json", atomically: true, encoding: .utf8)
+        XCTAssertGreaterThanOrEqual(good.utf8.count / 300, SQLiteStore.bulkRows, "the file is a bulk load")
+        let db = try SQLiteStore.open(base + ".db").get()
+        func indexes() throws -> String { try XCTUnwrap(try db.db.text("SELECT group_concat(name, ' ') FROM (SELECT name FROM sqlite_schema WHERE type = 'index' AND name NOT LIKE 'sqlite_%' ORDER BY name)")) }
+        let all = SQLiteStore.taskIndexes.map(\.name).sorted().joined(separator: " ")
+        XCTAssertEqual(try indexes(), all)
+        // The drop itself, and a rollback of it.
+        XCTAssertNoThrow(try db.prepareToWrite().get())
+        db.reserveTasks(100_000)
+        XCTAssertTrue(db.indexesDropped)
+        XCTAssertEqual(try db.db.text("SELECT count(*) FROM sqlite_schema WHERE type = 'index' AND name NOT LIKE 'sqlite_%'"), "0")
+        db.rollback()
+        XCTAssertEqual(try indexes(), all)
+        let s = Session(engine: Engine(store: db, clock: .wall(Self.now), defaultZone: Self.zone, uids: .seeded(3)))
+        XCTAssertEqual(lines(s, "import \(base).tw.json").first?.contains("line 5502"), true)
+        XCTAssertEqual(db.taskCount, 0)
+        XCTAssertEqual(try indexes(), all, "the rollback takes back the drop")
+        XCTAssertFalse(db.indexesDropped)
+        XCTAssertEqual(lines(s, "import \(base)-good.tw.json").first, "Imported \(base)-good.tw.json (Taskwarrior JSON): 6000 added, 0 changed, 0 skipped")
+        XCTAssertEqual(try indexes(), all)
+        XCTAssertEqual(try db.db.text("PRAGMA integrity_check"), "ok")
+        let other = try SQLiteStore.open(base + ".db").get()
+        XCTAssertEqual(other.taskCount, 6_000, "committed, as another connection sees")
+        XCTAssertEqual(other.tasks(.project("P3")).count, 1_200)
+        XCTAssertEqual(lines(s, "count project:P3"), ["1200 of 6000"])
+        // Into a store that holds tasks, the indexes stay.
+        db.reserveTasks(100_000)
+        XCTAssertFalse(db.indexesDropped)
+        XCTAssertEqual(lines(s, "undo").first?.hasPrefix("Undid import"), true)
+        XCTAssertEqual(try SQLiteStore.open(base + ".db").get().taskCount, 0)
+        XCTAssertEqual(try indexes(), all)
+    }
 }

@@ -72,13 +72,8 @@ extension StoreCodec {
             lit("+00:00\"")
         }
         func uid(_ u: TaskUID) {
-            func digit(_ v: UInt64) -> UInt8 { v < 10 ? 0x30 + UInt8(v) : 0x57 + UInt8(v) }
             out.append(0x22)
-            for k in 0..<32 {
-                if k == 8 || k == 12 || k == 16 || k == 20 { out.append(UInt8(ascii: "-")) }
-                let word = k < 16 ? u.hi : u.lo
-                out.append(digit((word >> UInt64(60 - 4 * (k % 16))) & 0xF))
-            }
+            u.forEachByte { out.append($0) }
             out.append(0x22)
         }
         out.append(UInt8(ascii: "{"))
