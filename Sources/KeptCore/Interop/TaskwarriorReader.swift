@@ -116,7 +116,7 @@ struct TaskwarriorRecord {
         func date(_ r: inout JSONReader, _ name: String) throws(JSONError) -> Instant? {
             let start = r.offset
             guard let ref = try r.readStringRefOrNull() else { return nil }
-            guard let i = r.withText(ref, { InteropValues.instant($0) }) else {
+            guard let i = r.withText(ref, { t in t.withUnsafeBufferPointer { InteropValues.instant($0) } }) else {
                 throw r.error("'\(name)' is not a date like 20260615T070000Z", at: start)
             }
             return i
@@ -125,7 +125,7 @@ struct TaskwarriorRecord {
             if r.text(k, is: "uuid") {
                 let start = r.offset
                 let ref = try r.readStringRef()
-                guard let u = r.withText(ref, { TaskUID.parse($0) }) else { throw r.error("'uuid' is not a UUID", at: start) }
+                guard let u = r.withText(ref, { t in t.withUnsafeBufferPointer { TaskUID.parse($0) } }) else { throw r.error("'uuid' is not a UUID", at: start) }
                 t.uuid = u
             } else if r.text(k, is: "description") { t.description = try r.readStringOrNull() }
             else if r.text(k, is: "status") { t.status = try r.readStringOrNull() }
@@ -198,7 +198,8 @@ struct TaskwarriorRecord {
         }
         let created = entry ?? modified ?? Instant.epoch
         var t = Task(id: 0, title: description ?? "", createdAt: created, uid: uuid ?? TaskUID(hi: 0, lo: 0))
-        var r = ImportedTask(task: t, hasUID: uuid != nil, fields: [.title, .status, .due, .start, .priority, .project, .tags,
+        // The record holds the task only at the end (moved in, not copied).
+        var r = ImportedTask(task: Task(id: 0, title: "", createdAt: .epoch, uid: TaskUID(hi: 0, lo: 0)), hasUID: uuid != nil, fields: [.title, .status, .due, .start, .priority, .project, .tags,
                                                                     .description, .repeat, .estimate, .completed, .created, .comments],
                              line: line)
         if entry == nil { r.fields.remove(.created) }
@@ -282,7 +283,7 @@ struct TaskwarriorRecord {
             t.extra[InteropFormat.taskwarrior.extraKey] = .object(kept)
             r.unmapped = kept.members.map(\.key)
         }
-        r.task = t
+        swap(&r.task, &t)
         return r
     }
 }

@@ -134,10 +134,13 @@ extension StoreCodec {
             return
         }
         @Sendable func run(_ r: Range<Int>, _ into: inout [UInt8]) {
-            for k in r {
-                if k > 0 { into.append(0x2C) }
-                ("\n    " as StaticString).withUTF8Buffer { into.append(contentsOf: $0) }
-                appendTaskRecord(tasks[k], to: &into)
+            // Each task is read in place, not copied out of the array.
+            tasks.withUnsafeBufferPointer { list in
+                for k in r {
+                    if k > 0 { into.append(0x2C) }
+                    ("\n    " as StaticString).withUTF8Buffer { into.append(contentsOf: $0) }
+                    appendTaskRecord(list[k], to: &into)
+                }
             }
         }
         out.append(UInt8(ascii: "["))
