@@ -9,16 +9,33 @@ extension StoreCodec {
     static func appendTaskRecord(_ t: Task, to out: inout [UInt8]) {
         // No helper allocates: literals are appended from their static bytes.
         func lit(_ s: StaticString) { s.withUTF8Buffer { out.append(contentsOf: $0) } }
-        func key(_ k: StaticString, first: Bool = false) {
-            if !first { out.append(UInt8(ascii: ",")) }
+        func key(_ k: StaticString) {
+            out.append(UInt8(ascii: ","))
             out.append(UInt8(ascii: "\""))
             lit(k)
             out.append(UInt8(ascii: "\""))
             out.append(UInt8(ascii: ":"))
         }
-        func two(_ n: Int) {
-            out.append(0x30 + UInt8(truncatingIfNeeded: n / 10 % 10))
-            out.append(0x30 + UInt8(truncatingIfNeeded: n % 10))
+        // Fixed-width pieces (days, times, instants, uids) are a template copied to the stack,
+        // its digits filled in, and appended in one go.
+        func stamp(_ template: StaticString, _ fill: (UnsafeMutablePointer<UInt8>) -> Void) {
+            let n = template.utf8CodeUnitCount
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: n) { b in
+                guard let p = b.baseAddress else { return }
+                p.initialize(from: template.utf8Start, count: n)
+                fill(p)
+                out.append(contentsOf: UnsafeBufferPointer(start: p, count: n))
+            }
+        }
+        func two(_ p: UnsafeMutablePointer<UInt8>, _ at: Int, _ n: Int) {
+            p[at] = 0x30 + UInt8(truncatingIfNeeded: n / 10 % 10)
+            p[at + 1] = 0x30 + UInt8(truncatingIfNeeded: n % 10)
+        }
+        /// `YYYY-MM-DD` at `at`.
+        func ymd(_ p: UnsafeMutablePointer<UInt8>, _ at: Int, _ d: CivilDate) {
+            let y = max(0, min(d.year, 9999))
+            two(p, at, y / 100); two(p, at + 2, y % 100)
+            two(p, at + 5, d.month); two(p, at + 8, d.day)
         }
         func int(_ n: Int) {
             if n >= 0, n < 10 { out.append(0x30 + UInt8(n)); return }
@@ -31,12 +48,6 @@ extension StoreCodec {
                 p /= 10
             }
         }
-        func ymd(_ d: CivilDate) {
-            let y = max(0, min(d.year, 9999))
-            two(y / 100); two(y % 100)
-            out.append(UInt8(ascii: "-")); two(d.month)
-            out.append(UInt8(ascii: "-")); two(d.day)
-        }
         func string(_ s: String) { JSONWriter.appendString(s, to: &out) }
         func strings(_ a: [String]) {
             out.append(UInt8(ascii: "["))
@@ -47,67 +58,66 @@ extension StoreCodec {
             out.append(UInt8(ascii: "]"))
         }
         func due(_ d: Due) {
-            lit("{\"date\":\"")
-            ymd(d.date)
             if let t = d.time {
-                lit("\",\"time\":\"")
-                two(t.hour); out.append(UInt8(ascii: ":")); two(t.minute)
-                lit("\"}")
+                stamp("{\"date\":\"0000-00-00\",\"time\":\"00:00\"}") { p in
+                    ymd(p, 9, d.date)
+                    two(p, 29, t.hour); two(p, 32, t.minute)
+                }
             } else {
-                lit("\",\"time\":null}")
+                stamp("{\"date\":\"0000-00-00\",\"time\":null}") { p in ymd(p, 9, d.date) }
             }
         }
-        func date(_ d: CivilDate) { out.append(0x22); ymd(d); out.append(0x22) }
+        func date(_ d: CivilDate) { stamp("\"0000-00-00\"") { p in ymd(p, 1, d) } }
         func instant(_ i: Instant) {
             // TimeText.isoInstant(i, in: .utc): "2026-06-15T07:00:00+00:00".
             let s = i.clampedSeconds
             let day = CalendarMath.floorDivide(s, CalendarMath.secondsPerDay)
             let sec = s - day * CalendarMath.secondsPerDay
-            out.append(0x22)
-            ymd(CivilDate(dayNumber: day))
-            out.append(UInt8(ascii: "T"))
-            two(sec / 3_600); out.append(UInt8(ascii: ":"))
-            two(sec / 60 % 60); out.append(UInt8(ascii: ":"))
-            two(sec % 60)
-            lit("+00:00\"")
+            stamp("\"0000-00-00T00:00:00+00:00\"") { p in
+                ymd(p, 1, CivilDate(dayNumber: day))
+                two(p, 12, sec / 3_600); two(p, 15, sec / 60 % 60); two(p, 18, sec % 60)
+            }
         }
         func uid(_ u: TaskUID) {
-            out.append(0x22)
-            u.forEachByte { out.append($0) }
-            out.append(0x22)
+            stamp("\"00000000-0000-0000-0000-000000000000\"") { p in
+                var k = 1
+                u.forEachByte { b in
+                    p[k] = b
+                    k += 1
+                }
+            }
         }
-        out.append(UInt8(ascii: "{"))
-        key("id", first: true); int(t.id)
-        key("uid"); uid(t.uid)
-        key("title"); string(t.title)
-        key("status"); string(t.status.rawValue)
-        if let d = t.due { key("due"); due(d) }
-        if let d = t.start { key("start"); due(d) }
-        if t.priority != .none { key("priority"); string(t.priority.name) }
-        if let p = t.project { key("project"); string(p) }
-        if let a = t.area { key("area"); string(a) }
-        if !t.tags.isEmpty { key("tags"); strings(t.tags) }
-        if !t.notes.isEmpty { key("notes"); strings(t.notes) }
-        if let d = t.description { key("description"); string(d) }
+        lit("{\"id\":"); int(t.id)
+        lit(",\"uid\":"); uid(t.uid)
+        lit(",\"title\":"); string(t.title)
+        lit(",\"status\":"); string(t.status.rawValue)
+        if let d = t.due { lit(",\"due\":"); due(d) }
+        if let d = t.start { lit(",\"start\":"); due(d) }
+        if t.priority != .none { lit(",\"priority\":"); string(t.priority.name) }
+        if let p = t.project { lit(",\"project\":"); string(p) }
+        if let a = t.area { lit(",\"area\":"); string(a) }
+        if !t.tags.isEmpty { lit(",\"tags\":"); strings(t.tags) }
+        if !t.notes.isEmpty { lit(",\"notes\":"); strings(t.notes) }
+        if let d = t.description { lit(",\"description\":"); string(d) }
         if let r = t.repeatRule {
-            key("repeat")
+            lit(",\"repeat\":")
             JSONWriter.append(repeatValue(r), to: &out, pretty: false, indent: 0, level: 0)
         }
         if let e = t.estimate {
-            key("estimate")
+            lit(",\"estimate\":")
             lit("{\"minutes\":")
             int(e.minutes)
             if e.source == .user { lit(",\"source\":\"user\"}") } else { lit(",\"source\":\"suggested\"}") }
         }
-        if let h = t.heldUntil { key("heldUntil"); date(h) }
-        if let d = t.notTodayOn { key("notTodayOn"); date(d) }
-        if let c = t.completedAt { key("completedAt"); instant(c) }
-        key("createdAt"); instant(t.createdAt)
-        key("modifiedAt"); instant(t.modifiedAt)
-        if let p = t.parent { key("parent"); int(p) }
-        if let n = t.nextOccurrence { key("nextOccurrence"); int(n) }
-        if t.pristine { key("pristine"); lit("true") }
-        if let g = t.goal { key("goal"); string(g) }
+        if let h = t.heldUntil { lit(",\"heldUntil\":"); date(h) }
+        if let d = t.notTodayOn { lit(",\"notTodayOn\":"); date(d) }
+        if let c = t.completedAt { lit(",\"completedAt\":"); instant(c) }
+        lit(",\"createdAt\":"); instant(t.createdAt)
+        lit(",\"modifiedAt\":"); instant(t.modifiedAt)
+        if let p = t.parent { lit(",\"parent\":"); int(p) }
+        if let n = t.nextOccurrence { lit(",\"nextOccurrence\":"); int(n) }
+        if t.pristine { lit(",\"pristine\":"); lit("true") }
+        if let g = t.goal { lit(",\"goal\":"); string(g) }
         func value(_ k: StaticString, _ v: JSONValue) {
             key(k)
             JSONWriter.append(v, to: &out, pretty: false, indent: 0, level: 0)
