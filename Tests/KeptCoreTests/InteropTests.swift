@@ -590,17 +590,24 @@ final class InteropTests: XCTestCase, SessionTesting {
         XCTAssertEqual(lines(t, "import \(path)"), ["Imported \(path) (JSON Lines): 0 added, 0 changed, 1 skipped (1 same)"])
     }
 
-    /// A large file is read ahead on a second thread; a record refused near its end still
-    /// refuses all of it, and the store is as it was.
-    func testALargeFileReadAheadIsStillOneTransaction() throws {
+    /// A Taskwarrior file of 6,000 pending tasks (`fields` of each), as lines, with the record
+    /// on line 5,502 made bad (a status Taskwarrior has not); and the good file.
+    static func bigFile(_ fields: (Int) -> String) -> (bad: [String], good: String) {
         var rows = ["["]
         for k in 0..<6_000 {
             let u = String(format: "%08x-0000-4000-8000-%012x", k, k)
-            rows.append("{\"uuid\":\"\(u)\",\"description\":\"Task \(k)\",\"status\":\"pending\",\"entry\":\"20260601T080000Z\"}" + (k < 5_999 ? "," : ""))
+            rows.append("{\"uuid\":\"\(u)\",\(fields(k)),\"status\":\"pending\",\"entry\":\"20260601T080000Z\"}" + (k < 5_999 ? "," : ""))
         }
         rows.append("]")
         let good = rows.joined(separator: "\n")
         rows[5_501] = "{\"description\":\"Bad\",\"status\":\"sleeping\"},"
+        return (rows, good)
+    }
+
+    /// A large file is read ahead on a second thread; a record refused near its end still
+    /// refuses all of it, and the store is as it was.
+    func testALargeFileReadAheadIsStillOneTransaction() throws {
+        let (rows, good) = Self.bigFile { k in "\"description\":\"Task \(k)\"" }
         let path = NSTemporaryDirectory() + "kept-big-\(ProcessInfo.processInfo.processIdentifier)"
         addTeardownBlock { for p in [path + ".tw.json", path + "-good.tw.json"] { try? FileManager.default.removeItem(atPath: p) } }
         try rows.joined(separator: "\n").write(toFile: path + ".tw.json", atomically: true, encoding: .utf8)
@@ -684,15 +691,8 @@ final class InteropTests: XCTestCase, SessionTesting {
     func testABulkImportIntoSQLiteKeepsItsIndexesAndItsOneTransaction() throws {
         let base = NSTemporaryDirectory() + "kept-bulk-\(ProcessInfo.processInfo.processIdentifier)"
         addTeardownBlock { for x in ["", "-wal", "-shm", ".tw.json", "-good.tw.json"] { try? FileManager.default.removeItem(atPath: base + ".db" + x); try? FileManager.default.removeItem(atPath: base + x) } }
-        var rows = ["["]
         let pad = String(repeating: "long words ", count: 20)
-        for k in 0..<6_000 {
-            let u = String(format: "%08x-0000-4000-8000-%012x", k, k)
-            rows.append("{\"uuid\":\"\(u)\",\"description\":\"Task \(k) \(pad)\",\"status\":\"pending\",\"project\":\"P\(k % 5)\",\"due\":\"20260701T0\(k % 10)0000Z\",\"entry\":\"20260601T080000Z\"}" + (k < 5_999 ? "," : ""))
-        }
-        rows.append("]")
-        let good = rows.joined(separator: "\n")
-        rows[5_501] = "{\"description\":\"Bad\",\"status\":\"sleeping\"},"
+        let (rows, good) = Self.bigFile { k in "\"description\":\"Task \(k) \(pad)\",\"project\":\"P\(k % 5)\",\"due\":\"20260701T0\(k % 10)0000Z\"" }
         try rows.joined(separator: "\n").write(toFile: base + ".tw.json", atomically: true, encoding: .utf8)
         try good.write(toFile: base + "-good.tw.json", atomically: true, encoding: .utf8)
         XCTAssertGreaterThanOrEqual(good.utf8.count / 300, SQLiteStore.bulkRows, "the file is a bulk load")
