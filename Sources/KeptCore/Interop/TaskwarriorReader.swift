@@ -30,11 +30,12 @@ public struct TaskwarriorReader: ImportSource {
             while let (rec, line) = try stream.next({ (r: inout JSONReader) throws(JSONError) -> TaskwarriorRecord in
                 try TaskwarriorRecord.read(&r, zone: z)
             }) {
-                var t = try rec.task(line: line, zone: zone, rrules: &rrules)
+                let t = try rec.task(line: line, zone: zone, rrules: &rrules)
                 if rec.isTemplate {
                     if templates[t.task.uid] == nil { templateOrder.append(t.task.uid) }
-                    t.task.status = .open
-                    templates[t.task.uid] = t
+                    var open = t
+                    open.task.status = .open
+                    templates[t.task.uid] = open
                 } else if rec.parent != nil {
                     children.append(t)
                 } else {
