@@ -590,17 +590,24 @@ final class InteropTests: XCTestCase, SessionTesting {
         XCTAssertEqual(lines(t, "import \(path)"), ["Imported \(path) (JSON Lines): 0 added, 0 changed, 1 skipped (1 same)"])
     }
 
-    /// A large file is read ahead on a second thread; a record refused near its end still
-    /// refuses all of it, and the store is as it was.
-    func testALargeFileReadAheadIsStillOneTransaction() throws {
+    /// A Taskwarrior file of 6,000 pending tasks (`fields` of each), as lines, with the record
+    /// on line 5,502 made bad (a status Taskwarrior has not); and the good file.
+    static func bigFile(_ fields: (Int) -> String) -> (bad: [String], good: String) {
         var rows = ["["]
         for k in 0..<6_000 {
             let u = String(format: "%08x-0000-4000-8000-%012x", k, k)
-            rows.append("{\"uuid\":\"\(u)\",\"description\":\"Task \(k)\",\"status\":\"pending\",\"entry\":\"20260601T080000Z\"}" + (k < 5_999 ? "," : ""))
+            rows.append("{\"uuid\":\"\(u)\",\(fields(k)),\"status\":\"pending\",\"entry\":\"20260601T080000Z\"}" + (k < 5_999 ? "," : ""))
         }
         rows.append("]")
         let good = rows.joined(separator: "\n")
         rows[5_501] = "{\"description\":\"Bad\",\"status\":\"sleeping\"},"
+        return (rows, good)
+    }
+
+    /// A large file is read ahead on a second thread; a record refused near its end still
+    /// refuses all of it, and the store is as it was.
+    func testALargeFileReadAheadIsStillOneTransaction() throws {
+        let (rows, good) = Self.bigFile { k in "\"description\":\"Task \(k)\"" }
         let path = NSTemporaryDirectory() + "kept-big-\(ProcessInfo.processInfo.processIdentifier)"
         addTeardownBlock { for p in [path + ".tw.json", path + "-good.tw.json"] { try? FileManager.default.removeItem(atPath: p) } }
         try rows.joined(separator: "\n").write(toFile: path + ".tw.json", atomically: true, encoding: .utf8)
@@ -658,4 +665,65 @@ final class InteropTests: XCTestCase, SessionTesting {
         }
     }
 
+
+    /// The compact UTC form (`20260615T070000Z`) is read in one pass over its bytes: the same
+    /// instant as its ISO 8601 spelling, and nil for anything that is not that form.
+    func testTheCompactInstantReaderAgreesWithTheISOReader() {
+        var seed: UInt64 = 20_260_615
+        for _ in 0..<3_000 {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            let i = Instant(seconds: Int64(seed >> 33) % 8_000_000_000 - 1_000_000_000)
+            let compact = InteropValues.compactUTC(i)
+            XCTAssertEqual(InteropValues.instant(Array(compact.utf8)), i, compact)
+            XCTAssertEqual(InteropValues.instant(Array(compact.utf8)[...]), TimeText.parseISOInstant(TimeText.isoInstant(i, in: .utc)), compact)
+        }
+        XCTAssertEqual(InteropValues.compactUTC(Array("20261231T235960Z".utf8)), InteropValues.compactUTC(Array("20261231T235959Z".utf8)), "a leap second is the second before")
+        for bad in ["20261301T000000Z", "20260230T000000Z", "20260615T240000Z", "20260615T126000Z", "20260615T120061Z", "2026061xT070000Z",
+                    "20260615 070000Z", "20260615T070000", "20260615T070000z", "20260615T0700000Z", ""] {
+            XCTAssertNil(InteropValues.compactUTC(Array(bad.utf8)), bad)
+        }
+    }
+
+    /// A large import into an empty SQLite store drops the secondary indexes and makes them
+    /// after the rows, in its one transaction: committed, they are all there and agree with
+    /// the rows; refused, the store is as it was, indexes included; into a store that holds a
+    /// task, nothing is dropped.
+    func testABulkImportIntoSQLiteKeepsItsIndexesAndItsOneTransaction() throws {
+        let base = NSTemporaryDirectory() + "kept-bulk-\(ProcessInfo.processInfo.processIdentifier)"
+        addTeardownBlock { for x in ["", "-wal", "-shm", ".tw.json", "-good.tw.json"] { try? FileManager.default.removeItem(atPath: base + ".db" + x); try? FileManager.default.removeItem(atPath: base + x) } }
+        let pad = String(repeating: "long words ", count: 20)
+        let (rows, good) = Self.bigFile { k in "\"description\":\"Task \(k) \(pad)\",\"project\":\"P\(k % 5)\",\"due\":\"20260701T0\(k % 10)0000Z\"" }
+        try rows.joined(separator: "\n").write(toFile: base + ".tw.json", atomically: true, encoding: .utf8)
+        try good.write(toFile: base + "-good.tw.json", atomically: true, encoding: .utf8)
+        XCTAssertGreaterThanOrEqual(good.utf8.count / 300, SQLiteStore.bulkRows, "the file is a bulk load")
+        let db = try SQLiteStore.open(base + ".db").get()
+        func indexes() throws -> String { try XCTUnwrap(try db.db.text("SELECT group_concat(name, ' ') FROM (SELECT name FROM sqlite_schema WHERE type = 'index' AND name NOT LIKE 'sqlite_%' ORDER BY name)")) }
+        let all = SQLiteStore.taskIndexes.map(\.name).sorted().joined(separator: " ")
+        XCTAssertEqual(try indexes(), all)
+        // The drop itself, and a rollback of it.
+        XCTAssertNoThrow(try db.prepareToWrite().get())
+        db.reserveTasks(100_000)
+        XCTAssertTrue(db.indexesDropped)
+        XCTAssertEqual(try db.db.text("SELECT count(*) FROM sqlite_schema WHERE type = 'index' AND name NOT LIKE 'sqlite_%'"), "0")
+        db.rollback()
+        XCTAssertEqual(try indexes(), all)
+        let s = Session(engine: Engine(store: db, clock: .wall(Self.now), defaultZone: Self.zone, uids: .seeded(3)))
+        XCTAssertEqual(lines(s, "import \(base).tw.json").first?.contains("line 5502"), true)
+        XCTAssertEqual(db.taskCount, 0)
+        XCTAssertEqual(try indexes(), all, "the rollback takes back the drop")
+        XCTAssertFalse(db.indexesDropped)
+        XCTAssertEqual(lines(s, "import \(base)-good.tw.json").first, "Imported \(base)-good.tw.json (Taskwarrior JSON): 6000 added, 0 changed, 0 skipped")
+        XCTAssertEqual(try indexes(), all)
+        XCTAssertEqual(try db.db.text("PRAGMA integrity_check"), "ok")
+        let other = try SQLiteStore.open(base + ".db").get()
+        XCTAssertEqual(other.taskCount, 6_000, "committed, as another connection sees")
+        XCTAssertEqual(other.tasks(.project("P3")).count, 1_200)
+        XCTAssertEqual(lines(s, "count project:P3"), ["1200 of 6000"])
+        // Into a store that holds tasks, the indexes stay.
+        db.reserveTasks(100_000)
+        XCTAssertFalse(db.indexesDropped)
+        XCTAssertEqual(lines(s, "undo").first?.hasPrefix("Undid import"), true)
+        XCTAssertEqual(try SQLiteStore.open(base + ".db").get().taskCount, 0)
+        XCTAssertEqual(try indexes(), all)
+    }
 }

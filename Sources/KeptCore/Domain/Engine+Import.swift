@@ -56,6 +56,8 @@ struct ImportRun {
     var pendingParents: [(Int, TaskUID, Int)] = []
     /// The project of the record before, by its name as written: most files run in streaks.
     var lastProject: (name: String, project: Project)?
+    /// The project's name in the store for each name as a record wrote it.
+    var projectNames: [String: String] = [:]
 
     init(engine: Engine, format: InteropFormat, options: ImportOptions) {
         self.engine = engine
@@ -122,8 +124,7 @@ struct ImportRun {
     }
 
     /// One record.
-    mutating func take(_ record: ImportedTask) throws(ImportError) {
-        var r = record
+    mutating func take(_ r: consuming ImportedTask) throws(ImportError) {
         r.task.title = ImportRun.oneLine(r.task.title)
         if let f = r.task.title.utf8.first, let l = r.task.title.utf8.last, f == 0x20 || l == 0x20 { r.task.title = r.task.title.trimmedSpaces }
         guard !r.task.title.isEmpty else {
@@ -144,16 +145,25 @@ struct ImportRun {
             apply(.task(before: e, after: m))
             return note(r, .change, id: e.id, fields: e.changedFields(to: m))
         }
-        try mark(r, 0)
-        if r.deleted { return note(r, .skip, id: nil, reason: .deletedInFile) }
+        // Marked with the id an add gives it (one lookup); a skip marks it with none (0).
+        try mark(r, nextID)
+        if r.deleted {
+            if r.hasUID { seen[r.task.uid] = 0 }
+            return note(r, .skip, id: nil, reason: .deletedInFile)
+        }
         if r.hasUID, let gone = lookup.deletedAt(r.task.uid) {
-            guard r.hasModified, r.task.modifiedAt > gone else { return note(r, .skip, id: nil, reason: .deletedHere) }
+            guard r.hasModified, r.task.modifiedAt > gone else {
+                seen[r.task.uid] = 0
+                return note(r, .skip, id: nil, reason: .deletedHere)
+            }
             if !options.dryRun {
                 engine.apply(.untombstone(r.task.uid))
                 untombstoned.append(Tombstone(uid: r.task.uid, deletedAt: gone))
             }
         }
-        var t = r.task
+        // The task is moved out of the record, not copied; the report's line names it below.
+        var t = Task(id: 0, title: "", createdAt: .epoch, uid: TaskUID(hi: 0, lo: 0))
+        swap(&t, &r.task)
         if !r.hasUID, t.uid == TaskUID(hi: 0, lo: 0) { t.uid = engine.uids.next() }
         t.id = nextID
         nextID += 1
@@ -169,9 +179,12 @@ struct ImportRun {
             t.repeatRule?.exceptions = spec?.exceptions ?? []
             t.repeatRule?.additions = spec?.additions ?? []
         }
-        if r.hasUID { seen[t.uid] = t.id } else { lookup.noteAdded(t.uid, id: t.id) }
-        apply(.task(before: nil, after: t))
-        note(r, .add, id: t.id)
+        if !r.hasUID { lookup.noteAdded(t.uid, id: t.id) }
+        let id = t.id
+        r.task.uid = t.uid
+        r.task.title = t.title
+        apply(.task(before: nil, after: consume t))
+        note(r, .add, id: id)
     }
 
     /// A task the file says was deleted: it leaves the store with a tombstone, and its
@@ -215,6 +228,12 @@ struct ImportRun {
             r.task.project = last.project.name
             return
         }
+        // A project met before, by its name as written: no case folding or comparing.
+        if !custom, let known = projectNames[name] {
+            r.task.project = known
+            return
+        }
+        defer { if let p = projects[name.lowercased()] { projectNames[name] = p.name } }
         let key = name.lowercased()
         defer { if let p = projects[key] { lastProject = (name, p) } }
         var p = projects[key] ?? Project(name: name)
@@ -300,7 +319,8 @@ struct ImportRun {
 
     /// A title on one line: line breaks and tabs become spaces (Kept's titles are one line).
     static func oneLine(_ s: String) -> String {
-        guard s.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) else { return s }
+        let control = { (b: UInt8) in b < 0x20 || b == 0x7F }
+        guard s.utf8.withContiguousStorageIfAvailable({ $0.contains(where: control) }) ?? s.utf8.contains(where: control) else { return s }
         let parts = s.split(whereSeparator: { $0.isNewline || $0 == "\t" || ($0.asciiValue.map { $0 < 0x20 || $0 == 0x7F } ?? false) })
         return parts.joined(separator: " ").trimmedSpaces
     }

@@ -23,25 +23,31 @@ enum InteropValues {
 
     /// An instant in either form: `20260615T070000Z` or ISO 8601 with an offset.
     static func instant(_ bytes: some Collection<UInt8>) -> Instant? {
-        if bytes.count == 16, let i = compactUTC(Array(bytes)) { return i }
+        if bytes.count == 16, let i = compactUTC(bytes) { return i }
         return TimeText.parseISOInstant(bytes)
     }
 
-    /// `20260615T070000Z`, read from its bytes.
-    static func compactUTC(_ b: [UInt8]) -> Instant? {
-        guard b.count == 16, b[8] == UInt8(ascii: "T"), b[15] == UInt8(ascii: "Z") else { return nil }
-        var v = [Int](repeating: 0, count: 6)
-        let spans = [(0, 4), (4, 2), (6, 2), (9, 2), (11, 2), (13, 2)]
-        for (k, (from, n)) in spans.enumerated() {
-            var x = 0
-            for c in b[from..<(from + n)] {
+    /// `20260615T070000Z`, read from its bytes in one pass without allocating (an import reads
+    /// several a record).
+    static func compactUTC(_ b: some Collection<UInt8>) -> Instant? {
+        guard b.count == 16 else { return nil }
+        // The fourteen digits as one number, YYYYMMDDhhmmss.
+        var n: Int64 = 0
+        var k = 0
+        for c in b {
+            switch k {
+            case 8: guard c == UInt8(ascii: "T") else { return nil }
+            case 15: guard c == UInt8(ascii: "Z") else { return nil }
+            default:
                 guard c >= 0x30, c <= 0x39 else { return nil }
-                x = x * 10 + Int(c - 0x30)
+                n = n * 10 + Int64(c - 0x30)
             }
-            v[k] = x
+            k += 1
         }
-        guard let d = CivilDate(year: v[0], month: v[1], day: v[2]), v[3] <= 23, v[4] <= 59, v[5] <= 60 else { return nil }
-        return Instant(seconds: Int64(d.dayNumber) * 86_400 + Int64(v[3] * 3_600 + v[4] * 60 + min(v[5], 59)))
+        let second = Int(n % 100), minute = Int(n / 100 % 100), hour = Int(n / 10_000 % 100)
+        let day = Int(n / 1_000_000 % 100), month = Int(n / 100_000_000 % 100), year = Int(n / 10_000_000_000)
+        guard let d = CivilDate(year: year, month: month, day: day), hour <= 23, minute <= 59, second <= 60 else { return nil }
+        return Instant(seconds: Int64(d.dayNumber) * 86_400 + Int64(hour * 3_600 + minute * 60 + min(second, 59)))
     }
 
     /// A due written as a day (`2026-06-15`), a wall time (`2026-06-15T09:00`) or an instant
@@ -66,7 +72,13 @@ enum InteropValues {
     /// A repeat read from an RRULE: the spec, nil with the reason when Kept cannot hold the
     /// rule (it is then kept as the record's), or an error for a malformed one.
     static func repeatSpec(rrule: String, anchor: Due?, line: Int) -> Result<RepeatSpec, ImportError>? {
-        switch RepeatRule.fromRRULE(rrule) {
+        var none = RRULECache(limit: 0)
+        return repeatSpec(rrule: rrule, anchor: anchor, line: line, cache: &none)
+    }
+
+    /// The same, each distinct RRULE read once (a file of many repeating tasks says few).
+    static func repeatSpec(rrule: String, anchor: Due?, line: Int, cache: inout RRULECache) -> Result<RepeatSpec, ImportError>? {
+        switch cache.rule(rrule) {
         case .success(var r):
             r.weekStart = r.weekStart ?? .monday
             guard let a = anchor else { return nil }
@@ -89,6 +101,21 @@ enum InteropValues {
     /// What a format kept of a task before (on export, written back).
     static func kept(_ t: Task, _ format: InteropFormat) -> JSONObject {
         t.extra[format.extraKey]?.objectValue ?? JSONObject()
+    }
+}
+
+/// RRULEs read so far and what each reads as, up to `limit` distinct ones.
+struct RRULECache {
+    var limit: Int
+    var rules: [String: Result<RepeatRule, RRULEError>] = [:]
+
+    init(limit: Int = 256) { self.limit = limit }
+
+    mutating func rule(_ text: String) -> Result<RepeatRule, RRULEError> {
+        if let r = rules[text] { return r }
+        let r = RepeatRule.fromRRULE(text)
+        if rules.count < limit { rules[text] = r }
+        return r
     }
 }
 

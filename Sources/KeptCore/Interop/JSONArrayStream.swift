@@ -3,6 +3,12 @@
 // line and column in the whole file. A file of objects one after the other without the array's
 // brackets (`task export` with json.array=off) is read the same way.
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 struct JSONArrayStream {
     let input: ByteInput
     var buf: [UInt8] = []
@@ -51,14 +57,24 @@ struct JSONArrayStream {
             }
             let start = pos
             while true {
-                var r = JSONReader(bytes: buf, from: start, textStart: 0)
-                do {
-                    let v = try body(&r)
-                    pos = r.offset
+                // The reader shares the buffer only while it parses, so the buffer is unique
+                // again when it grows or drops what is read (no copy of it).
+                let parsed: Result<(T, Int), JSONError> = {
+                    var r = JSONReader(bytes: buf, from: start, textStart: 0)
+                    do throws(JSONError) {
+                        let v = try body(&r)
+                        return .success((v, r.offset))
+                    } catch {
+                        return .failure(error)
+                    }
+                }()
+                switch parsed {
+                case .success(let (v, end)):
+                    pos = end
                     let line = lineNumber(at: start)
                     compact()
                     return (v, line)
-                } catch {
+                case .failure(let error):
                     // Past the bytes read so far: read more and parse the element again.
                     if error.offset >= buf.count - 16, try input.read(into: &buf, max: max(ByteInput.chunk, buf.count)) { continue }
                     throw fail(error, at: error.offset)
@@ -87,10 +103,19 @@ struct JSONArrayStream {
     /// The line of an offset at or after the last one asked for.
     mutating func lineNumber(at offset: Int) -> Int {
         let end = min(offset, buf.count)
-        while scanPos < end {
-            if buf[scanPos] == 0x0A { scanLine += 1 }
-            scanPos += 1
+        guard scanPos < end else { return scanLine }
+        var lines = 0
+        buf.withUnsafeBufferPointer { b in
+            // memchr from one line feed to the next: a record is about one line.
+            guard let base = b.baseAddress else { return }
+            var k = scanPos
+            while k < end, let hit = memchr(base + k, 0x0A, end - k) {
+                lines += 1
+                k = UnsafeRawPointer(base).distance(to: UnsafeRawPointer(hit)) + 1
+            }
         }
+        scanLine += lines
+        scanPos = end
         return scanLine
     }
 

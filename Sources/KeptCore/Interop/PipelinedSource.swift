@@ -34,7 +34,6 @@ public final class PipelinedSource<S: ImportSource>: ImportSource {
     let shared = Shared()
     let group = DispatchGroup()
     var current: [ImportedTask] = []
-    var k = 0
     static var depth: Int { 8 }
     static var batch: Int { 512 }
 
@@ -77,7 +76,8 @@ public final class PipelinedSource<S: ImportSource>: ImportSource {
     }
 
     public func next() throws(ImportError) -> ImportedTask? {
-        while k == current.count {
+        // A batch is taken last record first, so each is moved out of it, not copied.
+        while current.isEmpty {
             let (batch, done, failure) = shared.state.withLock { st -> ([ImportedTask]?, Bool, ImportError?) in
                 if !st.batches.isEmpty { return (st.batches.removeFirst(), false, nil) }
                 return (nil, st.finished, st.failure)
@@ -85,7 +85,7 @@ public final class PipelinedSource<S: ImportSource>: ImportSource {
             if let b = batch {
                 shared.room.signal()
                 current = b
-                k = 0
+                current.reverse()
                 continue
             }
             if done {
@@ -94,7 +94,6 @@ public final class PipelinedSource<S: ImportSource>: ImportSource {
             }
             shared.ready.wait()
         }
-        k += 1
-        return current[k - 1]
+        return current.popLast()
     }
 }

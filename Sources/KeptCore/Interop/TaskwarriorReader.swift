@@ -17,6 +17,7 @@ public struct TaskwarriorReader: ImportSource {
     var templateOrder: [TaskUID] = []
     var children: [ImportedTask] = []
     var tail: [ImportedTask]? = nil
+    var rrules = RRULECache()
 
     public init(_ input: ByteInput, zone: Zone) {
         stream = JSONArrayStream(input)
@@ -29,11 +30,12 @@ public struct TaskwarriorReader: ImportSource {
             while let (rec, line) = try stream.next({ (r: inout JSONReader) throws(JSONError) -> TaskwarriorRecord in
                 try TaskwarriorRecord.read(&r, zone: z)
             }) {
-                var t = try rec.task(line: line, zone: zone)
+                let t = try rec.task(line: line, zone: zone, rrules: &rrules)
                 if rec.isTemplate {
                     if templates[t.task.uid] == nil { templateOrder.append(t.task.uid) }
-                    t.task.status = .open
-                    templates[t.task.uid] = t
+                    var open = t
+                    open.task.status = .open
+                    templates[t.task.uid] = open
                 } else if rec.parent != nil {
                     children.append(t)
                 } else {
@@ -115,7 +117,7 @@ struct TaskwarriorRecord {
         func date(_ r: inout JSONReader, _ name: String) throws(JSONError) -> Instant? {
             let start = r.offset
             guard let ref = try r.readStringRefOrNull() else { return nil }
-            guard let i = r.withText(ref, { InteropValues.instant($0) }) else {
+            guard let i = r.withText(ref, { t in t.withUnsafeBufferPointer { InteropValues.instant($0) } }) else {
                 throw r.error("'\(name)' is not a date like 20260615T070000Z", at: start)
             }
             return i
@@ -124,7 +126,7 @@ struct TaskwarriorRecord {
             if r.text(k, is: "uuid") {
                 let start = r.offset
                 let ref = try r.readStringRef()
-                guard let u = r.withText(ref, { TaskUID.parse($0) }) else { throw r.error("'uuid' is not a UUID", at: start) }
+                guard let u = r.withText(ref, { t in t.withUnsafeBufferPointer { TaskUID.parse($0) } }) else { throw r.error("'uuid' is not a UUID", at: start) }
                 t.uuid = u
             } else if r.text(k, is: "description") { t.description = try r.readStringOrNull() }
             else if r.text(k, is: "status") { t.status = try r.readStringOrNull() }
@@ -189,7 +191,7 @@ struct TaskwarriorRecord {
     static let priorities: [String: Priority] = ["H": .high, "M": .medium, "L": .low, "U": .critical]
 
     /// The Kept task.
-    func task(line: Int, zone: Zone) throws(ImportError) -> ImportedTask {
+    func task(line: Int, zone: Zone, rrules: inout RRULECache) throws(ImportError) -> ImportedTask {
         func local(_ i: Instant) -> Due {
             let l = zone.local(at: i)
             // Taskwarrior has no date-only due: a due at local midnight is a day.
@@ -197,7 +199,8 @@ struct TaskwarriorRecord {
         }
         let created = entry ?? modified ?? Instant.epoch
         var t = Task(id: 0, title: description ?? "", createdAt: created, uid: uuid ?? TaskUID(hi: 0, lo: 0))
-        var r = ImportedTask(task: t, hasUID: uuid != nil, fields: [.title, .status, .due, .start, .priority, .project, .tags,
+        // The record holds the task only at the end (moved in, not copied).
+        var r = ImportedTask(task: Task(id: 0, title: "", createdAt: .epoch, uid: TaskUID(hi: 0, lo: 0)), hasUID: uuid != nil, fields: [.title, .status, .due, .start, .priority, .project, .tags,
                                                                     .description, .repeat, .estimate, .completed, .created, .comments],
                              line: line)
         if entry == nil { r.fields.remove(.created) }
@@ -258,7 +261,7 @@ struct TaskwarriorRecord {
             guard spec.rule != nil else { throw ImportError(.E0604, "'rrule' '\(rr)' is neither an RRULE nor a repeat Kept reads", line: line) }
             t.repeatRule = spec
         } else if let rr = rrule {
-            switch InteropValues.repeatSpec(rrule: rr, anchor: t.due, line: line) {
+            switch InteropValues.repeatSpec(rrule: rr, anchor: t.due, line: line, cache: &rrules) {
             case .success(let s)?: t.repeatRule = s
             case .failure(let e)?: throw e
             case nil: kept["rrule"] = .string(rr)
@@ -281,7 +284,7 @@ struct TaskwarriorRecord {
             t.extra[InteropFormat.taskwarrior.extraKey] = .object(kept)
             r.unmapped = kept.members.map(\.key)
         }
-        r.task = t
+        swap(&r.task, &t)
         return r
     }
 }

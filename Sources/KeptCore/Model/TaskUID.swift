@@ -42,20 +42,27 @@ public struct TaskUID: Sendable, Hashable, Comparable, CustomStringConvertible {
         return z ^ (z >> 31)
     }
 
-    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
-
     /// `0b7e5c1e-…`: 36 lowercase characters.
     public var description: String {
-        var out = [UInt8](repeating: UInt8(ascii: "-"), count: 36)
-        var k = 0
-        for (word, dashes) in [(hi, [8, 13]), (lo, [18, 23])] {
-            for nibble in stride(from: 60, through: 0, by: -4) {
-                if dashes.contains(k) { k += 1 }
-                out[k] = TaskUID.hexDigits[Int((word >> UInt64(nibble)) & 0xF)]
+        // Written straight into the string's storage: a store writes one for every row.
+        String(unsafeUninitializedCapacity: 36) { out in
+            var k = 0
+            forEachByte { b in
+                out[k] = b
                 k += 1
             }
+            return k
         }
-        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// The 36 bytes of `description`, one at a time (writers append them without a string).
+    @inline(__always)
+    func forEachByte(_ body: (UInt8) -> Void) {
+        for n in 0..<32 {
+            if n == 8 || n == 12 || n == 16 || n == 20 { body(UInt8(ascii: "-")) }
+            let nibble = ((n < 16 ? hi : lo) >> UInt64(60 - 4 * (n % 16))) & 0xF
+            body(nibble < 10 ? 0x30 + UInt8(nibble) : 0x57 + UInt8(nibble))
+        }
     }
 
     /// Reads `8-4-4-4-12` hex (either case) from bytes; nil for anything else.

@@ -5,7 +5,12 @@ extension JSONReader {
     /// Reads the string whose opening quote is at the current position: scanned and checked as
     /// a reference (JSONReader+Refs), then built.
     mutating func parseString() throws(JSONError) -> String {
-        string(try parseStringRef())
+        let ref = try parseStringRef()
+        // Built from the bytes in place: calling `string(_:)` here would copy the reader.
+        guard ref.escaped else {
+            return bytes.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[ref.start..<ref.end]), as: UTF8.self) }
+        }
+        return string(ref)
     }
 
     /// Moves past the string whose opening quote is at the current position, checking it but building nothing.

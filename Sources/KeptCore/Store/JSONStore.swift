@@ -66,7 +66,11 @@ public final class JSONStore: StoreBackend {
         return uidIndex?[uid].flatMap { store.task($0) }
     }
     public var tombstones: [Tombstone] { store.tombstones }
-    public func tombstone(uid: TaskUID) -> Tombstone? { store.tombstoneMap[uid].map { Tombstone(uid: uid, deletedAt: $0) } }
+    public func tombstone(uid: TaskUID) -> Tombstone? {
+        // Every new task asks; a store without tombstones answers without hashing.
+        guard !store.tombstoneMap.isEmpty else { return nil }
+        return store.tombstoneMap[uid].map { Tombstone(uid: uid, deletedAt: $0) }
+    }
     public func snapshot() -> Store { store }
 
     public func columns(dayStart: WallTime, withText: Bool, withSearch: Bool) -> TaskIndex {
@@ -99,7 +103,8 @@ public final class JSONStore: StoreBackend {
         if case .item(.task(let b, let a)) = change {
             // A boxed copy: an entry of the log costs a word for a task that was not there (an add).
             if let id = b?.id { taskLog.append((id, store.task(id).map(TaskBox.init))) }
-            if let id = a?.id, id != b?.id { taskLog.append((id, store.task(id).map(TaskBox.init))) }
+            // Every id the store holds is below its next id: an add asks for nothing.
+            if let id = a?.id, id != b?.id { taskLog.append((id, id < store.nextID ? store.task(id).map(TaskBox.init) : nil)) }
             if uidIndex != nil {
                 if let b { uidIndex?[b.uid] = nil }
                 if let a { uidIndex?[a.uid] = a.id }

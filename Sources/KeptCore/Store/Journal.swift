@@ -1,8 +1,9 @@
 // Undo and redo: every change is a step of before/after pairs, so undo puts back exactly what
 // was there (R-TASK-1). The history is bounded; the bound is documented in docs/STORE.md.
 
-/// One reversible change to one item.
-public enum Change: Sendable {
+/// One reversible change to one item. Indirect: a change is a word that the change path,
+/// the step and the backend's log share, not two tasks copied at each hand-over.
+public indirect enum Change: Sendable {
     case task(before: Task?, after: Task?)
     case project(before: Project?, after: Project?)
     case settings(before: Settings, after: Settings)

@@ -29,11 +29,7 @@ extension SQLiteStore {
       reminders INTEGER NOT NULL,
       record TEXT NOT NULL
     );
-    CREATE INDEX tasks_kind_due ON tasks (kind, due_day, due_minute);
-    CREATE INDEX tasks_parent ON tasks (parent) WHERE parent IS NOT NULL;
-    CREATE INDEX tasks_title ON tasks (title);
-    CREATE INDEX tasks_project ON tasks (project_key) WHERE project_key IS NOT NULL;
-    CREATE INDEX tasks_reminders ON tasks (id) WHERE reminders > 0;
+    \(taskIndexes.map(\.create).joined(separator: "\n"))
     CREATE TABLE projects (pos INTEGER PRIMARY KEY, record TEXT NOT NULL);
     CREATE TABLE areas (pos INTEGER PRIMARY KEY, record TEXT NOT NULL);
     CREATE TABLE filters (pos INTEGER PRIMARY KEY, record TEXT NOT NULL);
@@ -41,6 +37,16 @@ extension SQLiteStore {
                           changes INTEGER NOT NULL, step TEXT NOT NULL);
     CREATE TABLE tombstones (uid TEXT PRIMARY KEY NOT NULL, deleted_at TEXT NOT NULL, seq INTEGER NOT NULL UNIQUE);
     """
+
+    /// The indexes of the tasks table other than its keys (uid, id): a large import into an
+    /// empty store drops them and makes them again after the rows, in the same transaction.
+    static let taskIndexes: [(name: String, create: String)] = [
+        ("tasks_kind_due", "CREATE INDEX tasks_kind_due ON tasks (kind, due_day, due_minute);"),
+        ("tasks_parent", "CREATE INDEX tasks_parent ON tasks (parent) WHERE parent IS NOT NULL;"),
+        ("tasks_title", "CREATE INDEX tasks_title ON tasks (title);"),
+        ("tasks_project", "CREATE INDEX tasks_project ON tasks (project_key) WHERE project_key IS NOT NULL;"),
+        ("tasks_reminders", "CREATE INDEX tasks_reminders ON tasks (id) WHERE reminders > 0;"),
+    ]
 
     /// Brings a database to the current schema in one transaction: a new file gets the whole
     /// schema, an older one each step after its version. What it finds is read again under the
@@ -179,6 +185,7 @@ extension SQLiteStore {
             st.bind(1, t.uid.description)
             st.bind(2, TimeText.isoInstant(t.deletedAt, in: .utc))
             try st.run()
+            hasTombstones = true
             try db.exec("DELETE FROM tombstones WHERE seq <= (SELECT max(seq) FROM tombstones) - \(Tombstone.limit)")
         case .untombstone(let uid):
             let st = try db.statement("DELETE FROM tombstones WHERE uid = ?1")

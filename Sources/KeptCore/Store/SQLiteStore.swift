@@ -31,6 +31,12 @@ public final class SQLiteStore: StoreBackend {
     /// A write that failed: the commit fails with it, and nothing is written.
     private var failure: StoreError?
     public private(set) var hasPending = false
+    /// Set while a large import into an empty store has dropped the secondary indexes of
+    /// the tasks (SQLiteStore.taskIndexes): the commit makes them again before it commits.
+    private(set) var indexesDropped = false
+    /// Whether the tombstones table has a row; nil when not known. A new task asks for its
+    /// uid's tombstone, and a store without any answers without a query.
+    var hasTombstones: Bool?
 
     /// The first bytes of every SQLite database file.
     public static let header: [UInt8] = Array("SQLite format 3".utf8) + [0]
@@ -161,6 +167,8 @@ public final class SQLiteStore: StoreBackend {
     }
 
     public func tombstone(uid: TaskUID) -> Tombstone? {
+        if hasTombstones == nil { hasTombstones = ((try? db.integer("SELECT EXISTS (SELECT 1 FROM tombstones)")) ?? 1) != 0 }
+        guard hasTombstones != false else { return nil }
         guard let st = try? db.statement("SELECT deleted_at FROM tombstones WHERE uid = ?1") else { return nil }
         defer { st.reset() }
         st.bind(1, uid.description)
@@ -298,8 +306,28 @@ public final class SQLiteStore: StoreBackend {
     /// for every row. It stays raised for the connection; SQLite fills it only as pages are used.
     public func reserveTasks(_ n: Int) {
         let kb = min(n / 5, 131_072)
-        guard kb > 2_000 else { return }
-        try? db.exec("PRAGMA cache_size = -\(kb)")
+        if kb > 2_000 { try? db.exec("PRAGMA cache_size = -\(kb)") }
+        // Into an empty store, the secondary indexes are made once after the rows (a sort)
+        // instead of taking each row at a random place; the keys (uid, id) stay. It is one
+        // transaction: a rollback or a crash leaves them as they were.
+        guard n >= SQLiteStore.bulkRows, writing, failure == nil, !indexesDropped, taskCount == 0 else { return }
+        do throws(SQLiteError) {
+            for (name, _) in SQLiteStore.taskIndexes { try db.exec("DROP INDEX \(name)") }
+            indexesDropped = true
+        } catch {
+            failure = .writeFailed(path: file.path, reason: error.message)
+        }
+    }
+
+    /// How many new rows (as an import estimates them) make an import into an empty store a
+    /// bulk load.
+    static let bulkRows = 4_096
+
+    /// The secondary indexes again, after a bulk load.
+    private func remakeIndexes() throws(SQLiteError) {
+        guard indexesDropped else { return }
+        for (_, create) in SQLiteStore.taskIndexes { try db.exec(create) }
+        indexesDropped = false
     }
 
     public func commit() -> Result<Void, StoreError> {
@@ -312,6 +340,7 @@ public final class SQLiteStore: StoreBackend {
             return .success(())
         }
         do throws(SQLiteError) {
+            try remakeIndexes()
             try db.exec("COMMIT")
             writing = false
             hasPending = false
@@ -324,6 +353,8 @@ public final class SQLiteStore: StoreBackend {
 
     public func rollback() {
         if writing { try? db.exec("ROLLBACK") }
+        // The rollback takes back the drop too.
+        indexesDropped = false
         writing = false
         failure = nil
         hasPending = false
@@ -341,6 +372,7 @@ public final class SQLiteStore: StoreBackend {
 
     public func reload() -> Result<Void, StoreError> {
         if writing { try? db.exec("ROLLBACK") }
+        indexesDropped = false
         writing = false
         failure = nil
         hasPending = false
@@ -369,5 +401,6 @@ public final class SQLiteStore: StoreBackend {
         }
         loadedJournal = nil
         full = nil
+        hasTombstones = nil
     }
 }

@@ -101,7 +101,8 @@ public struct Store: Sendable {
 
     /// Builds the tasks before a change.
     private mutating func own() {
-        guard let d = deferred else { return }
+        // Asked at every change: nil is told without copying the optional.
+        guard deferred != nil, let d = deferred else { return }
         built = d.tasks
         deferred = nil
     }
@@ -112,6 +113,9 @@ public struct Store: Sendable {
             let k = Store.lowerBound(d.ids.count) { d.ids[$0] < id }
             return (k, k < d.ids.count && d.ids[k] == id)
         }
+        // Past the newest (an add asks for its own id first): no search, and only the newest's id
+        // read (`built.last` would copy the task).
+        if !built.isEmpty, built[built.count - 1].id < id { return (built.count, false) }
         let k = Store.lowerBound(built.count) { built[$0].id < id }
         return (k, k < built.count && built[k].id == id)
     }
@@ -188,7 +192,7 @@ public struct Store: Sendable {
     /// Adds a task, or replaces the task with its id; tasks stay in id order.
     public mutating func put(_ t: Task) {
         own()
-        if built.last.map({ $0.id < t.id }) ?? true {
+        if built.isEmpty || built[built.count - 1].id < t.id {
             // A new task, after the newest: the common case, without a search.
             built.append(t)
             if t.id >= nextID { nextID = t.id + 1 }

@@ -7,30 +7,46 @@ import Synchronization
 extension StoreCodec {
     /// Appends `t` as `JSONWriter.append(.object(taskObject(t)))` would.
     static func appendTaskRecord(_ t: Task, to out: inout [UInt8]) {
-        func key(_ k: StaticString, first: Bool = false) {
-            if !first { out.append(UInt8(ascii: ",")) }
+        // No helper allocates: literals are appended from their static bytes.
+        func lit(_ s: StaticString) { s.withUTF8Buffer { out.append(contentsOf: $0) } }
+        func key(_ k: StaticString) {
+            out.append(UInt8(ascii: ","))
             out.append(UInt8(ascii: "\""))
-            k.withUTF8Buffer { out.append(contentsOf: $0) }
-            out.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ":")])
+            lit(k)
+            out.append(UInt8(ascii: "\""))
+            out.append(UInt8(ascii: ":"))
         }
-        func two(_ n: Int) {
-            out.append(0x30 + UInt8(truncatingIfNeeded: n / 10 % 10))
-            out.append(0x30 + UInt8(truncatingIfNeeded: n % 10))
+        // Fixed-width pieces (days, times, instants, uids) are a template copied to the stack,
+        // its digits filled in, and appended in one go.
+        func stamp(_ template: StaticString, _ fill: (UnsafeMutablePointer<UInt8>) -> Void) {
+            let n = template.utf8CodeUnitCount
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: n) { b in
+                guard let p = b.baseAddress else { return }
+                p.initialize(from: template.utf8Start, count: n)
+                fill(p)
+                out.append(contentsOf: UnsafeBufferPointer(start: p, count: n))
+            }
+        }
+        func two(_ p: UnsafeMutablePointer<UInt8>, _ at: Int, _ n: Int) {
+            p[at] = 0x30 + UInt8(truncatingIfNeeded: n / 10 % 10)
+            p[at + 1] = 0x30 + UInt8(truncatingIfNeeded: n % 10)
+        }
+        /// `YYYY-MM-DD` at `at`.
+        func ymd(_ p: UnsafeMutablePointer<UInt8>, _ at: Int, _ d: CivilDate) {
+            let y = max(0, min(d.year, 9999))
+            two(p, at, y / 100); two(p, at + 2, y % 100)
+            two(p, at + 5, d.month); two(p, at + 8, d.day)
         }
         func int(_ n: Int) {
             if n >= 0, n < 10 { out.append(0x30 + UInt8(n)); return }
-            var m = n.magnitude
+            let m = n.magnitude
             if n < 0 { out.append(UInt8(ascii: "-")) }
-            var buf: [UInt8] = []
-            buf.reserveCapacity(20)
-            while m > 0 { buf.append(0x30 + UInt8(m % 10)); m /= 10 }
-            out.append(contentsOf: buf.reversed())
-        }
-        func ymd(_ d: CivilDate) {
-            let y = max(0, min(d.year, 9999))
-            two(y / 100); two(y % 100)
-            out.append(UInt8(ascii: "-")); two(d.month)
-            out.append(UInt8(ascii: "-")); two(d.day)
+            var p: UInt = 1
+            while p <= m / 10 { p *= 10 }
+            while p > 0 {
+                out.append(0x30 + UInt8(truncatingIfNeeded: m / p % 10))
+                p /= 10
+            }
         }
         func string(_ s: String) { JSONWriter.appendString(s, to: &out) }
         func strings(_ a: [String]) {
@@ -42,75 +58,66 @@ extension StoreCodec {
             out.append(UInt8(ascii: "]"))
         }
         func due(_ d: Due) {
-            out.append(contentsOf: Array("{\"date\":\"".utf8))
-            ymd(d.date)
             if let t = d.time {
-                out.append(contentsOf: Array("\",\"time\":\"".utf8))
-                two(t.hour); out.append(UInt8(ascii: ":")); two(t.minute)
-                out.append(contentsOf: Array("\"}".utf8))
+                stamp("{\"date\":\"0000-00-00\",\"time\":\"00:00\"}") { p in
+                    ymd(p, 9, d.date)
+                    two(p, 29, t.hour); two(p, 32, t.minute)
+                }
             } else {
-                out.append(contentsOf: Array("\",\"time\":null}".utf8))
+                stamp("{\"date\":\"0000-00-00\",\"time\":null}") { p in ymd(p, 9, d.date) }
             }
         }
-        func date(_ d: CivilDate) { out.append(0x22); ymd(d); out.append(0x22) }
+        func date(_ d: CivilDate) { stamp("\"0000-00-00\"") { p in ymd(p, 1, d) } }
         func instant(_ i: Instant) {
             // TimeText.isoInstant(i, in: .utc): "2026-06-15T07:00:00+00:00".
             let s = i.clampedSeconds
             let day = CalendarMath.floorDivide(s, CalendarMath.secondsPerDay)
             let sec = s - day * CalendarMath.secondsPerDay
-            out.append(0x22)
-            ymd(CivilDate(dayNumber: day))
-            out.append(UInt8(ascii: "T"))
-            two(sec / 3_600); out.append(UInt8(ascii: ":"))
-            two(sec / 60 % 60); out.append(UInt8(ascii: ":"))
-            two(sec % 60)
-            out.append(contentsOf: Array("+00:00\"".utf8))
+            stamp("\"0000-00-00T00:00:00+00:00\"") { p in
+                ymd(p, 1, CivilDate(dayNumber: day))
+                two(p, 12, sec / 3_600); two(p, 15, sec / 60 % 60); two(p, 18, sec % 60)
+            }
         }
         func uid(_ u: TaskUID) {
-            let hex: [UInt8] = Array("0123456789abcdef".utf8)
-            out.append(0x22)
-            var k = 0
-            for (word, dashes) in [(u.hi, (8, 12)), (u.lo, (16, 20))] {
-                for nibble in stride(from: 60, through: 0, by: -4) {
-                    if k == dashes.0 || k == dashes.1 { out.append(UInt8(ascii: "-")) }
-                    out.append(hex[Int((word >> UInt64(nibble)) & 0xF)])
+            stamp("\"00000000-0000-0000-0000-000000000000\"") { p in
+                var k = 1
+                u.forEachByte { b in
+                    p[k] = b
                     k += 1
                 }
             }
-            out.append(0x22)
         }
-        out.append(UInt8(ascii: "{"))
-        key("id", first: true); int(t.id)
-        key("uid"); uid(t.uid)
-        key("title"); string(t.title)
-        key("status"); string(t.status.rawValue)
-        if let d = t.due { key("due"); due(d) }
-        if let d = t.start { key("start"); due(d) }
-        if t.priority != .none { key("priority"); string(t.priority.name) }
-        if let p = t.project { key("project"); string(p) }
-        if let a = t.area { key("area"); string(a) }
-        if !t.tags.isEmpty { key("tags"); strings(t.tags) }
-        if !t.notes.isEmpty { key("notes"); strings(t.notes) }
-        if let d = t.description { key("description"); string(d) }
+        lit("{\"id\":"); int(t.id)
+        lit(",\"uid\":"); uid(t.uid)
+        lit(",\"title\":"); string(t.title)
+        lit(",\"status\":"); string(t.status.rawValue)
+        if let d = t.due { lit(",\"due\":"); due(d) }
+        if let d = t.start { lit(",\"start\":"); due(d) }
+        if t.priority != .none { lit(",\"priority\":"); string(t.priority.name) }
+        if let p = t.project { lit(",\"project\":"); string(p) }
+        if let a = t.area { lit(",\"area\":"); string(a) }
+        if !t.tags.isEmpty { lit(",\"tags\":"); strings(t.tags) }
+        if !t.notes.isEmpty { lit(",\"notes\":"); strings(t.notes) }
+        if let d = t.description { lit(",\"description\":"); string(d) }
         if let r = t.repeatRule {
-            key("repeat")
+            lit(",\"repeat\":")
             JSONWriter.append(repeatValue(r), to: &out, pretty: false, indent: 0, level: 0)
         }
         if let e = t.estimate {
-            key("estimate")
-            out.append(contentsOf: Array("{\"minutes\":".utf8))
+            lit(",\"estimate\":")
+            lit("{\"minutes\":")
             int(e.minutes)
-            out.append(contentsOf: Array((e.source == .user ? ",\"source\":\"user\"}" : ",\"source\":\"suggested\"}").utf8))
+            if e.source == .user { lit(",\"source\":\"user\"}") } else { lit(",\"source\":\"suggested\"}") }
         }
-        if let h = t.heldUntil { key("heldUntil"); date(h) }
-        if let d = t.notTodayOn { key("notTodayOn"); date(d) }
-        if let c = t.completedAt { key("completedAt"); instant(c) }
-        key("createdAt"); instant(t.createdAt)
-        key("modifiedAt"); instant(t.modifiedAt)
-        if let p = t.parent { key("parent"); int(p) }
-        if let n = t.nextOccurrence { key("nextOccurrence"); int(n) }
-        if t.pristine { key("pristine"); out.append(contentsOf: Array("true".utf8)) }
-        if let g = t.goal { key("goal"); string(g) }
+        if let h = t.heldUntil { lit(",\"heldUntil\":"); date(h) }
+        if let d = t.notTodayOn { lit(",\"notTodayOn\":"); date(d) }
+        if let c = t.completedAt { lit(",\"completedAt\":"); instant(c) }
+        lit(",\"createdAt\":"); instant(t.createdAt)
+        lit(",\"modifiedAt\":"); instant(t.modifiedAt)
+        if let p = t.parent { lit(",\"parent\":"); int(p) }
+        if let n = t.nextOccurrence { lit(",\"nextOccurrence\":"); int(n) }
+        if t.pristine { lit(",\"pristine\":"); lit("true") }
+        if let g = t.goal { lit(",\"goal\":"); string(g) }
         func value(_ k: StaticString, _ v: JSONValue) {
             key(k)
             JSONWriter.append(v, to: &out, pretty: false, indent: 0, level: 0)
@@ -137,9 +144,13 @@ extension StoreCodec {
             return
         }
         @Sendable func run(_ r: Range<Int>, _ into: inout [UInt8]) {
-            for k in r {
-                into.append(contentsOf: k == 0 ? [0x0A, 0x20, 0x20, 0x20, 0x20] : [0x2C, 0x0A, 0x20, 0x20, 0x20, 0x20])
-                appendTaskRecord(tasks[k], to: &into)
+            // Each task is read in place, not copied out of the array.
+            tasks.withUnsafeBufferPointer { list in
+                for k in r {
+                    if k > 0 { into.append(0x2C) }
+                    ("\n    " as StaticString).withUTF8Buffer { into.append(contentsOf: $0) }
+                    appendTaskRecord(list[k], to: &into)
+                }
             }
         }
         out.append(UInt8(ascii: "["))
