@@ -43,6 +43,7 @@ extension Expansion {
             }
             return nil
         }
+        if walksYearDays { return firstInYearDays(atOrAfter: k, kDay: kDay) }
         var c = MonthCursor(containing: kDay)
         var memo = MonthMaskMemo()
         var phase: DayPhase? = nil
@@ -180,6 +181,7 @@ extension Expansion {
         guard reachable, frequency != .minutely || minutelySetPosKeeps else { return 0 }
         let kDay = floorDiv(k, OccurrenceKey.minutesPerDay)
         guard kDay >= anchorDay, limit > 0 else { return 0 }
+        if walksYearDays { return min(countByYearDays(before: k, kDay: kDay, limit: limit), limit) }
         // A minutely rule's phase costs more to find than it saves on most days (count(onDay:)
         // keeps to the step itself): only when years are to be left out.
         var phase = frequency == .minutely ? .none : dayPhase()

@@ -66,6 +66,11 @@ struct YearInfo {
         while m < 12, monthStart(m + 1) <= i { m += 1 }
         return m
     }
+    /// The month (1…12) of a day offset in a year: a guess from 31-day months, at most one short.
+    static func month(ofOffset i: Int, leap: Bool) -> Int {
+        let m = 1 + min(11, i / 31)
+        return m < 12 && monthStarts[m] + (leap && m > 1 ? 1 : 0) <= i ? m + 1 : m
+    }
     /// Weekday (Monday = 0) of a day offset.
     @inline(__always) func weekday(ofOffset i: Int) -> Int { floorMod(firstWeekday + i, 7) }
 }
