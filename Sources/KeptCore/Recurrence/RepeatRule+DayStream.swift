@@ -66,7 +66,7 @@ extension Expansion {
                 if !skip.mayHave(self, base: c.base, jan1Weekday: c.firstWeekday, leap: c.leap, memo: &memo) {
                     c.advanceYear()
                     visited += 12
-                    if c.base > Expansion.lastDay { return nil }
+                    if c.base > searchEnd { return nil }
                     continue
                 }
             }
@@ -90,7 +90,7 @@ extension Expansion {
             if c.month == 1, visited > 0 { januaries += 1 }
             c.advance()
             visited += 1
-            if c.base > Expansion.lastDay { return nil }
+            if c.base > searchEnd { return nil }
         }
         return nil
     }

@@ -111,8 +111,12 @@ struct Expansion {
     let timesPerDay: Int
     /// A day the month lacks (BYMONTHDAY=31 in April) falls on the month's last day.
     let clamp: Bool
+    /// The last day a search for an occurrence looks at (day-stream and weekly rules): the
+    /// calendar's, or UNTIL's for the next occurrence of a series (RepeatRule.searchEnd).
+    let searchEnd: Int
 
-    init(_ rule: borrowing RepeatRule, anchor: CivilDate, time: WallTime?, weekStart account: Weekday) {
+    init(_ rule: borrowing RepeatRule, anchor: CivilDate, time: WallTime?, weekStart account: Weekday, through last: Int = Expansion.lastDay) {
+        searchEnd = last
         nthWeekdays = rule.nthWeekdays
         yearDays = rule.yearDays
         setPositions = rule.setPositions
@@ -449,7 +453,7 @@ struct Expansion {
     private func firstInCalendar(atOrAfter k0: OccurrenceKey) -> OccurrenceKey? {
         let k = max(k0, startKey)
         let kDay = floorDiv(k, OccurrenceKey.minutesPerDay)
-        guard kDay <= Expansion.lastDay else { return nil }
+        guard kDay <= searchEnd else { return nil }
         switch frequency {
         case .yearly:
             let (ky, _, _) = CalendarMath.civil(dayNumber: kDay)
@@ -483,7 +487,7 @@ struct Expansion {
             let w0 = kDay - floorMod(kDay + 3 - (weekStart.rawValue - 1), 7)
             var ws = a0 + ceilDiv(max(0, (w0 - a0) / 7), n) * n * 7
             for _ in 0...(20871 / gcd(n, 20871) + 1) {
-                guard ws <= Expansion.lastDay else { return nil }
+                guard ws <= searchEnd else { return nil }
                 let set = weekSet(ws)
                 if set.isEmpty, months != 0, let next = nextAllowedMonth(from: ws) {
                     // Weeks outside BYMONTH: jump to the series' week that reaches the next allowed month.

@@ -66,7 +66,7 @@ extension Expansion {
         var phase = DayPhase.none
         // Years repeat their days and the INTERVAL's step together after `cycles` 400-year cycles.
         for year in 0...(401 * cycles) {
-            guard cur.base <= Expansion.lastDay else { return nil }
+            guard cur.base <= searchEnd else { return nil }
             if year == 1 { phase = dayPhase() }
             var best: OccurrenceKey? = nil
             let base = cur.base
