@@ -64,4 +64,24 @@ final class RecurrenceCountTests: XCTestCase {
         XCTAssertGreaterThan(rules, 900)
         XCTAssertGreaterThan(checked, 5000)
     }
+
+    /// The next occurrence's search stops at UNTIL's day (R-REP-1): a rule whose next day is
+    /// years ahead (2028-04-10), past UNTIL, has none; an instant UNTIL still takes an occurrence
+    /// whose wall day comes after UNTIL's UTC date, in the next month (03:00 in Tokyo on Jul 1
+    /// is 18:00Z on Jun 30).
+    func testTheSearchStopsAtUntil() throws {
+        guard let now = CivilDateTime(iso: "2026-06-15T09:00"), let anchor = CivilDate(iso: "2026-06-10") else { return XCTFail("dates") }
+        guard case .success(let far) = RepeatRule.fromRRULE("FREQ=MINUTELY;INTERVAL=7;BYYEARDAY=101;BYDAY=MO,WE,FR;BYHOUR=1,11,18,19") else { return XCTFail("far") }
+        XCTAssertNotNil(far.nextOccurrence(after: now, anchor: anchor), "the series goes on without UNTIL")
+        guard case .success(let ended) = RepeatRule.fromRRULE("FREQ=MINUTELY;INTERVAL=7;BYYEARDAY=101;BYDAY=MO,WE,FR;BYHOUR=1,11,18,19;UNTIL=20280301T000000") else { return XCTFail("ended") }
+        XCTAssertNil(ended.nextOccurrence(after: now, anchor: anchor))
+        let tokyo = try XCTUnwrap(Zone(identifier: "Asia/Tokyo"))
+        guard case .success(let r) = RepeatRule.fromRRULE("FREQ=DAILY;BYDAY=WE;BYHOUR=3;BYMINUTE=0;UNTIL=20260630T200000Z"),
+              let lastDay = CivilDateTime(iso: "2026-06-30T09:00") else { return XCTFail("utc") }
+        let next = r.nextOccurrence(after: lastDay, anchor: anchor, zone: tokyo)
+        XCTAssertEqual(next?.date.iso, "2026-07-01")
+        XCTAssertEqual(next?.time?.minuteOfDay, 180)
+        guard let later = CivilDateTime(iso: "2026-07-01T03:00") else { return XCTFail("later") }
+        XCTAssertNil(r.nextOccurrence(after: later, anchor: anchor, zone: tokyo))
+    }
 }

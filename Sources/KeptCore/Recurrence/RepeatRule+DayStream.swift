@@ -4,6 +4,27 @@
 // INTERVAL cannot reach (DayPhase) and the years that hold none (YearSkip); COUNT counts whole
 // months of days by their bits.
 
+/// The occurrences of whole days of an hourly or minutely rule by the day's residue modulo the
+/// INTERVAL's period in days (≤ 64), each computed when first asked (a count's own memo, on the
+/// stack): a whole day's times on the step depend only on that residue. Period 0: not kept.
+struct DayCounts {
+    let period: Int
+    private var counts = InlineArray<64, Int32>(repeating: 0)
+    private var known: UInt64 = 0
+
+    init(period p: Int) { period = p <= 64 ? p : 0 }
+
+    /// The occurrences of day number d, a whole day after the anchor's that the day parts allow.
+    @inline(__always) mutating func whole(_ e: borrowing Expansion, day d: Int) -> Int {
+        let r = period == 1 ? 0 : floorMod(d, period)
+        if known & (UInt64(1) << UInt64(r)) == 0 {
+            counts[r] = Int32(e.count(onDay: d, before: (d + 1) * OccurrenceKey.minutesPerDay, atMost: Int(Int32.max)))
+            known |= UInt64(1) << UInt64(r)
+        }
+        return Int(counts[r])
+    }
+}
+
 extension Expansion {
     /// Whether a daily rule has no day part, so that every INTERVAL-th day is in.
     var everyDay: Bool { months == 0 && monthDays | monthDaysFromEnd == 0 && !hasByDay && yearDays.isEmpty }
@@ -22,6 +43,7 @@ extension Expansion {
             }
             return nil
         }
+        if walksYearDays { return firstInYearDays(atOrAfter: k, kDay: kDay) }
         var c = MonthCursor(containing: kDay)
         var memo = MonthMaskMemo()
         var phase: DayPhase? = nil
@@ -44,7 +66,7 @@ extension Expansion {
                 if !skip.mayHave(self, base: c.base, jan1Weekday: c.firstWeekday, leap: c.leap, memo: &memo) {
                     c.advanceYear()
                     visited += 12
-                    if c.base > Expansion.lastDay { return nil }
+                    if c.base > searchEnd { return nil }
                     continue
                 }
             }
@@ -68,7 +90,7 @@ extension Expansion {
             if c.month == 1, visited > 0 { januaries += 1 }
             c.advance()
             visited += 1
-            if c.base > Expansion.lastDay { return nil }
+            if c.base > searchEnd { return nil }
         }
         return nil
     }
@@ -154,11 +176,12 @@ extension Expansion {
 
     /// Daily, hourly and minutely rules: the occurrences before key k, at most `limit`, month by
     /// month (whole years that cannot hold one left out): a daily rule's whole days by the bits
-    /// of its months, the others day by day.
+    /// of its months, an hourly or minutely rule's by the counts of their residues (DayCounts).
     func countByDays(before k: OccurrenceKey, limit: Int) -> Int {
         guard reachable, frequency != .minutely || minutelySetPosKeeps else { return 0 }
         let kDay = floorDiv(k, OccurrenceKey.minutesPerDay)
         guard kDay >= anchorDay, limit > 0 else { return 0 }
+        if walksYearDays { return min(countByYearDays(before: k, kDay: kDay, limit: limit), limit) }
         // A minutely rule's phase costs more to find than it saves on most days (count(onDay:)
         // keeps to the step itself): only when years are to be left out.
         var phase = frequency == .minutely ? .none : dayPhase()
@@ -168,6 +191,9 @@ extension Expansion {
         // A daily rule whose INTERVAL the phase says exactly has the same count on each whole day.
         let wholeDays = frequency == .daily && n <= 64
         let perDay = wholeDays ? count(onDay: anchorDay, before: (anchorDay + 1) * OccurrenceKey.minutesPerDay, atMost: Int.max) : 0
+        // An hourly or minutely rule's whole day (after the anchor's, before k's) has the count
+        // of its residue modulo the INTERVAL's period in days: each counted once, when first met.
+        var dayCounts = DayCounts(period: dayPeriod)
         var cur = MonthCursor(containing: anchorDay)
         var memo = MonthMaskMemo()
         var visited = 0
@@ -201,6 +227,27 @@ extension Expansion {
                         c += count(onDay: kDay, before: k, atMost: limit - c)
                     }
                     c += cand.nonzeroBitCount * perDay
+                } else if dayCounts.period > 0 {
+                    // The anchor's day and k's are counted on their own; the others are whole.
+                    var edges: UInt32 = 0
+                    if anchorDay >= cur.base, anchorDay - cur.base < cur.length { edges |= UInt32(1) << UInt32(anchorDay - cur.base) }
+                    if last < cur.length { edges |= UInt32(1) << UInt32(last) }
+                    var partial = cand & edges
+                    cand &= ~edges
+                    while partial != 0 {
+                        let d = cur.base + partial.trailingZeroBitCount
+                        partial &= partial - 1
+                        c += count(onDay: d, before: k, atMost: limit - c)
+                    }
+                    if dayCounts.period == 1 {
+                        if cand != 0 { c += cand.nonzeroBitCount * dayCounts.whole(self, day: cur.base + cand.trailingZeroBitCount) }
+                    } else {
+                        while cand != 0, c < limit {
+                            let d = cur.base + cand.trailingZeroBitCount
+                            cand &= cand - 1
+                            c += dayCounts.whole(self, day: d)
+                        }
+                    }
                 } else {
                     while cand != 0, c < limit {
                         let d = cur.base + cand.trailingZeroBitCount

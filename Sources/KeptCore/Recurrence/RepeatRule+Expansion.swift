@@ -21,7 +21,11 @@ extension OccurrenceKey {
 }
 
 @inline(__always) func floorDiv(_ a: Int, _ b: Int) -> Int { CalendarMath.floorDivide(a, b) }
-@inline(__always) func floorMod(_ a: Int, _ b: Int) -> Int { a - CalendarMath.floorDivide(a, b) * b }
+/// a mod b with the sign of b (one division).
+@inline(__always) func floorMod(_ a: Int, _ b: Int) -> Int {
+    let r = a % b
+    return r != 0 && (r < 0) != (b < 0) ? r + b : r
+}
 @inline(__always) func ceilDiv(_ a: Int, _ b: Int) -> Int { -CalendarMath.floorDivide(-a, b) }
 
 func gcd(_ a: Int, _ b: Int) -> Int {
@@ -61,6 +65,11 @@ struct YearInfo {
         while m > 1, monthStart(m) > i { m -= 1 }
         while m < 12, monthStart(m + 1) <= i { m += 1 }
         return m
+    }
+    /// The month (1…12) of a day offset in a year: a guess from 31-day months, at most one short.
+    static func month(ofOffset i: Int, leap: Bool) -> Int {
+        let m = 1 + min(11, i / 31)
+        return m < 12 && monthStarts[m] + (leap && m > 1 ? 1 : 0) <= i ? m + 1 : m
     }
     /// Weekday (Monday = 0) of a day offset.
     @inline(__always) func weekday(ofOffset i: Int) -> Int { floorMod(firstWeekday + i, 7) }
@@ -102,8 +111,12 @@ struct Expansion {
     let timesPerDay: Int
     /// A day the month lacks (BYMONTHDAY=31 in April) falls on the month's last day.
     let clamp: Bool
+    /// The last day a search for an occurrence looks at (day-stream and weekly rules): the
+    /// calendar's, or UNTIL's for the next occurrence of a series (RepeatRule.searchEnd).
+    let searchEnd: Int
 
-    init(_ rule: borrowing RepeatRule, anchor: CivilDate, time: WallTime?, weekStart account: Weekday) {
+    init(_ rule: borrowing RepeatRule, anchor: CivilDate, time: WallTime?, weekStart account: Weekday, through last: Int = Expansion.lastDay) {
+        searchEnd = last
         nthWeekdays = rule.nthWeekdays
         yearDays = rule.yearDays
         setPositions = rule.setPositions
@@ -335,25 +348,39 @@ struct Expansion {
     /// next.
     func weekNoSet(_ y: YearInfo) -> DaySet {
         var set = DaySet()
-        let w1 = Expansion.week1Start(y.year, weekStart: weekStart)
-        let w1Next = Expansion.week1Start(y.year + 1, weekStart: weekStart)
-        let w1Prev = Expansion.week1Start(y.year - 1, weekStart: weekStart)
         let end = y.base + y.length
+        // Jan 1 of the years around y from y's own, without a calendar conversion.
+        let prevJan1 = y.base - (CalendarMath.isLeapYear(y.year - 1) ? 366 : 365)
+        let afterNextJan1 = end + (CalendarMath.isLeapYear(y.year + 1) ? 366 : 365)
+        let w1 = Expansion.week1Start(jan1: y.base, weekStart: weekStart)
+        let w1Next = Expansion.week1Start(jan1: end, weekStart: weekStart)
+        let w1Prev = Expansion.week1Start(jan1: prevJan1, weekStart: weekStart)
         func meets(_ week: Int, of weeks: Int) -> Bool {
             weekNoMask & (UInt64(1) << UInt64(week)) != 0 || weekNoFromEndMask & (UInt64(1) << UInt64(weeks + 1 - week)) != 0
         }
         func insert(_ from: Int, _ to: Int) { set.insert(from: from - y.base, to: min(to, end) - y.base) }
+        // The weeks of y's own numbering that BYWEEKNO names, by the bits of its values.
         let weeks = (w1Next - w1) / 7
-        for week in 1...max(1, weeks) where meets(week, of: weeks) { insert(w1 + 7 * (week - 1), w1 + 7 * week) }
+        var pos = weekNoMask
+        while pos != 0 {
+            let week = pos.trailingZeroBitCount
+            pos &= pos - 1
+            if week >= 1, week <= weeks { insert(w1 + 7 * (week - 1), w1 + 7 * week) }
+        }
+        var neg = weekNoFromEndMask
+        while neg != 0 {
+            let k = neg.trailingZeroBitCount
+            neg &= neg - 1
+            if k >= 1, k <= weeks { insert(w1 + 7 * (weeks - k), w1 + 7 * (weeks + 1 - k)) }
+        }
         let before = (w1 - w1Prev) / 7
         if w1 > y.base, meets(before, of: before) { insert(y.base, w1) }
-        if w1Next < end, meets(1, of: (Expansion.week1Start(y.year + 2, weekStart: weekStart) - w1Next) / 7) { insert(w1Next, end) }
+        if w1Next < end, meets(1, of: (Expansion.week1Start(jan1: afterNextJan1, weekStart: weekStart) - w1Next) / 7) { insert(w1Next, end) }
         return set
     }
 
-    /// Day number of the first day of week 1 of a year.
-    static func week1Start(_ year: Int, weekStart: Weekday) -> Int {
-        let jan1 = CalendarMath.dayNumber(year: year, month: 1, day: 1)
+    /// Day number of the first day of week 1 of the year whose Jan 1 is day number `jan1`.
+    static func week1Start(jan1: Int, weekStart: Weekday) -> Int {
         let back = floorMod(floorMod(jan1 + 3, 7) - (weekStart.rawValue - 1), 7)
         // The week holding Jan 1 is week 1 when it has at least four days of the year.
         return 7 - back >= 4 ? jan1 - back : jan1 - back + 7
@@ -426,7 +453,7 @@ struct Expansion {
     private func firstInCalendar(atOrAfter k0: OccurrenceKey) -> OccurrenceKey? {
         let k = max(k0, startKey)
         let kDay = floorDiv(k, OccurrenceKey.minutesPerDay)
-        guard kDay <= Expansion.lastDay else { return nil }
+        guard kDay <= searchEnd else { return nil }
         switch frequency {
         case .yearly:
             let (ky, _, _) = CalendarMath.civil(dayNumber: kDay)
@@ -460,7 +487,7 @@ struct Expansion {
             let w0 = kDay - floorMod(kDay + 3 - (weekStart.rawValue - 1), 7)
             var ws = a0 + ceilDiv(max(0, (w0 - a0) / 7), n) * n * 7
             for _ in 0...(20871 / gcd(n, 20871) + 1) {
-                guard ws <= Expansion.lastDay else { return nil }
+                guard ws <= searchEnd else { return nil }
                 let set = weekSet(ws)
                 if set.isEmpty, months != 0, let next = nextAllowedMonth(from: ws) {
                     // Weeks outside BYMONTH: jump to the series' week that reaches the next allowed month.

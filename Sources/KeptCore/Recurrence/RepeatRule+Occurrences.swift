@@ -5,8 +5,8 @@
 // rule, a floating wall time, or an instant (UTC) compared in the account's zone.
 
 extension RepeatRule {
-    func expansion(anchor: CivilDate, time: WallTime?, weekStart: Weekday) -> Expansion {
-        Expansion(self, anchor: anchor, time: time, weekStart: weekStart)
+    func expansion(anchor: CivilDate, time: WallTime?, weekStart: Weekday, through last: Int = Expansion.lastDay) -> Expansion {
+        Expansion(self, anchor: anchor, time: time, weekStart: weekStart, through: last)
     }
 
     static func key(_ d: CivilDate, _ minute: Int = 0) -> OccurrenceKey { d.dayNumber * OccurrenceKey.minutesPerDay + minute }
@@ -31,6 +31,17 @@ extension RepeatRule {
             let local = CivilDateTime(date: wall.date, time: wall.time ?? .midnight)
             let instant = (zone ?? .utc).instant(for: local)
             return instant.seconds <= Int64(t.secondsAsUTC + second)
+        }
+    }
+
+    /// The last day an occurrence on or before UNTIL can fall on (for an instant, two days after
+    /// its UTC date: the wall clock of any zone is within a day of UTC), or the calendar's.
+    var searchEnd: Int {
+        guard let end else { return Expansion.lastDay }
+        switch end {
+        case .date(let d): return d.dayNumber
+        case .local(let t, _): return t.date.dayNumber
+        case .utc(let t, _): return min(t.date.dayNumber + 2, Expansion.lastDay)
         }
     }
 
@@ -90,7 +101,7 @@ extension RepeatRule {
 
     /// The day of the first occurrence on a day strictly after `day`, or nil when the series has ended.
     public func nextOccurrence(after day: CivilDate, anchor: CivilDate, weekStart: Weekday = .monday) -> CivilDate? {
-        let e = expansion(anchor: anchor, time: nil, weekStart: weekStart)
+        let e = expansion(anchor: anchor, time: nil, weekStart: weekStart, through: searchEnd)
         return next(after: (day.dayNumber + 1) * OccurrenceKey.minutesPerDay - 1, in: e, zone: nil)
             .map { CivilDate(dayNumber: floorDiv($0, OccurrenceKey.minutesPerDay)) }
     }
@@ -108,7 +119,7 @@ extension RepeatRule {
     /// its own (a task's due time); nil when the series has ended.
     public func nextOccurrence(after moment: CivilDateTime, anchor: CivilDate, time: WallTime? = nil,
                                weekStart: Weekday = .monday, zone: Zone? = nil) -> Due? {
-        let e = expansion(anchor: anchor, time: time, weekStart: weekStart)
+        let e = expansion(anchor: anchor, time: time, weekStart: weekStart, through: searchEnd)
         return next(after: RepeatRule.key(moment), in: e, zone: zone).map { RepeatRule.due($0, timed: e.timed) }
     }
 
