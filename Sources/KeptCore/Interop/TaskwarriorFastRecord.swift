@@ -47,6 +47,26 @@ struct TaskwarriorScan {
         return InteropValues.compactUTC(bytes(r))
     }
 
+    /// A status as its literal when it is one of Taskwarrior's (no String built), else as written.
+    func status(_ r: Range<Int>) -> String {
+        switch r.count {
+        case 7: return equals(r, "pending") ? "pending" : equals(r, "deleted") ? "deleted" : equals(r, "waiting") ? "waiting" : string(r)
+        case 9: return equals(r, "completed") ? "completed" : equals(r, "recurring") ? "recurring" : string(r)
+        default: return string(r)
+        }
+    }
+
+    /// A priority the same way.
+    func priority(_ r: Range<Int>) -> String {
+        guard r.count == 1 else { return string(r) }
+        switch b[r.lowerBound] {
+        case UInt8(ascii: "H"): return "H"
+        case UInt8(ascii: "M"): return "M"
+        case UInt8(ascii: "L"): return "L"
+        default: return string(r)
+        }
+    }
+
     /// True when the bytes of `r` are `word`.
     func equals(_ r: Range<Int>, _ word: StaticString) -> Bool {
         guard r.count == word.utf8CodeUnitCount else { return false }
@@ -126,9 +146,9 @@ extension TaskwarriorRecord {
                 guard let r = s.plain(), let u = TaskUID.parse(s.bytes(r)) else { return nil }
                 t.uuid = u
             case .description: guard let v = s.plainString() else { return nil }; t.description = v
-            case .status: guard let v = s.plainString() else { return nil }; t.status = v
+            case .status: guard let r = s.plain() else { return nil }; t.status = s.status(r)
             case .project: guard let v = s.plainString() else { return nil }; t.project = v
-            case .priority: guard let v = s.plainString() else { return nil }; t.priority = v
+            case .priority: guard let r = s.plain() else { return nil }; t.priority = s.priority(r)
             case .rrule: guard let v = s.plainString() else { return nil }; t.rrule = v
             case .recur:
                 guard let v = s.plainString() else { return nil }
