@@ -28,8 +28,9 @@ private func skipResult(_ bytes: [UInt8]) -> Result<Void, JSONError> {
     }
 }
 
-/// A small seeded generator (SplitMix64), so the random tests are the same on every run.
-private struct SeededRandom: RandomNumberGenerator {
+/// A small seeded generator (SplitMix64), so the random tests are the same on every run
+/// (TaskwarriorFastReaderTests uses it too).
+struct SeededRandom: RandomNumberGenerator {
     var state: UInt64
 
     mutating func next() -> UInt64 {

@@ -30,6 +30,7 @@ enum InteropValues {
     /// `20260615T070000Z`, read from its bytes in one pass without allocating (an import reads
     /// several a record).
     static func compactUTC(_ b: some Collection<UInt8>) -> Instant? {
+        if let i = b.withContiguousStorageIfAvailable({ compactUTC(buffer: $0) }) { return i }
         guard b.count == 16 else { return nil }
         // The fourteen digits as one number, YYYYMMDDhhmmss.
         var n: Int64 = 0
@@ -47,6 +48,24 @@ enum InteropValues {
         let second = Int(n % 100), minute = Int(n / 100 % 100), hour = Int(n / 10_000 % 100)
         let day = Int(n / 1_000_000 % 100), month = Int(n / 100_000_000 % 100), year = Int(n / 10_000_000_000)
         guard let d = CivilDate(year: year, month: month, day: day), hour <= 23, minute <= 59, second <= 60 else { return nil }
+        return Instant(seconds: Int64(d.dayNumber) * 86_400 + Int64(hour * 3_600 + minute * 60 + min(second, 59)))
+    }
+
+    /// The same from contiguous bytes, by index.
+    static func compactUTC(buffer b: UnsafeBufferPointer<UInt8>) -> Instant? {
+        guard b.count == 16, b[8] == UInt8(ascii: "T"), b[15] == UInt8(ascii: "Z") else { return nil }
+        func digits(_ from: Int, _ count: Int) -> Int? {
+            var n = 0
+            for k in from..<(from + count) {
+                let d = b[k] &- 0x30
+                guard d < 10 else { return nil }
+                n = n * 10 + Int(d)
+            }
+            return n
+        }
+        guard let year = digits(0, 4), let month = digits(4, 2), let day = digits(6, 2),
+              let hour = digits(9, 2), let minute = digits(11, 2), let second = digits(13, 2),
+              let d = CivilDate(year: year, month: month, day: day), hour <= 23, minute <= 59, second <= 60 else { return nil }
         return Instant(seconds: Int64(d.dayNumber) * 86_400 + Int64(hour * 3_600 + minute * 60 + min(second, 59)))
     }
 

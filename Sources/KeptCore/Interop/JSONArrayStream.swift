@@ -56,6 +56,9 @@ struct JSONArrayStream {
                 }
             }
             let start = pos
+            // Taskwarrior writes a record a line: the rest of its line is read first, so a record
+            // at the end of the bytes read so far is seldom parsed short and then again.
+            while !lineIsRead(from: start), try input.read(into: &buf, max: max(ByteInput.chunk, buf.count)) {}
             while true {
                 // The reader shares the buffer only while it parses, so the buffer is unique
                 // again when it grows or drops what is read (no copy of it).
@@ -80,6 +83,19 @@ struct JSONArrayStream {
                     throw fail(error, at: error.offset)
                 }
             }
+        }
+    }
+
+    /// Whether the bytes read hold a line feed at or after `start`, or so many bytes after it
+    /// that the record is no one line's (only that much is looked at, so a file of one long
+    /// line costs no scan to its end for each record).
+    func lineIsRead(from start: Int) -> Bool {
+        let rest = buf.count - start
+        guard rest > 0 else { return false }
+        guard rest < 65_536 else { return true }
+        return buf.withUnsafeBufferPointer { b in
+            guard let base = b.baseAddress else { return false }
+            return memchr(base + start, 0x0A, rest) != nil
         }
     }
 

@@ -59,7 +59,8 @@ public final class PipelinedSource<S: ImportSource>: ImportSource {
             }
             do throws(ImportError) {
                 while let r = try holder.source.next() {
-                    out.append(r)
+                    // Moved in: a copy would retain each of the task's strings and arrays.
+                    out.append(consume r)
                     if out.count == PipelinedSource.batch, !hand(false, nil) { return }
                 }
                 _ = hand(true, nil)
@@ -78,13 +79,19 @@ public final class PipelinedSource<S: ImportSource>: ImportSource {
     public func next() throws(ImportError) -> ImportedTask? {
         // A batch is taken last record first, so each is moved out of it, not copied.
         while current.isEmpty {
-            let (batch, done, failure) = shared.state.withLock { st -> ([ImportedTask]?, Bool, ImportError?) in
-                if !st.batches.isEmpty { return (st.batches.removeFirst(), false, nil) }
-                return (nil, st.finished, st.failure)
+            var batch: [ImportedTask]? = nil
+            let (done, failure) = shared.state.withLock { st -> (Bool, ImportError?) in
+                if !st.batches.isEmpty {
+                    batch = st.batches.removeFirst()
+                    return (false, nil)
+                }
+                return (st.finished, st.failure)
             }
-            if let b = batch {
+            if batch != nil {
                 shared.room.signal()
-                current = b
+                // Taken out of the optional, so `current` is its only owner and is reversed
+                // in place rather than copied.
+                current = batch.take() ?? []
                 current.reverse()
                 continue
             }

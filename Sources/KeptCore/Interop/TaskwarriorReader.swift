@@ -18,17 +18,26 @@ public struct TaskwarriorReader: ImportSource {
     var children: [ImportedTask] = []
     var tail: [ImportedTask]? = nil
     var rrules = RRULECache()
+    /// Whether records of the usual shape are read by the fast path (TaskwarriorFastRecord);
+    /// off, every record is read by the general reader (the tests compare the two).
+    let fast: Bool
 
     public init(_ input: ByteInput, zone: Zone) {
+        self.init(input, zone: zone, fast: true)
+    }
+
+    init(_ input: ByteInput, zone: Zone, fast: Bool) {
         stream = JSONArrayStream(input)
         self.zone = zone
+        self.fast = fast
     }
 
     public mutating func next() throws(ImportError) -> ImportedTask? {
         if tail == nil {
             let z = zone
+            let f = fast
             while let (rec, line) = try stream.next({ (r: inout JSONReader) throws(JSONError) -> TaskwarriorRecord in
-                try TaskwarriorRecord.read(&r, zone: z)
+                try TaskwarriorRecord.read(&r, zone: z, fast: f)
             }) {
                 let t = try rec.task(line: line, zone: zone, rrules: &rrules)
                 if rec.isTemplate {
@@ -110,7 +119,14 @@ struct TaskwarriorRecord {
     var other = JSONObject()
     var errors: [(String, Int)] = []
 
-    static func read(_ r: inout JSONReader, zone: Zone) throws(JSONError) -> TaskwarriorRecord {
+    static func read(_ r: inout JSONReader, zone: Zone, fast: Bool = true) throws(JSONError) -> TaskwarriorRecord {
+        if fast {
+            let at = r.position
+            if let (rec, end) = r.bytes.withUnsafeBufferPointer({ TaskwarriorRecord.fast($0, from: at) }) {
+                r.position = end
+                return rec
+            }
+        }
         var t = TaskwarriorRecord()
         let at = r.offset
         try r.beginObject()

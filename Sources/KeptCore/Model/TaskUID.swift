@@ -67,6 +67,7 @@ public struct TaskUID: Sendable, Hashable, Comparable, CustomStringConvertible {
 
     /// Reads `8-4-4-4-12` hex (either case) from bytes; nil for anything else.
     public static func parse<C: Collection>(_ bytes: C) -> TaskUID? where C.Element == UInt8 {
+        if let u = bytes.withContiguousStorageIfAvailable({ parse(buffer: $0) }) { return u }
         guard bytes.count == 36 else { return nil }
         var hi: UInt64 = 0
         var lo: UInt64 = 0
@@ -86,6 +87,30 @@ public struct TaskUID: Sendable, Hashable, Comparable, CustomStringConvertible {
             if digits < 16 { hi = hi << 4 | UInt64(v) } else { lo = lo << 4 | UInt64(v) }
             digits += 1
         }
+        return TaskUID(hi: hi, lo: lo)
+    }
+
+    /// The same from contiguous bytes, by index (an import reads one a record).
+    static func parse(buffer b: UnsafeBufferPointer<UInt8>) -> TaskUID? {
+        guard b.count == 36, b[8] == UInt8(ascii: "-"), b[13] == UInt8(ascii: "-"), b[18] == UInt8(ascii: "-"), b[23] == UInt8(ascii: "-") else { return nil }
+        func hex(_ from: Int, _ to: Int, into n: inout UInt64) -> Bool {
+            for k in from..<to {
+                let c = b[k]
+                if c &- 0x30 < 10 {
+                    n = n << 4 | UInt64(c &- 0x30)
+                } else if (c | 0x20) &- 0x61 < 6 {
+                    // 0x20 folds A-F onto a-f; no other byte lands in a-f.
+                    n = n << 4 | UInt64((c | 0x20) &- 0x61 + 10)
+                } else {
+                    return false
+                }
+            }
+            return true
+        }
+        var hi: UInt64 = 0
+        var lo: UInt64 = 0
+        guard hex(0, 8, into: &hi), hex(9, 13, into: &hi), hex(14, 18, into: &hi),
+              hex(19, 23, into: &lo), hex(24, 36, into: &lo) else { return nil }
         return TaskUID(hi: hi, lo: lo)
     }
 

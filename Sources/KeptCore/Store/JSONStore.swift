@@ -100,7 +100,7 @@ public final class JSONStore: StoreBackend {
     public func prepareToWrite() -> Result<Void, StoreError> { .success(()) }
 
     public func apply(_ change: StoreChange) {
-        if case .item(.task(let b, let a)) = change {
+        if let (b, a) = change.taskKeys {
             // A boxed copy: an entry of the log costs a word for a task that was not there (an add).
             if let id = b?.id { taskLog.append((id, store.task(id).map(TaskBox.init))) }
             // Every id the store holds is below its next id: an add asks for nothing.

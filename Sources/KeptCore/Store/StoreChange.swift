@@ -45,6 +45,15 @@ extension Change {
     }
 }
 
+extension StoreChange {
+    /// The id and uid of the task a task change replaces and of the one it puts; nil for any
+    /// other change. A backend's bookkeeping reads these, not copies of the tasks.
+    var taskKeys: (before: (id: Int, uid: TaskUID)?, after: (id: Int, uid: TaskUID)?)? {
+        guard case .item(.task(let b, let a)) = self else { return nil }
+        return (b.map { ($0.id, $0.uid) }, a.map { ($0.id, $0.uid) })
+    }
+}
+
 extension Store {
     /// Applies one change. Every change to a store's content goes through here.
     public mutating func apply(_ change: StoreChange) {

@@ -80,11 +80,19 @@ extension StoreCodec {
         }
         func uid(_ u: TaskUID) {
             stamp("\"00000000-0000-0000-0000-000000000000\"") { p in
-                var k = 1
-                u.forEachByte { b in
-                    p[k] = b
-                    k += 1
+                // Each word's nibbles from its last, into the digits before `to`.
+                func hex(_ w: inout UInt64, _ from: Int, _ to: Int) {
+                    var k = to
+                    while k > from {
+                        k -= 1
+                        let n = UInt8(truncatingIfNeeded: w & 0xF)
+                        p[k] = n < 10 ? 0x30 + n : 0x57 + n
+                        w >>= 4
+                    }
                 }
+                var hi = u.hi, lo = u.lo
+                hex(&hi, 15, 19); hex(&hi, 10, 14); hex(&hi, 1, 9)
+                hex(&lo, 25, 37); hex(&lo, 20, 24)
             }
         }
         lit("{\"id\":"); int(t.id)
