@@ -329,6 +329,43 @@ final class InteropTests: XCTestCase, SessionTesting {
         }
     }
 
+    /// A file of one long line (no line feeds, as `json.dump` writes): the stream cuts what it
+    /// has read inside the line, so its buffer stays within a few chunks and each byte is looked
+    /// at a bounded number of times (it kept the whole file and scanned back to its start after
+    /// each record: 31 MB took more than ten minutes); an error deep in the line still has its
+    /// column, in scalars.
+    func testAFileOfOneLongLineIsReadInBoundedBuffer() throws {
+        let n = 40_000
+        var records: [String] = []
+        for k in 0..<n {
+            let u = String(format: "%08x-0000-4000-8000-%012x", k, k)
+            records.append("{\"uuid\":\"\(u)\",\"description\":\"Tâche \(k) ☕ with a longer title\",\"status\":\"pending\",\"entry\":\"20260601T080000Z\"}")
+        }
+        let good = "[" + records.joined(separator: ",") + "]"
+        XCTAssertGreaterThan(good.utf8.count, 4 * ByteInput.chunk)
+        var stream = JSONArrayStream(try input(good, "one-line"))
+        var count = 0
+        var biggest = 0
+        while let (_, line) = try stream.next({ (r: inout JSONReader) throws(JSONError) -> Int in try r.skipValue(); return 0 }) {
+            count += 1
+            biggest = max(biggest, stream.buf.count)
+            XCTAssertEqual(line, 1)
+        }
+        XCTAssertEqual(count, n)
+        XCTAssertLessThanOrEqual(biggest, 4 * ByteInput.chunk, "the buffer holds a few chunks, not the file")
+        // A bad value in the 39,000th record: line 1, and its column counted in scalars.
+        var bad = records
+        bad[38_999] = bad[38_999].replacingOccurrences(of: "\"status\":\"pending\"", with: "\"status\":pending")
+        let text = "[" + bad.joined(separator: ",") + "]"
+        guard let at = text.range(of: "\"status\":pending") else { return XCTFail("no bad record") }
+        let column = text.unicodeScalars.distance(from: text.unicodeScalars.startIndex, to: at.lowerBound) + 10
+        var src = TaskwarriorReader(try input(text, "one-line-bad"), zone: Self.zone)
+        let e = importError(&src)
+        XCTAssertEqual(e?.code, .E0603, e?.message ?? "no error")
+        XCTAssertEqual(e?.line, 1)
+        XCTAssertEqual(e?.column, column, e?.message ?? "")
+    }
+
     func testTaskwarriorExportHasTheTemplateOfARepeatItCanSay() throws {
         let s = session()
         XCTAssertFalse(run(s, "project add Work").failed)

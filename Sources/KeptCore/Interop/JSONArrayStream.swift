@@ -15,6 +15,9 @@ struct JSONArrayStream {
     var pos = 0
     /// Lines in the bytes dropped from the front of `buf`.
     var droppedLines = 0
+    /// Columns (scalars) of `buf`'s first line that were dropped with it: not 0 only when a
+    /// line too long to keep whole was cut.
+    var droppedColumns = 0
     /// Counting lines as far as `scanPos`: the line it is on, in the whole file.
     var scanPos = 0
     var scanLine = 1
@@ -103,13 +106,25 @@ struct JSONArrayStream {
         while pos < buf.count, buf[pos] == 0x20 || buf[pos] == 0x0A || buf[pos] == 0x0D || buf[pos] == 0x09 { pos += 1 }
     }
 
-    /// Drops what is read once it is most of the buffer, counting its lines.
+    /// Drops what is read once it is most of the buffer, counting its lines. It cuts after the
+    /// last line feed read, or, in a line that long (a file of one line), where the reading is,
+    /// keeping the columns of the line's dropped part: each cut drops at least a chunk, so the
+    /// file's bytes are looked at a bounded number of times, however long its lines.
     mutating func compact() {
         guard pos > ByteInput.chunk, pos > buf.count / 2 else { return }
-        var cut = pos
-        while cut > 0, buf[cut - 1] != 0x0A { cut -= 1 }
+        var lineStart = pos
+        while lineStart > 0, buf[lineStart - 1] != 0x0A { lineStart -= 1 }
+        let cut = pos - lineStart > ByteInput.chunk ? pos : lineStart
         guard cut > 0 else { return }
         _ = lineNumber(at: cut)
+        // Scalars of the line that goes on after the cut, dropped now or before.
+        if cut > lineStart {
+            var scalars = 0
+            for i in lineStart..<cut where buf[i] & 0xC0 != 0x80 { scalars += 1 }
+            droppedColumns = (lineStart == 0 ? droppedColumns : 0) + scalars
+        } else {
+            droppedColumns = 0
+        }
         droppedLines = scanLine - 1
         buf.removeFirst(cut)
         pos -= cut
@@ -141,6 +156,7 @@ struct JSONArrayStream {
     func fail(_ e: JSONError, at offset: Int) -> ImportError {
         let r = JSONReader(bytes: buf, from: 0, textStart: 0)
         let at = r.error(e.message, at: offset)
-        return ImportError(.E0603, "the file is not valid JSON: \(e.message)", line: droppedLines + at.line, column: at.column)
+        return ImportError(.E0603, "the file is not valid JSON: \(e.message)", line: droppedLines + at.line,
+                           column: at.line == 1 ? droppedColumns + at.column : at.column)
     }
 }
