@@ -1,6 +1,6 @@
 // COUNT from an old anchor on a day-stream rule whose days change month to month (BYDAY with
-// BYMONTHDAY, BYMONTH, an INTERVAL that is not a whole number of months): the months wholly
-// between the anchor's day and k's are counted on plain integers, a few dozen instructions a
+// BYMONTHDAY, BYMONTH, an INTERVAL that is not a whole number of months), or a weekly rule
+// with BYMONTH: the months wholly between the anchor's day and k's are counted on plain integers, a few dozen instructions a
 // month. The month's allowed days come from the memo by (first weekday, length), BYMONTH by a
 // bit test; the days the INTERVAL reaches are the residues modulo its period in days, kept as a
 // repeating bit pattern read at the month's first day's residue (kept incrementally, as is the
@@ -50,8 +50,16 @@ struct WholeMonthCounter {
         return true
     }
 
-    /// The first class: its low and high words and its count (zeros when there is none).
-    var firstClass: (UInt64, UInt64, Int) { classes == 0 ? (0, 0, 0) : (low[0], high[0], perDay[0]) }
+    /// The residues of every class (low and high words), and the count of a day when there is
+    /// one class.
+    var union: (UInt64, UInt64, Int) {
+        var (lo, hi): (UInt64, UInt64) = (0, 0)
+        for i in 0..<classes {
+            lo |= low[i]
+            hi |= high[i]
+        }
+        return (lo, hi, classes == 1 ? perDay[0] : 0)
+    }
 
     /// The occurrences of a month whose allowed days are `mask`, its first day ≡ r (< period).
     @inline(never) func count(_ mask: UInt32, residue r: Int) -> Int {
@@ -100,6 +108,19 @@ extension Expansion {
         return w
     }
 
+    /// A weekly rule without BYSETPOS as a day stream: the days of every INTERVAL-th week (the
+    /// residues modulo 7·INTERVAL ≤ 63), each with all the times of the day.
+    func weeklyMonthCounter(residues: UInt64) -> WholeMonthCounter? {
+        guard yearDays.isEmpty, nthWeekdays.isEmpty, 7 * n <= 64 else { return nil }
+        var w = WholeMonthCounter(period: 7 * n)
+        var x = residues
+        while x != 0 {
+            guard w.add(residue: x.trailingZeroBitCount, count: timesPerDay) else { return nil }
+            x &= x - 1
+        }
+        return w
+    }
+
     /// Counts the months from `cur` on that lie wholly after the anchor's day and before kDay's
     /// month (`cur` ends at the first month not counted), adding to c until it reaches
     /// `limit`. Years are left out (YearSkip) after two years without an occurrence; `skip` is
@@ -129,7 +150,7 @@ extension Expansion {
         }
         let weekdays = hasByDay ? weekdayPattern : ~0
         let single = w.classes == 1
-        let (low, high, perDay) = w.firstClass
+        let (low, high, perDay) = w.union
         var atJanuary = count
         var emptyYears = 0
         defer {
@@ -165,14 +186,11 @@ extension Expansion {
                 let half = extra < 2 ? byLength.0 : byLength.1
                 let m = UInt32(truncatingIfNeeded: half &>> UInt64(truncatingIfNeeded: (extra & 1) &* 32))
                     & UInt32(truncatingIfNeeded: weekdays &>> UInt64(truncatingIfNeeded: wd))
-                if m != 0 {
-                    if single {
-                        let s = UInt64(truncatingIfNeeded: r)
-                        let bits = (low &>> s) | ((high &<< 1) &<< (63 &- s))
-                        count &+= (m & UInt32(truncatingIfNeeded: bits)).nonzeroBitCount &* perDay
-                    } else {
-                        count &+= w.count(m, residue: r)
-                    }
+                let s = UInt64(truncatingIfNeeded: r)
+                let days = m & UInt32(truncatingIfNeeded: (low &>> s) | ((high &<< 1) &<< (63 &- s)))
+                // Most months of a series that COUNT has not ended in years have none.
+                if days != 0 {
+                    count &+= single ? days.nonzeroBitCount &* perDay : w.count(m, residue: r)
                     if count >= limit { return }
                 }
             }

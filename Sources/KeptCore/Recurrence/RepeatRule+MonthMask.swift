@@ -168,7 +168,7 @@ extension Expansion {
 
     /// BYMONTHDAY (a day the month lacks on its last day when clamping) as the mask of a month
     /// of `len` days; every day of the month when the rule has none.
-    func monthDayMask(length len: Int) -> UInt32 {
+    @inline(__always) func monthDayMask(length len: Int) -> UInt32 {
         let full = MonthCursor.low(len)
         guard monthDays | monthDaysFromEnd != 0 else { return full }
         var md = (monthDays >> 1) & full
