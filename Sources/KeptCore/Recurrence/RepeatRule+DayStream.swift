@@ -201,16 +201,17 @@ extension Expansion {
         // Years are left out only after a year without an occurrence (a dense rule's years all
         // have some: asking would cost more than it saves).
         var atJanuary = -1
-        // The months wholly between the anchor's day and k's, once two months' worth of days
-        // are to be counted, on plain integers (WholeMonthCounter).
+        // The months wholly between the anchor's day and k's, on plain integers
+        // (WholeMonthCounter), once three months have not reached the limit (a dense rule
+        // reaches it sooner than the counter is set up) and two months' days are left.
         var wholeMonthsTried = false
         // `most` months without an occurrence mean none ever; once there is one, only k bounds.
         while c < limit, cur.base <= kDay, visited < most || c > 0 {
-            if !wholeMonthsTried, cur.base > anchorDay, kDay - cur.base >= 62 {
+            if !wholeMonthsTried, visited >= 3, cur.base > anchorDay, kDay - cur.base >= 62 {
                 wholeMonthsTried = true
                 if let w = wholeMonthCounter(phase: phase, perDay: perDay, dayCounts: &dayCounts) {
                     countWholeMonths(&cur, &c, kDay: kDay, limit: limit, counter: w, skip: &skip, skipping: &skipping,
-                                     memo: &memo, visited: &visited)
+                                     memo: &memo, dayCounts: &dayCounts, visited: &visited)
                     atJanuary = -1
                     continue
                 }

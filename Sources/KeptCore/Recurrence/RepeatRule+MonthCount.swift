@@ -26,9 +26,10 @@ struct WholeMonthCounter {
         for i in 0..<4 { lengthResidues[i] = (28 + i) % p }
     }
 
-    /// Adds residue r whose days have `count` occurrences; false when a fifth class is needed.
+    /// Adds residue r whose days have `count` occurrences (−1: counted day by day, DayCounts);
+    /// false when a fifth class is needed.
     mutating func add(residue r: Int, count: Int) -> Bool {
-        guard count > 0 else { return true }
+        guard count != 0 else { return true }
         var i = 0
         while i < classes, perDay[i] != count { i += 1 }
         if i == classes {
@@ -97,13 +98,14 @@ extension Expansion {
             }
             return w
         }
+        // The reached residues as one class whose days are counted one by one (DayCounts, each
+        // residue when first met): counting every residue ahead would cost more than a short
+        // count saves.
         let p = dayCounts.period
         guard p > 0, phase.all || phase.period == p else { return nil }
         var w = WholeMonthCounter(period: p)
-        let first = anchorDay + 1
         for r in 0..<p where phase.all || phase.residues & (UInt64(1) << UInt64(r)) != 0 {
-            let d = first + floorMod(r - first, p)
-            guard w.add(residue: r, count: dayCounts.whole(self, day: d)) else { return nil }
+            guard w.add(residue: r, count: -1) else { return nil }
         }
         return w
     }
@@ -128,7 +130,7 @@ extension Expansion {
     /// first day, length (from a 2-bit table by month), first weekday, residue, month and year.
     @inline(never)
     func countWholeMonths(_ cur: inout MonthCursor, _ c: inout Int, kDay: Int, limit: Int, counter w: WholeMonthCounter,
-                          skip: inout YearSkip, skipping: inout Bool, memo: inout MonthMaskMemo, visited: inout Int) {
+                          skip: inout YearSkip, skipping: inout Bool, memo: inout MonthMaskMemo, dayCounts: inout DayCounts, visited: inout Int) {
         let allowed = UInt32(streamMonths)
         let p = w.period
         let lengthResidues = w.lengthResiduesPacked
@@ -190,7 +192,17 @@ extension Expansion {
                 let days = m & UInt32(truncatingIfNeeded: (low &>> s) | ((high &<< 1) &<< (63 &- s)))
                 // Most months of a series that COUNT has not ended in years have none.
                 if days != 0 {
-                    count &+= single ? days.nonzeroBitCount &* perDay : w.count(m, residue: r)
+                    if !single {
+                        count &+= w.count(m, residue: r)
+                    } else if perDay > 0 {
+                        count &+= days.nonzeroBitCount &* perDay
+                    } else {
+                        var x = days
+                        while x != 0 {
+                            count &+= dayCounts.whole(self, day: base &+ x.trailingZeroBitCount)
+                            x &= x &- 1
+                        }
+                    }
                     if count >= limit { return }
                 }
             }
