@@ -65,6 +65,55 @@ final class RecurrenceCountTests: XCTestCase {
         XCTAssertGreaterThan(checked, 5000)
     }
 
+    /// COUNT counted over whole months on plain integers (WholeMonthCounter) agrees with the
+    /// walk (R-REP-1): day-stream rules whose days change month to month (BYMONTHDAY with BYDAY,
+    /// BYMONTH, an INTERVAL that is not a whole number of months, hourly and minutely INTERVALs
+    /// whose days' counts differ by residue) and weekly rules with BYMONTH, with a COUNT that takes years, so that the next
+    /// occurrence after a late date counts many months, and COUNT is reached inside them.
+    func testCountingWholeMonthsAgreesWithTheWalk() {
+        var rng = SplitMix(seed: 20_261_202)
+        func pick(_ n: Int) -> Int { Int(rng.next() % UInt64(n)) }
+        func some(_ n: Int, from values: () -> Int) -> String {
+            Array(Set((0..<n).map { _ in values() })).sorted().map(String.init).joined(separator: ",")
+        }
+        let codes = ["MO", "TU", "WE", "TH", "FR", "SA", "SU"]
+        var checked = 0, rules = 0, long = 0, weekly = 0
+        for round in 0..<300 {
+            let f = ["DAILY", "HOURLY", "MINUTELY", "WEEKLY"][pick(4)]
+            let intervals = f == "DAILY" ? [1, 2, 3, 5, 7, 10, 40, 64] : f == "HOURLY" ? [1, 5, 7, 25, 49, 100]
+                : f == "WEEKLY" ? [1, 2, 3, 9] : [7, 45, 360, 1000]
+            var parts = ["FREQ=" + f, "INTERVAL=\(intervals[pick(intervals.count)])"]
+            if f == "WEEKLY" || pick(2) == 0 { parts.append("BYMONTH=" + some(1 + pick(4)) { 1 + pick(12) }) }
+            if f != "WEEKLY", pick(4) != 0 { parts.append("BYMONTHDAY=" + some(1 + pick(3)) { (1 + pick(31)) * (pick(3) == 0 ? -1 : 1) }) }
+            if pick(2) == 0 { parts.append("BYDAY=" + Array(Set((0..<(1 + pick(3))).map { _ in pick(7) })).sorted().map { codes[$0] }.joined(separator: ",")) }
+            if f != "DAILY" || pick(2) == 0 { parts.append("BYHOUR=" + some(1 + pick(4)) { pick(24) }) }
+            if f == "MINUTELY" || pick(3) == 0 { parts.append("BYMINUTE=" + some(1 + pick(3)) { pick(60) }) }
+            parts.append("COUNT=\(20 + pick(120))")
+            let text = parts.joined(separator: ";")
+            guard case .success(let r) = RepeatRule.fromRRULE(text) else { continue }
+            let rule = r.admitted(from: .rrule, weekStart: .monday, zone: .utc)
+            let anchor = CivilDate(dayNumber: 18_000 + pick(4000))
+            let time = f == "DAILY" ? nil : WallTime(minuteOfDay: pick(1440))
+            let all = rule.occurrences(anchor: anchor, time: time, limit: 140)
+            rules += 1
+            if f == "WEEKLY" { weekly += 1 }
+            func at(_ d: Due) -> CivilDateTime { CivilDateTime(date: d.date, time: d.time ?? .midnight) }
+            let label = "round \(round): \(text) from \(anchor.iso)"
+            if let last = all.last, last.date.dayNumber - anchor.dayNumber > 365 { long += 1 }
+            var picks = Set(max(0, all.count - 4)..<all.count)
+            for _ in 0..<4 where !all.isEmpty { picks.insert(pick(all.count)) }
+            for i in picks.sorted() {
+                let want: Due? = i + 1 < all.count ? all[i + 1] : nil
+                XCTAssertEqual(rule.nextOccurrence(after: at(all[i]), anchor: anchor, time: time), want, label + " after #\(i) \(all[i].date.iso)")
+                checked += 1
+            }
+        }
+        XCTAssertGreaterThan(rules, 250)
+        XCTAssertGreaterThan(weekly, 50)
+        XCTAssertGreaterThan(long, 100, "series that take more than a year")
+        XCTAssertGreaterThan(checked, 1500)
+    }
+
     /// The next occurrence's search stops at UNTIL's day (R-REP-1): a rule whose next day is
     /// years ahead (2028-04-10), past UNTIL, has none; an instant UNTIL still takes an occurrence
     /// whose wall day comes after UNTIL's UTC date, in the next month (03:00 in Tokyo on Jul 1

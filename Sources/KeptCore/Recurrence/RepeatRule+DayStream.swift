@@ -201,7 +201,21 @@ extension Expansion {
         // Years are left out only after a year without an occurrence (a dense rule's years all
         // have some: asking would cost more than it saves).
         var atJanuary = -1
-        while c < limit, cur.base <= kDay, visited < most {
+        // The months wholly between the anchor's day and k's, on plain integers
+        // (WholeMonthCounter), once three months have not reached the limit (a dense rule
+        // reaches it sooner than the counter is set up) and two months' days are left.
+        var wholeMonthsTried = false
+        // `most` months without an occurrence mean none ever; once there is one, only k bounds.
+        while c < limit, cur.base <= kDay, visited < most || c > 0 {
+            if !wholeMonthsTried, visited >= 3, cur.base > anchorDay, kDay - cur.base >= 62 {
+                wholeMonthsTried = true
+                if let w = wholeMonthCounter(phase: phase, perDay: perDay, dayCounts: &dayCounts) {
+                    countWholeMonths(&cur, &c, kDay: kDay, limit: limit, counter: w, skip: &skip, skipping: &skipping,
+                                     memo: &memo, dayCounts: &dayCounts, visited: &visited)
+                    atJanuary = -1
+                    continue
+                }
+            }
             if cur.month == 1, visited > 0 {
                 if c == atJanuary, !skipping {
                     phase = dayPhase()

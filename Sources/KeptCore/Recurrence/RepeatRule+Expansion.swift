@@ -651,7 +651,20 @@ struct Expansion {
             let phase = DayPhase(period: 7 * n, residues: res)
             var cur = MonthCursor(containing: anchorDay)
             var memo = MonthMaskMemo()
+            var wholeMonthsTried = false, months = 0
             while c < limit, cur.base <= kDay, cur.year <= CivilDate.yearRange.upperBound {
+                // The months from the anchor's day to k's month, on plain integers, once three
+                // months have not reached the limit.
+                months += 1
+                if !wholeMonthsTried, months > 3, cur.base >= anchorDay, kDay - cur.base >= 62 {
+                    wholeMonthsTried = true
+                    if let w = weeklyMonthCounter(residues: res) {
+                        var skip = YearSkip(.none, months: 0), skipping = false, visited = 0, unused = DayCounts(period: 0)
+                        countWholeMonths(&cur, &c, kDay: kDay, limit: limit, counter: w, skip: &skip, skipping: &skipping,
+                                         memo: &memo, dayCounts: &unused, visited: &visited)
+                        continue
+                    }
+                }
                 let m = monthMask(cur, &memo) & phase.mask(from: cur.base)
                 if m != 0 { c += count(in: DaySet(mask: m), base: cur.base, before: k) }
                 cur.advance()

@@ -20,6 +20,10 @@ struct MonthCursor {
 
     static let lengths = [0, 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
 
+    init(base: Int, length: Int, firstWeekday: Int, month: Int, year: Int, leap: Bool) {
+        (self.base, self.length, self.firstWeekday, self.month, self.year, self.leap) = (base, length, firstWeekday, month, year, leap)
+    }
+
     /// The month that holds day number `day`.
     init(containing day: Int) {
         let (y, m, _) = CalendarMath.civil(dayNumber: day)
@@ -151,18 +155,7 @@ extension Expansion {
     /// month when the rule has neither.
     func dayParts(firstWeekday w1: Int, length len: Int) -> UInt32 {
         let full = MonthCursor.low(len)
-        var mask = full
-        if monthDays | monthDaysFromEnd != 0 {
-            var md = (monthDays >> 1) & full
-            if clamp, monthDays >> UInt32(len + 1) != 0 { md |= UInt32(1) << UInt32(len - 1) }
-            var neg = monthDaysFromEnd
-            while neg != 0 {
-                let k = neg.trailingZeroBitCount
-                neg &= neg - 1
-                if k <= len { md |= UInt32(1) << UInt32(len - k) }
-            }
-            mask = md
-        }
+        var mask = monthDayMask(length: len)
         if hasByDay {
             var bd = UInt32(truncatingIfNeeded: weekdayPattern >> UInt64(w1)) & full
             for e in nthWeekdays {
@@ -171,6 +164,22 @@ extension Expansion {
             mask &= bd
         }
         return mask
+    }
+
+    /// BYMONTHDAY (a day the month lacks on its last day when clamping) as the mask of a month
+    /// of `len` days; every day of the month when the rule has none.
+    @inline(__always) func monthDayMask(length len: Int) -> UInt32 {
+        let full = MonthCursor.low(len)
+        guard monthDays | monthDaysFromEnd != 0 else { return full }
+        var md = (monthDays >> 1) & full
+        if clamp, monthDays >> UInt32(len + 1) != 0 { md |= UInt32(1) << UInt32(len - 1) }
+        var neg = monthDaysFromEnd
+        while neg != 0 {
+            let k = neg.trailingZeroBitCount
+            neg &= neg - 1
+            if k <= len { md |= UInt32(1) << UInt32(len - k) }
+        }
+        return md
     }
 
     /// BYYEARDAY as the mask of the month starting at offset `start` of a year of `yearLength`
