@@ -32,26 +32,10 @@ enum InteropValues {
     static func compactUTC(_ b: some Collection<UInt8>) -> Instant? {
         if let i = b.withContiguousStorageIfAvailable({ compactUTC(buffer: $0) }) { return i }
         guard b.count == 16 else { return nil }
-        // The fourteen digits as one number, YYYYMMDDhhmmss.
-        var n: Int64 = 0
-        var k = 0
-        for c in b {
-            switch k {
-            case 8: guard c == UInt8(ascii: "T") else { return nil }
-            case 15: guard c == UInt8(ascii: "Z") else { return nil }
-            default:
-                guard c >= 0x30, c <= 0x39 else { return nil }
-                n = n * 10 + Int64(c - 0x30)
-            }
-            k += 1
-        }
-        let second = Int(n % 100), minute = Int(n / 100 % 100), hour = Int(n / 10_000 % 100)
-        let day = Int(n / 1_000_000 % 100), month = Int(n / 100_000_000 % 100), year = Int(n / 10_000_000_000)
-        guard let d = CivilDate(year: year, month: month, day: day), hour <= 23, minute <= 59, second <= 60 else { return nil }
-        return Instant(seconds: Int64(d.dayNumber) * 86_400 + Int64(hour * 3_600 + minute * 60 + min(second, 59)))
+        return Array(b).withUnsafeBufferPointer { compactUTC(buffer: $0) }
     }
 
-    /// The same from contiguous bytes, by index.
+    /// The same from contiguous bytes, by index: the one reader of the form.
     static func compactUTC(buffer b: UnsafeBufferPointer<UInt8>) -> Instant? {
         guard b.count == 16, b[8] == UInt8(ascii: "T"), b[15] == UInt8(ascii: "Z") else { return nil }
         func digits(_ from: Int, _ count: Int) -> Int? {

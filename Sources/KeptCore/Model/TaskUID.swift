@@ -69,28 +69,10 @@ public struct TaskUID: Sendable, Hashable, Comparable, CustomStringConvertible {
     public static func parse<C: Collection>(_ bytes: C) -> TaskUID? where C.Element == UInt8 {
         if let u = bytes.withContiguousStorageIfAvailable({ parse(buffer: $0) }) { return u }
         guard bytes.count == 36 else { return nil }
-        var hi: UInt64 = 0
-        var lo: UInt64 = 0
-        var digits = 0
-        for (k, c) in bytes.enumerated() {
-            if k == 8 || k == 13 || k == 18 || k == 23 {
-                guard c == UInt8(ascii: "-") else { return nil }
-                continue
-            }
-            let v: UInt8
-            switch c {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): v = c - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): v = c - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): v = c - UInt8(ascii: "A") + 10
-            default: return nil
-            }
-            if digits < 16 { hi = hi << 4 | UInt64(v) } else { lo = lo << 4 | UInt64(v) }
-            digits += 1
-        }
-        return TaskUID(hi: hi, lo: lo)
+        return Array(bytes).withUnsafeBufferPointer { parse(buffer: $0) }
     }
 
-    /// The same from contiguous bytes, by index (an import reads one a record).
+    /// The same from contiguous bytes, by index: the one reader of the form.
     static func parse(buffer b: UnsafeBufferPointer<UInt8>) -> TaskUID? {
         guard b.count == 36, b[8] == UInt8(ascii: "-"), b[13] == UInt8(ascii: "-"), b[18] == UInt8(ascii: "-"), b[23] == UInt8(ascii: "-") else { return nil }
         func hex(_ from: Int, _ to: Int, into n: inout UInt64) -> Bool {
