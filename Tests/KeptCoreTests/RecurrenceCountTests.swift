@@ -10,12 +10,8 @@ import XCTest
 
 final class RecurrenceCountTests: XCTestCase {
     func testCountingAgreesWithTheWalk() {
-        var rng = SplitMix(seed: 5545)
-        func pick(_ n: Int) -> Int { Int(rng.next() % UInt64(n)) }
-        func some(_ n: Int, from values: () -> Int) -> String {
-            Array(Set((0..<n).map { _ in values() })).sorted().map(String.init).joined(separator: ",")
-        }
-        let codes = ["MO", "TU", "WE", "TH", "FR", "SA", "SU"]
+        let dice = RuleDice(seed: 5545)
+        let pick = dice.pick, some = dice.some, codes = RuleDice.codes
         let freqs = ["YEARLY", "MONTHLY", "WEEKLY", "DAILY", "HOURLY", "MINUTELY"]
         var checked = 0, rules = 0
         for round in 0..<1200 {
@@ -71,12 +67,8 @@ final class RecurrenceCountTests: XCTestCase {
     /// whose days' counts differ by residue) and weekly rules with BYMONTH, with a COUNT that takes years, so that the next
     /// occurrence after a late date counts many months, and COUNT is reached inside them.
     func testCountingWholeMonthsAgreesWithTheWalk() {
-        var rng = SplitMix(seed: 20_261_202)
-        func pick(_ n: Int) -> Int { Int(rng.next() % UInt64(n)) }
-        func some(_ n: Int, from values: () -> Int) -> String {
-            Array(Set((0..<n).map { _ in values() })).sorted().map(String.init).joined(separator: ",")
-        }
-        let codes = ["MO", "TU", "WE", "TH", "FR", "SA", "SU"]
+        let dice = RuleDice(seed: 20_261_202)
+        let pick = dice.pick, some = dice.some, codes = RuleDice.codes
         var checked = 0, rules = 0, long = 0, weekly = 0
         for round in 0..<300 {
             let f = ["DAILY", "HOURLY", "MINUTELY", "WEEKLY"][pick(4)]
@@ -132,5 +124,20 @@ final class RecurrenceCountTests: XCTestCase {
         XCTAssertEqual(next?.time?.minuteOfDay, 180)
         guard let later = CivilDateTime(iso: "2026-07-01T03:00") else { return XCTFail("later") }
         XCTAssertNil(r.nextOccurrence(after: later, anchor: anchor, zone: tokyo))
+    }
+}
+
+/// The random parts of the rules the two tests make: seeded, so a failure repeats.
+final class RuleDice {
+    static let codes = ["MO", "TU", "WE", "TH", "FR", "SA", "SU"]
+    private var rng: SplitMix
+
+    init(seed: UInt64) { rng = SplitMix(seed: seed) }
+
+    func pick(_ n: Int) -> Int { Int(rng.next() % UInt64(n)) }
+
+    /// Up to `n` distinct values, sorted and joined with commas.
+    func some(_ n: Int, from values: () -> Int) -> String {
+        Array(Set((0..<n).map { _ in values() })).sorted().map(String.init).joined(separator: ",")
     }
 }
