@@ -139,9 +139,9 @@ public final class JSONStore: StoreBackend {
         }
         let read = committedMeta.revision
         store.revision = read + 1
-        let bytes = StoreCodec.encode(store)
+        let pieces = StoreCodec.encodePieces(store)
         store.revision = read
-        switch StoreFile.commit(bytes, to: file, readAs: identity, revision: read) {
+        switch StoreFile.commit(pieces, to: file, readAs: identity, revision: read) {
         case .failure(let e): return .failure(e)
         case .success(let id):
             identity = id

@@ -144,20 +144,30 @@ extension StoreCodec {
 }
 
 extension StoreCodec {
-    /// The tasks list of a store file, one record a line; from 8,000 tasks on, the second half
-    /// is written on another thread and the two joined (the bytes of one pass).
-    static func appendTaskList(_ tasks: [Task], to out: inout [UInt8]) {
+    /// How large a piece of a written store grows before the next one is started: a store is
+    /// written in pieces of about this size, never grown and copied, nor joined into one.
+    static let pieceBytes = 1 << 20
+
+    /// The tasks list of a store file, one record a line, continuing `out`; each piece that
+    /// fills up is moved to `pieces` and `out` goes on with a new one. From 8,000 tasks on, the
+    /// second half is written on another thread (the bytes of one pass, in the same order).
+    static func appendTaskList(_ tasks: [Task], to out: inout [UInt8], pieces: inout [[UInt8]]) {
         guard !tasks.isEmpty else {
             out.append(contentsOf: Array("[]".utf8))
             return
         }
-        @Sendable func run(_ r: Range<Int>, _ into: inout [UInt8]) {
+        @Sendable func run(_ r: Range<Int>, _ into: inout [UInt8], _ full: inout [[UInt8]]) {
             // Each task is read in place, not copied out of the array.
             tasks.withUnsafeBufferPointer { list in
                 for k in r {
                     if k > 0 { into.append(0x2C) }
                     ("\n    " as StaticString).withUTF8Buffer { into.append(contentsOf: $0) }
                     appendTaskRecord(list[k], to: &into)
+                    if into.count >= pieceBytes - 16_384 {
+                        full.append(into)
+                        into = []
+                        into.reserveCapacity(pieceBytes)
+                    }
                 }
             }
         }
@@ -165,21 +175,26 @@ extension StoreCodec {
         let n = tasks.count
         if n >= 8_000, cores() >= 2 {
             let mid = n / 2
-            let box = Mutex<[UInt8]>([])
+            let box = Mutex<(full: [[UInt8]], last: [UInt8])>(([], []))
             let group = DispatchGroup()
             DispatchQueue.global(qos: .userInitiated).async(group: group) {
-                var tail: [UInt8] = []
-                tail.reserveCapacity((n - mid) * 280)
-                run(mid..<n, &tail)
-                box.withLock { $0 = tail }
+                var full: [[UInt8]] = []
+                var last: [UInt8] = []
+                last.reserveCapacity(pieceBytes)
+                run(mid..<n, &last, &full)
+                box.withLock { $0 = (full, last) }
             }
-            out.reserveCapacity(out.count + n * 280)
-            run(0..<mid, &out)
+            run(0..<mid, &out, &pieces)
             group.wait()
-            box.withLock { out.append(contentsOf: $0) }
+            // The first half's last piece ends where the second's first begins.
+            pieces.append(out)
+            out = []
+            box.withLock { tail in
+                pieces.append(contentsOf: tail.full)
+                swap(&out, &tail.last)
+            }
         } else {
-            out.reserveCapacity(out.count + n * 280)
-            run(0..<n, &out)
+            run(0..<n, &out, &pieces)
         }
         out.append(contentsOf: Array("\n  ]".utf8))
     }

@@ -330,8 +330,20 @@ public enum StoreCodec {
 
     /// The bytes of a store file: one task per line, so a store diffs well under version control.
     public static func encode(_ s: Store) -> [UInt8] {
+        let pieces = encodePieces(s)
+        guard pieces.count > 1 else { return pieces.first ?? [] }
         var out: [UInt8] = []
-        out.reserveCapacity(256 + s.tasks.count * 300)
+        out.reserveCapacity(pieces.reduce(0) { $0 + $1.count })
+        for p in pieces { out.append(contentsOf: p) }
+        return out
+    }
+
+    /// The bytes of `encode` in pieces of about `pieceBytes`, in order, as a commit writes them:
+    /// a large store is held once while it is written, not grown, copied and joined.
+    public static func encodePieces(_ s: Store) -> [[UInt8]] {
+        var pieces: [[UInt8]] = []
+        var out: [UInt8] = []
+        out.reserveCapacity(s.tasks.count < 2_000 ? 256 + s.tasks.count * 400 : pieceBytes)
         func key(_ k: String, first: Bool = false) {
             out.append(contentsOf: first ? Array("\n  ".utf8) : Array(",\n  ".utf8))
             JSONWriter.appendString(k, to: &out)
@@ -358,7 +370,7 @@ public enum StoreCodec {
             merge(JSONObject([("name", .string(f.name)), ("filter", .string(f.filter)), ("starred", .bool(f.starred))]), f.extra)
         }, &out)
         key("tasks")
-        appendTaskList(s.tasks, to: &out)
+        appendTaskList(s.tasks, to: &out, pieces: &pieces)
         if !s.tombstoneMap.isEmpty {
             key("tombstones")
             list(Array(s.tombstones.suffix(Tombstone.limit)).map { JSONObject([("uid", .string($0.uid.description)), ("deletedAt", .string(TimeText.isoInstant($0.deletedAt, in: .utc)))]) }, &out)
@@ -376,7 +388,8 @@ public enum StoreCodec {
             JSONWriter.append(v, to: &out, pretty: true, indent: 2, level: 1)
         }
         out.append(contentsOf: Array("\n}\n".utf8))
-        return out
+        pieces.append(out)
+        return pieces
     }
 
     /// A list with one compact item per line.

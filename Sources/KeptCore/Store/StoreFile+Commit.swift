@@ -130,11 +130,12 @@ extension StoreFile {
         return nil
     }
 
-    /// Writes `bytes` as the new version of a store read as `identity` (nil: there was no
-    /// file) at `revision`, unless another process wrote it since: then nothing is written.
+    /// Writes `pieces` (a store's bytes, in order) as the new version of a store read as
+    /// `identity` (nil: there was no file) at `revision`, unless another process wrote it
+    /// since: then nothing is written.
     /// Returns the identity of the file written.
-    public static func commit(_ bytes: [UInt8], to path: StorePath, readAs identity: FileIdentity?, revision: Int) -> Result<FileIdentity, StoreError> {
-        locked(bytes, path) {
+    public static func commit(_ pieces: [[UInt8]], to path: StorePath, readAs identity: FileIdentity?, revision: Int) -> Result<FileIdentity, StoreError> {
+        locked(pieces, path) {
             // The store must still be the file this process read, at the revision it read.
             guard FileIdentity.of(path.target) == identity else { return .conflict(path: path.path) }
             if identity != nil, let r = headRevision(path.target), r != revision { return .conflict(path: path.path) }
@@ -144,14 +145,14 @@ extension StoreFile {
 
     /// Writes a store to a path whatever is there (`.save FILE`), under the same lock as a
     /// commit, through symlinks, refusing what cannot be written.
-    public static func overwrite(_ bytes: [UInt8], to path: StorePath) -> Result<FileIdentity, StoreError> {
-        locked(bytes, path) { nil }
+    public static func overwrite(_ pieces: [[UInt8]], to path: StorePath) -> Result<FileIdentity, StoreError> {
+        locked(pieces, path) { nil }
     }
 
     /// The write both share: refused before anything when the store or its folder is read-only;
     /// then under the lock, with dead writers' temp files gone, `check` (an error stops it), the
     /// atomic write, and the identity of the file written.
-    private static func locked(_ bytes: [UInt8], _ path: StorePath, check: () -> StoreError?) -> Result<FileIdentity, StoreError> {
+    private static func locked(_ pieces: [[UInt8]], _ path: StorePath, check: () -> StoreError?) -> Result<FileIdentity, StoreError> {
         if let refused = refusedForWriting(path) { return .failure(refused) }
         let lock: Int32
         switch takeLock(path) {
@@ -161,7 +162,7 @@ extension StoreFile {
         defer { close(lock) }
         removeStrayTemps(path)
         if let e = check() { return .failure(e) }
-        switch writeAtomically(bytes, to: path.target) {
+        switch writeAtomically(pieces: pieces, to: path.target) {
         case .failure(let e): return .failure(.writeFailed(path: path.path, reason: e.reason))
         case .success:
             guard let id = FileIdentity.of(path.target) else { return .failure(.writeFailed(path: path.path, reason: "the file written is gone")) }

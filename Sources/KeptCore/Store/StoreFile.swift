@@ -140,13 +140,17 @@ public enum StoreFile {
 
     /// Writes a store durably: temporary file, fsync, rename, fsync of the folder.
     public static func save(_ store: Store, to path: String) -> Result<Void, Diagnostic> {
-        let bytes = StoreCodec.encode(store)
-        return writeAtomically(bytes, to: path).mapError { Catalog.storeWriteFailed(path, reason: $0.reason) }
+        return writeAtomically(pieces: StoreCodec.encodePieces(store), to: path).mapError { Catalog.storeWriteFailed(path, reason: $0.reason) }
     }
 
     /// Writes bytes to a path through a temporary file and a rename. An existing file keeps its
     /// permission bits; a new one gets `newMode` (0600 for a store: it is the user's own data).
     public static func writeAtomically(_ bytes: [UInt8], to path: String, newMode: mode_t = 0o600) -> Result<Void, FileError> {
+        writeAtomically(pieces: [bytes], to: path, newMode: newMode)
+    }
+
+    /// `writeAtomically` of bytes given in pieces, written one after the other.
+    public static func writeAtomically(pieces: [[UInt8]], to path: String, newMode: mode_t = 0o600) -> Result<Void, FileError> {
         let dir = directory(of: path)
         let tmp = "\(dir)/.\(basename(of: path)).tmp-\(getpid())"
         var mode: mode_t = newMode
@@ -158,17 +162,19 @@ public enum StoreFile {
         _ = fchmod(fd, mode)
         var ok = true
         var err: Int32 = 0
-        bytes.withUnsafeBytes { buf in
-            var off = 0
-            while off < buf.count {
-                let n = write(fd, buf.baseAddress.map { $0 + off }, buf.count - off)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    ok = false
-                    err = errno
-                    return
+        for bytes in pieces where ok {
+            bytes.withUnsafeBytes { buf in
+                var off = 0
+                while off < buf.count {
+                    let n = write(fd, buf.baseAddress.map { $0 + off }, buf.count - off)
+                    if n < 0 {
+                        if errno == EINTR { continue }
+                        ok = false
+                        err = errno
+                        return
+                    }
+                    off += n
                 }
-                off += n
             }
         }
         if ok, fsync(fd) != 0 {

@@ -49,7 +49,7 @@ public enum StoreKind: String, Sendable {
     public func write(_ s: Store, to path: String) -> Result<Void, StoreError> {
         switch self {
         case .json:
-            return StoreFile.overwrite(StoreCodec.encode(s), to: StorePath(path)).map { _ in () }
+            return StoreFile.overwrite(StoreCodec.encodePieces(s), to: StorePath(path)).map { _ in () }
         case .sqlite:
             let target = StorePath(path).target
             if let head = StoreFile.head(target, SQLiteStore.header.count), head != SQLiteStore.header {
