@@ -85,6 +85,11 @@ public enum StatusKind: UInt8, Sendable, CaseIterable, BitwiseCopyable {
 }
 
 /// One task.
+///
+/// The fields most tasks leave empty (a start, an area, notes, a description, an estimate, a
+/// hold, a parent, a goal, steps, reminders, comments and the made-occurrence links) live in one
+/// shared box, `TaskDetails`, made when one of them is first set: a task is about half the size,
+/// and so is every copy the store, an undo step or an import holds.
 public struct Task: Sendable, Equatable {
     /// The display id: a small integer, unique in its store, never reused after a delete.
     public var id: Int
@@ -93,14 +98,9 @@ public struct Task: Sendable, Equatable {
     public var title: String
     public var status: TaskStatus = .open
     public var due: Due?
-    public var start: Due?
     public var priority: Priority = .none
     public var project: String?
-    public var area: String?
     public var tags: [String] = []
-    /// Linked notes (`[[Trip plan]]`), by title.
-    public var notes: [String] = []
-    public var description: String?
     /// The repeat, held in a box: a task without one (most) stays small, and so do the stores,
     /// undo steps and imports that hold many tasks (a RepeatSpec is larger than the rest of a task).
     public var repeatRule: RepeatSpec? {
@@ -108,30 +108,79 @@ public struct Task: Sendable, Equatable {
         set { repeatBox = newValue.map(RepeatBox.init) }
     }
     private var repeatBox: RepeatBox?
-    public var estimate: Estimate?
-    /// The day a Not today hold ends (R-PLAN-6).
-    public var heldUntil: CivilDate?
-    /// The account day of the last Not today: a second one within seven days holds for seven
-    /// days (R-PLAN-6).
-    public var notTodayOn: CivilDate?
     public var completedAt: Instant?
     public var createdAt: Instant
     /// When anything last changed the task; every change the engine makes sets it.
     public var modifiedAt: Instant
-    public var parent: Int?
-    public var goal: String?
-    public var steps: [Step] = []
-    /// On a completed occurrence: the id of the occurrence its completion made (R-REP-6).
-    public var nextOccurrence: Int?
-    /// On a made occurrence: true until anything changes it, so reopening the earlier one may
-    /// take it back (R-REP-6).
-    public var pristine = false
-    /// Reminders, in the order they were added (R-TASK-7).
-    public var reminders: [Reminder] = []
-    /// Comments are kept as written until their issue models them.
-    public var comments: [JSONValue] = []
     /// Fields this version does not know; written back unchanged (R-STORE-1).
     public var extra = JSONObject()
+    private var details = DetailsRef()
+
+    public var start: Due? {
+        get { details.box?.fields.start }
+        set { details.edit { $0.start = newValue } }
+    }
+    public var area: String? {
+        get { details.box?.fields.area }
+        set { details.edit { $0.area = newValue } }
+    }
+    /// Linked notes (`[[Trip plan]]`), by title.
+    public var notes: [String] {
+        get { details.box?.fields.notes ?? [] }
+        set { details.edit { $0.notes = newValue } }
+    }
+    public var description: String? {
+        get { details.box?.fields.description }
+        set { details.edit { $0.description = newValue } }
+    }
+    public var estimate: Estimate? {
+        get { details.box?.fields.estimate }
+        set { details.edit { $0.estimate = newValue } }
+    }
+    /// The day a Not today hold ends (R-PLAN-6).
+    public var heldUntil: CivilDate? {
+        get { details.box?.fields.heldUntil }
+        set { details.edit { $0.heldUntil = newValue } }
+    }
+    /// The account day of the last Not today: a second one within seven days holds for seven
+    /// days (R-PLAN-6).
+    public var notTodayOn: CivilDate? {
+        get { details.box?.fields.notTodayOn }
+        set { details.edit { $0.notTodayOn = newValue } }
+    }
+    public var parent: Int? {
+        get { details.box?.fields.parent }
+        set { details.edit { $0.parent = newValue } }
+    }
+    public var goal: String? {
+        get { details.box?.fields.goal }
+        set { details.edit { $0.goal = newValue } }
+    }
+    public var steps: [Step] {
+        get { details.box?.fields.steps ?? [] }
+        set { details.edit { $0.steps = newValue } }
+    }
+    /// On a completed occurrence: the id of the occurrence its completion made (R-REP-6).
+    public var nextOccurrence: Int? {
+        get { details.box?.fields.nextOccurrence }
+        set { details.edit { $0.nextOccurrence = newValue } }
+    }
+    /// On a made occurrence: true until anything changes it, so reopening the earlier one may
+    /// take it back (R-REP-6).
+    public var pristine: Bool {
+        get { details.box?.fields.pristine ?? false }
+        set { details.edit { $0.pristine = newValue } }
+    }
+    /// Reminders, in the order they were added (R-TASK-7).
+    public var reminders: [Reminder] {
+        get { details.box?.fields.reminders ?? [] }
+        set { details.edit { $0.reminders = newValue } }
+    }
+    /// Comments are kept as written until their issue models them.
+    public var comments: [JSONValue] {
+        get { details.box?.fields.comments ?? [] }
+        set { details.edit { $0.comments = newValue } }
+    }
 
     /// A task whose uid is derived from its id, creation and title until a new one is given
     /// (the engine gives every task it makes a random one; see `TaskUID.derived`).
@@ -144,6 +193,49 @@ public struct Task: Sendable, Equatable {
     }
 
     public var isOpen: Bool { status.isOpen }
+}
+
+/// The fields of a task that most tasks leave empty (see `Task`).
+struct TaskDetails: Sendable, Equatable {
+    var start: Due?
+    var area: String?
+    var notes: [String] = []
+    var description: String?
+    var estimate: Estimate?
+    var heldUntil: CivilDate?
+    var notTodayOn: CivilDate?
+    var parent: Int?
+    var goal: String?
+    var steps: [Step] = []
+    var nextOccurrence: Int?
+    var pristine = false
+    var reminders: [Reminder] = []
+    var comments: [JSONValue] = []
+}
+
+/// A task's details, shared between copies of the task until one of them changes them (copy
+/// on write). Mutated only through `DetailsRef.edit`, when this is its one reference.
+final class DetailsBox: @unchecked Sendable {
+    var fields: TaskDetails
+    init(_ fields: TaskDetails) { self.fields = fields }
+}
+
+/// A task's details box, or none while every detail is empty; equal, and printed, by what the
+/// details are (a task's printed form shows every field, as tests that compare states expect).
+struct DetailsRef: Sendable, Equatable, CustomDebugStringConvertible {
+    var box: DetailsBox?
+
+    mutating func edit(_ change: (inout TaskDetails) -> Void) {
+        if !isKnownUniquelyReferenced(&box) { box = DetailsBox(box?.fields ?? TaskDetails()) }
+        if let b = box { change(&b.fields) }
+    }
+
+    static func == (a: DetailsRef, b: DetailsRef) -> Bool {
+        if a.box === b.box { return true }
+        return (a.box?.fields ?? TaskDetails()) == (b.box?.fields ?? TaskDetails())
+    }
+
+    var debugDescription: String { String(reflecting: box?.fields ?? TaskDetails()) }
 }
 
 /// A task's repeat, shared between copies of the task until one of them sets another.

@@ -6,12 +6,17 @@
 /// Every value is a real date. Arithmetic that would leave 0001-01-01...9999-12-31
 /// saturates at the nearer end instead of trapping, so input can never crash it.
 public struct CivilDate: Hashable, Comparable, Sendable, CustomStringConvertible {
+    /// The fields in one word, `year << 9 | month << 5 | day`: a date is four bytes (a task holds
+    /// several, and a store or an import holds many tasks), and the order of dates is the order
+    /// of the words.
+    private let packed: UInt32
+
     /// The year, 1...9999.
-    public let year: Int
+    public var year: Int { Int(packed >> 9) }
     /// The month, 1...12.
-    public let month: Int
+    public var month: Int { Int((packed >> 5) & 0xF) }
     /// The day of the month, 1...28/29/30/31.
-    public let day: Int
+    public var day: Int { Int(packed & 0x1F) }
 
     /// The range of years accepted; four digits keep ISO text fixed-width.
     public static let yearRange: ClosedRange<Int> = 1...9999
@@ -41,9 +46,7 @@ public struct CivilDate: Hashable, Comparable, Sendable, CustomStringConvertible
 
     /// For fields already known to form a valid date.
     private init(unchecked year: Int, _ month: Int, _ day: Int) {
-        self.year = year
-        self.month = month
-        self.day = day
+        packed = UInt32(truncatingIfNeeded: year) << 9 | UInt32(truncatingIfNeeded: month) << 5 | UInt32(truncatingIfNeeded: day)
     }
 
     /// Days since 1970-01-01 (negative before).
@@ -189,6 +192,6 @@ public struct CivilDate: Hashable, Comparable, Sendable, CustomStringConvertible
 
     /// Orders by year, then month, then day.
     public static func < (lhs: CivilDate, rhs: CivilDate) -> Bool {
-        (lhs.year, lhs.month, lhs.day) < (rhs.year, rhs.month, rhs.day)
+        lhs.packed < rhs.packed
     }
 }

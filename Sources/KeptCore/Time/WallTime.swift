@@ -3,8 +3,10 @@
 
 /// A wall-clock time of day, 00:00...23:59, minute precision.
 public struct WallTime: Hashable, Comparable, Sendable, CustomStringConvertible {
+    /// Minutes since midnight, 0..<1440, in two bytes (a task holds two times).
+    private let value: UInt16
     /// Minutes since midnight, 0..<1440.
-    public let minuteOfDay: Int
+    public var minuteOfDay: Int { Int(value) }
 
     /// Minutes in a day.
     public static let minutesPerDay = 1_440
@@ -28,7 +30,7 @@ public struct WallTime: Hashable, Comparable, Sendable, CustomStringConvertible 
 
     /// For a minute already known to be in 0..<1440.
     init(unchecked minuteOfDay: Int) {
-        self.minuteOfDay = minuteOfDay
+        value = UInt16(clamping: minuteOfDay)
     }
 
     /// The hour, 0...23.
