@@ -118,68 +118,68 @@ public struct Task: Sendable, Equatable {
 
     public var start: Due? {
         get { details.box?.fields.start }
-        set { details.edit { $0.start = newValue } }
+        set { details.edit(empty: newValue == nil) { $0.start = newValue } }
     }
     public var area: String? {
         get { details.box?.fields.area }
-        set { details.edit { $0.area = newValue } }
+        set { details.edit(empty: newValue == nil) { $0.area = newValue } }
     }
     /// Linked notes (`[[Trip plan]]`), by title.
     public var notes: [String] {
         get { details.box?.fields.notes ?? [] }
-        set { details.edit { $0.notes = newValue } }
+        set { details.edit(empty: newValue.isEmpty) { $0.notes = newValue } }
     }
     public var description: String? {
         get { details.box?.fields.description }
-        set { details.edit { $0.description = newValue } }
+        set { details.edit(empty: newValue == nil) { $0.description = newValue } }
     }
     public var estimate: Estimate? {
         get { details.box?.fields.estimate }
-        set { details.edit { $0.estimate = newValue } }
+        set { details.edit(empty: newValue == nil) { $0.estimate = newValue } }
     }
     /// The day a Not today hold ends (R-PLAN-6).
     public var heldUntil: CivilDate? {
         get { details.box?.fields.heldUntil }
-        set { details.edit { $0.heldUntil = newValue } }
+        set { details.edit(empty: newValue == nil) { $0.heldUntil = newValue } }
     }
     /// The account day of the last Not today: a second one within seven days holds for seven
     /// days (R-PLAN-6).
     public var notTodayOn: CivilDate? {
         get { details.box?.fields.notTodayOn }
-        set { details.edit { $0.notTodayOn = newValue } }
+        set { details.edit(empty: newValue == nil) { $0.notTodayOn = newValue } }
     }
     public var parent: Int? {
         get { details.box?.fields.parent }
-        set { details.edit { $0.parent = newValue } }
+        set { details.edit(empty: newValue == nil) { $0.parent = newValue } }
     }
     public var goal: String? {
         get { details.box?.fields.goal }
-        set { details.edit { $0.goal = newValue } }
+        set { details.edit(empty: newValue == nil) { $0.goal = newValue } }
     }
     public var steps: [Step] {
         get { details.box?.fields.steps ?? [] }
-        set { details.edit { $0.steps = newValue } }
+        set { details.edit(empty: newValue.isEmpty) { $0.steps = newValue } }
     }
     /// On a completed occurrence: the id of the occurrence its completion made (R-REP-6).
     public var nextOccurrence: Int? {
         get { details.box?.fields.nextOccurrence }
-        set { details.edit { $0.nextOccurrence = newValue } }
+        set { details.edit(empty: newValue == nil) { $0.nextOccurrence = newValue } }
     }
     /// On a made occurrence: true until anything changes it, so reopening the earlier one may
     /// take it back (R-REP-6).
     public var pristine: Bool {
         get { details.box?.fields.pristine ?? false }
-        set { details.edit { $0.pristine = newValue } }
+        set { details.edit(empty: !newValue) { $0.pristine = newValue } }
     }
     /// Reminders, in the order they were added (R-TASK-7).
     public var reminders: [Reminder] {
         get { details.box?.fields.reminders ?? [] }
-        set { details.edit { $0.reminders = newValue } }
+        set { details.edit(empty: newValue.isEmpty) { $0.reminders = newValue } }
     }
     /// Comments are kept as written until their issue models them.
     public var comments: [JSONValue] {
         get { details.box?.fields.comments ?? [] }
-        set { details.edit { $0.comments = newValue } }
+        set { details.edit(empty: newValue.isEmpty) { $0.comments = newValue } }
     }
 
     /// A task whose uid is derived from its id, creation and title until a new one is given
@@ -225,7 +225,11 @@ final class DetailsBox: @unchecked Sendable {
 struct DetailsRef: Sendable, Equatable, CustomDebugStringConvertible {
     var box: DetailsBox?
 
-    mutating func edit(_ change: (inout TaskDetails) -> Void) {
+    /// Changes the details, copying the box first when another task shares it. Setting a
+    /// detail to its empty value on a task without details makes no box (an import sets every
+    /// field it maps).
+    mutating func edit(empty: Bool, _ change: (inout TaskDetails) -> Void) {
+        if empty, box == nil { return }
         if !isKnownUniquelyReferenced(&box) { box = DetailsBox(box?.fields ?? TaskDetails()) }
         if let b = box { change(&b.fields) }
     }
