@@ -1,8 +1,9 @@
 // Tests for the store's JSON layer: parsing, error positions, writing, the pull reader, and robustness on hostile input.
 // Table rows carry stable ids so a failure names the case to look at.
 
+import Foundation
 import XCTest
-import KeptCore
+@testable import KeptCore
 
 /// A number value from its literal text; a bad literal shows up as a failing comparison, never a crash.
 private func num(_ text: String) -> JSONValue {
@@ -656,5 +657,58 @@ final class JSONTests: XCTestCase {
         XCTAssertEqual(error.line, 2, "json-reader-05")
         XCTAssertEqual(error.column, 10, "json-reader-05")
         XCTAssertEqual(reader.error("here").column, 19, "json-reader-06")
+    }
+
+    /// The string writer checks eight bytes at a time: it must escape exactly what the plain
+    /// byte-by-byte rule escapes, wherever in a word the byte falls, and keep every other byte.
+    func testStringsAreEscapedWhereverTheBytesFall() throws {
+        func plain(_ s: String) -> [UInt8] {
+            var out: [UInt8] = [0x22]
+            for b in s.utf8 {
+                switch b {
+                case 0x22: out += Array("\\\"".utf8)
+                case 0x5C: out += Array("\\\\".utf8)
+                case 0x0A: out += Array("\\n".utf8)
+                case 0x0D: out += Array("\\r".utf8)
+                case 0x09: out += Array("\\t".utf8)
+                case 0x08: out += Array("\\b".utf8)
+                case 0x0C: out += Array("\\f".utf8)
+                case ..<0x20: out += Array(String(format: "\\u%04x", Int(b)).utf8)
+                default: out.append(b)
+                }
+            }
+            out.append(0x22)
+            return out
+        }
+        // Bytes at the edges of each test: 0x1F/0x20, 0x21/0x22/0x23, 0x5B/0x5C/0x5D, 0x7F, and
+        // multi-byte characters whose bytes are at or above 0x80.
+        let pieces = ["a", " ", "\u{1F}", "\u{00}", "\n", "\"", "!", "#", "[", "\\", "]", "\u{7F}", "é", "€", "😀", "\t", "xyzxyzxy"]
+        var rng = SystemRandomNumberGenerator()
+        for length in 0..<40 {
+            for _ in 0..<60 {
+                var s = ""
+                for _ in 0..<length { s += pieces[Int.random(in: 0..<pieces.count, using: &rng)] }
+                var out: [UInt8] = []
+                JSONWriter.appendString(s, to: &out)
+                XCTAssertEqual(out, plain(s), "\(s.debugDescription)")
+                var r = JSONReader(bytes: out)
+                XCTAssertEqual(try r.readValue().stringValue, s)
+            }
+        }
+        // One special byte at each place of a long plain string.
+        for k in 0..<24 {
+            for special in ["\"", "\\", "\u{01}", "\u{1F}"] {
+                var chars = Array(repeating: "q", count: 24)
+                chars[k] = special
+                let s = chars.joined()
+                var out: [UInt8] = []
+                JSONWriter.appendString(s, to: &out)
+                XCTAssertEqual(out, plain(s), "\(k) \(special.debugDescription)")
+            }
+        }
+        for w: UInt64 in [0, 0x2020_2020_2020_2020, 0x2121_2121_2121_2121, 0xFFFF_FFFF_FFFF_FFFF, 0x8080_8080_8080_8080] {
+            let bytes = (0..<8).map { UInt8(truncatingIfNeeded: w >> (8 * UInt64($0))) }
+            XCTAssertEqual(JSONWriter.needsEscape(w), bytes.contains { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }, String(w, radix: 16))
+        }
     }
 }
