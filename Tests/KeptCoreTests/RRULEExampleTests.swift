@@ -165,4 +165,14 @@ final class RRULEExampleTests: XCTestCase {
             XCTAssertEqual(a, b, "\(e.id)-rt: \(e.rrule) exported as \(out)")
         }
     }
+
+    /// What reads as an RRULE rather than words: `FREQ=` in any case, anywhere in the text.
+    func testAnRRULEIsTextThatSaysFREQ() {
+        for (text, says) in [("FREQ=DAILY", true), ("freq=weekly;byday=MO", true), ("RRULE:FREQ=MONTHLY", true),
+                             ("INTERVAL=2;Freq=Yearly", true), ("FREQ", false), ("FREQ:DAILY", false), ("every day", false),
+                             ("", false), ("FRE", false), ("fréq=daily", false), ("FREQ=", true), ("xFREQ=", true)] {
+            XCTAssertEqual(RepeatRule.saysFREQ(text), says, text)
+            XCTAssertEqual(RepeatRule.saysFREQ(text), text.uppercased().contains("FREQ="), text)
+        }
+    }
 }

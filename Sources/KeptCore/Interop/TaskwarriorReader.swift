@@ -271,7 +271,7 @@ struct TaskwarriorRecord {
             }
         }
         if t.repeatRule != nil {
-        } else if let rr = rrule, !rr.uppercased().contains("FREQ=") {
+        } else if let rr = rrule, !RepeatRule.saysFREQ(rr) {
             // Kept's words for a rule no RRULE says (`after completion`).
             let spec = RepeatSpec(text: rr, anchor: t.due?.date)
             guard spec.rule != nil else { throw ImportError(.E0604, "'rrule' '\(rr)' is neither an RRULE nor a repeat Kept reads", line: line) }

@@ -5,7 +5,7 @@ extension Session {
     /// A rule from words (`every …`, the `every` may be left out) or an RRULE with an optional
     /// `from DATE`: what `repeat`, `rrule` and `set ID repeat` take.
     func repeatRule(_ words: [String], range: SourceRange, file: SourceFile) -> Result<RepeatRule, Diagnostic> {
-        if words.joined(separator: " ").uppercased().contains("FREQ=") {
+        if RepeatRule.saysFREQ(words.joined(separator: " ")) {
             switch RepeatRule.fromRRULE(words.first ?? "") {
             case .success(let read):
                 var r = engine.admit(read, from: .rrule)

@@ -81,10 +81,27 @@ extension RepeatRule {
         frequency == .hourly || frequency == .minutely || (hourMask == 0) != (minuteMask == 0)
     }
 
+    /// Whether text reads as an RRULE rather than words: it says `FREQ=`, in any case. On the
+    /// bytes (an import asks once per repeating record).
+    public static func saysFREQ(_ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { b in
+            let word: [UInt8] = Array("FREQ=".utf8)
+            guard b.count >= word.count else { return false }
+            for start in 0...(b.count - word.count) {
+                var k = 0
+                // ASCII letters fold to upper case by clearing bit 5; '=' is compared as it is.
+                while k < word.count, (k == 4 ? b[start + k] : b[start + k] & 0xDF) == word[k] { k += 1 }
+                if k == word.count { return true }
+            }
+            return false
+        }
+    }
+
     /// A rule written as its text when words cannot say it: an RRULE, then `from DATE`.
     static func fromText(_ text: String) -> Result<RepeatRule, RRULEError> {
         let parts = text.split(separator: " ").map(String.init)
-        guard let first = parts.first, first.uppercased().contains("FREQ=") else { return .failure(RRULEError(message: "not an RRULE")) }
+        guard let first = parts.first, saysFREQ(first) else { return .failure(RRULEError(message: "not an RRULE")) }
         switch fromRRULE(first) {
         case .success(var r):
             if parts.count == 3, parts[1] == "from", let d = CivilDate(iso: parts[2]) {
