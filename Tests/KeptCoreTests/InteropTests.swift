@@ -703,6 +703,53 @@ final class InteropTests: XCTestCase, SessionTesting {
     }
 
 
+    /// The same on random tasks: every field set or not, strings with every kind of byte to
+    /// escape at every place, long ones, extreme numbers and instants.
+    func testTheTaskWriterWritesTheRecordsBytesOfRandomTasks() throws {
+        var rng = SystemRandomNumberGenerator()
+        let pieces = ["a", "\"", "\\", "\n", "\u{1}", "\u{1F}", "é", "😀", " ", "/", "\t", "abcdefgh"]
+        func text(_ most: Int) -> String {
+            (0..<Int.random(in: 0...most, using: &rng)).map { _ in pieces[Int.random(in: 0..<pieces.count, using: &rng)] }.joined()
+        }
+        func maybe() -> Bool { Bool.random(using: &rng) }
+        func day() -> CivilDate { CivilDate(dayNumber: Int.random(in: -800_000...3_000_000, using: &rng)) }
+        func due() -> Due { Due(date: day(), time: maybe() ? WallTime(minuteOfDay: Int.random(in: 0..<1_440, using: &rng)) : nil) }
+        let instants: [Int64] = [-62_135_596_800, 0, 1, 86_399, 1_781_000_000, 253_402_300_799, .max, .min]
+        for k in 0..<2_000 {
+            var t = Task(id: [0, 1, 9, 10, 99_999, Int.max, Int.random(in: 0...1_000_000, using: &rng)][k % 7], title: text(k % 50 == 0 ? 3_000 : 30),
+                         createdAt: Instant(seconds: instants[k % instants.count]), uid: TaskUID(hi: .random(in: 0 ... .max, using: &rng), lo: .random(in: 0 ... .max, using: &rng)))
+            t.modifiedAt = Instant(seconds: Int64.random(in: -70_000_000_000...300_000_000_000, using: &rng))
+            if maybe() { t.status = [.open, .done, .archived, TaskStatus(rawValue: "waiting"), TaskStatus(rawValue: text(8))][k % 5] }
+            if maybe() { t.due = due() }
+            if maybe() { t.start = due() }
+            t.priority = Priority.allCases[k % Priority.allCases.count]
+            if maybe() { t.project = text(12) }
+            if maybe() { t.area = text(12) }
+            if maybe() { t.tags = (0..<Int.random(in: 1...4, using: &rng)).map { _ in text(8) } }
+            if maybe() { t.notes = (0..<Int.random(in: 1...3, using: &rng)).map { _ in text(8) } }
+            if maybe() { t.description = text(k % 100 == 0 ? 20_000 : 60) }
+            if k % 9 == 0 { t.repeatRule = RepeatSpec(text: "every 2 days", anchor: day()) }
+            if maybe() { t.estimate = Estimate(minutes: Int.random(in: 0...100_000, using: &rng), source: maybe() ? .user : .suggested) }
+            if maybe() { t.heldUntil = day() }
+            if maybe() { t.notTodayOn = day() }
+            if maybe() { t.completedAt = Instant(seconds: instants[Int.random(in: 0..<instants.count, using: &rng)]) }
+            if maybe() { t.parent = Int.random(in: -5...1_000, using: &rng) }
+            if maybe() { t.nextOccurrence = Int.random(in: 0...1_000, using: &rng) }
+            t.pristine = maybe()
+            if maybe() { t.goal = text(10) }
+            if k % 5 == 0 { t.steps = [Step(title: text(6), done: maybe())] }
+            if k % 7 == 0 { t.comments = [.string(text(6))] }
+            if k % 4 == 0 { t.extra[text(5)] = .array([.null, .bool(true), .string(text(5))]) }
+            var a: [UInt8] = []
+            StoreCodec.appendTaskRecord(t, to: &a)
+            var b: [UInt8] = []
+            JSONWriter.append(.object(StoreCodec.taskObject(t)), to: &b, pretty: false, indent: 0, level: 0)
+            XCTAssertEqual(String(decoding: a, as: UTF8.self), String(decoding: b, as: UTF8.self), "task \(k)")
+            if a != b { break }
+        }
+    }
+
+
     /// The compact UTC form (`20260615T070000Z`) is read in one pass over its bytes: the same
     /// instant as its ISO 8601 spelling, and nil for anything that is not that form.
     func testTheCompactInstantReaderAgreesWithTheISOReader() {

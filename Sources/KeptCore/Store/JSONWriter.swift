@@ -63,40 +63,15 @@ public struct JSONWriter: Sendable {
     /// Appends `string` quoted and escaped: `\"`, `\\`, `\n`, `\r`, `\t`, `\b`, `\f`, other control characters as `\u00xx`;
     /// everything else, non-ASCII and `/` included, as plain UTF-8.
     public static func appendString(_ string: String, to out: inout [UInt8]) {
-        out.append(UInt8(ascii: "\""))
         var string = string
         string.withUTF8 { utf8 in
-            guard let base = utf8.baseAddress else { return }
-            let n = utf8.count
-            var runStart = 0
-            var index = 0
-            func escape(_ byte: UInt8) {
-                // Copy the plain run before this byte in one go.
-                out.append(contentsOf: UnsafeBufferPointer(start: base + runStart, count: index - runStart))
-                runStart = index + 1
-                appendEscape(for: byte, to: &out)
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: ByteCursor.quotedBound(utf8.count)) { room in
+                guard let base = room.baseAddress else { return }
+                var c = ByteCursor(base)
+                c.quoted(utf8)
+                out.append(contentsOf: c.written)
             }
-            // Eight bytes at a time while none needs an escape (most strings have none).
-            while index + 8 <= n {
-                let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
-                guard needsEscape(word) else {
-                    index += 8
-                    continue
-                }
-                for _ in 0..<8 {
-                    let byte = base[index]
-                    if byte < 0x20 || byte == 0x22 || byte == 0x5C { escape(byte) }
-                    index += 1
-                }
-            }
-            while index < n {
-                let byte = base[index]
-                if byte < 0x20 || byte == 0x22 || byte == 0x5C { escape(byte) }
-                index += 1
-            }
-            out.append(contentsOf: UnsafeBufferPointer(start: base + runStart, count: n - runStart))
         }
-        out.append(UInt8(ascii: "\""))
     }
 
     /// Whether any of a word's eight bytes is a control character, a quote or a backslash (a
@@ -112,29 +87,6 @@ public struct JSONWriter: Sendable {
         let quote = (q &- ones) & ~q & high
         let slash = (b &- ones) & ~b & high
         return (control | quote | slash) != 0
-    }
-
-    /// Appends the escape for a quote, a backslash or a control character.
-    private static func appendEscape(for byte: UInt8, to out: inout [UInt8]) {
-        out.append(UInt8(ascii: "\\"))
-        switch byte {
-        case 0x22: out.append(UInt8(ascii: "\""))
-        case 0x5C: out.append(UInt8(ascii: "\\"))
-        case 0x0A: out.append(UInt8(ascii: "n"))
-        case 0x0D: out.append(UInt8(ascii: "r"))
-        case 0x09: out.append(UInt8(ascii: "t"))
-        case 0x08: out.append(UInt8(ascii: "b"))
-        case 0x0C: out.append(UInt8(ascii: "f"))
-        default:
-            out.append(contentsOf: "u00".utf8)
-            out.append(hexDigit(byte >> 4))
-            out.append(hexDigit(byte & 0x0F))
-        }
-    }
-
-    /// The lowercase hex digit for a value below 16.
-    private static func hexDigit(_ value: UInt8) -> UInt8 {
-        value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "a") + value - 10
     }
 
     /// A line feed and the indentation for `level`.

@@ -316,7 +316,7 @@ extension SQLiteStore {
         // The compact record, written straight into bytes (the same bytes as taskObject's).
         var record: [UInt8] = []
         record.reserveCapacity(384)
-        StoreCodec.appendTaskRecord(t, to: &record)
+        StoreCodec.appendTaskRecord(t, to: &record, room: &recordRoom)
         st.bind(20, bytes: record)
     }
 

@@ -26,6 +26,8 @@ public final class SQLiteStore: StoreBackend {
     private var full: Store?
     /// `PRAGMA data_version` when the caches were read: another process's commit changes it.
     private var seenVersion: Int64 = 0
+    /// Room for the task writer's cursor, kept from one row's record to the next.
+    var recordRoom: [UInt8] = []
     /// True inside this connection's write transaction.
     private var writing = false
     /// A write that failed: the commit fails with it, and nothing is written.

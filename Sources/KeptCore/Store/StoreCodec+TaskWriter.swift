@@ -7,80 +7,65 @@ import Synchronization
 extension StoreCodec {
     /// Appends `t` as `JSONWriter.append(.object(taskObject(t)))` would.
     static func appendTaskRecord(_ t: Task, to out: inout [UInt8]) {
-        // No helper allocates: literals are appended from their static bytes.
-        func lit(_ s: StaticString) { s.withUTF8Buffer { out.append(contentsOf: $0) } }
-        func key(_ k: StaticString) {
-            out.append(UInt8(ascii: ","))
-            out.append(UInt8(ascii: "\""))
-            lit(k)
-            out.append(UInt8(ascii: "\""))
-            out.append(UInt8(ascii: ":"))
-        }
-        // Fixed-width pieces (days, times, instants, uids) are a template copied to the stack,
-        // its digits filled in, and appended in one go.
-        func stamp(_ template: StaticString, _ fill: (UnsafeMutablePointer<UInt8>) -> Void) {
-            let n = template.utf8CodeUnitCount
-            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: n) { b in
-                guard let p = b.baseAddress else { return }
-                p.initialize(from: template.utf8Start, count: n)
-                fill(p)
-                out.append(contentsOf: UnsafeBufferPointer(start: p, count: n))
-            }
-        }
-        func two(_ p: UnsafeMutablePointer<UInt8>, _ at: Int, _ n: Int) {
-            p[at] = 0x30 + UInt8(truncatingIfNeeded: n / 10 % 10)
-            p[at + 1] = 0x30 + UInt8(truncatingIfNeeded: n % 10)
-        }
-        /// `YYYY-MM-DD` at `at`.
-        func ymd(_ p: UnsafeMutablePointer<UInt8>, _ at: Int, _ d: CivilDate) {
-            let y = max(0, min(d.year, 9999))
-            two(p, at, y / 100); two(p, at + 2, y % 100)
-            two(p, at + 5, d.month); two(p, at + 8, d.day)
-        }
-        func int(_ n: Int) {
-            if n >= 0, n < 10 { out.append(0x30 + UInt8(n)); return }
-            let m = n.magnitude
-            if n < 0 { out.append(UInt8(ascii: "-")) }
-            var p: UInt = 1
-            while p <= m / 10 { p *= 10 }
-            while p > 0 {
-                out.append(0x30 + UInt8(truncatingIfNeeded: m / p % 10))
-                p /= 10
-            }
-        }
-        func string(_ s: String) { JSONWriter.appendString(s, to: &out) }
-        func strings(_ a: [String]) {
-            out.append(UInt8(ascii: "["))
-            for (k, s) in a.enumerated() {
-                if k > 0 { out.append(UInt8(ascii: ",")) }
-                string(s)
-            }
-            out.append(UInt8(ascii: "]"))
-        }
-        func due(_ d: Due) {
-            if let t = d.time {
-                stamp("{\"date\":\"0000-00-00\",\"time\":\"00:00\"}") { p in
-                    ymd(p, 9, d.date)
-                    two(p, 29, t.hour); two(p, 32, t.minute)
+        var room: [UInt8] = []
+        appendTaskRecord(t, to: &out, room: &room)
+    }
+
+    /// The same, with `room` for the cursor kept from one record to the next (a writer of many
+    /// records makes it once, and again only for a larger one).
+    static func appendTaskRecord(_ t: Task, to out: inout [UInt8], room: inout [UInt8]) {
+        // The fields of fixed shape and the strings go through a cursor into room made for the
+        // most they can take, in two runs (the repeat, between them, and the lists and extra
+        // fields after them are JSON values, written by JSONWriter).
+        var strings = ByteCursor.quotedBound(t.title.utf8.count) + ByteCursor.quotedBound(t.status.rawValue.utf8.count)
+        if let s = t.project { strings += ByteCursor.quotedBound(s.utf8.count) }
+        if let s = t.area { strings += ByteCursor.quotedBound(s.utf8.count) }
+        if let s = t.description { strings += ByteCursor.quotedBound(s.utf8.count) }
+        if let s = t.goal { strings += ByteCursor.quotedBound(s.utf8.count) }
+        for s in t.tags { strings += ByteCursor.quotedBound(s.utf8.count) + 1 }
+        for s in t.notes { strings += ByteCursor.quotedBound(s.utf8.count) + 1 }
+        // Every key, date, time, instant, uid, number and the priority fit in 1,024 bytes.
+        if room.count < strings + 1_024 { room = [UInt8](repeating: 0, count: max(strings + 1_024, 2 * room.count)) }
+        room.withUnsafeMutableBufferPointer { room in
+            guard let base = room.baseAddress else { return }
+            var c = ByteCursor(base)
+            func due(_ d: Due) {
+                c.lit("{\"date\":\"")
+                c.ymd(d.date)
+                if let time = d.time {
+                    c.lit("\",\"time\":\"")
+                    c.two(time.hour)
+                    c.byte(UInt8(ascii: ":"))
+                    c.two(time.minute)
+                    c.lit("\"}")
+                } else {
+                    c.lit("\",\"time\":null}")
                 }
-            } else {
-                stamp("{\"date\":\"0000-00-00\",\"time\":null}") { p in ymd(p, 9, d.date) }
             }
-        }
-        func date(_ d: CivilDate) { stamp("\"0000-00-00\"") { p in ymd(p, 1, d) } }
-        func instant(_ i: Instant) {
-            // TimeText.isoInstant(i, in: .utc): "2026-06-15T07:00:00+00:00".
-            let s = i.clampedSeconds
-            let day = CalendarMath.floorDivide(s, CalendarMath.secondsPerDay)
-            let sec = s - day * CalendarMath.secondsPerDay
-            stamp("\"0000-00-00T00:00:00+00:00\"") { p in
-                ymd(p, 1, CivilDate(dayNumber: day))
-                two(p, 12, sec / 3_600); two(p, 15, sec / 60 % 60); two(p, 18, sec % 60)
+            func date(_ d: CivilDate) {
+                c.byte(0x22)
+                c.ymd(d)
+                c.byte(0x22)
             }
-        }
-        func uid(_ u: TaskUID) {
-            stamp("\"00000000-0000-0000-0000-000000000000\"") { p in
+            func instant(_ i: Instant) {
+                // TimeText.isoInstant(i, in: .utc): "2026-06-15T07:00:00+00:00".
+                let s = i.clampedSeconds
+                let day = CalendarMath.floorDivide(s, CalendarMath.secondsPerDay)
+                let sec = s - day * CalendarMath.secondsPerDay
+                c.byte(0x22)
+                c.ymd(CivilDate(dayNumber: day))
+                c.byte(UInt8(ascii: "T"))
+                c.two(sec / 3_600)
+                c.byte(UInt8(ascii: ":"))
+                c.two(sec / 60 % 60)
+                c.byte(UInt8(ascii: ":"))
+                c.two(sec % 60)
+                c.lit("+00:00\"")
+            }
+            func uid(_ u: TaskUID) {
                 // Each word's nibbles from its last, into the digits before `to`.
+                c.lit("\"00000000-0000-0000-0000-000000000000\"")
+                let p = c.base + (c.count - 38)
                 func hex(_ w: inout UInt64, _ from: Int, _ to: Int) {
                     var k = to
                     while k > from {
@@ -94,38 +79,55 @@ extension StoreCodec {
                 hex(&hi, 15, 19); hex(&hi, 10, 14); hex(&hi, 1, 9)
                 hex(&lo, 25, 37); hex(&lo, 20, 24)
             }
+            func strings(_ a: [String]) {
+                c.byte(UInt8(ascii: "["))
+                for (k, s) in a.enumerated() {
+                    if k > 0 { c.byte(UInt8(ascii: ",")) }
+                    c.quoted(s)
+                }
+                c.byte(UInt8(ascii: "]"))
+            }
+            c.lit("{\"id\":"); c.int(t.id)
+            c.lit(",\"uid\":"); uid(t.uid)
+            c.lit(",\"title\":"); c.quoted(t.title)
+            c.lit(",\"status\":"); c.quoted(t.status.rawValue)
+            if let d = t.due { c.lit(",\"due\":"); due(d) }
+            if let d = t.start { c.lit(",\"start\":"); due(d) }
+            if t.priority != .none { c.lit(",\"priority\":"); c.quoted(t.priority.name) }
+            if let p = t.project { c.lit(",\"project\":"); c.quoted(p) }
+            if let a = t.area { c.lit(",\"area\":"); c.quoted(a) }
+            if !t.tags.isEmpty { c.lit(",\"tags\":"); strings(t.tags) }
+            if !t.notes.isEmpty { c.lit(",\"notes\":"); strings(t.notes) }
+            if let d = t.description { c.lit(",\"description\":"); c.quoted(d) }
+            if let r = t.repeatRule {
+                c.lit(",\"repeat\":")
+                out.append(contentsOf: c.written)
+                c.count = 0
+                JSONWriter.append(repeatValue(r), to: &out, pretty: false, indent: 0, level: 0)
+            }
+            if let e = t.estimate {
+                c.lit(",\"estimate\":{\"minutes\":")
+                c.int(e.minutes)
+                if e.source == .user { c.lit(",\"source\":\"user\"}") } else { c.lit(",\"source\":\"suggested\"}") }
+            }
+            if let h = t.heldUntil { c.lit(",\"heldUntil\":"); date(h) }
+            if let d = t.notTodayOn { c.lit(",\"notTodayOn\":"); date(d) }
+            if let i = t.completedAt { c.lit(",\"completedAt\":"); instant(i) }
+            c.lit(",\"createdAt\":"); instant(t.createdAt)
+            c.lit(",\"modifiedAt\":"); instant(t.modifiedAt)
+            if let p = t.parent { c.lit(",\"parent\":"); c.int(p) }
+            if let n = t.nextOccurrence { c.lit(",\"nextOccurrence\":"); c.int(n) }
+            if t.pristine { c.lit(",\"pristine\":true") }
+            if let g = t.goal { c.lit(",\"goal\":"); c.quoted(g) }
+            out.append(contentsOf: c.written)
         }
-        lit("{\"id\":"); int(t.id)
-        lit(",\"uid\":"); uid(t.uid)
-        lit(",\"title\":"); string(t.title)
-        lit(",\"status\":"); string(t.status.rawValue)
-        if let d = t.due { lit(",\"due\":"); due(d) }
-        if let d = t.start { lit(",\"start\":"); due(d) }
-        if t.priority != .none { lit(",\"priority\":"); string(t.priority.name) }
-        if let p = t.project { lit(",\"project\":"); string(p) }
-        if let a = t.area { lit(",\"area\":"); string(a) }
-        if !t.tags.isEmpty { lit(",\"tags\":"); strings(t.tags) }
-        if !t.notes.isEmpty { lit(",\"notes\":"); strings(t.notes) }
-        if let d = t.description { lit(",\"description\":"); string(d) }
-        if let r = t.repeatRule {
-            lit(",\"repeat\":")
-            JSONWriter.append(repeatValue(r), to: &out, pretty: false, indent: 0, level: 0)
+        func key(_ k: StaticString) {
+            out.append(UInt8(ascii: ","))
+            out.append(UInt8(ascii: "\""))
+            k.withUTF8Buffer { out.append(contentsOf: $0) }
+            out.append(UInt8(ascii: "\""))
+            out.append(UInt8(ascii: ":"))
         }
-        if let e = t.estimate {
-            lit(",\"estimate\":")
-            lit("{\"minutes\":")
-            int(e.minutes)
-            if e.source == .user { lit(",\"source\":\"user\"}") } else { lit(",\"source\":\"suggested\"}") }
-        }
-        if let h = t.heldUntil { lit(",\"heldUntil\":"); date(h) }
-        if let d = t.notTodayOn { lit(",\"notTodayOn\":"); date(d) }
-        if let c = t.completedAt { lit(",\"completedAt\":"); instant(c) }
-        lit(",\"createdAt\":"); instant(t.createdAt)
-        lit(",\"modifiedAt\":"); instant(t.modifiedAt)
-        if let p = t.parent { lit(",\"parent\":"); int(p) }
-        if let n = t.nextOccurrence { lit(",\"nextOccurrence\":"); int(n) }
-        if t.pristine { lit(",\"pristine\":"); lit("true") }
-        if let g = t.goal { lit(",\"goal\":"); string(g) }
         func value(_ k: StaticString, _ v: JSONValue) {
             key(k)
             JSONWriter.append(v, to: &out, pretty: false, indent: 0, level: 0)
@@ -158,11 +160,12 @@ extension StoreCodec {
         }
         @Sendable func run(_ r: Range<Int>, _ into: inout [UInt8], _ full: inout [[UInt8]]) {
             // Each task is read in place, not copied out of the array.
+            var room: [UInt8] = []
             tasks.withUnsafeBufferPointer { list in
                 for k in r {
                     if k > 0 { into.append(0x2C) }
                     ("\n    " as StaticString).withUTF8Buffer { into.append(contentsOf: $0) }
-                    appendTaskRecord(list[k], to: &into)
+                    appendTaskRecord(list[k], to: &into, room: &room)
                     if into.count >= pieceBytes - 16_384 {
                         full.append(into)
                         into = []
