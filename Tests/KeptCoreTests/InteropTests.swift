@@ -762,8 +762,11 @@ final class InteropTests: XCTestCase, SessionTesting {
             XCTAssertEqual(InteropValues.instant(Array(compact.utf8)[...]), TimeText.parseISOInstant(TimeText.isoInstant(i, in: .utc)), compact)
         }
         XCTAssertEqual(InteropValues.compactUTC(Array("20261231T235960Z".utf8)), InteropValues.compactUTC(Array("20261231T235959Z".utf8)), "a leap second is the second before")
+        XCTAssertEqual(InteropValues.compactUTC(Array("20240229T120000Z".utf8)), TimeText.parseISOInstant("2024-02-29T12:00:00Z"))
+        XCTAssertEqual(InteropValues.compactUTC(Array("00010101T000000Z".utf8)), Instant(seconds: -62_135_596_800))
         for bad in ["20261301T000000Z", "20260230T000000Z", "20260615T240000Z", "20260615T126000Z", "20260615T120061Z", "2026061xT070000Z",
-                    "20260615 070000Z", "20260615T070000", "20260615T070000z", "20260615T0700000Z", ""] {
+                    "20260615 070000Z", "20260615T070000", "20260615T070000z", "20260615T0700000Z", "",
+                    "00000101T000000Z", "20260001T000000Z", "20260600T000000Z", "20250229T000000Z", "2026:615T070000Z", "20260615T07/000Z"] {
             XCTAssertNil(InteropValues.compactUTC(Array(bad.utf8)), bad)
         }
     }
