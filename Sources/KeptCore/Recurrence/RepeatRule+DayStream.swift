@@ -63,9 +63,9 @@ extension Expansion {
                     skip = YearSkip(ph, months: streamMonths)
                     skipping = true
                 }
-                if !skip.mayHave(self, base: c.base, jan1Weekday: c.firstWeekday, leap: c.leap, memo: &memo) {
-                    c.advanceYear()
-                    visited += 12
+                let years = skip.skipYears(self, &c, end: searchEnd, most: (limit - visited) / 12 + 1, memo: &memo)
+                if years > 0 {
+                    visited += 12 * years
                     if c.base > searchEnd { return nil }
                     continue
                 }

@@ -170,15 +170,13 @@ extension Expansion {
                         skip = YearSkip(dayPhase(), months: streamMonths)
                         skipping = true
                     }
-                    if !skip.mayHave(self, base: base, jan1Weekday: wd, leap: leap, memo: &memo) {
-                        let yearLength = leap ? 366 : 365
-                        r = (r + yearLength) % p
-                        base += yearLength
-                        wd = (wd + yearLength) % 7
-                        year += 1
-                        leap = CalendarMath.isLeapYear(year)
+                    var jan = MonthCursor(base: base, length: 31, firstWeekday: wd, month: 1, year: year, leap: leap)
+                    let years = skip.skipYears(self, &jan, end: Int.max, most: left / 12, memo: &memo)
+                    if years > 0 {
+                        r = floorMod(r + (jan.base - base), p)
+                        (base, wd, year, leap) = (jan.base, jan.firstWeekday, jan.year, jan.leap)
                         lengths = leap ? leapYear : common
-                        left -= 12
+                        left -= 12 * years
                         continue
                     }
                 }

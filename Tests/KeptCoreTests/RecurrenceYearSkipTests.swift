@@ -1,0 +1,85 @@
+// Years left out without a walk agree with the walk (R-REP-1, RFC 5545 rules): YearSkip says a
+// year cannot hold an occurrence only when none of its days both meets the day parts (the
+// month masks of the plain expansion) and is reached by the INTERVAL (DayPhase); `skipYears`
+// leaves out exactly the run of such years. For random day-stream rules (BYMONTH, BYMONTHDAY,
+// plain BYDAY, hourly and minutely INTERVALs whose reached days repeat every few weeks) and
+// monthly rules with BYDAY ordinals, every answer is compared with the days themselves.
+
+import XCTest
+@testable import KeptCore
+
+final class RecurrenceYearSkipTests: XCTestCase {
+    /// Whether year y has a day the rule's month masks allow and the phase admits.
+    private func hasDay(_ e: Expansion, _ phase: DayPhase, year y: Int) -> Bool {
+        var c = MonthCursor(year: y, month: 1)
+        var memo = MonthMaskMemo()
+        for _ in 0..<12 {
+            var m = e.monthMask(c, &memo)
+            while m != 0 {
+                if phase.admits(c.base + m.trailingZeroBitCount) { return true }
+                m &= m - 1
+            }
+            c.advance()
+        }
+        return false
+    }
+
+    func testYearsLeftOutHaveNoDay() {
+        let dice = RuleDice(seed: 19_970_805)
+        let pick = dice.pick, some = dice.some, codes = RuleDice.codes
+        var years = 0, empty = 0, skippedRuns = 0, words = 0
+        for round in 0..<400 {
+            let f = ["DAILY", "HOURLY", "MINUTELY", "MONTHLY"][pick(4)]
+            let intervals = f == "DAILY" ? [1, 2, 5, 7, 40, 64, 100] : f == "HOURLY" ? [5, 25, 49, 100, 1000]
+                : f == "MINUTELY" ? [7, 45, 1000, 6000] : [1]
+            var parts = ["FREQ=" + f, "INTERVAL=\(intervals[pick(intervals.count)])"]
+            if pick(2) == 0 { parts.append("BYMONTH=" + some(1 + pick(3)) { 1 + pick(12) }) }
+            if pick(4) != 0 { parts.append("BYMONTHDAY=" + some(1 + pick(3)) { (1 + pick(31)) * (pick(3) == 0 ? -1 : 1) }) }
+            if f == "MONTHLY" {
+                parts.append("BYDAY=" + (0..<(1 + pick(2))).map { _ in "\([1, 2, 4, 5, -1, -5][pick(6)])" + codes[pick(7)] }.joined(separator: ","))
+            } else if pick(3) != 0 {
+                parts.append("BYDAY=" + Array(Set((0..<(1 + pick(2))).map { _ in pick(7) })).sorted().map { codes[$0] }.joined(separator: ","))
+            }
+            if f == "HOURLY" || f == "MINUTELY" { parts.append("BYHOUR=" + some(1 + pick(3)) { pick(24) }) }
+            if f == "MINUTELY" { parts.append("BYMINUTE=" + some(1 + pick(2)) { pick(60) }) }
+            let text = parts.joined(separator: ";")
+            guard case .success(let r) = RepeatRule.fromRRULE(text) else { continue }
+            let rule = r.admitted(from: .rrule, weekStart: .monday, zone: .utc)
+            let anchor = CivilDate(dayNumber: 18_000 + pick(4000))
+            let e = rule.expansion(anchor: anchor, time: WallTime(minuteOfDay: pick(1440)), weekStart: .monday)
+            let phase = e.dayPhase()
+            if e.nthWeekdays.isEmpty, e.yearDays.isEmpty { words += 1 }
+            var skip = YearSkip(phase, months: e.streamMonths)
+            var memo = MonthMaskMemo()
+            let label = "round \(round): \(text) from \(anchor.iso)"
+            let first = 1990 + pick(200)
+            var has: [Bool] = []
+            for y in first..<(first + 60) {
+                let c = MonthCursor(year: y, month: 1)
+                let want = hasDay(e, phase, year: y)
+                has.append(want)
+                XCTAssertEqual(skip.mayHave(e, base: c.base, jan1Weekday: c.firstWeekday, leap: c.leap, memo: &memo), want, label + " year \(y)")
+                years += 1
+                if !want { empty += 1 }
+            }
+            // From each of a few Januaries, the run left out is the run of years without a day.
+            for _ in 0..<4 {
+                let i = pick(40)
+                var c = MonthCursor(year: first + i, month: 1)
+                var fresh = YearSkip(phase, months: e.streamMonths)
+                let most = 1 + pick(20)
+                let got = fresh.skipYears(e, &c, end: Int.max, most: most, memo: &memo)
+                var want = 0
+                while want < most, !has[i + want] { want += 1 }
+                XCTAssertEqual(got, want, label + " from \(first + i), at most \(most)")
+                XCTAssertEqual(c.base, MonthCursor(year: first + i + want, month: 1).base, label + " the January reached")
+                XCTAssertEqual(c.firstWeekday, MonthCursor(year: first + i + want, month: 1).firstWeekday, label + " its weekday")
+                if want > 1 { skippedRuns += 1 }
+            }
+        }
+        XCTAssertGreaterThan(years, 15_000)
+        XCTAssertGreaterThan(empty, 3000, "years without a day")
+        XCTAssertGreaterThan(skippedRuns, 100, "runs of several years left out")
+        XCTAssertGreaterThan(words, 200, "rules whose year types come from the day words")
+    }
+}
