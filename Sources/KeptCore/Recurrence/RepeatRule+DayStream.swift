@@ -140,7 +140,17 @@ extension Expansion {
             }
             if hourly {
                 guard hourMinutes != 0 else { return DayPhase(period: p, residues: 0) }
-                for h in 0..<24 where hours == 0 || hours & (UInt32(1) << UInt32(h)) != 0 { add(h) }
+                // The hours g apart from the first with g dividing a − h: each one's residue is
+                // the one before less inv (mod p).
+                var h = floorMod(a, g)
+                var r = (a - h) / g % p * inv % p
+                let less = inv % p
+                while h < 24 {
+                    if hours == 0 || hours & (UInt32(1) << UInt32(h)) != 0 { res |= UInt64(1) << UInt64(r) }
+                    r -= less
+                    if r < 0 { r += p }
+                    h += g
+                }
             } else {
                 let hs = hours == 0 ? 24 : hours.nonzeroBitCount, ms = minutes == 0 ? 60 : minutes.nonzeroBitCount
                 // Many allowed minutes: every day may have one.
