@@ -26,9 +26,9 @@ struct WholeMonthCounter {
         for i in 0..<4 { lengthResidues[i] = (28 + i) % p }
     }
 
-    /// Adds residue r whose days have `count` occurrences (−1: counted day by day, DayCounts);
-    /// false when a fifth class is needed.
-    mutating func add(residue r: Int, count: Int) -> Bool {
+    /// Adds the residues (bit r: residue r < period) whose days have `count` occurrences (−1:
+    /// counted day by day, DayCounts); false when a fifth class is needed.
+    mutating func add(residues: UInt64, count: Int) -> Bool {
         guard count != 0 else { return true }
         var i = 0
         while i < classes, perDay[i] != count { i += 1 }
@@ -37,8 +37,8 @@ struct WholeMonthCounter {
             perDay[i] = count
             classes += 1
         }
-        // Bit j of the 128 is set when j ≡ r (mod period): the residue repeated by doubling.
-        var lo = UInt64(1) << UInt64(r), hi: UInt64 = 0
+        // Bit j of the 128 is set when j mod period is one: the residues repeated by doubling.
+        var lo = residues, hi: UInt64 = 0
         var width = period
         while width < 128 {
             let w = UInt64(truncatingIfNeeded: width)
@@ -91,11 +91,7 @@ extension Expansion {
             guard n <= 64 else { return nil }
             let p = phase.all ? 1 : phase.period
             var w = WholeMonthCounter(period: p)
-            var x = phase.all ? UInt64(1) : phase.residues
-            while x != 0 {
-                guard w.add(residue: x.trailingZeroBitCount, count: perDay) else { return nil }
-                x &= x - 1
-            }
+            guard w.add(residues: phase.all ? 1 : phase.residues, count: perDay) else { return nil }
             return w
         }
         // The reached residues as one class whose days are counted one by one (DayCounts, each
@@ -104,9 +100,8 @@ extension Expansion {
         let p = dayCounts.period
         guard p > 0, phase.all || phase.period == p else { return nil }
         var w = WholeMonthCounter(period: p)
-        for r in 0..<p where phase.all || phase.residues & (UInt64(1) << UInt64(r)) != 0 {
-            guard w.add(residue: r, count: -1) else { return nil }
-        }
+        let full = p == 64 ? ~UInt64(0) : (UInt64(1) << UInt64(p)) &- 1
+        guard w.add(residues: phase.all ? full : phase.residues & full, count: -1) else { return nil }
         return w
     }
 
@@ -115,11 +110,7 @@ extension Expansion {
     func weeklyMonthCounter(residues: UInt64) -> WholeMonthCounter? {
         guard yearDays.isEmpty, nthWeekdays.isEmpty, 7 * n <= 64 else { return nil }
         var w = WholeMonthCounter(period: 7 * n)
-        var x = residues
-        while x != 0 {
-            guard w.add(residue: x.trailingZeroBitCount, count: timesPerDay) else { return nil }
-            x &= x - 1
-        }
+        guard w.add(residues: residues, count: timesPerDay) else { return nil }
         return w
     }
 
