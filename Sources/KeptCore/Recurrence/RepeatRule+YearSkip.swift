@@ -27,6 +27,12 @@ struct YearSkip {
     /// asked (bit 0 of `wordsKnown` the common year's, bit 1 the leap year's).
     private var dayWords = InlineArray<12, UInt64>(repeating: 0)
     private var wordsKnown: UInt8 = 0
+    /// A year with few such days (at most `sparse`): by their offset from Jan 1 modulo 7 (c,
+    /// index 7·leap + c), the residues of their offsets modulo the period, so that a type's
+    /// residues are those of the offsets its Jan 1 weekday puts on BYDAY's weekdays (bit 2 and
+    /// bit 3 of `wordsKnown`: made for a common, a leap year).
+    private var byOffset = InlineArray<14, UInt64>(repeating: 0)
+    private static let sparse = 96
 
     init(_ phase: DayPhase, months: UInt16) {
         if phase.all || phase.period > 64 {
@@ -112,8 +118,35 @@ struct YearSkip {
                 start += len
             }
             wordsKnown |= bit
+            var days = 0
+            for i in 0..<6 { days += dayWords[o + i].nonzeroBitCount }
+            if days <= YearSkip.sparse {
+                let c7 = leap ? 7 : 0
+                for i in 0..<6 {
+                    var x = dayWords[o + i]
+                    while x != 0 {
+                        let j = 64 * i + x.trailingZeroBitCount
+                        x &= x &- 1
+                        byOffset[c7 + j % 7] |= UInt64(1) << UInt64(period == 1 ? 0 : j % period)
+                    }
+                }
+                wordsKnown |= bit << 2
+            }
         }
         let p = period
+        if wordsKnown & (bit << 2) != 0 {
+            // Offset c falls on weekday (w + c) mod 7.
+            let allowed = e.hasByDay ? UInt64(e.weekdays >> 1) : 0x7F
+            let c7 = leap ? 7 : 0
+            var res: UInt64 = 0
+            var wd = w
+            for c in 0..<7 {
+                if allowed & (UInt64(1) << UInt64(wd)) != 0 { res |= byOffset[c7 + c] }
+                wd += 1
+                if wd == 7 { wd = 0 }
+            }
+            return res
+        }
         let full = p == 64 ? ~UInt64(0) : (UInt64(1) << UInt64(p)) &- 1
         // BYDAY's weekdays from a word's first day (64 ≡ 1 mod 7: one weekday later a word):
         // the 63-bit pattern read at wd, its missing top bits from the copy 7 days before.
