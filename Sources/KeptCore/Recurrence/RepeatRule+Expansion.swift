@@ -526,9 +526,11 @@ struct Expansion {
             guard cur.year <= CivilDate.yearRange.upperBound else { return nil }
             if stepMonths != 0, cur.month == firstStepMonth {
                 let jan1 = cur.base - cur.yearOffset
-                if !skip.mayHave(self, base: jan1, jan1Weekday: floorMod(jan1 + 3, 7), leap: cur.leap, memo: &memo) {
-                    cur = MonthCursor(year: cur.year + 1, month: cur.month)
-                    steps += 12 / n
+                var jan = MonthCursor(base: jan1, length: 31, firstWeekday: floorMod(jan1 + 3, 7), month: 1, year: cur.year, leap: cur.leap)
+                let years = skip.skipYears(self, &jan, end: Expansion.lastDay, most: (limit - steps) / (12 / n) + 1, memo: &memo)
+                if years > 0 {
+                    cur = MonthCursor(year: jan.year, month: cur.month)
+                    steps += years * (12 / n)
                     continue
                 }
             }

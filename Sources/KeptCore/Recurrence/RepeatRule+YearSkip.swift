@@ -195,25 +195,23 @@ extension Expansion {
             }
             return res
         }
-        var start = 0
-        var fw = w
-        for m in 1...12 {
+        // The allowed months only, each from its offset in the year.
+        var months = allowed & 0x1FFE
+        while months != 0 {
+            let m = months.trailingZeroBitCount
+            months &= months - 1
+            let start = YearInfo.monthStarts[m - 1] + (leap && m > 2 ? 1 : 0)
             let len = MonthCursor.lengths[m] + (leap && m == 2 ? 1 : 0)
-            if allowed & (UInt16(1) << UInt16(m)) != 0 {
-                var mask = memo.mask(self, firstWeekday: fw, length: len)
-                if mask != 0, !yearDays.isEmpty { mask &= yearDayMask(start: start, length: len, yearLength: yearLength) }
-                if p == 1 {
-                    if mask != 0 { return 1 }
-                } else {
-                    while mask != 0 {
-                        res |= UInt64(1) << UInt64((start + mask.trailingZeroBitCount) % p)
-                        mask &= mask - 1
-                    }
-                    if res == full { return res }
+            var mask = memo.mask(self, firstWeekday: (w + start) % 7, length: len)
+            if p == 1 {
+                if mask != 0 { return 1 }
+            } else {
+                while mask != 0 {
+                    res |= UInt64(1) << UInt64((start + mask.trailingZeroBitCount) % p)
+                    mask &= mask - 1
                 }
+                if res == full { return res }
             }
-            start += len
-            fw = (fw + len) % 7
         }
         return res
     }
