@@ -5,7 +5,8 @@
 // plain BYDAY, hourly and minutely INTERVALs whose reached days repeat every few weeks) and
 // monthly rules with BYDAY ordinals, every answer is compared with the days themselves. The
 // BYYEARDAY walk, which leaves out the years whose values the INTERVAL cannot reach by Jan 1's
-// residue, finds the first occurrence a plain scan of the rule's days finds.
+// residue, and the monthly walk, which leaves out years by YearSkip, find the first occurrence
+// a plain scan of the rule's days finds.
 
 import XCTest
 @testable import KeptCore
@@ -85,17 +86,26 @@ final class RecurrenceYearSkipTests: XCTestCase {
         XCTAssertGreaterThan(words, 200, "rules whose year types come from the day words")
     }
 
-    func testTheYearDayWalkFindsWhatTheScanFinds() {
+    func testYearSkippingWalksFindWhatTheScanFinds() {
         let dice = RuleDice(seed: 20_261_203)
         let pick = dice.pick, some = dice.some, codes = RuleDice.codes
-        var compared = 0, far = 0
-        for round in 0..<800 {
-            let f = ["DAILY", "HOURLY", "MINUTELY"][pick(3)]
-            let intervals = f == "DAILY" ? [1, 3, 5, 40, 64, 100] : f == "HOURLY" ? [5, 25, 49, 100] : [7, 45, 1000, 6000]
-            var parts = ["FREQ=" + f, "INTERVAL=\(intervals[pick(intervals.count)])"]
-            parts.append("BYYEARDAY=" + some(1 + pick(3)) { (1 + pick(366)) * (pick(2) == 0 ? 1 : -1) })
-            if pick(6) == 0 { parts.append("BYMONTH=" + some(1 + pick(6)) { 1 + pick(12) }) }
-            if pick(2) == 0 { parts.append("BYDAY=" + Array(Set((0..<(1 + pick(3))).map { _ in pick(7) })).sorted().map { codes[$0] }.joined(separator: ",")) }
+        var compared = 0, far = 0, monthly = 0
+        for round in 0..<1100 {
+            let f = ["DAILY", "HOURLY", "MINUTELY", "MONTHLY"][pick(4)]
+            let intervals = f == "DAILY" ? [1, 3, 5, 40, 64, 100] : f == "HOURLY" ? [5, 25, 49, 100]
+                : f == "MINUTELY" ? [7, 45, 1000, 6000] : [1, 2, 3, 4, 6, 12]
+            let n = intervals[pick(intervals.count)]
+            var parts = ["FREQ=" + f, "INTERVAL=\(n)"]
+            if f == "MONTHLY" {
+                // Rare days: a fifth or a last weekday in one or two months, with BYMONTHDAY.
+                parts.append("BYMONTH=" + some(1 + pick(2)) { 1 + pick(12) })
+                parts.append("BYDAY=" + "\([5, -5, 4, -1][pick(4)])" + codes[pick(7)])
+                if pick(2) == 0 { parts.append("BYMONTHDAY=" + some(1 + pick(2)) { 22 + pick(10) }) }
+            } else {
+                parts.append("BYYEARDAY=" + some(1 + pick(3)) { (1 + pick(366)) * (pick(2) == 0 ? 1 : -1) })
+                if pick(6) == 0 { parts.append("BYMONTH=" + some(1 + pick(6)) { 1 + pick(12) }) }
+                if pick(2) == 0 { parts.append("BYDAY=" + Array(Set((0..<(1 + pick(3))).map { _ in pick(7) })).sorted().map { codes[$0] }.joined(separator: ",")) }
+            }
             if f != "DAILY" { parts.append("BYHOUR=" + some(1 + pick(3)) { pick(24) }) }
             if f == "MINUTELY" { parts.append("BYMINUTE=" + some(1 + pick(2)) { pick(60) }) }
             let text = parts.joined(separator: ";")
@@ -103,16 +113,25 @@ final class RecurrenceYearSkipTests: XCTestCase {
             let rule = r.admitted(from: .rrule, weekStart: .monday, zone: .utc)
             let anchor = CivilDate(dayNumber: 18_000 + pick(4000))
             let e = rule.expansion(anchor: anchor, time: WallTime(minuteOfDay: pick(1440)), weekStart: .monday)
-            guard e.walksYearDays else { continue }
+            guard f == "MONTHLY" || e.walksYearDays else { continue }
             let k = max(e.startKey, (e.anchorDay + pick(3000)) * OccurrenceKey.minutesPerDay + pick(1440))
             let kDay = floorDiv(k, OccurrenceKey.minutesPerDay)
-            // The scan: every day the month masks allow (BYYEARDAY among them), in order.
+            // The scan: every day the month masks allow (BYYEARDAY among them), in order; a
+            // monthly rule's months of the series (every n-th from the anchor's) whole.
             let years = 300
             var want: OccurrenceKey? = nil
             var c = MonthCursor(containing: kDay)
             var memo = MonthMaskMemo()
             scan: for _ in 0..<(12 * years) {
                 var m = e.monthMask(c, &memo)
+                if f == "MONTHLY" {
+                    if (c.year * 12 + c.month - anchor.year * 12 - anchor.month) % n == 0, m != 0,
+                       let key = e.first(in: DaySet(mask: m), base: c.base, atOrAfter: k) {
+                        want = key
+                        break scan
+                    }
+                    m = 0
+                }
                 while m != 0 {
                     let d = c.base + m.trailingZeroBitCount
                     m &= m - 1
@@ -128,12 +147,14 @@ final class RecurrenceYearSkipTests: XCTestCase {
             if let want {
                 XCTAssertEqual(got, want, label)
                 compared += 1
+                if f == "MONTHLY" { monthly += 1 }
                 if floorDiv(want, OccurrenceKey.minutesPerDay) - kDay > 3650 { far += 1 }
             } else if let got {
                 XCTAssertGreaterThanOrEqual(floorDiv(got, OccurrenceKey.minutesPerDay), c.base, label + ": none in \(years) years")
             }
         }
         XCTAssertGreaterThan(compared, 150)
+        XCTAssertGreaterThan(monthly, 60, "monthly rules")
         XCTAssertGreaterThan(far, 30, "first occurrences more than ten years ahead")
     }
 }
