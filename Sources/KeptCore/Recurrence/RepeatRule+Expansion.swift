@@ -638,7 +638,12 @@ struct Expansion {
         case .monthly:
             var cur = MonthCursor(containing: anchorDay)
             var memo = MonthMaskMemo()
+            var whole = WholeMonthCounts()
             while c < limit, cur.base <= kDay, cur.year <= CivilDate.yearRange.upperBound {
+                if yearDays.isEmpty, cur.base >= startDay, cur.base + cur.length <= kDay {
+                    countWholeMonths(&cur, &c, kDay: kDay, limit: limit, counts: &whole, memo: &memo)
+                    continue
+                }
                 let m = monthMask(cur, &memo)
                 if m != 0 {
                     // A month wholly between the anchor and k counts by its bits.

@@ -6,7 +6,9 @@
 // repeating bit pattern read at the month's first day's residue (kept incrementally, as is the
 // first day's weekday). Days whose residues have the same count of occurrences form a class:
 // a month adds each class's popcount times its count. COUNT reached in such a month means the
-// count is at least COUNT, which is all the caller asks.
+// count is at least COUNT, which is all the caller asks. A monthly rule's whole months are
+// counted the same way by the kind of month (first weekday and length), each kind's count found
+// once (WholeMonthCounts).
 
 /// The classes of a day-stream rule's whole days, by their residue modulo the period in days.
 struct WholeMonthCounter {
@@ -209,5 +211,65 @@ extension Expansion {
                 lengths = leap ? leapYear : common
             }
         }
+    }
+}
+
+/// A monthly rule's occurrences in a whole month by its (first weekday, length), the 28 kinds of
+/// month BYMONTHDAY and BYDAY tell apart, each found when first met.
+struct WholeMonthCounts {
+    private var counts = InlineArray<28, Int32>(repeating: 0)
+    private var known: UInt32 = 0
+
+    @inline(__always) mutating func count(_ e: borrowing Expansion, firstWeekday w: Int, length len: Int, memo: inout MonthMaskMemo) -> Int {
+        let k = w &* 4 &+ len &- 28
+        if known & (UInt32(1) << UInt32(truncatingIfNeeded: k)) == 0 {
+            let m = memo.mask(e, firstWeekday: w, length: len)
+            counts[k] = Int32(truncatingIfNeeded: e.kept(total: m.nonzeroBitCount * e.timesPerDay))
+            known |= UInt32(1) << UInt32(truncatingIfNeeded: k)
+        }
+        return Int(counts[k])
+    }
+}
+
+extension Expansion {
+    /// A monthly rule without BYYEARDAY: the months of the series from `cur` on that lie wholly
+    /// between the anchor's day and k's, each by the count of its kind (WholeMonthCounts), BYMONTH
+    /// a bit test; `cur` ends at the first month not counted, c at most a kind's count past limit.
+    /// Every month (INTERVAL 1) on plain integers, as `countWholeMonths` above does.
+    func countWholeMonths(_ cur: inout MonthCursor, _ c: inout Int, kDay: Int, limit: Int, counts: inout WholeMonthCounts, memo: inout MonthMaskMemo) {
+        let allowed = UInt32(months == 0 ? 0x1FFE : months)
+        var count = c
+        guard n == 1 else {
+            var m = cur
+            while count < limit, m.base + m.length <= kDay {
+                if allowed & (UInt32(1) << UInt32(m.month)) != 0 { count += counts.count(self, firstWeekday: m.firstWeekday, length: m.length, memo: &memo) }
+                m.advance(months: n)
+            }
+            (cur, c) = (m, count)
+            return
+        }
+        var (base, wd, month, year, leap) = (cur.base, cur.firstWeekday, cur.month, cur.year, cur.leap)
+        // A month's length − 28 in 2 bits at bit 2·m, for a common year and a leap year.
+        let common = 0x3BB_EECC, leapYear = 0x3BB_EEDC
+        var lengths = leap ? leapYear : common
+        while count < limit {
+            let extra = (lengths &>> (2 &* month)) & 3
+            let len = 28 &+ extra
+            if base &+ len > kDay { break }
+            if allowed & (UInt32(1) &<< UInt32(truncatingIfNeeded: month)) != 0 { count &+= counts.count(self, firstWeekday: wd, length: len, memo: &memo) }
+            base &+= len
+            wd &+= extra
+            if wd >= 7 { wd &-= 7 }
+            month &+= 1
+            if month == 13 {
+                month = 1
+                year &+= 1
+                leap = CalendarMath.isLeapYear(year)
+                lengths = leap ? leapYear : common
+            }
+        }
+        cur = MonthCursor(base: base, length: month == 2 ? (leap ? 29 : 28) : 30 | ((month ^ (month >> 3)) & 1),
+                          firstWeekday: wd, month: month, year: year, leap: leap)
+        c = count
     }
 }
