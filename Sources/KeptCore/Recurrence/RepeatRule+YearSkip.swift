@@ -135,15 +135,15 @@ struct YearSkip {
         }
         let p = period
         if wordsKnown & (bit << 2) != 0 {
-            // Offset c falls on weekday (w + c) mod 7.
-            let allowed = e.hasByDay ? UInt64(e.weekdays >> 1) : 0x7F
+            // Offset c falls on weekday (w + c) mod 7: BYDAY's weekdays rotated down by w are
+            // the offsets' classes, and only those are read.
+            let allowed = e.hasByDay ? UInt32(truncatingIfNeeded: e.weekdays >> 1) & 0x7F : 0x7F
+            var classes = ((allowed >> UInt32(w)) | (allowed << UInt32(7 - w))) & 0x7F
             let c7 = leap ? 7 : 0
             var res: UInt64 = 0
-            var wd = w
-            for c in 0..<7 {
-                if allowed & (UInt64(1) << UInt64(wd)) != 0 { res |= byOffset[c7 + c] }
-                wd += 1
-                if wd == 7 { wd = 0 }
+            while classes != 0 {
+                res |= byOffset[c7 + classes.trailingZeroBitCount]
+                classes &= classes &- 1
             }
             return res
         }
