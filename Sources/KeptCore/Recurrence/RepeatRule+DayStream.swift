@@ -53,10 +53,12 @@ extension Expansion {
         var from = kDay - c.base
         var visited = 0
         let limit = 4801 * cycles
-        // Whole years are left out once a calendar year has had none (at the second January).
+        // Whole years are left out once a calendar year has had none (at the second January), or
+        // at the first January after six months without one (a sparse rule: a dense one never
+        // gets there, and asking would cost it more than it saves).
         var januaries = 0
         while visited < limit {
-            if c.month == 1, visited > 0, januaries >= 1 || c.base - kDay >= 365 {
+            if c.month == 1, visited > 0, januaries >= 1 || visited >= 6 || c.base - kDay >= 365 {
                 if !skipping {
                     let ph = phase ?? dayPhase()
                     phase = ph
