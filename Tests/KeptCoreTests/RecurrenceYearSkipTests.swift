@@ -116,32 +116,8 @@ final class RecurrenceYearSkipTests: XCTestCase {
             guard f == "MONTHLY" || e.walksYearDays else { continue }
             let k = max(e.startKey, (e.anchorDay + pick(3000)) * OccurrenceKey.minutesPerDay + pick(1440))
             let kDay = floorDiv(k, OccurrenceKey.minutesPerDay)
-            // The scan: every day the month masks allow (BYYEARDAY among them), in order; a
-            // monthly rule's months of the series (every n-th from the anchor's) whole.
             let years = 300
-            var want: OccurrenceKey? = nil
-            var c = MonthCursor(containing: kDay)
-            var memo = MonthMaskMemo()
-            scan: for _ in 0..<(12 * years) {
-                var m = e.monthMask(c, &memo)
-                if f == "MONTHLY" {
-                    if (c.year * 12 + c.month - anchor.year * 12 - anchor.month) % n == 0, m != 0,
-                       let key = e.first(in: DaySet(mask: m), base: c.base, atOrAfter: k) {
-                        want = key
-                        break scan
-                    }
-                    m = 0
-                }
-                while m != 0 {
-                    let d = c.base + m.trailingZeroBitCount
-                    m &= m - 1
-                    if d >= kDay, let key = e.firstOnDay(d, atOrAfter: k) {
-                        want = key
-                        break scan
-                    }
-                }
-                c.advance()
-            }
+            let (want, scanEnd) = scanFirst(e, atOrAfter: k, monthly: f == "MONTHLY" ? n : 0, anchor: anchor, years: years)
             let got = e.first(atOrAfter: k)
             let label = "round \(round): \(text) from \(anchor.iso) at or after day \(kDay)"
             if let want {
@@ -150,11 +126,80 @@ final class RecurrenceYearSkipTests: XCTestCase {
                 if f == "MONTHLY" { monthly += 1 }
                 if floorDiv(want, OccurrenceKey.minutesPerDay) - kDay > 3650 { far += 1 }
             } else if let got {
-                XCTAssertGreaterThanOrEqual(floorDiv(got, OccurrenceKey.minutesPerDay), c.base, label + ": none in \(years) years")
+                XCTAssertGreaterThanOrEqual(floorDiv(got, OccurrenceKey.minutesPerDay), scanEnd, label + ": none in \(years) years")
             }
         }
         XCTAssertGreaterThan(compared, 150)
         XCTAssertGreaterThan(monthly, 60, "monthly rules")
+        XCTAssertGreaterThan(far, 30, "first occurrences more than ten years ahead")
+    }
+
+    /// The first occurrence at or after k by a scan of every day the month masks allow
+    /// (BYYEARDAY among them), in order, for `years` years; a monthly rule's (`monthly`: its
+    /// INTERVAL) months of the series (every n-th from the anchor's) whole. Also the day number
+    /// where the scan stopped.
+    private func scanFirst(_ e: borrowing Expansion, atOrAfter k: OccurrenceKey, monthly n: Int, anchor: CivilDate, years: Int) -> (OccurrenceKey?, Int) {
+        let kDay = floorDiv(k, OccurrenceKey.minutesPerDay)
+        var c = MonthCursor(containing: kDay)
+        var memo = MonthMaskMemo()
+        for _ in 0..<(12 * years) {
+            var m = e.monthMask(c, &memo)
+            if n > 0 {
+                if (c.year * 12 + c.month - anchor.year * 12 - anchor.month) % n == 0, m != 0,
+                   let key = e.first(in: DaySet(mask: m), base: c.base, atOrAfter: k) {
+                    return (key, c.base)
+                }
+                m = 0
+            }
+            while m != 0 {
+                let d = c.base + m.trailingZeroBitCount
+                m &= m - 1
+                if d >= kDay, let key = e.firstOnDay(d, atOrAfter: k) { return (key, c.base) }
+            }
+            c.advance()
+        }
+        return (nil, c.base)
+    }
+
+    /// The day-stream walk over months (BYMONTHDAY and BYDAY, no BYYEARDAY), which leaves out
+    /// whole years from the first January after six months without an occurrence, finds what
+    /// the scan finds: rare days (a weekday on one or two month days) with an INTERVAL that
+    /// reaches few of them, so that the first one is often decades ahead.
+    func testDayStreamWalkFindsWhatTheScanFinds() {
+        let dice = RuleDice(seed: 20_261_204)
+        let pick = dice.pick, some = dice.some, codes = RuleDice.codes
+        var compared = 0, far = 0
+        for round in 0..<800 {
+            let f = ["DAILY", "HOURLY", "MINUTELY"][pick(3)]
+            let intervals = f == "DAILY" ? [1, 3, 5, 7, 40, 64] : f == "HOURLY" ? [5, 25, 49, 100] : [7, 45, 1000, 6000]
+            let n = intervals[pick(intervals.count)]
+            var parts = ["FREQ=" + f, "INTERVAL=\(n)"]
+            if pick(3) == 0 { parts.append("BYMONTH=" + some(1 + pick(3)) { 1 + pick(12) }) }
+            parts.append("BYMONTHDAY=" + some(1 + pick(2)) { (1 + pick(31)) * (pick(3) == 0 ? -1 : 1) })
+            parts.append("BYDAY=" + codes[pick(7)])
+            if f != "DAILY" { parts.append("BYHOUR=" + some(1 + pick(2)) { pick(24) }) }
+            if f == "MINUTELY" { parts.append("BYMINUTE=" + some(1 + pick(2)) { pick(60) }) }
+            let text = parts.joined(separator: ";")
+            guard case .success(let r) = RepeatRule.fromRRULE(text) else { continue }
+            let rule = r.admitted(from: .rrule, weekStart: .monday, zone: .utc)
+            let anchor = CivilDate(dayNumber: 18_000 + pick(4000))
+            let e = rule.expansion(anchor: anchor, time: WallTime(minuteOfDay: pick(1440)), weekStart: .monday)
+            guard !e.walksYearDays else { continue }
+            let k = max(e.startKey, (e.anchorDay + pick(3000)) * OccurrenceKey.minutesPerDay + pick(1440))
+            let kDay = floorDiv(k, OccurrenceKey.minutesPerDay)
+            let years = 300
+            let (want, scanEnd) = scanFirst(e, atOrAfter: k, monthly: 0, anchor: anchor, years: years)
+            let got = e.first(atOrAfter: k)
+            let label = "round \(round): \(text) from \(anchor.iso) at or after day \(kDay)"
+            if let want {
+                XCTAssertEqual(got, want, label)
+                compared += 1
+                if floorDiv(want, OccurrenceKey.minutesPerDay) - kDay > 3650 { far += 1 }
+            } else if let got {
+                XCTAssertGreaterThanOrEqual(floorDiv(got, OccurrenceKey.minutesPerDay), scanEnd, label + ": none in \(years) years")
+            }
+        }
+        XCTAssertGreaterThan(compared, 300)
         XCTAssertGreaterThan(far, 30, "first occurrences more than ten years ahead")
     }
 }
