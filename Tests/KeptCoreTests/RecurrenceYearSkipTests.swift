@@ -109,29 +109,39 @@ final class RecurrenceYearSkipTests: XCTestCase {
             if f != "DAILY" { parts.append("BYHOUR=" + some(1 + pick(3)) { pick(24) }) }
             if f == "MINUTELY" { parts.append("BYMINUTE=" + some(1 + pick(2)) { pick(60) }) }
             let text = parts.joined(separator: ";")
-            guard case .success(let r) = RepeatRule.fromRRULE(text) else { continue }
-            let rule = r.admitted(from: .rrule, weekStart: .monday, zone: .utc)
-            let anchor = CivilDate(dayNumber: 18_000 + pick(4000))
-            let e = rule.expansion(anchor: anchor, time: WallTime(minuteOfDay: pick(1440)), weekStart: .monday)
-            guard f == "MONTHLY" || e.walksYearDays else { continue }
-            let k = max(e.startKey, (e.anchorDay + pick(3000)) * OccurrenceKey.minutesPerDay + pick(1440))
-            let kDay = floorDiv(k, OccurrenceKey.minutesPerDay)
-            let years = 300
-            let (want, scanEnd) = scanFirst(e, atOrAfter: k, monthly: f == "MONTHLY" ? n : 0, anchor: anchor, years: years)
-            let got = e.first(atOrAfter: k)
-            let label = "round \(round): \(text) from \(anchor.iso) at or after day \(kDay)"
-            if let want {
-                XCTAssertEqual(got, want, label)
-                compared += 1
-                if f == "MONTHLY" { monthly += 1 }
-                if floorDiv(want, OccurrenceKey.minutesPerDay) - kDay > 3650 { far += 1 }
-            } else if let got {
-                XCTAssertGreaterThanOrEqual(floorDiv(got, OccurrenceKey.minutesPerDay), scanEnd, label + ": none in \(years) years")
-            }
+            guard let ahead = checkWalk(text, monthly: f == "MONTHLY" ? n : 0, dice: dice, round: round,
+                                        walks: { f == "MONTHLY" || $0.walksYearDays }) else { continue }
+            compared += 1
+            if f == "MONTHLY" { monthly += 1 }
+            if ahead > 3650 { far += 1 }
         }
         XCTAssertGreaterThan(compared, 150)
         XCTAssertGreaterThan(monthly, 60, "monthly rules")
         XCTAssertGreaterThan(far, 30, "first occurrences more than ten years ahead")
+    }
+
+    /// One rule's walk (`first(atOrAfter:)`) against the scan, from a random anchor and k, when
+    /// `walks` says the walk under test serves it: the days from k to the first occurrence when
+    /// the scan found one (nil when not compared).
+    private func checkWalk(_ text: String, monthly n: Int, dice: RuleDice, round: Int, walks: (Expansion) -> Bool) -> Int? {
+        let pick = dice.pick
+        guard case .success(let r) = RepeatRule.fromRRULE(text) else { return nil }
+        let rule = r.admitted(from: .rrule, weekStart: .monday, zone: .utc)
+        let anchor = CivilDate(dayNumber: 18_000 + pick(4000))
+        let e = rule.expansion(anchor: anchor, time: WallTime(minuteOfDay: pick(1440)), weekStart: .monday)
+        guard walks(e) else { return nil }
+        let k = max(e.startKey, (e.anchorDay + pick(3000)) * OccurrenceKey.minutesPerDay + pick(1440))
+        let kDay = floorDiv(k, OccurrenceKey.minutesPerDay)
+        let years = 300
+        let (want, scanEnd) = scanFirst(e, atOrAfter: k, monthly: n, anchor: anchor, years: years)
+        let got = e.first(atOrAfter: k)
+        let label = "round \(round): \(text) from \(anchor.iso) at or after day \(kDay)"
+        if let want {
+            XCTAssertEqual(got, want, label)
+            return floorDiv(want, OccurrenceKey.minutesPerDay) - kDay
+        }
+        if let got { XCTAssertGreaterThanOrEqual(floorDiv(got, OccurrenceKey.minutesPerDay), scanEnd, label + ": none in \(years) years") }
+        return nil
     }
 
     /// The first occurrence at or after k by a scan of every day the month masks allow
@@ -180,24 +190,9 @@ final class RecurrenceYearSkipTests: XCTestCase {
             if f != "DAILY" { parts.append("BYHOUR=" + some(1 + pick(2)) { pick(24) }) }
             if f == "MINUTELY" { parts.append("BYMINUTE=" + some(1 + pick(2)) { pick(60) }) }
             let text = parts.joined(separator: ";")
-            guard case .success(let r) = RepeatRule.fromRRULE(text) else { continue }
-            let rule = r.admitted(from: .rrule, weekStart: .monday, zone: .utc)
-            let anchor = CivilDate(dayNumber: 18_000 + pick(4000))
-            let e = rule.expansion(anchor: anchor, time: WallTime(minuteOfDay: pick(1440)), weekStart: .monday)
-            guard !e.walksYearDays else { continue }
-            let k = max(e.startKey, (e.anchorDay + pick(3000)) * OccurrenceKey.minutesPerDay + pick(1440))
-            let kDay = floorDiv(k, OccurrenceKey.minutesPerDay)
-            let years = 300
-            let (want, scanEnd) = scanFirst(e, atOrAfter: k, monthly: 0, anchor: anchor, years: years)
-            let got = e.first(atOrAfter: k)
-            let label = "round \(round): \(text) from \(anchor.iso) at or after day \(kDay)"
-            if let want {
-                XCTAssertEqual(got, want, label)
-                compared += 1
-                if floorDiv(want, OccurrenceKey.minutesPerDay) - kDay > 3650 { far += 1 }
-            } else if let got {
-                XCTAssertGreaterThanOrEqual(floorDiv(got, OccurrenceKey.minutesPerDay), scanEnd, label + ": none in \(years) years")
-            }
+            guard let ahead = checkWalk(text, monthly: 0, dice: dice, round: round, walks: { !$0.walksYearDays }) else { continue }
+            compared += 1
+            if ahead > 3650 { far += 1 }
         }
         XCTAssertGreaterThan(compared, 300)
         XCTAssertGreaterThan(far, 30, "first occurrences more than ten years ahead")
