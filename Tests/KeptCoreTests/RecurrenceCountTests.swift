@@ -106,6 +106,46 @@ final class RecurrenceCountTests: XCTestCase {
         XCTAssertGreaterThan(checked, 1500)
     }
 
+    /// A monthly rule's whole months counted by their kind (first weekday and length, each kind's
+    /// count found once) agree with the walk (R-REP-1): BYMONTHDAY, plain and ordinal BYDAY,
+    /// BYMONTH, BYSETPOS and times of day, every month or every few, with a COUNT that takes
+    /// years and dates late in the series (leap years' Februaries among the months counted).
+    func testCountingWholeMonthsOfMonthlyRulesAgreesWithTheWalk() {
+        let dice = RuleDice(seed: 20_261_204)
+        let pick = dice.pick, some = dice.some, codes = RuleDice.codes
+        var checked = 0, long = 0
+        for round in 0..<300 {
+            var parts = ["FREQ=MONTHLY", "INTERVAL=\([1, 1, 1, 2, 3][pick(5)])"]
+            if pick(3) == 0 { parts.append("BYMONTH=" + some(1 + pick(6)) { 1 + pick(12) }) }
+            // Month ends often: a count that ends on a month's last day, with several times a day.
+            if pick(2) == 0 { parts.append("BYMONTHDAY=" + some(1 + pick(3)) { pick(2) == 0 ? -(1 + pick(3)) : 1 + pick(31) }) }
+            if pick(2) == 0 {
+                parts.append("BYDAY=" + (0..<(1 + pick(2))).map { _ in "\([1, 2, 4, 5, -1, -2][pick(6)])" + codes[pick(7)] }.joined(separator: ","))
+            } else if pick(2) == 0 {
+                parts.append("BYDAY=" + Array(Set((0..<(1 + pick(3))).map { _ in pick(7) })).sorted().map { codes[$0] }.joined(separator: ","))
+            }
+            if pick(2) == 0 { parts.append("BYHOUR=" + some(2 + pick(2)) { pick(24) }) }
+            if pick(4) == 0 { parts.append("BYSETPOS=" + some(1 + pick(2)) { [1, 2, -1, -2][pick(4)] }) }
+            parts.append("COUNT=\(20 + pick(100))")
+            let text = parts.joined(separator: ";")
+            guard case .success(let r) = RepeatRule.fromRRULE(text) else { continue }
+            let rule = r.admitted(from: .rrule, weekStart: .monday, zone: .utc)
+            let anchor = CivilDate(dayNumber: 18_000 + pick(4000))
+            let all = rule.occurrences(anchor: anchor, time: nil, limit: 120)
+            if let last = all.last, last.date.dayNumber - anchor.dayNumber > 1461 { long += 1 }
+            var picks = Set(max(0, all.count - 3)..<all.count)
+            for _ in 0..<3 where !all.isEmpty { picks.insert(pick(all.count)) }
+            for i in picks.sorted() {
+                let want: Due? = i + 1 < all.count ? all[i + 1] : nil
+                let after = CivilDateTime(date: all[i].date, time: all[i].time ?? .midnight)
+                XCTAssertEqual(rule.nextOccurrence(after: after, anchor: anchor), want, "round \(round): \(text) from \(anchor.iso) after #\(i)")
+                checked += 1
+            }
+        }
+        XCTAssertGreaterThan(long, 60, "series that take more than four years")
+        XCTAssertGreaterThan(checked, 600)
+    }
+
     /// The next occurrence's search stops at UNTIL's day (R-REP-1): a rule whose next day is
     /// years ahead (2028-04-10), past UNTIL, has none; an instant UNTIL still takes an occurrence
     /// whose wall day comes after UNTIL's UTC date, in the next month (03:00 in Tokyo on Jul 1

@@ -53,19 +53,21 @@ extension Expansion {
         var from = kDay - c.base
         var visited = 0
         let limit = 4801 * cycles
-        // Whole years are left out once a calendar year has had none (at the second January).
+        // Whole years are left out once a calendar year has had none (at the second January), or
+        // at the first January after six months without one (a sparse rule: a dense one never
+        // gets there, and asking would cost it more than it saves).
         var januaries = 0
         while visited < limit {
-            if c.month == 1, visited > 0, januaries >= 1 || c.base - kDay >= 365 {
+            if c.month == 1, visited > 0, januaries >= 1 || visited >= 6 || c.base - kDay >= 365 {
                 if !skipping {
                     let ph = phase ?? dayPhase()
                     phase = ph
                     skip = YearSkip(ph, months: streamMonths)
                     skipping = true
                 }
-                if !skip.mayHave(self, base: c.base, jan1Weekday: c.firstWeekday, leap: c.leap, memo: &memo) {
-                    c.advanceYear()
-                    visited += 12
+                let years = skip.skipYears(self, &c, end: searchEnd, most: (limit - visited) / 12 + 1, memo: &memo)
+                if years > 0 {
+                    visited += 12 * years
                     if c.base > searchEnd { return nil }
                     continue
                 }
@@ -140,7 +142,17 @@ extension Expansion {
             }
             if hourly {
                 guard hourMinutes != 0 else { return DayPhase(period: p, residues: 0) }
-                for h in 0..<24 where hours == 0 || hours & (UInt32(1) << UInt32(h)) != 0 { add(h) }
+                // The hours g apart from the first with g dividing a − h: each one's residue is
+                // the one before less inv (mod p).
+                var h = floorMod(a, g)
+                var r = (a - h) / g % p * inv % p
+                let less = inv % p
+                while h < 24 {
+                    if hours == 0 || hours & (UInt32(1) << UInt32(h)) != 0 { res |= UInt64(1) << UInt64(r) }
+                    r -= less
+                    if r < 0 { r += p }
+                    h += g
+                }
             } else {
                 let hs = hours == 0 ? 24 : hours.nonzeroBitCount, ms = minutes == 0 ? 60 : minutes.nonzeroBitCount
                 // Many allowed minutes: every day may have one.

@@ -278,14 +278,15 @@ struct Expansion {
         yearDays.isEmpty || yearDays.contains(i + 1) || yearDays.contains(i - y.length)
     }
 
-    /// The days of year y that a yearly rule has, as offsets from Jan 1.
-    func yearSet(_ y: YearInfo) -> DaySet {
+    /// The days of year y that a yearly rule has, as offsets from Jan 1 (a year of months with
+    /// their masks from `memo`, by first weekday and length).
+    func yearSet(_ y: YearInfo, _ memo: inout MonthMaskMemo) -> DaySet {
         var set = DaySet()
         // Without BYYEARDAY, BYWEEKNO and ordinals counted in the year, a year is its months.
         if yearDays.isEmpty, weekNoMask | weekNoFromEndMask == 0, nthWeekdays.isEmpty || nthInMonth {
             for m in 1...12 where allows(month: m) {
                 let start = y.monthStart(m)
-                set.insert(mask: dayParts(firstWeekday: y.weekday(ofOffset: start), length: y.monthLength(m)), at: start)
+                set.insert(mask: memo.mask(self, firstWeekday: y.weekday(ofOffset: start), length: y.monthLength(m)), at: start)
             }
             return set
         }
@@ -458,10 +459,11 @@ struct Expansion {
         case .yearly:
             let (ky, _, _) = CalendarMath.civil(dayNumber: kDay)
             var y = anchor.year + ceilDiv(max(0, ky - anchor.year), n) * n
+            var memo = MonthMaskMemo()
             for _ in 0...(400 / gcd(n, 400) + 1) {
                 guard y <= CivilDate.yearRange.upperBound else { return nil }
                 let info = YearInfo(y)
-                if let key = first(in: yearSet(info), base: info.base, atOrAfter: k) { return key }
+                if let key = first(in: yearSet(info, &memo), base: info.base, atOrAfter: k) { return key }
                 y += n
             }
             return nil
@@ -524,9 +526,11 @@ struct Expansion {
             guard cur.year <= CivilDate.yearRange.upperBound else { return nil }
             if stepMonths != 0, cur.month == firstStepMonth {
                 let jan1 = cur.base - cur.yearOffset
-                if !skip.mayHave(self, base: jan1, jan1Weekday: floorMod(jan1 + 3, 7), leap: cur.leap, memo: &memo) {
-                    cur = MonthCursor(year: cur.year + 1, month: cur.month)
-                    steps += 12 / n
+                var jan = MonthCursor(base: jan1, length: 31, firstWeekday: floorMod(jan1 + 3, 7), month: 1, year: cur.year, leap: cur.leap)
+                let years = skip.skipYears(self, &jan, end: Expansion.lastDay, most: (limit - steps) / (12 / n) + 1, memo: &memo)
+                if years > 0 {
+                    cur = MonthCursor(year: jan.year, month: cur.month)
+                    steps += years * (12 / n)
                     continue
                 }
             }
@@ -597,17 +601,21 @@ struct Expansion {
         switch frequency {
         case .yearly:
             var y = anchor.year
-            // A year of months (no BYSETPOS, BYYEARDAY, BYWEEKNO or ordinals in the year) wholly
-            // between the anchor and k counts by the bits of its months.
-            let byMonths = setPositions.isEmpty && yearDays.isEmpty && weekNoMask | weekNoFromEndMask == 0 && (nthWeekdays.isEmpty || nthInMonth)
+            // A year of months (no BYYEARDAY, BYWEEKNO or ordinals in the year) wholly between
+            // the anchor and k counts by the bits of its months (their masks memoised by first
+            // weekday and length), BYSETPOS by what it keeps of the year's total.
+            let byMonths = yearDays.isEmpty && weekNoMask | weekNoFromEndMask == 0 && (nthWeekdays.isEmpty || nthInMonth)
+            var memo = MonthMaskMemo()
             while c < limit, y <= CivilDate.yearRange.upperBound, YearInfo.firstDay(y) <= kDay {
                 let info = YearInfo(y)
                 if byMonths, info.base >= startDay, info.base + info.length <= kDay {
+                    var days = 0
                     for m in 1...12 where allows(month: m) {
-                        c += dayParts(firstWeekday: info.weekday(ofOffset: info.monthStart(m)), length: info.monthLength(m)).nonzeroBitCount * timesPerDay
+                        days += memo.mask(self, firstWeekday: info.weekday(ofOffset: info.monthStart(m)), length: info.monthLength(m)).nonzeroBitCount
                     }
+                    c += kept(total: days * timesPerDay)
                 } else {
-                    c += count(in: yearSet(info), base: info.base, before: k)
+                    c += count(in: yearSet(info, &memo), base: info.base, before: k)
                 }
                 y += n
             }
@@ -630,7 +638,12 @@ struct Expansion {
         case .monthly:
             var cur = MonthCursor(containing: anchorDay)
             var memo = MonthMaskMemo()
+            var whole = WholeMonthCounts()
             while c < limit, cur.base <= kDay, cur.year <= CivilDate.yearRange.upperBound {
+                if yearDays.isEmpty, cur.base >= startDay, cur.base + cur.length <= kDay {
+                    countWholeMonths(&cur, &c, kDay: kDay, limit: limit, counts: &whole, memo: &memo)
+                    continue
+                }
                 let m = monthMask(cur, &memo)
                 if m != 0 {
                     // A month wholly between the anchor and k counts by its bits.

@@ -6,7 +6,9 @@
 // repeating bit pattern read at the month's first day's residue (kept incrementally, as is the
 // first day's weekday). Days whose residues have the same count of occurrences form a class:
 // a month adds each class's popcount times its count. COUNT reached in such a month means the
-// count is at least COUNT, which is all the caller asks.
+// count is at least COUNT, which is all the caller asks. A monthly rule's whole months are
+// counted the same way by the kind of month (first weekday and length), each kind's count found
+// once (WholeMonthCounts).
 
 /// The classes of a day-stream rule's whole days, by their residue modulo the period in days.
 struct WholeMonthCounter {
@@ -26,9 +28,9 @@ struct WholeMonthCounter {
         for i in 0..<4 { lengthResidues[i] = (28 + i) % p }
     }
 
-    /// Adds residue r whose days have `count` occurrences (−1: counted day by day, DayCounts);
-    /// false when a fifth class is needed.
-    mutating func add(residue r: Int, count: Int) -> Bool {
+    /// Adds the residues (bit r: residue r < period) whose days have `count` occurrences (−1:
+    /// counted day by day, DayCounts); false when a fifth class is needed.
+    mutating func add(residues: UInt64, count: Int) -> Bool {
         guard count != 0 else { return true }
         var i = 0
         while i < classes, perDay[i] != count { i += 1 }
@@ -37,8 +39,8 @@ struct WholeMonthCounter {
             perDay[i] = count
             classes += 1
         }
-        // Bit j of the 128 is set when j ≡ r (mod period): the residue repeated by doubling.
-        var lo = UInt64(1) << UInt64(r), hi: UInt64 = 0
+        // Bit j of the 128 is set when j mod period is one: the residues repeated by doubling.
+        var lo = residues, hi: UInt64 = 0
         var width = period
         while width < 128 {
             let w = UInt64(truncatingIfNeeded: width)
@@ -91,11 +93,7 @@ extension Expansion {
             guard n <= 64 else { return nil }
             let p = phase.all ? 1 : phase.period
             var w = WholeMonthCounter(period: p)
-            var x = phase.all ? UInt64(1) : phase.residues
-            while x != 0 {
-                guard w.add(residue: x.trailingZeroBitCount, count: perDay) else { return nil }
-                x &= x - 1
-            }
+            guard w.add(residues: phase.all ? 1 : phase.residues, count: perDay) else { return nil }
             return w
         }
         // The reached residues as one class whose days are counted one by one (DayCounts, each
@@ -104,9 +102,8 @@ extension Expansion {
         let p = dayCounts.period
         guard p > 0, phase.all || phase.period == p else { return nil }
         var w = WholeMonthCounter(period: p)
-        for r in 0..<p where phase.all || phase.residues & (UInt64(1) << UInt64(r)) != 0 {
-            guard w.add(residue: r, count: -1) else { return nil }
-        }
+        let full = p == 64 ? ~UInt64(0) : (UInt64(1) << UInt64(p)) &- 1
+        guard w.add(residues: phase.all ? full : phase.residues & full, count: -1) else { return nil }
         return w
     }
 
@@ -115,11 +112,7 @@ extension Expansion {
     func weeklyMonthCounter(residues: UInt64) -> WholeMonthCounter? {
         guard yearDays.isEmpty, nthWeekdays.isEmpty, 7 * n <= 64 else { return nil }
         var w = WholeMonthCounter(period: 7 * n)
-        var x = residues
-        while x != 0 {
-            guard w.add(residue: x.trailingZeroBitCount, count: timesPerDay) else { return nil }
-            x &= x - 1
-        }
+        guard w.add(residues: residues, count: timesPerDay) else { return nil }
         return w
     }
 
@@ -170,15 +163,13 @@ extension Expansion {
                         skip = YearSkip(dayPhase(), months: streamMonths)
                         skipping = true
                     }
-                    if !skip.mayHave(self, base: base, jan1Weekday: wd, leap: leap, memo: &memo) {
-                        let yearLength = leap ? 366 : 365
-                        r = (r + yearLength) % p
-                        base += yearLength
-                        wd = (wd + yearLength) % 7
-                        year += 1
-                        leap = CalendarMath.isLeapYear(year)
+                    var jan = MonthCursor(base: base, length: 31, firstWeekday: wd, month: 1, year: year, leap: leap)
+                    let years = skip.skipYears(self, &jan, end: Int.max, most: left / 12, memo: &memo)
+                    if years > 0 {
+                        r = floorMod(r + (jan.base - base), p)
+                        (base, wd, year, leap) = (jan.base, jan.firstWeekday, jan.year, jan.leap)
                         lengths = leap ? leapYear : common
-                        left -= 12
+                        left -= 12 * years
                         continue
                     }
                 }
@@ -220,5 +211,65 @@ extension Expansion {
                 lengths = leap ? leapYear : common
             }
         }
+    }
+}
+
+/// A monthly rule's occurrences in a whole month by its (first weekday, length), the 28 kinds of
+/// month BYMONTHDAY and BYDAY tell apart, each found when first met.
+struct WholeMonthCounts {
+    private var counts = InlineArray<28, Int32>(repeating: 0)
+    private var known: UInt32 = 0
+
+    @inline(__always) mutating func count(_ e: borrowing Expansion, firstWeekday w: Int, length len: Int, memo: inout MonthMaskMemo) -> Int {
+        let k = w &* 4 &+ len &- 28
+        if known & (UInt32(1) << UInt32(truncatingIfNeeded: k)) == 0 {
+            let m = memo.mask(e, firstWeekday: w, length: len)
+            counts[k] = Int32(truncatingIfNeeded: e.kept(total: m.nonzeroBitCount * e.timesPerDay))
+            known |= UInt32(1) << UInt32(truncatingIfNeeded: k)
+        }
+        return Int(counts[k])
+    }
+}
+
+extension Expansion {
+    /// A monthly rule without BYYEARDAY: the months of the series from `cur` on that lie wholly
+    /// between the anchor's day and k's, each by the count of its kind (WholeMonthCounts), BYMONTH
+    /// a bit test; `cur` ends at the first month not counted, c at most a kind's count past limit.
+    /// Every month (INTERVAL 1) on plain integers, as `countWholeMonths` above does.
+    func countWholeMonths(_ cur: inout MonthCursor, _ c: inout Int, kDay: Int, limit: Int, counts: inout WholeMonthCounts, memo: inout MonthMaskMemo) {
+        let allowed = UInt32(months == 0 ? 0x1FFE : months)
+        var count = c
+        guard n == 1 else {
+            var m = cur
+            while count < limit, m.base + m.length <= kDay {
+                if allowed & (UInt32(1) << UInt32(m.month)) != 0 { count += counts.count(self, firstWeekday: m.firstWeekday, length: m.length, memo: &memo) }
+                m.advance(months: n)
+            }
+            (cur, c) = (m, count)
+            return
+        }
+        var (base, wd, month, year, leap) = (cur.base, cur.firstWeekday, cur.month, cur.year, cur.leap)
+        // A month's length − 28 in 2 bits at bit 2·m, for a common year and a leap year.
+        let common = 0x3BB_EECC, leapYear = 0x3BB_EEDC
+        var lengths = leap ? leapYear : common
+        while count < limit {
+            let extra = (lengths &>> (2 &* month)) & 3
+            let len = 28 &+ extra
+            if base &+ len > kDay { break }
+            if allowed & (UInt32(1) &<< UInt32(truncatingIfNeeded: month)) != 0 { count &+= counts.count(self, firstWeekday: wd, length: len, memo: &memo) }
+            base &+= len
+            wd &+= extra
+            if wd >= 7 { wd &-= 7 }
+            month &+= 1
+            if month == 13 {
+                month = 1
+                year &+= 1
+                leap = CalendarMath.isLeapYear(year)
+                lengths = leap ? leapYear : common
+            }
+        }
+        cur = MonthCursor(base: base, length: month == 2 ? (leap ? 29 : 28) : 30 | ((month ^ (month >> 3)) & 1),
+                          firstWeekday: wd, month: month, year: year, leap: leap)
+        c = count
     }
 }

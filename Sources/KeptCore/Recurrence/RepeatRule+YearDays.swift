@@ -64,10 +64,53 @@ extension Expansion {
         var types = YearDayTypes()
         // After a year without one, the days the INTERVAL cannot reach are left out untried.
         var phase = DayPhase.none
+        // With a phase of at most 64 days, the residues r of Jan 1 modulo its period for which a
+        // year of a type has a value reached (bit r: some value's offset i has (r + i) mod p
+        // admitted), found once a type: the years between are left out on plain integers, Jan
+        // 1's residue kept from year to year.
+        var reaching = InlineArray<14, UInt64>(repeating: 0)
+        var reachingKnown: UInt16 = 0
+        var r = 0
         // Years repeat their days and the INTERVAL's step together after `cycles` 400-year cycles.
-        for year in 0...(401 * cycles) {
+        var year = 0
+        let lastYear = 401 * cycles
+        while year <= lastYear {
             guard cur.base <= searchEnd else { return nil }
-            if year == 1 { phase = dayPhase() }
+            if year == 1 {
+                phase = dayPhase()
+                r = phase.all ? 0 : floorMod(cur.base, phase.period)
+            }
+            if year >= 1, !phase.all, phase.period <= 64 {
+                let p = phase.period
+                let full = p == 64 ? ~UInt64(0) : (UInt64(1) << UInt64(p)) &- 1
+                let (common, leapYear) = (365 % p, 366 % p)
+                while year <= lastYear {
+                    let t = cur.firstWeekday * 2 + (cur.leap ? 1 : 0)
+                    if reachingKnown & (UInt16(1) << UInt16(t)) == 0 {
+                        let length = cur.leap ? 366 : 365
+                        var x = types.days(self, jan1Weekday: cur.firstWeekday, leap: cur.leap, memo: &memo)
+                        var s: UInt64 = 0
+                        while x != 0 {
+                            let yd = yearDays[x.trailingZeroBitCount]
+                            x &= x - 1
+                            let q = UInt64((yd > 0 ? yd - 1 : length + yd) % p)
+                            s |= q == 0 ? phase.residues : ((phase.residues >> q) | (phase.residues << (UInt64(p) - q))) & full
+                        }
+                        reaching[t] = s
+                        reachingKnown |= UInt16(1) << UInt16(t)
+                    }
+                    if reaching[t] & (UInt64(1) << UInt64(r)) != 0 { break }
+                    r += cur.leap ? leapYear : common
+                    if r >= p { r -= p }
+                    cur.advanceYear()
+                    year += 1
+                    guard cur.base <= searchEnd else { return nil }
+                }
+                guard year <= lastYear else { return nil }
+                // This year is reached; Jan 1's residue moves on with it.
+                r += cur.leap ? leapYear : common
+                if r >= p { r -= p }
+            }
             var best: OccurrenceKey? = nil
             let base = cur.base
             forEachYearDay(cur, &types, memo: &memo) { i in
@@ -77,6 +120,7 @@ extension Expansion {
             }
             if let best { return best }
             cur.advanceYear()
+            year += 1
         }
         return nil
     }
