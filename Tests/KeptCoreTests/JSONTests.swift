@@ -659,8 +659,8 @@ final class JSONTests: XCTestCase {
         XCTAssertEqual(reader.error("here").column, 19, "json-reader-06")
     }
 
-    /// The string writer checks eight bytes at a time: it must escape exactly what the plain
-    /// byte-by-byte rule escapes, wherever in a word the byte falls, and keep every other byte.
+    /// The string writer finds plain runs eight bytes at a time: it must escape exactly what the
+    /// plain byte-by-byte rule escapes, wherever in a word the byte falls, and keep every other byte.
     func testStringsAreEscapedWhereverTheBytesFall() throws {
         func plain(_ s: String) -> [UInt8] {
             var out: [UInt8] = [0x22]
@@ -706,9 +706,12 @@ final class JSONTests: XCTestCase {
                 XCTAssertEqual(out, plain(s), "\(k) \(special.debugDescription)")
             }
         }
+        // The plain runs come from the reader's eight-byte scan: it stops at the first byte to
+        // escape (or past ASCII, written as it is), and nowhere else.
         for w: UInt64 in [0, 0x2020_2020_2020_2020, 0x2121_2121_2121_2121, 0xFFFF_FFFF_FFFF_FFFF, 0x8080_8080_8080_8080] {
             let bytes = (0..<8).map { UInt8(truncatingIfNeeded: w >> (8 * UInt64($0))) }
-            XCTAssertEqual(JSONWriter.needsEscape(w), bytes.contains { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }, String(w, radix: 16))
+            let end = bytes.withUnsafeBufferPointer { JSONReader.plainRunEnd($0, from: 0) }
+            XCTAssertEqual(end < 8, bytes.contains { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 >= 0x80 }, String(w, radix: 16))
         }
     }
 }

@@ -76,7 +76,9 @@ struct ByteCursor {
     }
 
     /// A string quoted and escaped as `JSONWriter.appendString` writes it (at most
-    /// `quotedBound(utf8.count)` bytes).
+    /// `quotedBound(utf8.count)` bytes). Plain runs are found by the reader's scan
+    /// (`JSONReader.plainRunEnd`, eight bytes at a time), which also stops at bytes past
+    /// ASCII: those are written as they are.
     mutating func quoted(_ utf8: UnsafeBufferPointer<UInt8>) {
         byte(0x22)
         guard let src = utf8.baseAddress else {
@@ -84,26 +86,15 @@ struct ByteCursor {
             return
         }
         let n = utf8.count
-        var run = 0
         var k = 0
-        // Eight bytes at a time while none needs an escape (most strings have none).
         while k < n {
-            if k + 8 <= n, !JSONWriter.needsEscape(UnsafeRawPointer(src + k).loadUnaligned(as: UInt64.self)) {
-                k += 8
-                continue
-            }
-            let end = min(k + 8, n)
-            while k < end {
-                let b = src[k]
-                if b < 0x20 || b == 0x22 || b == 0x5C {
-                    bytes(src + run, k - run)
-                    escape(b)
-                    run = k + 1
-                }
-                k += 1
-            }
+            let end = JSONReader.plainRunEnd(utf8, from: k)
+            bytes(src + k, end - k)
+            guard end < n else { break }
+            let b = src[end]
+            if b < 0x20 || b == 0x22 || b == 0x5C { escape(b) } else { byte(b) }
+            k = end + 1
         }
-        bytes(src + run, n - run)
         byte(0x22)
     }
 

@@ -74,21 +74,6 @@ public struct JSONWriter: Sendable {
         }
     }
 
-    /// Whether any of a word's eight bytes is a control character, a quote or a backslash (a
-    /// byte at or above 0x80 never is). Exact: no byte is missed and none is reported falsely.
-    @inline(__always)
-    static func needsEscape(_ w: UInt64) -> Bool {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let high: UInt64 = 0x8080_8080_8080_8080
-        // A byte below 0x20 (its high bit clear), or equal to '"' or '\\' (zero after the xor).
-        let control = (w &- ones &* 0x20) & ~w & high
-        let q = w ^ (ones &* 0x22)
-        let b = w ^ (ones &* 0x5C)
-        let quote = (q &- ones) & ~q & high
-        let slash = (b &- ones) & ~b & high
-        return (control | quote | slash) != 0
-    }
-
     /// A line feed and the indentation for `level`.
     private static func appendLineBreak(to out: inout [UInt8], indent: Int, level: Int) {
         out.append(0x0A)
