@@ -39,7 +39,7 @@ enum InteropValues {
     static func compactUTC(buffer b: UnsafeBufferPointer<UInt8>) -> Instant? {
         guard b.count == 16, let p = b.baseAddress, p[8] == UInt8(ascii: "T"), p[15] == UInt8(ascii: "Z") else { return nil }
         // Fourteen digits at fixed places, each checked; a date that does not exist (Feb 30,
-        // month 13, year 0) is refused as CivilDate refuses it.
+        // month 13, year 0) is refused by CivilDate.
         var bad: UInt8 = 0
         @inline(__always) func digit(_ k: Int) -> Int {
             let d = p[k] &- 0x30
@@ -49,10 +49,8 @@ enum InteropValues {
         let year = digit(0) * 1_000 + digit(1) * 100 + digit(2) * 10 + digit(3)
         let month = digit(4) * 10 + digit(5), day = digit(6) * 10 + digit(7)
         let hour = digit(9) * 10 + digit(10), minute = digit(11) * 10 + digit(12), second = digit(13) * 10 + digit(14)
-        guard bad == 0, year >= 1, month >= 1, month <= 12, day >= 1, day <= CalendarMath.daysInMonth(year: year, month: month),
-              hour <= 23, minute <= 59, second <= 60 else { return nil }
-        let days = CalendarMath.dayNumber(year: year, month: month, day: day)
-        return Instant(seconds: Int64(days) * 86_400 + Int64(hour * 3_600 + minute * 60 + min(second, 59)))
+        guard bad == 0, let d = CivilDate(year: year, month: month, day: day), hour <= 23, minute <= 59, second <= 60 else { return nil }
+        return Instant(seconds: Int64(d.dayNumber) * 86_400 + Int64(hour * 3_600 + minute * 60 + min(second, 59)))
     }
 
     /// A due written as a day (`2026-06-15`), a wall time (`2026-06-15T09:00`) or an instant

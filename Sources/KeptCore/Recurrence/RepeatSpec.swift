@@ -86,13 +86,15 @@ extension RepeatRule {
     public static func saysFREQ(_ text: String) -> Bool {
         var text = text
         return text.withUTF8 { b in
-            let word: [UInt8] = Array("FREQ=".utf8)
-            guard b.count >= word.count else { return false }
-            for start in 0...(b.count - word.count) {
+            let word: StaticString = "FREQ="
+            let n = word.utf8CodeUnitCount
+            guard b.count >= n else { return false }
+            let w = word.utf8Start
+            for start in 0...(b.count - n) {
                 var k = 0
                 // ASCII letters fold to upper case by clearing bit 5; '=' is compared as it is.
-                while k < word.count, (k == 4 ? b[start + k] : b[start + k] & 0xDF) == word[k] { k += 1 }
-                if k == word.count { return true }
+                while k < n, (k == n - 1 ? b[start + k] : b[start + k] & 0xDF) == w[k] { k += 1 }
+                if k == n { return true }
             }
             return false
         }
