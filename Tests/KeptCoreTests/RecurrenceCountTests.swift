@@ -20,14 +20,14 @@ final class RecurrenceCountTests: XCTestCase {
             let intervals = f == "HOURLY" ? [1, 2, 5, 25] : f == "MINUTELY" ? [1, 7, 45, 360] : [1, 1, 2, 3, 5]
             let n = intervals[pick(intervals.count)]
             if n > 1 { parts.append("INTERVAL=\(n)") }
-            if pick(3) == 0 { parts.append("BYMONTH=" + some(1 + pick(3)) { 1 + pick(12) }) }
+            if pick(3) == 0 { parts.append(dice.months(3)) }
             if f == "YEARLY", pick(4) == 0 { parts.append("BYWEEKNO=" + some(1 + pick(2)) { (1 + pick(53)) * (pick(2) == 0 ? 1 : -1) }) }
             if f != "MONTHLY", f != "WEEKLY", pick(6) == 0 { parts.append("BYYEARDAY=" + some(1 + pick(3)) { (1 + pick(366)) * (pick(2) == 0 ? 1 : -1) }) }
-            if f != "WEEKLY", pick(3) == 0 { parts.append("BYMONTHDAY=" + some(1 + pick(3)) { (1 + pick(31)) * (pick(3) == 0 ? -1 : 1) }) }
+            if f != "WEEKLY", pick(3) == 0 { parts.append(dice.monthDays(3)) }
             if f == "MONTHLY" || f == "YEARLY", pick(4) == 0 {
                 parts.append("BYDAY=" + (0..<(1 + pick(2))).map { _ in "\([1, 2, 3, 4, 5, -1, -2][pick(7)])" + codes[pick(7)] }.joined(separator: ","))
             } else if pick(2) == 0 {
-                parts.append("BYDAY=" + Array(Set((0..<(1 + pick(3))).map { _ in pick(7) })).sorted().map { codes[$0] }.joined(separator: ","))
+                parts.append(dice.weekdays(3))
             }
             if f != "HOURLY", f != "MINUTELY" || pick(2) == 0, pick(3) == 0 { parts.append("BYHOUR=" + some(1 + pick(3)) { pick(24) }) }
             if pick(3) == 0 { parts.append("BYMINUTE=" + some(1 + pick(3)) { pick(60) }) }
@@ -68,16 +68,16 @@ final class RecurrenceCountTests: XCTestCase {
     /// occurrence after a late date counts many months, and COUNT is reached inside them.
     func testCountingWholeMonthsAgreesWithTheWalk() {
         let dice = RuleDice(seed: 20_261_202)
-        let pick = dice.pick, some = dice.some, codes = RuleDice.codes
+        let pick = dice.pick, some = dice.some
         var checked = 0, rules = 0, long = 0, weekly = 0
         for round in 0..<300 {
             let f = ["DAILY", "HOURLY", "MINUTELY", "WEEKLY"][pick(4)]
             let intervals = f == "DAILY" ? [1, 2, 3, 5, 7, 10, 40, 64] : f == "HOURLY" ? [1, 5, 7, 25, 49, 100]
                 : f == "WEEKLY" ? [1, 2, 3, 9] : [7, 45, 360, 1000]
             var parts = ["FREQ=" + f, "INTERVAL=\(intervals[pick(intervals.count)])"]
-            if f == "WEEKLY" || pick(2) == 0 { parts.append("BYMONTH=" + some(1 + pick(4)) { 1 + pick(12) }) }
-            if f != "WEEKLY", pick(4) != 0 { parts.append("BYMONTHDAY=" + some(1 + pick(3)) { (1 + pick(31)) * (pick(3) == 0 ? -1 : 1) }) }
-            if pick(2) == 0 { parts.append("BYDAY=" + Array(Set((0..<(1 + pick(3))).map { _ in pick(7) })).sorted().map { codes[$0] }.joined(separator: ",")) }
+            if f == "WEEKLY" || pick(2) == 0 { parts.append(dice.months(4)) }
+            if f != "WEEKLY", pick(4) != 0 { parts.append(dice.monthDays(3)) }
+            if pick(2) == 0 { parts.append(dice.weekdays(3)) }
             if f != "DAILY" || pick(2) == 0 { parts.append("BYHOUR=" + some(1 + pick(4)) { pick(24) }) }
             if f == "MINUTELY" || pick(3) == 0 { parts.append("BYMINUTE=" + some(1 + pick(3)) { pick(60) }) }
             parts.append("COUNT=\(20 + pick(120))")
@@ -116,13 +116,13 @@ final class RecurrenceCountTests: XCTestCase {
         var checked = 0, long = 0
         for round in 0..<300 {
             var parts = ["FREQ=MONTHLY", "INTERVAL=\([1, 1, 1, 2, 3][pick(5)])"]
-            if pick(3) == 0 { parts.append("BYMONTH=" + some(1 + pick(6)) { 1 + pick(12) }) }
+            if pick(3) == 0 { parts.append(dice.months(6)) }
             // Month ends often: a count that ends on a month's last day, with several times a day.
             if pick(2) == 0 { parts.append("BYMONTHDAY=" + some(1 + pick(3)) { pick(2) == 0 ? -(1 + pick(3)) : 1 + pick(31) }) }
             if pick(2) == 0 {
                 parts.append("BYDAY=" + (0..<(1 + pick(2))).map { _ in "\([1, 2, 4, 5, -1, -2][pick(6)])" + codes[pick(7)] }.joined(separator: ","))
             } else if pick(2) == 0 {
-                parts.append("BYDAY=" + Array(Set((0..<(1 + pick(3))).map { _ in pick(7) })).sorted().map { codes[$0] }.joined(separator: ","))
+                parts.append(dice.weekdays(3))
             }
             if pick(2) == 0 { parts.append("BYHOUR=" + some(2 + pick(2)) { pick(24) }) }
             if pick(4) == 0 { parts.append("BYSETPOS=" + some(1 + pick(2)) { [1, 2, -1, -2][pick(4)] }) }
@@ -179,5 +179,16 @@ final class RuleDice {
     /// Up to `n` distinct values, sorted and joined with commas.
     func some(_ n: Int, from values: () -> Int) -> String {
         Array(Set((0..<n).map { _ in values() })).sorted().map(String.init).joined(separator: ",")
+    }
+
+    /// `BYMONTH=` with 1 to `most` months.
+    func months(_ most: Int) -> String { "BYMONTH=" + some(1 + pick(most)) { 1 + pick(12) } }
+
+    /// `BYMONTHDAY=` with 1 to `most` days, a third of them counted from the month's end.
+    func monthDays(_ most: Int) -> String { "BYMONTHDAY=" + some(1 + pick(most)) { (1 + pick(31)) * (pick(3) == 0 ? -1 : 1) } }
+
+    /// `BYDAY=` with 1 to `most` weekdays.
+    func weekdays(_ most: Int) -> String {
+        "BYDAY=" + Array(Set((0..<(1 + pick(most))).map { _ in pick(7) })).sorted().map { RuleDice.codes[$0] }.joined(separator: ",")
     }
 }

@@ -36,12 +36,12 @@ final class RecurrenceYearSkipTests: XCTestCase {
             let intervals = f == "DAILY" ? [1, 2, 5, 7, 40, 64, 100] : f == "HOURLY" ? [5, 25, 49, 100, 1000]
                 : f == "MINUTELY" ? [7, 45, 1000, 6000] : [1]
             var parts = ["FREQ=" + f, "INTERVAL=\(intervals[pick(intervals.count)])"]
-            if pick(2) == 0 { parts.append("BYMONTH=" + some(1 + pick(3)) { 1 + pick(12) }) }
-            if pick(4) != 0 { parts.append("BYMONTHDAY=" + some(1 + pick(3)) { (1 + pick(31)) * (pick(3) == 0 ? -1 : 1) }) }
+            if pick(2) == 0 { parts.append(dice.months(3)) }
+            if pick(4) != 0 { parts.append(dice.monthDays(3)) }
             if f == "MONTHLY" {
                 parts.append("BYDAY=" + (0..<(1 + pick(2))).map { _ in "\([1, 2, 4, 5, -1, -5][pick(6)])" + codes[pick(7)] }.joined(separator: ","))
             } else if pick(3) != 0 {
-                parts.append("BYDAY=" + Array(Set((0..<(1 + pick(2))).map { _ in pick(7) })).sorted().map { codes[$0] }.joined(separator: ","))
+                parts.append(dice.weekdays(2))
             }
             if f == "HOURLY" || f == "MINUTELY" { parts.append("BYHOUR=" + some(1 + pick(3)) { pick(24) }) }
             if f == "MINUTELY" { parts.append("BYMINUTE=" + some(1 + pick(2)) { pick(60) }) }
@@ -98,13 +98,13 @@ final class RecurrenceYearSkipTests: XCTestCase {
             var parts = ["FREQ=" + f, "INTERVAL=\(n)"]
             if f == "MONTHLY" {
                 // Rare days: a fifth or a last weekday in one or two months, with BYMONTHDAY.
-                parts.append("BYMONTH=" + some(1 + pick(2)) { 1 + pick(12) })
+                parts.append(dice.months(2))
                 parts.append("BYDAY=" + "\([5, -5, 4, -1][pick(4)])" + codes[pick(7)])
                 if pick(2) == 0 { parts.append("BYMONTHDAY=" + some(1 + pick(2)) { 22 + pick(10) }) }
             } else {
                 parts.append("BYYEARDAY=" + some(1 + pick(3)) { (1 + pick(366)) * (pick(2) == 0 ? 1 : -1) })
-                if pick(6) == 0 { parts.append("BYMONTH=" + some(1 + pick(6)) { 1 + pick(12) }) }
-                if pick(2) == 0 { parts.append("BYDAY=" + Array(Set((0..<(1 + pick(3))).map { _ in pick(7) })).sorted().map { codes[$0] }.joined(separator: ",")) }
+                if pick(6) == 0 { parts.append(dice.months(6)) }
+                if pick(2) == 0 { parts.append(dice.weekdays(3)) }
             }
             if f != "DAILY" { parts.append("BYHOUR=" + some(1 + pick(3)) { pick(24) }) }
             if f == "MINUTELY" { parts.append("BYMINUTE=" + some(1 + pick(2)) { pick(60) }) }
@@ -184,8 +184,8 @@ final class RecurrenceYearSkipTests: XCTestCase {
             let intervals = f == "DAILY" ? [1, 3, 5, 7, 40, 64] : f == "HOURLY" ? [5, 25, 49, 100] : [7, 45, 1000, 6000]
             let n = intervals[pick(intervals.count)]
             var parts = ["FREQ=" + f, "INTERVAL=\(n)"]
-            if pick(3) == 0 { parts.append("BYMONTH=" + some(1 + pick(3)) { 1 + pick(12) }) }
-            parts.append("BYMONTHDAY=" + some(1 + pick(2)) { (1 + pick(31)) * (pick(3) == 0 ? -1 : 1) })
+            if pick(3) == 0 { parts.append(dice.months(3)) }
+            parts.append(dice.monthDays(2))
             parts.append("BYDAY=" + codes[pick(7)])
             if f != "DAILY" { parts.append("BYHOUR=" + some(1 + pick(2)) { pick(24) }) }
             if f == "MINUTELY" { parts.append("BYMINUTE=" + some(1 + pick(2)) { pick(60) }) }
