@@ -114,6 +114,10 @@ struct Expansion {
     /// The last day a search for an occurrence looks at (day-stream and weekly rules): the
     /// calendar's, or UNTIL's for the next occurrence of a series (RepeatRule.searchEnd).
     let searchEnd: Int
+    /// The rule's tables, when they were made from the parts derived here (RuleTables). Every
+    /// table lives as long as the process (RuleTables.made holds it), so it is held without
+    /// counting references: a count on every next occurrence is atomic operations.
+    let tables: Unmanaged<RuleTables>?
 
     init(_ rule: borrowing RepeatRule, anchor: CivilDate, time: WallTime?, weekStart account: Weekday, through last: Int = Expansion.lastDay) {
         searchEnd = last
@@ -176,6 +180,12 @@ struct Expansion {
         timesPerDay = max(1, hours.nonzeroBitCount * minutes.nonzeroBitCount)
         let subDaily = rule.frequency == .hourly || rule.frequency == .minutely
         startKey = anchorDay * OccurrenceKey.minutesPerDay + (subDaily ? aMin : 0)
+        let clamps = clamp
+        if let t = rule.tables.table, t._withUnsafeGuaranteedRef({ $0.fits(monthDays: md, fromEnd: mdEnd, weekdays: wd, clamp: clamps, rule) }) {
+            tables = t
+        } else {
+            tables = nil
+        }
     }
 
     // MARK: times of day
@@ -278,12 +288,16 @@ struct Expansion {
         yearDays.isEmpty || yearDays.contains(i + 1) || yearDays.contains(i - y.length)
     }
 
+    /// Whether a year's days are its months' (no BYYEARDAY, BYWEEKNO or ordinals in the year).
+    var yearIsItsMonths: Bool { yearDays.isEmpty && weekNoMask | weekNoFromEndMask == 0 && (nthWeekdays.isEmpty || nthInMonth) }
+
     /// The days of year y that a yearly rule has, as offsets from Jan 1 (a year of months with
     /// their masks from `memo`, by first weekday and length).
     func yearSet(_ y: YearInfo, _ memo: inout MonthMaskMemo) -> DaySet {
         var set = DaySet()
         // Without BYYEARDAY, BYWEEKNO and ordinals counted in the year, a year is its months.
-        if yearDays.isEmpty, weekNoMask | weekNoFromEndMask == 0, nthWeekdays.isEmpty || nthInMonth {
+        if yearIsItsMonths {
+            if let made = madeYearSet(y) { return made }
             for m in 1...12 where allows(month: m) {
                 let start = y.monthStart(m)
                 set.insert(mask: memo.mask(self, firstWeekday: y.weekday(ofOffset: start), length: y.monthLength(m)), at: start)
@@ -459,7 +473,7 @@ struct Expansion {
         case .yearly:
             let (ky, _, _) = CalendarMath.civil(dayNumber: kDay)
             var y = anchor.year + ceilDiv(max(0, ky - anchor.year), n) * n
-            var memo = MonthMaskMemo()
+            var memo = maskMemo
             for _ in 0...(400 / gcd(n, 400) + 1) {
                 guard y <= CivilDate.yearRange.upperBound else { return nil }
                 let info = YearInfo(y)
@@ -477,7 +491,7 @@ struct Expansion {
             for _ in 0..<2 {
                 guard cur.year <= CivilDate.yearRange.upperBound else { return nil }
                 if allows(month: cur.month) {
-                    var mask = dayParts(firstWeekday: cur.firstWeekday, length: cur.length)
+                    var mask = madeDayParts(firstWeekday: cur.firstWeekday, length: cur.length)
                     if mask != 0, !yearDays.isEmpty { mask &= yearDayMask(start: cur.yearOffset, length: cur.length, yearLength: cur.leap ? 366 : 365) }
                     if mask != 0, let key = first(in: DaySet(mask: mask), base: cur.base, atOrAfter: k) { return key }
                 }
@@ -511,7 +525,7 @@ struct Expansion {
     /// (YearSkip) is left out whole.
     func firstInMonths(from start: MonthCursor, atOrAfter k: OccurrenceKey) -> OccurrenceKey? {
         var cur = start
-        var memo = MonthMaskMemo()
+        var memo = maskMemo
         let a = anchor.year * 12 + anchor.month - 1
         var stepMonths: UInt16 = 0
         if 12 % n == 0 {
@@ -519,7 +533,7 @@ struct Expansion {
             if stepMonths == 0 { return nil }
         }
         let firstStepMonth = stepMonths.trailingZeroBitCount
-        var skip = YearSkip(.none, months: stepMonths)
+        var skip = yearSkip(.none, months: stepMonths)
         let limit = 4800 / gcd(n, 4800) + 1
         var steps = 0
         while steps <= limit {
@@ -604,14 +618,18 @@ struct Expansion {
             // A year of months (no BYYEARDAY, BYWEEKNO or ordinals in the year) wholly between
             // the anchor and k counts by the bits of its months (their masks memoised by first
             // weekday and length), BYSETPOS by what it keeps of the year's total.
-            let byMonths = yearDays.isEmpty && weekNoMask | weekNoFromEndMask == 0 && (nthWeekdays.isEmpty || nthInMonth)
-            var memo = MonthMaskMemo()
+            let byMonths = yearIsItsMonths
+            var memo = maskMemo
             while c < limit, y <= CivilDate.yearRange.upperBound, YearInfo.firstDay(y) <= kDay {
                 let info = YearInfo(y)
                 if byMonths, info.base >= startDay, info.base + info.length <= kDay {
                     var days = 0
-                    for m in 1...12 where allows(month: m) {
-                        days += memo.mask(self, firstWeekday: info.weekday(ofOffset: info.monthStart(m)), length: info.monthLength(m)).nonzeroBitCount
+                    if let made = madeYearCount(info) {
+                        days = made
+                    } else {
+                        for m in 1...12 where allows(month: m) {
+                            days += memo.mask(self, firstWeekday: info.weekday(ofOffset: info.monthStart(m)), length: info.monthLength(m)).nonzeroBitCount
+                        }
                     }
                     c += kept(total: days * timesPerDay)
                 } else {
@@ -628,7 +646,7 @@ struct Expansion {
             let (ky, km, _) = CalendarMath.civil(dayNumber: kDay)
             let kIndex = ky * 12 + km - 1
             func partial(_ cur: MonthCursor) -> Int {
-                count(in: DaySet(mask: dayParts(firstWeekday: cur.firstWeekday, length: cur.length)), base: cur.base, before: k)
+                count(in: DaySet(mask: madeDayParts(firstWeekday: cur.firstWeekday, length: cur.length)), base: cur.base, before: k)
             }
             c = partial(MonthCursor(containing: anchorDay))
             if kIndex > a {
@@ -637,7 +655,7 @@ struct Expansion {
             }
         case .monthly:
             var cur = MonthCursor(containing: anchorDay)
-            var memo = MonthMaskMemo()
+            var memo = maskMemo
             var whole = WholeMonthCounts()
             while c < limit, cur.base <= kDay, cur.year <= CivilDate.yearRange.upperBound {
                 if yearDays.isEmpty, cur.base >= startDay, cur.base + cur.length <= kDay {
@@ -663,7 +681,7 @@ struct Expansion {
             for j in 0..<7 { res |= UInt64(1) << UInt64(floorMod(a0 + j, 7 * n)) }
             let phase = DayPhase(period: 7 * n, residues: res)
             var cur = MonthCursor(containing: anchorDay)
-            var memo = MonthMaskMemo()
+            var memo = maskMemo
             var wholeMonthsTried = false, months = 0
             while c < limit, cur.base <= kDay, cur.year <= CivilDate.yearRange.upperBound {
                 // The months from the anchor's day to k's month, on plain integers, once three

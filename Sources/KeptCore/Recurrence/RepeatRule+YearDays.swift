@@ -19,6 +19,14 @@ struct YearDayTypes {
         }
         return bits[t]
     }
+
+    /// Makes every year type's values (a rule's table).
+    mutating func fill(_ e: borrowing Expansion, memo: inout MonthMaskMemo) {
+        for w in 0..<7 {
+            _ = days(e, jan1Weekday: w, leap: false, memo: &memo)
+            _ = days(e, jan1Weekday: w, leap: true, memo: &memo)
+        }
+    }
 }
 
 extension Expansion {
@@ -60,8 +68,8 @@ extension Expansion {
     /// The first occurrence at or after k (on day kDay or later), year by year.
     func firstInYearDays(atOrAfter k: OccurrenceKey, kDay: Int) -> OccurrenceKey? {
         var cur = MonthCursor(year: CalendarMath.civil(dayNumber: kDay).year, month: 1)
-        var memo = MonthMaskMemo()
-        var types = YearDayTypes()
+        var memo = maskMemo
+        var types = yearDayTypes
         // After a year without one, the days the INTERVAL cannot reach are left out untried.
         var phase = DayPhase.none
         // With a phase of at most 64 days, the residues r of Jan 1 modulo its period for which a
@@ -129,8 +137,8 @@ extension Expansion {
     /// days by the counts of their residues (DayCounts), the anchor's and k's on their own.
     func countByYearDays(before k: OccurrenceKey, kDay: Int, limit: Int) -> Int {
         var cur = MonthCursor(year: anchor.year, month: 1)
-        var memo = MonthMaskMemo()
-        var types = YearDayTypes()
+        var memo = maskMemo
+        var types = yearDayTypes
         var dayCounts = DayCounts(period: dayPeriod)
         var c = 0
         while c < limit, cur.base <= kDay {
