@@ -114,7 +114,8 @@ struct Expansion {
     /// The last day a search for an occurrence looks at (day-stream and weekly rules): the
     /// calendar's, or UNTIL's for the next occurrence of a series (RepeatRule.searchEnd).
     let searchEnd: Int
-    /// The rule's tables, when they were made from the parts derived here (RuleTables). Every
+    /// The rule's tables, when they were made from the day parts derived here (RuleTables; the
+    /// months and the phase's period are checked where they matter). Every
     /// table lives as long as the process (RuleTables.made holds it), so it is held without
     /// counting references: a count on every next occurrence is atomic operations.
     let tables: Unmanaged<RuleTables>?

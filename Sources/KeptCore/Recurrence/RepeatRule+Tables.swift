@@ -1,11 +1,14 @@
-// A rule's tables: what the walks look up that depends on the rule's parts alone, never on the
-// anchor. The month masks by first weekday and length (MonthMaskMemo), for daily, hourly and
+// A rule's tables: what the walks look up that depends on the rule's parts alone, not on the
+// anchor (but for the months of a yearly rule in Kept's words, which come from the anchor: the
+// tables are made for January). The month masks by first weekday and length (MonthMaskMemo), for daily, hourly and
 // minutely rules the year types' residues (YearSkip) and BYYEARDAY values (YearDayTypes), and
 // for yearly rules the days of each year type, are made once, when a rule is read (`withTables()`: the RRULE reader and the words' parser),
 // so that a next occurrence starts from them instead of making them again call after call.
-// A table keeps the parts it was made from, and an Expansion takes it only when the parts it
-// derives are the same: a rule changed after it was read (its parts are public) misses it and
-// computes as before, with the same answers. Rules with the same parts share one table.
+// A table keeps the parts it was made from, and an Expansion takes it only when the day parts
+// it derives are the same; the months, and the phase's period, are checked where the year
+// skips, BYYEARDAY values and year sets are read. So a rule changed after it was read (its
+// parts are public) misses what no longer fits and computes that as before, with the same
+// answers. Rules with the same parts share one table.
 
 import Synchronization
 
@@ -53,7 +56,7 @@ final class RuleTables: Sendable {
         }
     }
 
-    /// The tables made so far, one for each distinct Key, at most `most` of them (0.2 to 1.5 KB
+    /// The tables made so far, one for each distinct Key, at most `most` of them (about 1.3 KB
     /// each): the peers' 100,000 rules are 54 distinct ones, and one table for each keeps the
     /// tables in cache, where one for each task would be cold at every call. A table is never
     /// freed, so rules and walks hold it without counting references.
@@ -67,16 +70,22 @@ final class RuleTables: Sendable {
     /// masks would depend on it), shared with every rule of the same parts; nil for the others,
     /// and once `most` distinct rules have tables.
     static func make(_ rule: RepeatRule) -> RuleTables? {
-        guard rule.hasDayParts, let anchor = CivilDate(year: 2001, month: 1, day: 1) else { return nil }
+        guard rule.hasDayParts else { return nil }
         let key = Key(rule)
         if let t = made.withLock({ $0[key] }) { return t }
-        let t = RuleTables(Expansion(rule, anchor: anchor, time: nil, weekStart: rule.weekStart ?? .monday))
+        guard let t = unregistered(rule) else { return nil }
         return made.withLock { tables -> RuleTables? in
             if let other = tables[key] { return other }
             guard tables.count < most else { return nil }
             tables[key] = t
             return t
         }
+    }
+
+    /// The tables of a rule with day parts, outside the registry (the caller keeps them alive).
+    static func unregistered(_ rule: RepeatRule) -> RuleTables? {
+        guard rule.hasDayParts, let anchor = CivilDate(year: 2001, month: 1, day: 1) else { return nil }
+        return RuleTables(Expansion(rule, anchor: anchor, time: nil, weekStart: rule.weekStart ?? .monday))
     }
 
     private init(_ e: Expansion) {
@@ -146,6 +155,17 @@ extension RepeatRule {
     public func withTables() -> RepeatRule {
         var r = self
         r.tables = RuleTablesRef(table: RuleTables.make(self).map { Unmanaged.passUnretained($0) })
+        return r
+    }
+
+    /// The rule with tables of its own, outside the registry, kept alive by `owner` for as long
+    /// as the rule is used (tests: the registry may be full, and walks hold tables without
+    /// counting references).
+    func withOwnTables(_ owner: inout [RuleTables]) -> RepeatRule {
+        guard let t = RuleTables.unregistered(self) else { return self }
+        owner.append(t)
+        var r = self
+        r.tables = RuleTablesRef(table: Unmanaged.passUnretained(t))
         return r
     }
 
