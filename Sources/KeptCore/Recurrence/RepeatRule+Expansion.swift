@@ -44,6 +44,19 @@ struct YearInfo {
     /// Weekday of Jan 1, Monday = 0.
     let firstWeekday: Int
 
+    /// A year's type, 0…13 (Jan 1's weekday, Monday = 0, × 2, + 1 in a leap year): the days
+    /// the day parts allow in a year depend only on it.
+    @inline(__always) static func type(jan1Weekday w: Int, leap: Bool) -> Int { w * 2 + (leap ? 1 : 0) }
+    var type: Int { YearInfo.type(jan1Weekday: firstWeekday, leap: leap) }
+
+    /// Calls body with the Jan 1 weekday and leap year of each of the 14 types.
+    static func forEachType(_ body: (_ jan1Weekday: Int, _ leap: Bool) -> Void) {
+        for w in 0..<7 {
+            body(w, false)
+            body(w, true)
+        }
+    }
+
     static let monthStarts = [0, 31, 59, 90, 120, 151, 181, 212, 243, 273, 304, 334, 365]
 
     static func firstDay(_ year: Int) -> Int { CalendarMath.dayNumber(year: year, month: 1, day: 1) }
@@ -115,9 +128,9 @@ struct Expansion {
     /// calendar's, or UNTIL's for the next occurrence of a series (RepeatRule.searchEnd).
     let searchEnd: Int
     /// The rule's tables, when they were made from the day parts derived here (RuleTables; the
-    /// months and the phase's period are checked where they matter). Every
-    /// table lives as long as the process (RuleTables.made holds it), so it is held without
-    /// counting references: a count on every next occurrence is atomic operations.
+    /// months and the phase's period are checked where they are read). Every table lives as
+    /// long as the process (RuleTables.made holds it), so it is held without a reference
+    /// count, which would cost atomic operations on every next occurrence.
     let tables: Unmanaged<RuleTables>?
 
     init(_ rule: borrowing RepeatRule, anchor: CivilDate, time: WallTime?, weekStart account: Weekday, through last: Int = Expansion.lastDay) {
@@ -625,8 +638,8 @@ struct Expansion {
                 let info = YearInfo(y)
                 if byMonths, info.base >= startDay, info.base + info.length <= kDay {
                     var days = 0
-                    if let made = madeYearCount(info) {
-                        days = made
+                    if let made = madeYearSet(info) {
+                        days = made.count
                     } else {
                         for m in 1...12 where allows(month: m) {
                             days += memo.mask(self, firstWeekday: info.weekday(ofOffset: info.monthStart(m)), length: info.monthLength(m)).nonzeroBitCount

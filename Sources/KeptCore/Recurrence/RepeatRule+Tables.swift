@@ -1,9 +1,10 @@
 // A rule's tables: what the walks look up that depends on the rule's parts alone, not on the
 // anchor (but for the months of a yearly rule in Kept's words, which come from the anchor: the
-// tables are made for January). The month masks by first weekday and length (MonthMaskMemo), for daily, hourly and
-// minutely rules the year types' residues (YearSkip) and BYYEARDAY values (YearDayTypes), and
-// for yearly rules the days of each year type, are made once, when a rule is read (`withTables()`: the RRULE reader and the words' parser),
-// so that a next occurrence starts from them instead of making them again call after call.
+// tables are made for January). The month masks by first weekday and length (MonthMaskMemo),
+// for daily, hourly and minutely rules the year types' residues (YearSkip) and BYYEARDAY
+// values (YearDayTypes), and for yearly rules the days of each year type are made once, when a
+// rule is read (`withTables()`: the RRULE reader and the words' parser), so that a next
+// occurrence starts from them instead of making them again call after call.
 // A table keeps the parts it was made from, and an Expansion takes it only when the day parts
 // it derives are the same; the months, and the phase's period, are checked where the year
 // skips, BYYEARDAY values and year sets are read. So a rule changed after it was read (its
@@ -14,13 +15,11 @@ import Synchronization
 
 /// The tables of one rule, shared by every copy of it (immutable once made).
 final class RuleTables: Sendable {
-    /// The parts the tables were made from, as an Expansion derives them.
-    let monthDays: UInt32
-    let monthDaysFromEnd: UInt32
-    let weekdays: UInt8
+    /// The parts the tables were made from (with day parts, an Expansion derives the same day
+    /// parts from them), and what the Expansion derived of the month end and the months.
+    let key: Key
     let clamp: Bool
-    let nthWeekdays: [RepeatRule.NthWeekday]
-    let yearDays: [Int]
+    let months: UInt16
     /// The month masks of all 28 kinds of month.
     let masks: MonthMaskMemo
     /// Daily, hourly and minutely rules: YearSkip with every year type's residues known, for the
@@ -28,11 +27,11 @@ final class RuleTables: Sendable {
     let skip: YearSkip?
     /// Daily, hourly and minutely rules with BYYEARDAY: every year type's values, for `months`.
     let yearDayTypes: YearDayTypes?
-    let months: UInt16
     /// Yearly rules whose year is its months (no BYYEARDAY, BYWEEKNO or ordinals in the year):
-    /// every year type's days, and how many, for `months`.
-    let yearSets: InlineArray<14, DaySet>?
-    let yearCounts: InlineArray<14, Int16>
+    /// every year type's days, for `months` (not an optional: reading one set of an optional
+    /// would copy all 14).
+    let yearSets: InlineArray<14, DaySet>
+    let hasYearSets: Bool
 
     /// The parts of a rule its tables depend on: rules with the same share one RuleTables.
     struct Key: Hashable {
@@ -73,7 +72,7 @@ final class RuleTables: Sendable {
         guard rule.hasDayParts else { return nil }
         let key = Key(rule)
         if let t = made.withLock({ $0[key] }) { return t }
-        guard let t = unregistered(rule) else { return nil }
+        guard let t = unregistered(rule, key: key) else { return nil }
         return made.withLock { tables -> RuleTables? in
             if let other = tables[key] { return other }
             guard tables.count < most else { return nil }
@@ -83,18 +82,14 @@ final class RuleTables: Sendable {
     }
 
     /// The tables of a rule with day parts, outside the registry (the caller keeps them alive).
-    static func unregistered(_ rule: RepeatRule) -> RuleTables? {
+    static func unregistered(_ rule: RepeatRule, key: Key? = nil) -> RuleTables? {
         guard rule.hasDayParts, let anchor = CivilDate(year: 2001, month: 1, day: 1) else { return nil }
-        return RuleTables(Expansion(rule, anchor: anchor, time: nil, weekStart: rule.weekStart ?? .monday))
+        return RuleTables(Expansion(rule, anchor: anchor, time: nil, weekStart: rule.weekStart ?? .monday), key: key ?? Key(rule))
     }
 
-    private init(_ e: Expansion) {
-        monthDays = e.monthDays
-        monthDaysFromEnd = e.monthDaysFromEnd
-        weekdays = e.weekdays
+    private init(_ e: Expansion, key: Key) {
+        self.key = key
         clamp = e.clamp
-        nthWeekdays = e.nthWeekdays
-        yearDays = e.yearDays
         months = e.months
         var memo = MonthMaskMemo()
         memo.fill(e)
@@ -116,29 +111,20 @@ final class RuleTables: Sendable {
             skip = nil
             yearDayTypes = nil
         }
-        var counts = InlineArray<14, Int16>(repeating: 0)
-        if e.frequency == .yearly, e.yearIsItsMonths {
-            var sets = InlineArray<14, DaySet>(repeating: DaySet())
-            for t in 0..<14 {
-                // A year whose Jan 1 has weekday t / 2 (Monday = 0), leap when t is odd.
-                let year = Expansion.yearOfType[t]
-                let set = e.yearSet(YearInfo(year), &memo)
-                sets[t] = set
-                counts[t] = Int16(set.count)
-            }
-            yearSets = sets
-        } else {
-            yearSets = nil
+        var sets = InlineArray<14, DaySet>(repeating: DaySet())
+        hasYearSets = e.frequency == .yearly && e.yearIsItsMonths
+        if hasYearSets {
+            for t in 0..<14 { sets[t] = e.yearSet(YearInfo(Expansion.yearOfType[t]), &memo) }
         }
-        yearCounts = counts
+        yearSets = sets
     }
 
     /// Whether the tables were made from these parts.
     @inline(__always) func fits(monthDays md: UInt32, fromEnd mdEnd: UInt32, weekdays wd: UInt8, clamp c: Bool,
                                 _ rule: borrowing RepeatRule) -> Bool {
-        monthDays == md && monthDaysFromEnd == mdEnd && weekdays == wd && clamp == c
-            && (nthWeekdays.isEmpty && rule.nthWeekdays.isEmpty || nthWeekdays == rule.nthWeekdays)
-            && (yearDays.isEmpty && rule.yearDays.isEmpty || yearDays == rule.yearDays)
+        key.monthDays == md && key.monthDaysFromEnd == mdEnd && key.weekdays == wd && clamp == c
+            && (key.nthWeekdays.isEmpty && rule.nthWeekdays.isEmpty || key.nthWeekdays == rule.nthWeekdays)
+            && (key.yearDays.isEmpty && rule.yearDays.isEmpty || key.yearDays == rule.yearDays)
     }
 }
 
@@ -197,24 +183,18 @@ extension Expansion {
 
     /// A yearly rule's days of year y, from the rule's table when it has them.
     @inline(__always) func madeYearSet(_ y: YearInfo) -> DaySet? {
-        withTables { t in t.months == months ? t.yearSets?[y.firstWeekday * 2 + (y.leap ? 1 : 0)] : nil }
+        withTables { t in t.hasYearSets && t.months == months ? t.yearSets[y.type] : nil }
     }
 
-    /// How many days a yearly rule has in year y, from the rule's table when it has them.
-    @inline(__always) func madeYearCount(_ y: YearInfo) -> Int? {
-        withTables { t in t.yearSets != nil && t.months == months ? Int(t.yearCounts[y.firstWeekday * 2 + (y.leap ? 1 : 0)]) : nil }
-    }
-
-    /// A year of each type (index: Jan 1's weekday, Monday = 0, × 2 + leap), from 2001 on.
+    /// A year of each type (YearInfo.type), from 2001 on.
     static let yearOfType: [Int] = {
         var out = [Int](repeating: 0, count: 14)
         var found = 0
         var y = 2001
         while found < 14 {
             let info = YearInfo(y)
-            let t = info.firstWeekday * 2 + (info.leap ? 1 : 0)
-            if out[t] == 0 {
-                out[t] = y
+            if out[info.type] == 0 {
+                out[info.type] = y
                 found += 1
             }
             y += 1

@@ -12,7 +12,7 @@ struct YearDayTypes {
 
     /// The values of a year whose Jan 1 is on weekday w (Monday = 0).
     @inline(__always) mutating func days(_ e: borrowing Expansion, jan1Weekday w: Int, leap: Bool, memo: inout MonthMaskMemo) -> UInt64 {
-        let t = w * 2 + (leap ? 1 : 0)
+        let t = YearInfo.type(jan1Weekday: w, leap: leap)
         if known & (UInt16(1) << UInt16(t)) == 0 {
             bits[t] = e.yearDayBits(jan1Weekday: w, leap: leap, memo: &memo)
             known |= UInt16(1) << UInt16(t)
@@ -22,10 +22,7 @@ struct YearDayTypes {
 
     /// Makes every year type's values (a rule's table).
     mutating func fill(_ e: borrowing Expansion, memo: inout MonthMaskMemo) {
-        for w in 0..<7 {
-            _ = days(e, jan1Weekday: w, leap: false, memo: &memo)
-            _ = days(e, jan1Weekday: w, leap: true, memo: &memo)
-        }
+        YearInfo.forEachType { w, leap in _ = days(e, jan1Weekday: w, leap: leap, memo: &memo) }
     }
 }
 
@@ -93,7 +90,7 @@ extension Expansion {
                 let full = p == 64 ? ~UInt64(0) : (UInt64(1) << UInt64(p)) &- 1
                 let (common, leapYear) = (365 % p, 366 % p)
                 while year <= lastYear {
-                    let t = cur.firstWeekday * 2 + (cur.leap ? 1 : 0)
+                    let t = YearInfo.type(jan1Weekday: cur.firstWeekday, leap: cur.leap)
                     if reachingKnown & (UInt16(1) << UInt16(t)) == 0 {
                         let length = cur.leap ? 366 : 365
                         var x = types.days(self, jan1Weekday: cur.firstWeekday, leap: cur.leap, memo: &memo)

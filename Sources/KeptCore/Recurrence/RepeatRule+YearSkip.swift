@@ -67,15 +67,12 @@ struct YearSkip {
 
     /// Makes every year type's residues (a rule's table).
     mutating func fill(_ e: borrowing Expansion, memo: inout MonthMaskMemo) {
-        for w in 0..<7 {
-            _ = typeResidues(e, jan1Weekday: w, leap: false, memo: &memo)
-            _ = typeResidues(e, jan1Weekday: w, leap: true, memo: &memo)
-        }
+        YearInfo.forEachType { w, leap in _ = typeResidues(e, jan1Weekday: w, leap: leap, memo: &memo) }
     }
 
     /// The residues of a year type (`residues`), made when first asked.
     @inline(__always) private mutating func typeResidues(_ e: borrowing Expansion, jan1Weekday w: Int, leap: Bool, memo: inout MonthMaskMemo) -> UInt64 {
-        let t = w * 2 + (leap ? 1 : 0)
+        let t = YearInfo.type(jan1Weekday: w, leap: leap)
         if known & (UInt16(1) << UInt16(t)) == 0 {
             residues[t] = e.nthWeekdays.isEmpty && e.yearDays.isEmpty ? wordResidues(e, jan1Weekday: w, leap: leap)
                 : e.yearResidues(jan1Weekday: w, leap: leap, period: period, months: months, memo: &memo)
