@@ -7,4 +7,9 @@
 static inline sqlite3_destructor_type kept_sqlite_transient(void) {
     return SQLITE_TRANSIENT;
 }
+
+// sqlite3_db_config is variadic, which Swift cannot call.
+static inline int kept_sqlite_no_checkpoint_on_close(sqlite3 *db) {
+    return sqlite3_db_config(db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, (int *)0);
+}
 #endif

@@ -115,6 +115,12 @@ final class BatchRunner {
             failed = true
             failures += 1
         }
+        // A damaged store fails every statement after the one that found it: the run stops
+        // there, as a store that could not be read (exit 2).
+        if session.store.readFailure != nil {
+            unreadable = true
+            return false
+        }
         // A declined bulk delete changed nothing and is not told: replayed, it would be refused
         // rather than declined.
         if !declined { observer?(src, session.format, result, confirmed) }

@@ -86,8 +86,13 @@ public enum Invocation: Sendable {
     /// `kept --help`: the usage and every option.
     case options
     case version
-    /// `kept convert FROM TO`: a store copied into a new file of the other kind (or the same).
-    case convert(from: String, to: String)
+    /// `kept convert [--salvage] FROM TO`: a store copied into a new file of the other kind (or
+    /// the same); `salvage` copies what is sound of a damaged store.
+    case convert(from: String, to: String, salvage: Bool)
+    /// `kept check STORE`: the whole store verified, reading only.
+    case check(String)
+    /// `kept backup STORE FILE`: a consistent copy of a store into a new file.
+    case backup(from: String, to: String)
     /// `kept completion bash|zsh|fish`.
     case completion(Shell)
     /// `kept manpage`: the man page, as roff.
@@ -129,7 +134,9 @@ public enum CommandLineOptions {
     usage: kept [repl] [--store FILE] [--now ISO] [--zone TZ] [--format text|json] [--errors rich|short] [--color WHEN] [--yes]
            kept run [--store FILE] [--now ISO] [--zone TZ] [--format text|json] [--write [--keep-going]] [--bail] [--echo] [--yes] [-e COMMAND]... [SCRIPT...]
            kept test [-k PATTERN]... [--update [-i]] [--fail-fast | --max-failures N] [--report tap|junit FILE]... [--[no-]progress] [--yes] [-j N] PATH[:LINE]...
-           kept convert FROM TO
+           kept convert [--salvage] FROM TO
+           kept check STORE
+           kept backup STORE FILE
            kept import FILE|- --store FILE [--as FORMAT] [--dry-run] [--events]
            kept export FILE|- --store FILE [--as FORMAT] [FILTER...]
            kept help [COMMAND | run | test | repl] | kept completion bash|zsh|fish | kept manpage | kept --help | kept --version
@@ -141,6 +148,8 @@ public enum CommandLineOptions {
         ("run", "run scripts, -e statements or stdin against a store"),
         ("test", "run transcripts as regression tests"),
         ("convert", "copy a store into a new JSON or SQLite file"),
+        ("check", "verify a whole store: pages, every record's checksum, uids, the history"),
+        ("backup", "copy a store, as of one moment, into a new file (safe while others write it)"),
         ("import", "read tasks from Taskwarrior JSON, iCalendar, JSON Lines or Todoist CSV into a store"),
         ("export", "write a store's tasks (or a filter's) as Taskwarrior JSON, iCalendar, JSON Lines or CSV"),
         ("help", "list the commands of the language, or explain one or a front end"),
@@ -182,6 +191,7 @@ public enum CommandLineOptions {
             Flag(["--as"], interop, "FORMAT", "the file's format: tw, ics, jsonl or csv (default: by the file's extension, docs/INTEROP.md)"),
             Flag(["--dry-run"], ["import"], nil, "report what the import would change and write nothing"),
             Flag(["--events"], ["import"], nil, "read an iCalendar file's VEVENTs as tasks too"),
+            Flag(["--salvage"], ["convert"], nil, "copy what is sound of a damaged store and list what was not (without it a damaged store is refused)"),
             Flag(["--help", "-h"], session + interop, nil, "explain the verb and its options"),
         ]
     }()
@@ -201,10 +211,22 @@ public enum CommandLineOptions {
         }
         switch verb {
         case "convert":
+            let salvage = rest.first == "--salvage"
+            if salvage { rest = rest.dropFirst() }
             guard rest.count == 2, let from = rest.first, let to = rest.last, !from.hasPrefix("-"), !to.hasPrefix("-") else {
-                return fail("'convert' takes a store to read and a new file to write: kept convert FROM TO")
+                return fail("'convert' takes a store to read and a new file to write: kept convert [--salvage] FROM TO")
             }
-            return .success(.convert(from: from, to: to))
+            return .success(.convert(from: from, to: to, salvage: salvage))
+        case "check":
+            guard rest.count == 1, let path = rest.first, !path.hasPrefix("-") else {
+                return fail("'check' takes one store: kept check STORE")
+            }
+            return .success(.check(path))
+        case "backup":
+            guard rest.count == 2, let from = rest.first, let to = rest.last, !from.hasPrefix("-"), !to.hasPrefix("-") else {
+                return fail("'backup' takes a store to copy and a new file to write: kept backup STORE FILE")
+            }
+            return .success(.backup(from: from, to: to))
         case "help":
             guard rest.count <= 1 else { return fail("'help' takes at most one command name") }
             return .success(.help(rest.first))

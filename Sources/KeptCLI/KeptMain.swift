@@ -53,16 +53,26 @@ public enum KeptMain {
         case .success(.manpage):
             out.raw(ManPage.roff())
             return 0
-        case .success(.convert(let from, let to)):
+        case .success(.convert(let from, let to, let salvage)):
             let renderer = DiagnosticRenderer(style: term.stderrIsTTY ? .rich : .short, color: term.stderrIsTTY && !term.colorDisabled)
-            return convert(from, to, out: out, err: err, renderer: renderer)
+            return convert(from, to, salvage: salvage, out: out, err: err, renderer: renderer)
+        case .success(.check(let path)):
+            let renderer = DiagnosticRenderer(style: term.stderrIsTTY ? .rich : .short, color: term.stderrIsTTY && !term.colorDisabled)
+            return StoreVerbs.check(path, out: out, err: err, renderer: renderer)
+        case .success(.backup(let from, let to)):
+            let renderer = DiagnosticRenderer(style: term.stderrIsTTY ? .rich : .short, color: term.stderrIsTTY && !term.colorDisabled)
+            return StoreVerbs.backup(from, to, out: out, err: err, renderer: renderer)
         case .success(.run(let o, let sources)):
             let renderer = DiagnosticRenderer(style: o.errors ?? (term.stderrIsTTY ? .rich : .short),
                                               color: o.format == .text && o.color.enabled(tty: term.stderrIsTTY, term))
             switch SessionFactory.make(o, testMode: false, commits: SessionFactory.commits(o, repl: false)) {
             case .success(let session):
                 keepUntilExit(session)
-                return BatchRunner(session: session, options: o, out: out, err: err, renderer: renderer).run(sources)
+                let code = BatchRunner(session: session, options: o, out: out, err: err, renderer: renderer).run(sources)
+                // Closed, a SQLite store's -wal is checkpointed and removed: what the run wrote is
+                // in the one file a copy takes (docs/STORE.md).
+                session.store.close()
+                return code
             case .failure(let f):
                 return report(f, format: o.format, out: out, err: err, renderer: renderer)
             }
@@ -85,8 +95,10 @@ public enum KeptMain {
                 } else {
                     editor = PlainLineEditor()
                 }
-                return REPL(session: session, editor: editor, options: o, out: out, err: err, renderer: renderer,
-                            interactive: interactive).run()
+                let code = REPL(session: session, editor: editor, options: o, out: out, err: err, renderer: renderer,
+                                interactive: interactive).run()
+                session.store.close()
+                return code
             case .failure(let f):
                 return report(f, format: o.format, out: out, err: err, renderer: renderer)
             }
@@ -115,7 +127,8 @@ public enum KeptMain {
 
     /// `kept convert FROM TO`: reads FROM with its backend and writes all of it, unknown fields
     /// and the undo history included, to TO, a new file whose name says its kind (docs/STORE.md).
-    static func convert(_ from: String, _ to: String, out: OutputStream, err: OutputStream, renderer: DiagnosticRenderer) -> Int32 {
+    /// A damaged FROM is refused; with `salvage` what is sound is written and the rest listed.
+    static func convert(_ from: String, _ to: String, salvage: Bool, out: OutputStream, err: OutputStream, renderer: DiagnosticRenderer) -> Int32 {
         if StoreFile.head(StorePath(to).target, 1) != nil {
             err.line("kept: '\(to)' exists; convert writes a new store and never replaces one")
             return 64
@@ -128,16 +141,32 @@ public enum KeptMain {
             return 64
         }
         let source: any StoreBackend
-        switch SessionFactory.backend(from, writable: false) {
+        switch StoreCheck.openForReading(from) {
         case .success(let s): source = s
-        case .failure(let f): return report(f, err: err, renderer: renderer)
+        case .failure(let e): return report(.store(Session.diagnostic(e)), err: err, renderer: renderer)
         }
+        defer { source.close() }
+        for d in source.notices { err.line(renderer.render(d)) }
         let store = source.snapshot()
+        var damage: [StoreDamage] = []
+        if let e = source.readFailure {
+            guard salvage, let sql = source as? SQLiteStore else {
+                err.line(renderer.render(Session.diagnostic(e)))
+                return 2
+            }
+            damage = sql.damage
+        }
         if case .failure(let e) = kind.write(store, to: to) {
             err.line(renderer.render(Session.diagnostic(e)))
             return 1
         }
-        out.line("Converted \(from) to \(to) (\(kind.rawValue)) · \(store.taskCount == 1 ? "1 task" : "\(store.taskCount) tasks")")
+        let tasks = store.taskCount == 1 ? "1 task" : "\(store.taskCount) tasks"
+        if damage.isEmpty {
+            out.line("Converted \(from) to \(to) (\(kind.rawValue)) · \(tasks)")
+        } else {
+            out.line("Salvaged \(from) to \(to) (\(kind.rawValue)) · \(tasks) · \(damage.count) damaged \(damage.count == 1 ? "item" : "items") left out:")
+            out.lines(damage.map { "  \($0)" })
+        }
         return 0
     }
 

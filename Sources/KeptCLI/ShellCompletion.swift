@@ -69,7 +69,7 @@ enum ShellCompletion {
                 help) [[ $COMP_CWORD -eq 2 ]] && COMPREPLY=($(compgen -W "\(helpTopics.joined(separator: " "))" -- "$cur")) ;;
                 completion) [[ $COMP_CWORD -eq 2 ]] && COMPREPLY=($(compgen -W "\(Shell.allCases.map(\.rawValue).joined(separator: " "))" -- "$cur")) ;;
                 manpage) ;;
-                convert) COMPREPLY=($(compgen -f -- "$cur")) ;;
+                convert|check|backup) COMPREPLY=($(compgen -f -- "$cur")) ;;
                 run|test|repl|import|export)
                     if [[ $cur == -* ]]; then
                         case "$verb" in
@@ -170,7 +170,7 @@ enum ShellCompletion {
                 completion)
                     (( CURRENT == 3 )) && _values 'shell' \(Shell.allCases.map(\.rawValue).joined(separator: " ")) ;;
                 manpage) ;;
-                convert)
+                convert|check|backup)
                     _files ;;
                 *)
                     \(args("repl", rest: "")) ;;
@@ -210,7 +210,7 @@ enum ShellCompletion {
             parts.append("-d \(quoted(f.summary))")
             lines.append(parts.joined(separator: " "))
         }
-        lines.append("complete -c kept -n '__fish_seen_subcommand_from run test convert' -F")
+        lines.append("complete -c kept -n '__fish_seen_subcommand_from run test convert check backup' -F")
         lines.append("complete -c kept -n '__fish_seen_subcommand_from help' -x -a \(quoted(helpTopics.joined(separator: " ")))")
         lines.append("complete -c kept -n '__fish_seen_subcommand_from completion' -x -a \(quoted(Shell.allCases.map(\.rawValue).joined(separator: " ")))")
         return lines.joined(separator: "\n") + "\n"

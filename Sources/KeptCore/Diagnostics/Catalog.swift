@@ -15,10 +15,10 @@ public enum DiagnosticCode: String, CaseIterable, Sendable, CustomStringConverti
     case E0226, E0227, E0228, E0230, E0231, E0232, E0233, E0234, E0301, E0302
     case E0303, E0304, E0305, E0306, E0307, E0308, E0309, E0310, E0311, E0312
     case E0313, E0314, E0315, E0316, E0317, E0318, E0319, E0320, E0321, E0322
-    case E0323, E0324, E0325, E0326, E0327, E0328, E0329, E0330, E0331, E0401
-    case E0402, E0403, E0404, E0405, E0406, E0501, E0502, E0503, E0504, E0505
-    case E0506, E0507, E0508, E0509, E0601, E0602, E0603, E0604, E0605, E0606
-    case E0607, E0608, E0609, E0610, W0001
+    case E0323, E0324, E0325, E0326, E0327, E0328, E0329, E0330, E0331, E0332
+    case E0333, E0401, E0402, E0403, E0404, E0405, E0406, E0501, E0502, E0503
+    case E0504, E0505, E0506, E0507, E0508, E0509, E0601, E0602, E0603, E0604
+    case E0605, E0606, E0607, E0608, E0609, E0610, W0001, W0002
 
     public var description: String { rawValue }
 
@@ -107,6 +107,8 @@ public enum DiagnosticCode: String, CaseIterable, Sendable, CustomStringConverti
         case .E0329: return "not a date the task's repeat skips or adds"
         case .E0330: return "a date the task's repeat is already past"
         case .E0331: return "a time that does not fit the occurrences of the task's repeat"
+        case .E0332: return "a part of the store is damaged: a record, its checksum or a table"
+        case .E0333: return "the -wal file beside a SQLite store does not belong to it"
         case .E0401: return "a plan limit is a whole number from 1, or all"
         case .E0402: return "the task is not in the plan"
         case .E0403: return "top 3 is full"
@@ -133,6 +135,7 @@ public enum DiagnosticCode: String, CaseIterable, Sendable, CustomStringConverti
         case .E0609: return "an export file could not be written"
         case .E0610: return "an import option does not apply to the file's format"
         case .W0001: return "a word that looks like a filter operator is searched for as text"
+        case .W0002: return "a JSON store's bytes are not the ones Kept wrote (its checksum differs)"
         }
     }
 }
@@ -553,6 +556,33 @@ public enum Catalog {
     public static func notAKeptDatabase(_ path: String, reason: String) -> Diagnostic {
         Diagnostic(code: .E0327, message: "'\(path)' is not a Kept store that can be read: \(reason)",
                    notes: ["the file is left untouched; nothing will be written to it"])
+    }
+
+    /// Damage a read found: the store, and each damaged item by table and key.
+    public static func storeDamaged(_ path: String, _ items: [StoreDamage]) -> Diagnostic {
+        let first = items.first.map(\.description) ?? "it cannot be read"
+        let more = items.count > 1 ? " (and \(items.count - 1) more)" : ""
+        return Diagnostic(code: .E0332, message: "the store '\(path)' is damaged: \(first)\(more)",
+                          notes: items.dropFirst().prefix(9).map(\.description)
+                              + ["nothing will be written to it; nothing was read as if it were not there"],
+                          help: "'kept check \(path)' lists every damaged item; 'kept convert --salvage' copies what is sound")
+    }
+
+    public static func foreignWAL(_ path: String, wal: String, reason: String) -> Diagnostic {
+        Diagnostic(code: .E0333, message: "the file '\(wal)' beside the store '\(path)' does not belong to it: \(reason)",
+                   notes: ["the store is left untouched; nothing was written to it or to the -wal"],
+                   help: "a store copied or restored goes without its old -wal and -shm (docs/STORE.md); move '\(wal)' away to open it")
+    }
+
+    /// A store to read (`kept convert`, `check`, `backup`) that is not there.
+    public static func noStoreFile(_ path: String) -> Diagnostic {
+        Diagnostic(code: .E0308, message: "no store file '\(path)'", help: "name an existing store file")
+    }
+
+    public static func storeChangedOutside(_ path: String) -> Diagnostic {
+        Diagnostic(code: .W0002, message: "the store '\(path)' changed after Kept wrote it: its checksum does not match; it is read as it is now",
+                   notes: ["a hand edit or a merge does this; so does damage to the file"],
+                   help: "'kept check \(path)' says whether it reads; the next write gives it a new checksum")
     }
 
     public static func newerStore(_ path: String, version: Int, reads: Int) -> Diagnostic {

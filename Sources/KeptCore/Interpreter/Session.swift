@@ -36,6 +36,8 @@ public final class Session {
     var confirmed = false
     /// The warnings the statement's filters gave (W0001), reported with its output.
     var warnings: [Diagnostic] = []
+    /// Whether the store's notices (W0002) have been shown: once, with the first statement.
+    var noticesShown = false
 
     public init(engine: Engine, format: OutputFormat = .text, commits: CommitPolicy = .eachStatement) {
         self.engine = engine
@@ -87,7 +89,9 @@ public final class Session {
     /// Works on another store from now on (`.open`); what was pending on the old one is dropped.
     public func replaceStore(_ s: any StoreBackend) {
         engine.store.rollback()
+        engine.store.close()
         engine.replaceStore(s)
+        noticesShown = false
     }
 
     /// A store in memory holding `s` (a store read by a front end, a test fixture).
@@ -110,9 +114,20 @@ public final class Session {
             d.range = source.range
             return CommandOutput(diagnostics: [d])
         }
-        warnings = []
+        warnings = noticesShown ? [] : store.notices
+        noticesShown = true
         var out = displayed(execute(stmt))
         out.diagnostics = warnings + out.diagnostics
+        // A read that found damage fails the statement, whatever it printed from what was sound:
+        // an answer from part of the store is never given as the answer (docs/STORE.md, "Damage").
+        if let e = store.readFailure {
+            if store.hasPending { engine.rollback() }
+            var d = Session.diagnostic(e)
+            d.file = source.file
+            d.range = source.range
+            d.label = "read a damaged store"
+            return CommandOutput(diagnostics: [d])
+        }
         guard commits == .eachStatement, store.hasPending else { return out }
         // A statement that failed changed nothing; what it looked at (a plan snapshot) goes too.
         if out.failed {

@@ -18,13 +18,16 @@ public final class JSONStore: StoreBackend {
     private var uidIndex: [TaskUID: Int]? = nil
     /// The file, and the identity of the version last read or written; nil in memory.
     public let file: StorePath?
+    /// The file a store held in memory was read from, for its notices.
+    private var origin: String?
     private var identity: FileIdentity?
 
     /// A store in memory only: commits keep the changes and write nothing.
-    public init(memory store: Store = Store()) {
+    public init(memory store: Store = Store(), readFrom origin: String? = nil) {
         self.store = store
         self.committedMeta = store.meta
         self.file = nil
+        self.origin = origin
     }
 
     private init(store: Store, file: StorePath, identity: FileIdentity?) {
@@ -48,6 +51,10 @@ public final class JSONStore: StoreBackend {
     }
 
     public var location: String? { file?.path }
+
+    public var notices: [Diagnostic] {
+        store.checksum == .differs ? [Catalog.storeChangedOutside(file?.path ?? origin ?? "the store")] : []
+    }
 
     // MARK: reading
 
@@ -146,6 +153,7 @@ public final class JSONStore: StoreBackend {
         case .success(let id):
             identity = id
             store.revision = read + 1
+            store.checksum = .matches
             settled()
             return .success(())
         }

@@ -12,24 +12,30 @@ struct SQLiteError: Error, Sendable {
     var isDamage: Bool { code & 0xFF == SQLITE_CORRUPT || code & 0xFF == SQLITE_NOTADB }
     /// Another connection holds a lock past the busy timeout.
     var isBusy: Bool { code & 0xFF == SQLITE_BUSY || code & 0xFF == SQLITE_LOCKED }
+
+    /// A call on a connection already closed.
+    static let closed = SQLiteError(code: SQLITE_MISUSE, message: "the store was closed")
+    /// Damage Kept found itself (a record, a checksum), not SQLite.
+    static func damage(_ message: String) -> SQLiteError { SQLiteError(code: SQLITE_CORRUPT, message: message) }
 }
 
 /// One SQLite connection.
 final class SQLiteDatabase {
     private let db: OpaquePointer
     private var cache: [String: SQLiteStatement] = [:]
+    /// Set by `close`: the handle is gone, and every later call fails (SQLITE_MISUSE).
+    private(set) var isClosed = false
 
     private init(_ db: OpaquePointer) { self.db = db }
 
-    deinit {
-        for s in cache.values { s.finalize() }
-        sqlite3_close_v2(db)
-    }
+    deinit { close() }
 
-    /// Opens a database file read-write, creating it only with `create`.
-    static func open(_ path: String, create: Bool) -> Result<SQLiteDatabase, SQLiteError> {
+    /// Opens a database file read-write, creating it only with `create`; `readOnly` opens it
+    /// for reading alone (SQLite then never writes the file, nor checkpoints its -wal into it).
+    static func open(_ path: String, create: Bool, readOnly: Bool = false) -> Result<SQLiteDatabase, SQLiteError> {
         var h: OpaquePointer? = nil
-        let flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0) | SQLITE_OPEN_NOMUTEX
+        let mode = readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0)
+        let flags = mode | SQLITE_OPEN_NOMUTEX
         let rc = sqlite3_open_v2(path, &h, flags, nil)
         guard rc == SQLITE_OK, let h else {
             let msg = h.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
@@ -40,18 +46,49 @@ final class SQLiteDatabase {
         return .success(SQLiteDatabase(h))
     }
 
+    /// Closes the connection: its statements are finalized and, when it is the last one on the
+    /// file, SQLite checkpoints the -wal into the database and removes it (docs/STORE.md, "Copying
+    /// and restoring a store"), unless `keepWALOnClose` said not to.
+    func close() {
+        guard !isClosed else { return }
+        for s in cache.values { s.finalize() }
+        cache = [:]
+        sqlite3_close_v2(db)
+        isClosed = true
+    }
+
+    /// Tells SQLite not to checkpoint at close: a database found damaged is never written, not
+    /// even by the checkpoint that would copy a -wal that does not belong to it into it.
+    func keepWALOnClose() {
+        guard !isClosed else { return }
+        _ = kept_sqlite_no_checkpoint_on_close(db)
+    }
+
+    /// Copies this whole database into `dest` with SQLite's online backup API: a consistent
+    /// copy as of one read transaction, whatever other connections do meanwhile.
+    func backup(into dest: SQLiteDatabase) throws(SQLiteError) {
+        guard !isClosed, !dest.isClosed else { throw SQLiteError.closed }
+        guard let b = sqlite3_backup_init(dest.db, "main", db, "main") else { throw dest.error(sqlite3_errcode(dest.db)) }
+        let rc = sqlite3_backup_step(b, -1)
+        let done = sqlite3_backup_finish(b)
+        guard rc == SQLITE_DONE else { throw dest.error(rc) }
+        guard done == SQLITE_OK else { throw dest.error(done) }
+    }
+
     func error(_ rc: Int32) -> SQLiteError {
         SQLiteError(code: rc, message: String(cString: sqlite3_errmsg(db)))
     }
 
     /// Runs SQL without results (several statements allowed).
     func exec(_ sql: String) throws(SQLiteError) {
+        guard !isClosed else { throw SQLiteError.closed }
         let rc = sqlite3_exec(db, sql, nil, nil, nil)
         guard rc == SQLITE_OK else { throw error(rc) }
     }
 
     /// A prepared statement for `sql`, made once and reused (reset, bindings cleared).
     func statement(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
+        guard !isClosed else { throw SQLiteError.closed }
         if let s = cache[sql] {
             s.reset()
             return s
@@ -81,7 +118,14 @@ final class SQLiteDatabase {
 
     func busyTimeout(_ ms: Int32) { sqlite3_busy_timeout(db, ms) }
 
-    var isInTransaction: Bool { sqlite3_get_autocommit(db) == 0 }
+    var isInTransaction: Bool { !isClosed && sqlite3_get_autocommit(db) == 0 }
+
+    /// Ends a transaction whatever state it is in; a failure here leaves nothing to undo (SQLite
+    /// has already rolled back a transaction an error ended), so it is not reported.
+    func rollbackQuietly() {
+        guard isInTransaction else { return }
+        _ = sqlite3_exec(db, "ROLLBACK", nil, nil, nil)
+    }
 }
 
 /// A prepared statement: bind, step, read the columns of the current row.
@@ -151,6 +195,12 @@ final class SQLiteStatement {
         let n = Int(sqlite3_column_bytes(st, c))
         out.append(contentsOf: UnsafeBufferPointer(start: p, count: n))
         return true
+    }
+
+    /// Calls `body` with the bytes of a text column in place (empty for NULL).
+    func withBytes<R>(_ c: Int32, _ body: (UnsafeRawBufferPointer) -> R) -> R {
+        guard let p = sqlite3_column_text(st, c) else { return body(UnsafeRawBufferPointer(start: nil, count: 0)) }
+        return body(UnsafeRawBufferPointer(start: p, count: Int(sqlite3_column_bytes(st, c))))
     }
 
     func bytes(_ c: Int32) -> [UInt8] {

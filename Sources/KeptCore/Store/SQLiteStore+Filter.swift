@@ -12,16 +12,22 @@ extension SQLiteStore {
         guard let clause = SQLiteStore.clause(expr, fc, &args) else { return nil }
         let scope = expr.namesStatus ? "1" : StatusKind.openSQL
         let sql = "SELECT (SELECT count(*) FROM tasks WHERE \(scope) AND (\(clause))), (SELECT count(*) FROM tasks WHERE \(scope))"
-        guard let st = try? db.statement(sql) else { return nil }
-        defer { st.reset() }
-        for (k, a) in args.enumerated() {
-            switch a {
-            case .int(let v): st.bind(Int32(k + 1), v)
-            case .text(let v): st.bind(Int32(k + 1), v)
+        do throws(SQLiteError) {
+            let st = try db.statement(sql)
+            defer { st.reset() }
+            for (k, a) in args.enumerated() {
+                switch a {
+                case .int(let v): st.bind(Int32(k + 1), v)
+                case .text(let v): st.bind(Int32(k + 1), v)
+                }
             }
+            guard try st.step() else { return nil }
+            return (Int(st.int(0)), Int(st.int(1)))
+        } catch {
+            // Not an answer of 0: the statement fails with what went wrong (readFailure).
+            readFailed(error)
+            return nil
         }
-        guard (try? st.step()) == true else { return nil }
-        return (Int(st.int(0)), Int(st.int(1)))
     }
 
     enum SQLArg {

@@ -3,8 +3,9 @@
 // backends read and write a task the same way.
 
 extension SQLiteStore {
-    /// The schema of version 1. Task columns are what lookups and counts read; `record` is the
-    /// whole task, as the JSON store writes it.
+    /// The schema (version 2). Task columns are what lookups and counts read; `record` is the
+    /// whole task, as the JSON store writes it, and `record_sum` its checksum (StoreSum.record:
+    /// XXH64 of the record's bytes seeded with the id), checked whenever the record is read.
     static let schema = """
     CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
     CREATE TABLE tasks (
@@ -27,7 +28,8 @@ extension SQLiteStore {
       modified INTEGER NOT NULL,
       completed INTEGER,
       reminders INTEGER NOT NULL,
-      record TEXT NOT NULL
+      record TEXT NOT NULL,
+      record_sum INTEGER
     );
     \(taskIndexes.map(\.create).joined(separator: "\n"))
     CREATE TABLE projects (pos INTEGER PRIMARY KEY, record TEXT NOT NULL);
@@ -64,12 +66,41 @@ extension SQLiteStore {
                 try putMeta("settings", JSONWriter.compact(.object(StoreCodec.settingsObject(s.settings))))
                 try rewrite("filters", s.filters.map { .object(StoreCodec.filterObject($0)) })
             }
-            // Later versions: `if version < 2 { … }`, each in this same transaction.
+            if version == 1 { try addSums() }
+            // Later versions: `if version < 3 { … }`, each in this same transaction.
             if version < SQLiteStore.schemaVersion { try db.exec("PRAGMA user_version = \(SQLiteStore.schemaVersion)") }
             try db.exec("COMMIT")
         } catch {
-            try? db.exec("ROLLBACK")
+            db.rollbackQuietly()
             throw error
+        }
+    }
+
+    /// Version 1 to 2: every task row gets the checksum of its record. A record that does not
+    /// decode, or whose id is not its row's, is damage found now: the migration fails and the
+    /// file stays as it was, rather than bless the damage with a checksum.
+    private func addSums() throws(SQLiteError) {
+        try db.exec("ALTER TABLE tasks ADD COLUMN record_sum INTEGER")
+        let read = try db.statement("SELECT id, record FROM tasks ORDER BY id")
+        defer { read.reset() }
+        let put = try db.statement("UPDATE tasks SET record_sum = ?1 WHERE id = ?2")
+        var bytes: [UInt8] = []
+        while try read.step() {
+            bytes.removeAll(keepingCapacity: true)
+            _ = read.appendBytes(1, to: &bytes)
+            let id = read.int(0)
+            var r = JSONReader(bytes: bytes)
+            let recordID: Int
+            do throws(JSONError) {
+                recordID = try StoreCodec.decodeTask(&r).id
+            } catch {
+                throw SQLiteError.damage("tasks row id \(id): its record cannot be read: \(error.message)")
+            }
+            guard Int64(recordID) == id else { throw SQLiteError.damage("tasks row id \(id): its record says id \(recordID)") }
+            put.reset()
+            put.bind(1, bytes.withUnsafeBytes { StoreSum.record($0, id: id) })
+            put.bind(2, id)
+            try put.run()
         }
     }
 
@@ -110,9 +141,20 @@ extension SQLiteStore {
         let redo = try records("SELECT step FROM history WHERE stack = 'redo' ORDER BY seq")
         let doc = "{\"history\": {\"undo\": [" + undo.joined(separator: ",") + "], \"redo\": [" + redo.joined(separator: ",") + "]}}"
         guard case .success(let s) = StoreCodec.decode(Array(doc.utf8)) else {
-            throw SQLiteError(code: 11, message: "the store's undo history cannot be read")
+            throw SQLiteError.damage(try damagedStep() ?? "the undo history cannot be read")
         }
         return s.history
+    }
+
+    /// Which step of the history does not read, each read alone: "step N: why".
+    private func damagedStep() throws(SQLiteError) -> String? {
+        let st = try db.statement("SELECT seq, step FROM history ORDER BY seq")
+        defer { st.reset() }
+        while try st.step() {
+            let doc = "{\"history\": {\"undo\": [" + (st.text(1) ?? "null") + "], \"redo\": []}}"
+            if case .failure(let e) = StoreCodec.decode(Array(doc.utf8)) { return "step \(st.int(0)): \(e.message)" }
+        }
+        return nil
     }
 
     private func records(_ sql: String) throws(SQLiteError) -> [String] {
@@ -278,8 +320,8 @@ extension SQLiteStore {
 
     static let columnsSQL = """
     INSERT INTO tasks (uid, id, title, status, kind, due_day, due_minute, priority, project, project_key, area_key, tag_keys,
-                       parent, estimate, held_until, created, modified, completed, reminders, record)
-    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20)
+                       parent, estimate, held_until, created, modified, completed, reminders, record, record_sum)
+    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21)
     """
     static let insertSQL = columnsSQL
     static let upsertSQL = columnsSQL + """
@@ -289,7 +331,7 @@ extension SQLiteStore {
       project_key = excluded.project_key, area_key = excluded.area_key, tag_keys = excluded.tag_keys,
       parent = excluded.parent, estimate = excluded.estimate, held_until = excluded.held_until,
       created = excluded.created, modified = excluded.modified, completed = excluded.completed,
-      reminders = excluded.reminders, record = excluded.record
+      reminders = excluded.reminders, record = excluded.record, record_sum = excluded.record_sum
     """
 
     private func bindTask(_ st: SQLiteStatement, _ t: Task) throws(SQLiteError) {
@@ -318,6 +360,7 @@ extension SQLiteStore {
         record.reserveCapacity(384)
         StoreCodec.appendTaskRecord(t, to: &record, room: &recordRoom)
         st.bind(20, bytes: record)
+        st.bind(21, record.withUnsafeBytes { StoreSum.record($0, id: Int64(t.id)) })
     }
 
     /// A task's tags as one column: each lowercased, between unit separators, so a tag is
@@ -361,7 +404,7 @@ extension SQLiteStore {
             for t in s.tombstones { try write(.tombstone(t)) }
             try db.exec("COMMIT")
         } catch {
-            try? db.exec("ROLLBACK")
+            db.rollbackQuietly()
             throw error
         }
         rollback()

@@ -32,6 +32,13 @@ public final class SQLiteStore: StoreBackend {
     private var writing = false
     /// A write that failed: the commit fails with it, and nothing is written.
     private var failure: StoreError?
+    /// What reads found damaged, in the order found. It stays for the life of the connection:
+    /// every later statement fails with it and nothing is written (docs/STORE.md, "Damage").
+    public private(set) var damage: [StoreDamage] = []
+    /// Whether task rows carry checksums (schema 2; a version-1 file opened read-only has none).
+    private(set) var hasSums = true
+    /// Whether the connection may write (a check, a convert or a backup reads only).
+    let readOnly: Bool
     public private(set) var hasPending = false
     /// Set while a large import into an empty store has dropped the secondary indexes of
     /// the tasks (SQLiteStore.taskIndexes): the commit makes them again before it commits.
@@ -44,36 +51,50 @@ public final class SQLiteStore: StoreBackend {
     public static let header: [UInt8] = Array("SQLite format 3".utf8) + [0]
     /// `PRAGMA application_id` of a Kept store: "KEPT".
     static let applicationID: Int64 = 0x4B45_5054
-    /// `PRAGMA user_version`: the schema version this Kept writes.
-    public static let schemaVersion: Int64 = 1
+    /// `PRAGMA user_version`: the schema version this Kept writes (2: task rows carry a
+    /// checksum of their record).
+    public static let schemaVersion: Int64 = 2
     /// A database this large or smaller (about 12,000 tasks) is checked with `PRAGMA
     /// quick_check` when opened; the check reads every page, so a larger one is checked page by
     /// page as SQLite reads it, and a damaged page fails the statement (docs/STORE.md).
     static let quickCheckBytes = 8 << 20
 
-    private init(db: SQLiteDatabase, file: StorePath) {
+    private init(db: SQLiteDatabase, file: StorePath, readOnly: Bool) {
         self.db = db
         self.file = file
+        self.readOnly = readOnly
         self.currentMeta = Store().meta
     }
 
     /// Opens a Kept database, creating it when missing. A file that is not a Kept database, a
-    /// damaged one, or one of a newer schema is refused and never written.
-    public static func open(_ path: String) -> Result<SQLiteStore, StoreError> {
+    /// damaged one, one of a newer schema, or one beside a -wal that does not belong to it is
+    /// refused and never written. `readOnly` reads an existing store and never writes it.
+    public static func open(_ path: String, readOnly: Bool = false) -> Result<SQLiteStore, StoreError> {
         let p = StorePath(path)
         let exists = access(p.target, F_OK) == 0
         let size: Int = {
             var st = stat()
             return stat(p.target, &st) == 0 ? Int(st.st_size) : 0
         }()
+        if readOnly, !exists { return .failure(.unreadable(Catalog.storeUnreadable(path: path, reason: "there is no such file"))) }
+        // An empty file is a store that lost its bytes, not a new one: taken as new, it would
+        // silently stand for the tasks it held.
+        if exists, size == 0 { return .failure(.unreadable(Catalog.notAKeptDatabase(path, reason: "it is empty (0 bytes)"))) }
+        // A -wal left beside the file is read before anything may write it: one of another
+        // database, or of a newer copy of this one, would be copied into it at the first
+        // checkpoint (docs/STORE.md, "Copying and restoring a store").
+        if exists, let e = foreignWAL(path, p.target) { return .failure(e) }
         let db: SQLiteDatabase
+        // A store opened for reading still has a read-write connection, so that closing it
+        // removes the -wal and -shm that reading made; it is never written (`apply` refuses), and
+        // the checkpoint at close only copies what other connections committed.
         switch SQLiteDatabase.open(p.target, create: !exists) {
         case .success(let d): db = d
         case .failure(let e): return .failure(refusal(path, e))
         }
         // A new store is the user's own (its -wal and -shm take the same mode).
         if !exists { chmod(p.target, 0o600) }
-        let s = SQLiteStore(db: db, file: p)
+        let s = SQLiteStore(db: db, file: p, readOnly: readOnly)
         do throws(SQLiteError) {
             db.busyTimeout(Int32(StoreFile.lockTimeoutMilliseconds))
             // The three are read in one read transaction: another process making this new store
@@ -87,28 +108,51 @@ public final class SQLiteStore: StoreBackend {
                 tables = try db.integer("SELECT count(*) FROM sqlite_schema") ?? 0
                 try db.exec("COMMIT")
             } catch {
-                try? db.exec("ROLLBACK")
+                db.rollbackQuietly()
                 throw error
             }
             if tables > 0, app != applicationID {
+                db.close()
                 return .failure(.unreadable(Catalog.notAKeptDatabase(path, reason: "it is a SQLite database of another program")))
             }
             if version > schemaVersion {
+                db.close()
                 return .failure(.unreadable(Catalog.newerStore(path, version: Int(version), reads: Int(schemaVersion))))
             }
             if exists, size <= quickCheckBytes, tables > 0 {
                 let check = try db.text("PRAGMA quick_check") ?? "ok"
-                guard check == "ok" else { return .failure(.unreadable(Catalog.notAKeptDatabase(path, reason: "it is damaged: \(check)"))) }
+                guard check == "ok" else {
+                    db.keepWALOnClose()
+                    db.close()
+                    return .failure(.unreadable(Catalog.notAKeptDatabase(path, reason: "it is damaged: \(check)")))
+                }
             }
-            // WAL lets readers read while one process writes; FULL makes each commit durable.
-            _ = try? db.text("PRAGMA journal_mode=WAL")
-            try db.exec("PRAGMA synchronous=FULL")
-            if tables == 0 || version < schemaVersion { try s.migrate() }
+            if readOnly {
+                guard tables > 0 else { throw SQLiteError.damage("it has no tables") }
+                s.hasSums = version >= 2
+            } else {
+                // WAL lets readers read while one process writes; FULL makes each commit durable.
+                // A file whose journal mode cannot change stays in the mode it has.
+                do throws(SQLiteError) { _ = try db.text("PRAGMA journal_mode=WAL") } catch where error.isBusy {}
+                try db.exec("PRAGMA synchronous=FULL")
+                if tables == 0 || version < schemaVersion { try s.migrate() }
+            }
             try s.readCaches()
         } catch {
+            if error.isDamage { db.keepWALOnClose() }
+            db.close()
             return .failure(refusal(path, error))
         }
         return .success(s)
+    }
+
+    /// Closes the connection (its -wal is checkpointed and removed when it is the last one, and
+    /// no damage was found). What is pending is dropped; the store is not used after this.
+    public func close() {
+        if writing { db.rollbackQuietly() }
+        writing = false
+        if !damage.isEmpty { db.keepWALOnClose() }
+        db.close()
     }
 
     static func refusal(_ path: String, _ e: SQLiteError) -> StoreError {
@@ -130,22 +174,32 @@ public final class SQLiteStore: StoreBackend {
 
     public var history: Journal {
         if let j = loadedJournal { return j }
-        let j = (try? readHistory()) ?? Journal()
-        loadedJournal = j
-        return j
+        do throws(SQLiteError) {
+            let j = try readHistory()
+            loadedJournal = j
+            return j
+        } catch {
+            damaged(table: "history", at: nil, error.message)
+            return Journal()
+        }
     }
 
     public var taskCount: Int {
         if let f = full { return f.taskCount }
-        return Int((try? db.integer("SELECT count(*) FROM tasks")) ?? 0)
+        do throws(SQLiteError) {
+            return Int(try db.integer("SELECT count(*) FROM tasks") ?? 0)
+        } catch {
+            readFailed(error)
+            return 0
+        }
     }
 
     public func task(_ id: Int) -> Task? {
-        one("SELECT record FROM tasks WHERE id = ?1") { $0.bind(1, id) }
+        many("id = ?1") { $0.bind(1, id) }.first
     }
 
     public func task(uid: TaskUID) -> Task? {
-        one("SELECT record FROM tasks WHERE uid = ?1") { $0.bind(1, uid.description) }
+        many("uid = ?1") { $0.bind(1, uid.description) }.first
     }
 
     public func task(atRow k: Int) -> Task? { fullStore().task(atRow: k) }
@@ -153,14 +207,14 @@ public final class SQLiteStore: StoreBackend {
     public func tasks(_ query: TaskQuery) -> [Task] {
         switch query {
         case .all: return fullStore().tasks
-        case .children(let id): return many("SELECT record FROM tasks WHERE parent = ?1 ORDER BY id") { $0.bind(1, id) }
+        case .children(let id): return many("parent = ?1") { $0.bind(1, id) }
         case .project(let name):
-            return many("SELECT record FROM tasks WHERE project_key = ?1 AND project = ?2 ORDER BY id") {
+            return many("project_key = ?1 AND project = ?2") {
                 $0.bind(1, name.lowercased())
                 $0.bind(2, name)
             }
-        case .titled(let t): return many("SELECT record FROM tasks WHERE title = ?1 ORDER BY id") { $0.bind(1, t) }
-        case .withReminders: return many("SELECT record FROM tasks WHERE reminders > 0 ORDER BY id") { _ in }
+        case .titled(let t): return many("title = ?1") { $0.bind(1, t) }
+        case .withReminders: return many("reminders > 0") { _ in }
         }
     }
 
@@ -169,13 +223,22 @@ public final class SQLiteStore: StoreBackend {
     }
 
     public func tombstone(uid: TaskUID) -> Tombstone? {
-        if hasTombstones == nil { hasTombstones = ((try? db.integer("SELECT EXISTS (SELECT 1 FROM tombstones)")) ?? 1) != 0 }
-        guard hasTombstones != false else { return nil }
-        guard let st = try? db.statement("SELECT deleted_at FROM tombstones WHERE uid = ?1") else { return nil }
-        defer { st.reset() }
-        st.bind(1, uid.description)
-        guard (try? st.step()) == true, let at = st.text(0).flatMap(TimeText.parseISOInstant) else { return nil }
-        return Tombstone(uid: uid, deletedAt: at)
+        do throws(SQLiteError) {
+            if hasTombstones == nil { hasTombstones = (try db.integer("SELECT EXISTS (SELECT 1 FROM tombstones)") ?? 1) != 0 }
+            guard hasTombstones != false else { return nil }
+            let st = try db.statement("SELECT deleted_at FROM tombstones WHERE uid = ?1")
+            defer { st.reset() }
+            st.bind(1, uid.description)
+            guard try st.step() else { return nil }
+            guard let at = st.text(0).flatMap(TimeText.parseISOInstant) else {
+                damaged(table: "tombstones", at: uid.description, "its time cannot be read")
+                return nil
+            }
+            return Tombstone(uid: uid, deletedAt: at)
+        } catch {
+            readFailed(error)
+            return nil
+        }
     }
 
     public func snapshot() -> Store {
@@ -187,24 +250,95 @@ public final class SQLiteStore: StoreBackend {
     }
 
     /// Every task's record in id order, read into a store's columns (its tasks built only when
-    /// asked for), once until a task changes.
+    /// asked for), once until a task changes. Each record's checksum is checked as it is read; a
+    /// record that fails it, or that does not decode, is left out and reported (`damage`), so
+    /// the rest is what `kept convert --salvage` copies.
     func fullStore() -> Store {
         if let f = full { return f }
         var bytes = Array("{\"tasks\": [\n".utf8)
         var n = 0
-        if let st = try? db.statement("SELECT record FROM tasks ORDER BY id") {
-            while (try? st.step()) == true {
+        do throws(SQLiteError) {
+            let st = try db.statement("SELECT id, \(sumColumn), record FROM tasks ORDER BY id")
+            defer { st.reset() }
+            while try st.step() {
+                let mark = bytes.count
                 if n > 0 { bytes.append(contentsOf: [UInt8(ascii: ","), UInt8(ascii: "\n")]) }
-                _ = st.appendBytes(0, to: &bytes)
+                let start = bytes.count
+                _ = st.appendBytes(2, to: &bytes)
+                if let why = sumMismatch(st, bytes, from: start) {
+                    bytes.removeSubrange(mark...)
+                    damaged(table: "tasks", at: "row id \(st.int(0))", why)
+                    continue
+                }
                 n += 1
             }
-            st.reset()
+        } catch {
+            readFailed(error)
         }
         bytes.append(contentsOf: Array("\n]}\n".utf8))
-        var s = (try? StoreCodec.decode(bytes).get()) ?? Store()
+        var s: Store
+        switch StoreCodec.decode(bytes) {
+        case .success(let d): s = d
+        case .failure: s = decodeRowByRow()
+        }
         s.meta = currentMeta
         full = s
         return s
+    }
+
+    /// The checksum column as the queries read it: NULL where the schema has none.
+    private var sumColumn: String { hasSums ? "record_sum" : "NULL" }
+
+    /// Why the record in `bytes[from...]` does not match the checksum of the row `st` is on
+    /// (columns: id, checksum, …), or nil when it does.
+    private func sumMismatch(_ st: SQLiteStatement, _ bytes: [UInt8], from start: Int) -> String? {
+        guard hasSums else { return nil }
+        guard !st.isNull(1) else { return "it has no checksum" }
+        let want = st.int(1)
+        let got = bytes.withUnsafeBytes { StoreSum.record(UnsafeRawBufferPointer(rebasing: $0[start...]), id: st.int(0)) }
+        return got == want ? nil : "its record does not match its checksum"
+    }
+
+    /// The tasks whose checksums held but which did not decode as one array (a record a version
+    /// without checksums wrote, or damage the checksum was made over): each row read alone, so
+    /// the damaged ones are named and the rest kept.
+    private func decodeRowByRow() -> Store {
+        var good = Array("{\"tasks\": [\n".utf8)
+        var n = 0
+        do throws(SQLiteError) {
+            let st = try db.statement("SELECT id, \(sumColumn), record FROM tasks ORDER BY id")
+            defer { st.reset() }
+            var one: [UInt8] = []
+            while try st.step() {
+                one.removeAll(keepingCapacity: true)
+                _ = st.appendBytes(2, to: &one)
+                if sumMismatch(st, one, from: 0) != nil { continue }
+                var r = JSONReader(bytes: one)
+                do throws(JSONError) {
+                    let t = try StoreCodec.decodeTask(&r)
+                    guard Int64(t.id) == st.int(0) else {
+                        damaged(table: "tasks", at: "row id \(st.int(0))", "its record says id \(t.id)")
+                        continue
+                    }
+                } catch {
+                    damaged(table: "tasks", at: "row id \(st.int(0))", "its record cannot be read: \(error.message)")
+                    continue
+                }
+                if n > 0 { good.append(contentsOf: [UInt8(ascii: ","), UInt8(ascii: "\n")]) }
+                good += one
+                n += 1
+            }
+        } catch {
+            readFailed(error)
+        }
+        good.append(contentsOf: Array("\n]}\n".utf8))
+        switch StoreCodec.decode(good) {
+        case .success(let s): return s
+        case .failure(let e):
+            // The records are sound one by one but not together (two with one id or uid).
+            damaged(table: "tasks", at: nil, e.message)
+            return Store()
+        }
     }
 
     /// Forgets the full view: a task changed.
@@ -213,50 +347,78 @@ public final class SQLiteStore: StoreBackend {
     /// Whether every record has been read (tests check that a statement did not need to).
     var hasFullView: Bool { full != nil }
 
-    private func one(_ sql: String, _ bind: (SQLiteStatement) -> Void) -> Task? {
-        many(sql, bind).first
-    }
-
-    private func many(_ sql: String, _ bind: (SQLiteStatement) -> Void) -> [Task] {
+    /// The tasks of the rows `condition` picks, in id order, each checked against its checksum
+    /// and its id.
+    private func many(_ condition: String, _ bind: (SQLiteStatement) -> Void) -> [Task] {
         var out: [Task] = []
         do throws(SQLiteError) {
-            let st = try db.statement(sql)
+            let st = try db.statement("SELECT id, \(sumColumn), record FROM tasks WHERE \(condition) ORDER BY id")
             defer { st.reset() }
             bind(st)
             var bytes: [UInt8] = []
             while try st.step() {
                 bytes.removeAll(keepingCapacity: true)
-                _ = st.appendBytes(0, to: &bytes)
+                _ = st.appendBytes(2, to: &bytes)
+                if let why = sumMismatch(st, bytes, from: 0) {
+                    damaged(table: "tasks", at: "row id \(st.int(0))", why)
+                    continue
+                }
                 var r = JSONReader(bytes: bytes)
                 do throws(JSONError) {
-                    out.append(try StoreCodec.decodeTask(&r))
+                    let t = try StoreCodec.decodeTask(&r)
+                    guard Int64(t.id) == st.int(0) else {
+                        damaged(table: "tasks", at: "row id \(st.int(0))", "its record says id \(t.id)")
+                        continue
+                    }
+                    out.append(t)
                 } catch {
-                    damaged("a task record cannot be read: \(error.message)")
+                    damaged(table: "tasks", at: "row id \(st.int(0))", "its record cannot be read: \(error.message)")
                 }
             }
         } catch {
-            if error.isDamage { damaged(error.message) }
+            readFailed(error)
         }
         return out
     }
 
-    /// A read found the database damaged: nothing may be written to it from now on, and the
-    /// statement fails at its commit with E0327 (a read is not silently an absence).
-    func damaged(_ reason: String) {
-        failure = .unreadable(Catalog.notAKeptDatabase(file.path, reason: "it is damaged: \(reason)"))
+    /// A read found part of the store damaged: the statement fails with it (`readFailure`), so
+    /// a read is never silently an absence; nothing may be written to the store from now on,
+    /// not even by the checkpoint at close.
+    func damaged(table: String, at key: String?, _ reason: String) {
+        let d = StoreDamage(table: table, key: key, reason: reason)
+        if !damage.contains(d) { damage.append(d) }
+        failure = readFailure
         hasPending = true
+        db.keepWALOnClose()
+    }
+
+    /// A query that failed while reading: damage SQLite found is reported as damage; any other
+    /// failure (the disk, the lock) fails the statement the same way, never as an empty answer.
+    func readFailed(_ e: SQLiteError) {
+        damaged(table: "the database", at: nil, e.message)
+    }
+
+    /// The damage found so far, as the error every statement fails with.
+    public var readFailure: StoreError? {
+        damage.isEmpty ? nil : .unreadable(Catalog.storeDamaged(file.path, damage))
     }
 
     public var tombstones: [Tombstone] { allTombstones() }
 
     func allTombstones() -> [Tombstone] {
         var out: [Tombstone] = []
-        guard let st = try? db.statement("SELECT uid, deleted_at FROM tombstones ORDER BY seq") else { return out }
-        defer { st.reset() }
-        while (try? st.step()) == true {
-            if let u = st.text(0).flatMap(TaskUID.init), let at = st.text(1).flatMap(TimeText.parseISOInstant) {
+        do throws(SQLiteError) {
+            let st = try db.statement("SELECT uid, deleted_at FROM tombstones ORDER BY seq")
+            defer { st.reset() }
+            while try st.step() {
+                guard let u = st.text(0).flatMap(TaskUID.init), let at = st.text(1).flatMap(TimeText.parseISOInstant) else {
+                    damaged(table: "tombstones", at: st.text(0), "its uid or time cannot be read")
+                    continue
+                }
                 out.append(Tombstone(uid: u, deletedAt: at))
             }
+        } catch {
+            readFailed(error)
         }
         return out
     }
@@ -266,6 +428,7 @@ public final class SQLiteStore: StoreBackend {
     /// Takes the write lock before a statement that may change the store reads it, so what
     /// it reads is what it changes; reads again what another process committed meanwhile.
     public func prepareToWrite() -> Result<Void, StoreError> {
+        if let f = readFailure { return .failure(f) }
         guard !writing else { return .success(()) }
         do throws(SQLiteError) {
             try db.exec("BEGIN IMMEDIATE")
@@ -279,6 +442,7 @@ public final class SQLiteStore: StoreBackend {
 
     public func apply(_ change: StoreChange) {
         hasPending = true
+        if readOnly, failure == nil { failure = .writeFailed(path: file.path, reason: "it was opened for reading only") }
         guard failure == nil else { return }
         if !writing {
             // A change no statement announced: the lock is taken now, and what was read
@@ -298,7 +462,7 @@ public final class SQLiteStore: StoreBackend {
         do throws(SQLiteError) {
             try write(change)
         } catch {
-            if error.isDamage { damaged(error.message) } else { failure = .writeFailed(path: file.path, reason: error.message) }
+            if error.isDamage { readFailed(error) } else { failure = .writeFailed(path: file.path, reason: error.message) }
         }
     }
 
@@ -308,7 +472,8 @@ public final class SQLiteStore: StoreBackend {
     /// for every row. It stays raised for the connection; SQLite fills it only as pages are used.
     public func reserveTasks(_ n: Int) {
         let kb = min(n / 5, 131_072)
-        if kb > 2_000 { try? db.exec("PRAGMA cache_size = -\(kb)") }
+        // A hint: a cache that could not be raised only makes the import slower.
+        if kb > 2_000 { do throws(SQLiteError) { try db.exec("PRAGMA cache_size = -\(kb)") } catch {} }
         // Into an empty store, the secondary indexes are made once after the rows (a sort)
         // instead of taking each row at a random place; the keys (uid, id) stay. It is one
         // transaction: a rollback or a crash leaves them as they were.
@@ -333,7 +498,7 @@ public final class SQLiteStore: StoreBackend {
     }
 
     public func commit() -> Result<Void, StoreError> {
-        if let f = failure {
+        if let f = readFailure ?? failure {
             rollback()
             return .failure(f)
         }
@@ -354,13 +519,13 @@ public final class SQLiteStore: StoreBackend {
     }
 
     public func rollback() {
-        if writing { try? db.exec("ROLLBACK") }
+        if writing { db.rollbackQuietly() }
         // The rollback takes back the drop too.
         indexesDropped = false
         writing = false
-        failure = nil
+        failure = readFailure
         hasPending = false
-        try? readCaches()
+        do throws(SQLiteError) { try readCaches() } catch { readFailed(error) }
     }
 
     // MARK: other processes
@@ -369,14 +534,19 @@ public final class SQLiteStore: StoreBackend {
 
     public func changedElsewhere() -> Bool {
         guard !writing else { return false }
-        return ((try? version()) ?? seenVersion) != seenVersion
+        do throws(SQLiteError) {
+            return try version() != seenVersion
+        } catch {
+            // Not knowing is answered as a change: the reload that follows reports the error.
+            return true
+        }
     }
 
     public func reload() -> Result<Void, StoreError> {
-        if writing { try? db.exec("ROLLBACK") }
+        if writing { db.rollbackQuietly() }
         indexesDropped = false
         writing = false
-        failure = nil
+        failure = readFailure
         hasPending = false
         do throws(SQLiteError) {
             try readCaches()
@@ -398,7 +568,7 @@ public final class SQLiteStore: StoreBackend {
             currentMeta = try readMeta()
             if own { try db.exec("COMMIT") }
         } catch {
-            if own { try? db.exec("ROLLBACK") }
+            if own { db.rollbackQuietly() }
             throw error
         }
         loadedJournal = nil

@@ -41,6 +41,9 @@ public struct Store: Sendable {
     /// How many times the store file has been written; a writer that read an older revision
     /// learns that another process wrote meanwhile (docs/STORE.md, "Two processes on one JSON file").
     public var revision = 0
+    /// What the file's checksum said when the store was read (a store made in memory, or read
+    /// from a file without one, has none).
+    public var checksum: StoreChecksum = .absent
 
     public init() {}
 

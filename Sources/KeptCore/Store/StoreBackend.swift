@@ -89,12 +89,30 @@ public protocol StoreBackend: AnyObject {
     func changedElsewhere() -> Bool
     /// Reads the store again, dropping what is pending.
     func reload() -> Result<Void, StoreError>
+
+    // MARK: damage and the end
+
+    /// The damage reads have found, as the error a statement fails with: once set, it stays for
+    /// the life of the backend, and nothing is written (docs/STORE.md, "Damage").
+    var readFailure: StoreError? { get }
+    /// What the store has to say when it is opened (a JSON file changed after Kept wrote it),
+    /// shown once, with the first statement's output.
+    var notices: [Diagnostic] { get }
+    /// Ends the backend's use: a SQLite store closes its connection, so its -wal is checkpointed
+    /// and removed. Nothing pending is written.
+    func close()
 }
 
 extension StoreBackend {
     public func count(_ expr: FilterExpr, _ fc: FilterContext) -> (matched: Int, total: Int)? { nil }
 
     public func reserveTasks(_ n: Int) {}
+
+    public var readFailure: StoreError? { nil }
+
+    public var notices: [Diagnostic] { [] }
+
+    public func close() {}
 
     /// The filter columns without the folded search text.
     public func columns(dayStart: WallTime, withText: Bool) -> TaskIndex {

@@ -37,10 +37,20 @@ public enum StoreCodec {
         var store = Store()
         var nextID: Int? = nil
         var seen = Set<Int>()
-        while let key = try r.nextKey() {
+        // Where the "checksum" member starts and what it says; a member after it means the
+        // file was changed after it was written.
+        var sum: (end: Int, text: String)? = nil
+        var afterSum = false
+        while true {
+            let memberStart = r.offset
+            guard let key = try r.nextKey() else { break }
+            if sum != nil { afterSum = true }
             r.skipWhitespace()
             let at = r.offset
             switch key {
+            case checksumKey:
+                guard sum == nil else { throw r.error("a store has one 'checksum'", at: at) }
+                sum = (memberStart, try r.readString())
             case "format":
                 let f = try r.readString()
                 guard f == format else { throw r.error("'format' is '\(f)', not '\(format)'", at: at) }
@@ -146,8 +156,19 @@ public enum StoreCodec {
         s.revision = store.revision
         s.tombstones = store.tombstones
         if let n = nextID { s.nextID = max(n, s.nextID) }
+        if let sum {
+            let want = r.bytes.withUnsafeBytes { checksumText(StoreSum.of(UnsafeRawBufferPointer(rebasing: $0[0..<sum.end]))) }
+            s.checksum = !afterSum && sum.text == want ? .matches : .differs
+        }
         return s
     }
+
+    /// The top-level member that holds the checksum of the file's bytes before it (docs/STORE.md,
+    /// "Checksums"); the writer puts it last.
+    static let checksumKey = "checksum"
+
+    /// A checksum as the file writes it.
+    static func checksumText(_ v: UInt64) -> String { "xxh64:" + StoreSum.hex(v) }
 
     /// `[{"uid": UUID, "deletedAt": INSTANT}…]`, oldest first.
     static func decodeTombstones(_ r: inout JSONReader) throws(JSONError) -> [Tombstone] {
@@ -387,6 +408,13 @@ public enum StoreCodec {
             key(k)
             JSONWriter.append(v, to: &out, pretty: true, indent: 2, level: 1)
         }
+        // Last, the checksum of every byte before it: a reader tells the file Kept wrote from
+        // one changed since, by hand or by damage.
+        var sum = StoreSum()
+        for p in pieces { sum.update(p) }
+        sum.update(out)
+        key(checksumKey)
+        JSONWriter.appendString(checksumText(sum.value), to: &out)
         out.append(contentsOf: Array("\n}\n".utf8))
         pieces.append(out)
         return pieces
