@@ -69,7 +69,8 @@ enum ShellCompletion {
                 help) [[ $COMP_CWORD -eq 2 ]] && COMPREPLY=($(compgen -W "\(helpTopics.joined(separator: " "))" -- "$cur")) ;;
                 completion) [[ $COMP_CWORD -eq 2 ]] && COMPREPLY=($(compgen -W "\(Shell.allCases.map(\.rawValue).joined(separator: " "))" -- "$cur")) ;;
                 manpage) ;;
-                convert|check|backup) COMPREPLY=($(compgen -f -- "$cur")) ;;
+                convert) COMPREPLY=($(compgen -W "\(flagWords("convert"))" -f -- "$cur")) ;;
+                check|backup) COMPREPLY=($(compgen -f -- "$cur")) ;;
                 run|test|repl|import|export)
                     if [[ $cur == -* ]]; then
                         case "$verb" in
@@ -170,7 +171,10 @@ enum ShellCompletion {
                 completion)
                     (( CURRENT == 3 )) && _values 'shell' \(Shell.allCases.map(\.rawValue).joined(separator: " ")) ;;
                 manpage) ;;
-                convert|check|backup)
+                convert)
+                    shift words; (( CURRENT-- ))
+                    \(args("convert", rest: "'*:store file:_files'")) ;;
+                check|backup)
                     _files ;;
                 *)
                     \(args("repl", rest: "")) ;;

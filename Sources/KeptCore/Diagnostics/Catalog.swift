@@ -108,7 +108,7 @@ public enum DiagnosticCode: String, CaseIterable, Sendable, CustomStringConverti
         case .E0330: return "a date the task's repeat is already past"
         case .E0331: return "a time that does not fit the occurrences of the task's repeat"
         case .E0332: return "a part of the store is damaged: a record, its checksum or a table"
-        case .E0333: return "the -wal file beside a SQLite store does not belong to it"
+        case .E0333: return "the -wal file beside a database store does not belong to it"
         case .E0401: return "a plan limit is a whole number from 1, or all"
         case .E0402: return "the task is not in the plan"
         case .E0403: return "top 3 is full"
@@ -135,7 +135,7 @@ public enum DiagnosticCode: String, CaseIterable, Sendable, CustomStringConverti
         case .E0609: return "an export file could not be written"
         case .E0610: return "an import option does not apply to the file's format"
         case .W0001: return "a word that looks like a filter operator is searched for as text"
-        case .W0002: return "a JSON store's bytes are not the ones Kept wrote (its checksum differs)"
+        case .W0002: return "a store file changed after it was written (its checksum differs)"
         }
     }
 }

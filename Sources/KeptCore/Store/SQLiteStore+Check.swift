@@ -32,21 +32,26 @@ extension SQLiteStore {
         return damage
     }
 
-    /// Each task row's uid column against its record's uid (lookups and merges by uid read the
-    /// column); the id column is covered by the checksum, which is seeded with it.
+    /// Each task row's lookup columns against what its record gives (lookups, counts in SQL and
+    /// merges by uid read the columns, not the record, which the checksum covers).
     private func checkColumns() {
         do throws(SQLiteError) {
-            let st = try db.statement("SELECT id, uid, record FROM tasks ORDER BY id")
+            let names = SQLiteStore.lookupColumnNames.joined(separator: ", ")
+            let st = try db.statement("SELECT \(names), record FROM tasks ORDER BY id")
             defer { st.reset() }
             var bytes: [UInt8] = []
+            let recordColumn = Int32(SQLiteStore.lookupColumnNames.count)
             while try st.step() {
                 bytes.removeAll(keepingCapacity: true)
-                _ = st.appendBytes(2, to: &bytes)
+                _ = st.appendBytes(recordColumn, to: &bytes)
                 var r = JSONReader(bytes: bytes)
                 do throws(JSONError) {
                     let t = try StoreCodec.decodeTask(&r)
-                    if t.uid.description != st.text(1) {
-                        damaged(table: "tasks", at: "row id \(st.int(0))", "its uid column is not its record's uid")
+                    var sink = CompareSink(st: st)
+                    SQLiteStore.lookupColumns(t, into: &sink)
+                    if let k = sink.differs {
+                        let name = SQLiteStore.lookupColumnNames[Int(k) - 1]
+                        damaged(table: "tasks", at: "row id \(st.int(1))", "its \(name) column is not what its record says")
                     }
                 } catch {
                     // Named already by the full read, with its reason.

@@ -4,10 +4,11 @@
 
 extension SQLiteStore {
     /// The schema (version 2). Task columns are what lookups and counts read; `record` is the
-    /// whole task, as the JSON store writes it, and `record_sum` its checksum (StoreSum.record:
-    /// XXH64 of the record's bytes seeded with the id), checked whenever the record is read.
+    /// whole task, as the JSON store writes it. Every row that holds a record carries its
+    /// `checksum` (StoreSum.row: XXH64 of the record's bytes seeded with the row's key), checked
+    /// whenever the row is read.
     static let schema = """
-    CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+    CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL, checksum INTEGER);
     CREATE TABLE tasks (
       uid TEXT PRIMARY KEY NOT NULL,
       id INTEGER NOT NULL UNIQUE,
@@ -29,15 +30,15 @@ extension SQLiteStore {
       completed INTEGER,
       reminders INTEGER NOT NULL,
       record TEXT NOT NULL,
-      record_sum INTEGER
+      checksum INTEGER
     );
     \(taskIndexes.map(\.create).joined(separator: "\n"))
-    CREATE TABLE projects (pos INTEGER PRIMARY KEY, record TEXT NOT NULL);
-    CREATE TABLE areas (pos INTEGER PRIMARY KEY, record TEXT NOT NULL);
-    CREATE TABLE filters (pos INTEGER PRIMARY KEY, record TEXT NOT NULL);
+    CREATE TABLE projects (pos INTEGER PRIMARY KEY, record TEXT NOT NULL, checksum INTEGER);
+    CREATE TABLE areas (pos INTEGER PRIMARY KEY, record TEXT NOT NULL, checksum INTEGER);
+    CREATE TABLE filters (pos INTEGER PRIMARY KEY, record TEXT NOT NULL, checksum INTEGER);
     CREATE TABLE history (seq INTEGER PRIMARY KEY, stack TEXT NOT NULL CHECK (stack IN ('undo', 'redo')),
-                          changes INTEGER NOT NULL, step TEXT NOT NULL);
-    CREATE TABLE tombstones (uid TEXT PRIMARY KEY NOT NULL, deleted_at TEXT NOT NULL, seq INTEGER NOT NULL UNIQUE);
+                          changes INTEGER NOT NULL, step TEXT NOT NULL, checksum INTEGER);
+    CREATE TABLE tombstones (uid TEXT PRIMARY KEY NOT NULL, deleted_at TEXT NOT NULL, seq INTEGER NOT NULL UNIQUE, checksum INTEGER);
     """
 
     /// The indexes of the tasks table other than its keys (uid, id): a large import into an
@@ -54,6 +55,7 @@ extension SQLiteStore {
     /// schema, an older one each step after its version. What it finds is read again under the
     /// write lock, so two processes making one new store at once make it once.
     func migrate() throws(SQLiteError) {
+        useWAL()
         try db.exec("BEGIN IMMEDIATE")
         do throws(SQLiteError) {
             let tables = try db.integer("SELECT count(*) FROM sqlite_schema") ?? 0
@@ -76,16 +78,32 @@ extension SQLiteStore {
         }
     }
 
-    /// Version 1 to 2: every task row gets the checksum of its record. A record that does not
+    /// Version 1 to 2: every row that holds a record gets its checksum. A record that does not
     /// decode, or whose id is not its row's, is damage found now: the migration fails and the
-    /// file stays as it was, rather than bless the damage with a checksum.
+    /// file stays as it was, rather than bless the damage with a checksum (the small tables are
+    /// read back through their decoders before the migration commits).
     private func addSums() throws(SQLiteError) {
-        try db.exec("ALTER TABLE tasks ADD COLUMN record_sum INTEGER")
-        let read = try db.statement("SELECT id, record FROM tasks ORDER BY id")
-        defer { read.reset() }
-        let put = try db.statement("UPDATE tasks SET record_sum = ?1 WHERE id = ?2")
-        var bytes: [UInt8] = []
-        while try read.step() {
+        for table in ["tasks", "meta", "projects", "areas", "filters", "history", "tombstones"] {
+            try db.exec("ALTER TABLE \(table) ADD COLUMN checksum INTEGER")
+        }
+        try sumRows("SELECT key, value FROM meta", "UPDATE meta SET checksum = ?1 WHERE key = ?2") { st in
+            (StoreSum.row(st.text(1) ?? "", key: StoreSum.key(st.text(0) ?? "")), .text(st.text(0)))
+        }
+        for table in ["projects", "areas", "filters"] {
+            try sumRows("SELECT pos, record FROM \(table)", "UPDATE \(table) SET checksum = ?1 WHERE pos = ?2") { st in
+                (StoreSum.row(st.text(1) ?? "", key: st.int(0)), .int(st.int(0)))
+            }
+        }
+        try sumRows("SELECT seq, stack, step FROM history", "UPDATE history SET checksum = ?1 WHERE seq = ?2") { st in
+            (StoreSum.row((st.text(1) ?? "") + "\u{1F}" + (st.text(2) ?? ""), key: st.int(0)), .int(st.int(0)))
+        }
+        try sumRows("SELECT uid, deleted_at FROM tombstones", "UPDATE tombstones SET checksum = ?1 WHERE uid = ?2") { st in
+            (StoreSum.row((st.text(0) ?? "") + "\u{1F}" + (st.text(1) ?? ""), key: 0), .text(st.text(0)))
+        }
+        _ = try readMeta()
+        _ = try readHistory()
+        try sumRows("SELECT id, record FROM tasks", "UPDATE tasks SET checksum = ?1 WHERE id = ?2") { (read) throws(SQLiteError) in
+            var bytes: [UInt8] = []
             bytes.removeAll(keepingCapacity: true)
             _ = read.appendBytes(1, to: &bytes)
             let id = read.int(0)
@@ -97,9 +115,37 @@ extension SQLiteStore {
                 throw SQLiteError.damage("tasks row id \(id): its record cannot be read: \(error.message)")
             }
             guard Int64(recordID) == id else { throw SQLiteError.damage("tasks row id \(id): its record says id \(recordID)") }
+            return (bytes.withUnsafeBytes { StoreSum.row($0, key: id) }, .int(id))
+        }
+    }
+
+    enum RowKey {
+        case int(Int64)
+        case text(String?)
+    }
+
+    /// Gives each row `select` reads the checksum `sum` makes of it, through `update` (?1 the
+    /// checksum, ?2 the row's key). The rows are read whole first: SQLite does not promise what a
+    /// query sees of a table updated while it steps through it.
+    private func sumRows(_ select: String, _ update: String,
+                         _ sum: (SQLiteStatement) throws(SQLiteError) -> (Int64, RowKey)) throws(SQLiteError) {
+        var rows: [(Int64, RowKey)] = []
+        let read = try db.statement(select)
+        do throws(SQLiteError) {
+            while try read.step() { rows.append(try sum(read)) }
+        } catch {
+            read.reset()
+            throw error
+        }
+        read.reset()
+        let put = try db.statement(update)
+        for (value, key) in rows {
             put.reset()
-            put.bind(1, bytes.withUnsafeBytes { StoreSum.record($0, id: id) })
-            put.bind(2, id)
+            put.bind(1, value)
+            switch key {
+            case .int(let k): put.bind(2, k)
+            case .text(let k): put.bind(2, k)
+            }
             try put.run()
         }
     }
@@ -111,9 +157,13 @@ extension SQLiteStore {
     func readMeta() throws(SQLiteError) -> Store.Meta {
         var doc = "{\"format\": \"kept-store\", \"version\": 1"
         var extra = "{}"
-        let st = try db.statement("SELECT key, value FROM meta")
+        let st = try db.statement("SELECT key, value, \(sumColumn) FROM meta")
         while try st.step() {
             guard let k = st.text(0), let v = st.text(1) else { continue }
+            if hasSums, st.isNull(2) || StoreSum.row(v, key: StoreSum.key(k)) != st.int(2) {
+                st.reset()
+                throw SQLiteError.damage("meta \(k): its value does not match its checksum")
+            }
             switch k {
             case "nextId", "settings", "plan": doc += ", \(JSONWriter.compact(.string(k))): \(v)"
             case "extra": extra = v
@@ -122,7 +172,7 @@ extension SQLiteStore {
         }
         st.reset()
         for table in ["projects", "areas", "filters"] {
-            doc += ", \"\(table)\": [" + (try records("SELECT record FROM \(table) ORDER BY pos")).joined(separator: ",") + "]"
+            doc += ", \"\(table)\": [" + (try records(table)).joined(separator: ",") + "]"
         }
         doc += "}"
         guard case .success(var s) = StoreCodec.decode(Array(doc.utf8)) else {
@@ -137,8 +187,18 @@ extension SQLiteStore {
     }
 
     func readHistory() throws(SQLiteError) -> Journal {
-        let undo = try records("SELECT step FROM history WHERE stack = 'undo' ORDER BY seq")
-        let redo = try records("SELECT step FROM history WHERE stack = 'redo' ORDER BY seq")
+        var undo: [String] = [], redo: [String] = []
+        let st = try db.statement("SELECT seq, stack, step, \(sumColumn) FROM history ORDER BY seq")
+        while try st.step() {
+            let stack = st.text(1) ?? "", step = st.text(2) ?? "null"
+            if hasSums, st.isNull(3) || StoreSum.row(stack + "\u{1F}" + step, key: st.int(0)) != st.int(3) {
+                let seq = st.int(0)
+                st.reset()
+                throw SQLiteError.damage("step \(seq): it does not match its checksum")
+            }
+            if stack == "redo" { redo.append(step) } else { undo.append(step) }
+        }
+        st.reset()
         let doc = "{\"history\": {\"undo\": [" + undo.joined(separator: ",") + "], \"redo\": [" + redo.joined(separator: ",") + "]}}"
         guard case .success(let s) = StoreCodec.decode(Array(doc.utf8)) else {
             throw SQLiteError.damage(try damagedStep() ?? "the undo history cannot be read")
@@ -157,11 +217,19 @@ extension SQLiteStore {
         return nil
     }
 
-    private func records(_ sql: String) throws(SQLiteError) -> [String] {
-        let st = try db.statement(sql)
+    /// The records of a small table (projects, areas, filters) in order, each checked against
+    /// its checksum.
+    private func records(_ table: String) throws(SQLiteError) -> [String] {
+        let st = try db.statement("SELECT pos, record, \(sumColumn) FROM \(table) ORDER BY pos")
         defer { st.reset() }
         var out: [String] = []
-        while try st.step() { out.append(st.text(0) ?? "null") }
+        while try st.step() {
+            let r = st.text(1) ?? "null"
+            if hasSums, st.isNull(2) || StoreSum.row(r, key: st.int(0)) != st.int(2) {
+                throw SQLiteError.damage("\(table) row \(st.int(0)): its record does not match its checksum")
+            }
+            out.append(r)
+        }
         return out
     }
 
@@ -174,20 +242,24 @@ extension SQLiteStore {
             try st.run()
             return
         }
-        let st = try db.statement("INSERT INTO meta (key, value) VALUES (?1, ?2) ON CONFLICT (key) DO UPDATE SET value = excluded.value")
+        let st = try db.statement("INSERT INTO meta (key, value, checksum) VALUES (?1, ?2, ?3) "
+                                  + "ON CONFLICT (key) DO UPDATE SET value = excluded.value, checksum = excluded.checksum")
         st.bind(1, key)
         st.bind(2, value)
+        st.bind(3, StoreSum.row(value, key: StoreSum.key(key)))
         try st.run()
     }
 
     /// Replaces a small table's rows (projects, areas, saved filters: few, and ordered).
     func rewrite(_ table: String, _ items: [JSONValue]) throws(SQLiteError) {
         try db.exec("DELETE FROM \(table)")
-        let st = try db.statement("INSERT INTO \(table) (pos, record) VALUES (?1, ?2)")
+        let st = try db.statement("INSERT INTO \(table) (pos, record, checksum) VALUES (?1, ?2, ?3)")
         for (k, v) in items.enumerated() {
             st.reset()
+            let record = JSONWriter.compact(v)
             st.bind(1, k)
-            st.bind(2, JSONWriter.compact(v))
+            st.bind(2, record)
+            st.bind(3, StoreSum.row(record, key: Int64(k)))
             try st.step()
         }
         st.reset()
@@ -222,10 +294,12 @@ extension SQLiteStore {
             currentMeta.nextID = n
             try putMeta("nextId", String(n))
         case .tombstone(let t):
-            let st = try db.statement("INSERT INTO tombstones (uid, deleted_at, seq) VALUES (?1, ?2, (SELECT coalesce(max(seq), 0) + 1 FROM tombstones)) "
-                                      + "ON CONFLICT (uid) DO UPDATE SET deleted_at = excluded.deleted_at, seq = excluded.seq")
+            let st = try db.statement("INSERT INTO tombstones (uid, deleted_at, seq, checksum) VALUES (?1, ?2, (SELECT coalesce(max(seq), 0) + 1 FROM tombstones), ?3) "
+                                      + "ON CONFLICT (uid) DO UPDATE SET deleted_at = excluded.deleted_at, seq = excluded.seq, checksum = excluded.checksum")
+            let at = TimeText.isoInstant(t.deletedAt, in: .utc)
             st.bind(1, t.uid.description)
-            st.bind(2, TimeText.isoInstant(t.deletedAt, in: .utc))
+            st.bind(2, at)
+            st.bind(3, StoreSum.row(t.uid.description + "\u{1F}" + at, key: 0))
             try st.run()
             hasTombstones = true
             try db.exec("DELETE FROM tombstones WHERE seq <= (SELECT max(seq) FROM tombstones) - \(Tombstone.limit)")
@@ -256,10 +330,14 @@ extension SQLiteStore {
                 try db.exec("DELETE FROM history WHERE stack = '\(stack)'")
                 return
             }
-            let st = try db.statement("INSERT INTO history (seq, stack, changes, step) VALUES ((SELECT coalesce(max(seq), 0) + 1 FROM history), ?1, ?2, ?3)")
-            st.bind(1, stack)
-            st.bind(2, s.changes.count)
-            st.bind(3, JSONWriter.compact(StoreCodec.stepValue(s)))
+            let seq = (try db.integer("SELECT coalesce(max(seq), 0) + 1 FROM history")) ?? 1
+            let step = JSONWriter.compact(StoreCodec.stepValue(s))
+            let st = try db.statement("INSERT INTO history (seq, stack, changes, step, checksum) VALUES (?1, ?2, ?3, ?4, ?5)")
+            st.bind(1, seq)
+            st.bind(2, stack)
+            st.bind(3, s.changes.count)
+            st.bind(4, step)
+            st.bind(5, StoreSum.row(stack + "\u{1F}" + step, key: seq))
             try st.run()
         }
         func popNewest(_ stack: String) throws(SQLiteError) {
@@ -320,7 +398,7 @@ extension SQLiteStore {
 
     static let columnsSQL = """
     INSERT INTO tasks (uid, id, title, status, kind, due_day, due_minute, priority, project, project_key, area_key, tag_keys,
-                       parent, estimate, held_until, created, modified, completed, reminders, record, record_sum)
+                       parent, estimate, held_until, created, modified, completed, reminders, record, checksum)
     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21)
     """
     static let insertSQL = columnsSQL
@@ -331,36 +409,47 @@ extension SQLiteStore {
       project_key = excluded.project_key, area_key = excluded.area_key, tag_keys = excluded.tag_keys,
       parent = excluded.parent, estimate = excluded.estimate, held_until = excluded.held_until,
       created = excluded.created, modified = excluded.modified, completed = excluded.completed,
-      reminders = excluded.reminders, record = excluded.record, record_sum = excluded.record_sum
+      reminders = excluded.reminders, record = excluded.record, checksum = excluded.checksum
     """
 
-    private func bindTask(_ st: SQLiteStatement, _ t: Task) throws(SQLiteError) {
-        st.bind(1, t.uid.description)
-        st.bind(2, t.id)
-        st.bind(3, t.title)
-        st.bind(4, t.status.rawValue)
-        st.bind(5, Int(StatusKind(t.status).rawValue))
-        st.bind(6, t.due.map { $0.date.dayNumber })
-        st.bind(7, t.due.flatMap { d in d.time.map { d.date.dayNumber * 1440 + $0.minuteOfDay } })
-        st.bind(8, t.priority.rawValue)
-        st.bind(9, t.project)
+    /// The lookup columns of a task's row, in the order of `columnsSQL` (1 to 19): what a write
+    /// binds and what `kept check` compares a row's columns with.
+    static func lookupColumns<S: TaskColumnSink>(_ t: Task, into s: inout S) {
+        s.put(1, t.uid.description)
+        s.put(2, t.id)
+        s.put(3, t.title)
+        s.put(4, t.status.rawValue)
+        s.put(5, Int(StatusKind(t.status).rawValue))
+        s.put(6, t.due.map { $0.date.dayNumber })
+        s.put(7, t.due.flatMap { d in d.time.map { d.date.dayNumber * 1440 + $0.minuteOfDay } })
+        s.put(8, t.priority.rawValue)
+        s.put(9, t.project)
         // Names as filters compare them: lowercased (an area without case or spacing; R-FIL-6).
-        st.bind(10, t.project?.lowercased())
-        st.bind(11, t.area.map(AreaName.key))
-        st.bind(12, t.tags.isEmpty ? nil : SQLiteStore.tagKeys(t.tags))
-        st.bind(13, t.parent)
-        st.bind(14, t.estimate?.minutes)
-        st.bind(15, t.heldUntil?.dayNumber)
-        st.bind(16, Int(t.createdAt.seconds))
-        st.bind(17, Int(t.modifiedAt.seconds))
-        st.bind(18, t.completedAt.map { Int($0.seconds) })
-        st.bind(19, t.reminders.count)
+        s.put(10, t.project?.lowercased())
+        s.put(11, t.area.map(AreaName.key))
+        s.put(12, t.tags.isEmpty ? nil : SQLiteStore.tagKeys(t.tags))
+        s.put(13, t.parent)
+        s.put(14, t.estimate?.minutes)
+        s.put(15, t.heldUntil?.dayNumber)
+        s.put(16, Int(t.createdAt.seconds))
+        s.put(17, Int(t.modifiedAt.seconds))
+        s.put(18, t.completedAt.map { Int($0.seconds) })
+        s.put(19, t.reminders.count)
+    }
+
+    /// The names of the lookup columns, 1 to 19.
+    static let lookupColumnNames = ["uid", "id", "title", "status", "kind", "due_day", "due_minute", "priority", "project", "project_key",
+                                    "area_key", "tag_keys", "parent", "estimate", "held_until", "created", "modified", "completed", "reminders"]
+
+    private func bindTask(_ st: SQLiteStatement, _ t: Task) throws(SQLiteError) {
+        var sink = BindSink(st: st)
+        SQLiteStore.lookupColumns(t, into: &sink)
         // The compact record, written straight into bytes (the same bytes as taskObject's).
         var record: [UInt8] = []
         record.reserveCapacity(384)
         StoreCodec.appendTaskRecord(t, to: &record, room: &recordRoom)
         st.bind(20, bytes: record)
-        st.bind(21, record.withUnsafeBytes { StoreSum.record($0, id: Int64(t.id)) })
+        st.bind(21, record.withUnsafeBytes { StoreSum.row($0, key: Int64(t.id)) })
     }
 
     /// A task's tags as one column: each lowercased, between unit separators, so a tag is
@@ -408,5 +497,37 @@ extension SQLiteStore {
             throw error
         }
         rollback()
+    }
+}
+
+/// Where a task's lookup columns go: bound to a statement, or compared with a row read.
+protocol TaskColumnSink {
+    mutating func put(_ k: Int32, _ v: Int?)
+    mutating func put(_ k: Int32, _ v: String?)
+}
+
+/// Binds the columns to a statement's parameters.
+struct BindSink: TaskColumnSink {
+    let st: SQLiteStatement
+    func put(_ k: Int32, _ v: Int?) { st.bind(k, v) }
+    func put(_ k: Int32, _ v: String?) { st.bind(k, v) }
+}
+
+/// Compares the columns with a row whose result columns 0 to 18 are the lookup columns, and
+/// names the first that differs.
+struct CompareSink: TaskColumnSink {
+    let st: SQLiteStatement
+    var differs: Int32?
+    mutating func put(_ k: Int32, _ v: Int?) {
+        guard differs == nil else { return }
+        let c = k - 1
+        let same = v.map { !st.isNull(c) && st.int(c) == Int64($0) } ?? st.isNull(c)
+        if !same { differs = k }
+    }
+    mutating func put(_ k: Int32, _ v: String?) {
+        guard differs == nil else { return }
+        let c = k - 1
+        let same = v.map { !st.isNull(c) && st.text(c) == $0 } ?? st.isNull(c)
+        if !same { differs = k }
     }
 }

@@ -39,6 +39,8 @@ public final class SQLiteStore: StoreBackend {
     private(set) var hasSums = true
     /// Whether the connection may write (a check, a convert or a backup reads only).
     let readOnly: Bool
+    /// Whether `useWAL` has run.
+    private var walSet = false
     public private(set) var hasPending = false
     /// Set while a large import into an empty store has dropped the secondary indexes of
     /// the tasks (SQLiteStore.taskIndexes): the commit makes them again before it commits.
@@ -71,7 +73,11 @@ public final class SQLiteStore: StoreBackend {
     /// refused and never written. `readOnly` reads an existing store and never writes it.
     public static func open(_ path: String, readOnly: Bool = false) -> Result<SQLiteStore, StoreError> {
         let p = StorePath(path)
-        let exists = access(p.target, F_OK) == 0
+        var exists = access(p.target, F_OK) == 0
+        if !exists, !readOnly {
+            if let e = create(p, path) { return .failure(e) }
+            exists = true
+        }
         let size: Int = {
             var st = stat()
             return stat(p.target, &st) == 0 ? Int(st.st_size) : 0
@@ -88,12 +94,10 @@ public final class SQLiteStore: StoreBackend {
         // A store opened for reading still has a read-write connection, so that closing it
         // removes the -wal and -shm that reading made; it is never written (`apply` refuses), and
         // the checkpoint at close only copies what other connections committed.
-        switch SQLiteDatabase.open(p.target, create: !exists) {
+        switch SQLiteDatabase.open(p.target, create: false) {
         case .success(let d): db = d
         case .failure(let e): return .failure(refusal(path, e))
         }
-        // A new store is the user's own (its -wal and -shm take the same mode).
-        if !exists { chmod(p.target, 0o600) }
         let s = SQLiteStore(db: db, file: p, readOnly: readOnly)
         do throws(SQLiteError) {
             db.busyTimeout(Int32(StoreFile.lockTimeoutMilliseconds))
@@ -131,19 +135,96 @@ public final class SQLiteStore: StoreBackend {
                 guard tables > 0 else { throw SQLiteError.damage("it has no tables") }
                 s.hasSums = version >= 2
             } else {
-                // WAL lets readers read while one process writes; FULL makes each commit durable.
-                // A file whose journal mode cannot change stays in the mode it has.
-                do throws(SQLiteError) { _ = try db.text("PRAGMA journal_mode=WAL") } catch where error.isBusy {}
+                // FULL makes each commit durable.
                 try db.exec("PRAGMA synchronous=FULL")
                 if tables == 0 || version < schemaVersion { try s.migrate() }
             }
             try s.readCaches()
+            // A store small enough to check whole on opening has every record checked too, so
+            // a process that may write learns of damage before anything is written.
+            if !readOnly, exists, size <= quickCheckBytes, tables > 0 {
+                s.verifyRecords()
+                if let e = s.readFailure {
+                    s.close()
+                    return .failure(e)
+                }
+            }
         } catch {
             if error.isDamage { db.keepWALOnClose() }
             db.close()
             return .failure(refusal(path, error))
         }
         return .success(s)
+    }
+
+    /// Makes a new store whole beside the path and links it into place, so no crash leaves a
+    /// file without the schema there (an empty file is refused as a store that lost its bytes).
+    /// When another process made it meanwhile, that one is the store.
+    private static func create(_ p: StorePath, _ path: String) -> StoreError? {
+        let tmp = StoreFile.directory(of: p.target) + "/.\(StoreFile.basename(of: p.target)).new-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        func clean() { for f in [tmp, tmp + "-journal", tmp + "-wal", tmp + "-shm"] { unlink(f) } }
+        defer { clean() }
+        let db: SQLiteDatabase
+        switch SQLiteDatabase.open(tmp, create: true) {
+        case .success(let d): db = d
+        case .failure(let e): return refusal(path, e)
+        }
+        // A new store is the user's own (its -wal and -shm take the same mode).
+        chmod(tmp, 0o600)
+        let s = SQLiteStore(db: db, file: StorePath(tmp), readOnly: false)
+        do throws(SQLiteError) {
+            try db.exec("PRAGMA synchronous=FULL")
+            try s.migrate()
+        } catch {
+            s.close()
+            return .writeFailed(path: path, reason: error.message)
+        }
+        s.close()
+        if link(tmp, p.target) != 0 {
+            let e = errno
+            // A file system without hard links gets a rename, which only a creator racing this
+            // one in the same instant could lose to.
+            let noLinks = e == EPERM || e == EOPNOTSUPP || e == EMLINK
+            guard e == EEXIST || (noLinks && access(p.target, F_OK) != 0 && rename(tmp, p.target) == 0) else {
+                return .writeFailed(path: path, reason: FileError(errno: e).reason)
+            }
+        }
+        // The new name is made durable before anything is committed under it.
+        let dir = openFolder(StoreFile.directory(of: p.target))
+        if dir >= 0 {
+            _ = fsync(dir)
+            closeFolder(dir)
+        }
+        return nil
+    }
+
+    /// Every task row against its checksum, the history and the tombstones, decoding nothing
+    /// more than that needs (the tasks are decoded when a statement reads them).
+    func verifyRecords() {
+        if hasSums {
+            do throws(SQLiteError) {
+                let st = try db.statement("SELECT id, checksum, record FROM tasks")
+                defer { st.reset() }
+                while try st.step() {
+                    let ok = !st.isNull(1) && st.withBytes(2) { StoreSum.row($0, key: st.int(0)) } == st.int(1)
+                    if !ok { damaged(table: "tasks", at: "row id \(st.int(0))", "its record does not match its checksum") }
+                }
+            } catch {
+                readFailed(error)
+            }
+        }
+        _ = history
+        _ = allTombstones()
+    }
+
+    /// Puts the database in WAL mode before its first write (readers then read while one
+    /// process writes). Not at opening: a store found damaged before it is written keeps its
+    /// bytes, the journal mode in its header included. A file whose mode cannot change now
+    /// (another connection reading it) stays in the mode it has.
+    func useWAL() {
+        guard !walSet else { return }
+        walSet = true
+        do throws(SQLiteError) { _ = try db.text("PRAGMA journal_mode=WAL") } catch {}
     }
 
     /// Closes the connection (its -wal is checkpointed and removed when it is the last one, and
@@ -226,12 +307,12 @@ public final class SQLiteStore: StoreBackend {
         do throws(SQLiteError) {
             if hasTombstones == nil { hasTombstones = (try db.integer("SELECT EXISTS (SELECT 1 FROM tombstones)") ?? 1) != 0 }
             guard hasTombstones != false else { return nil }
-            let st = try db.statement("SELECT deleted_at FROM tombstones WHERE uid = ?1")
+            let st = try db.statement("SELECT deleted_at, \(sumColumn) FROM tombstones WHERE uid = ?1")
             defer { st.reset() }
             st.bind(1, uid.description)
             guard try st.step() else { return nil }
-            guard let at = st.text(0).flatMap(TimeText.parseISOInstant) else {
-                damaged(table: "tombstones", at: uid.description, "its time cannot be read")
+            guard tombstoneSumHolds(uid.description, st.text(0), st, 1), let at = st.text(0).flatMap(TimeText.parseISOInstant) else {
+                damaged(table: "tombstones", at: uid.description, "it does not match its checksum, or its time does not read")
                 return nil
             }
             return Tombstone(uid: uid, deletedAt: at)
@@ -287,7 +368,7 @@ public final class SQLiteStore: StoreBackend {
     }
 
     /// The checksum column as the queries read it: NULL where the schema has none.
-    private var sumColumn: String { hasSums ? "record_sum" : "NULL" }
+    var sumColumn: String { hasSums ? "checksum" : "NULL" }
 
     /// Why the record in `bytes[from...]` does not match the checksum of the row `st` is on
     /// (columns: id, checksum, …), or nil when it does.
@@ -295,7 +376,7 @@ public final class SQLiteStore: StoreBackend {
         guard hasSums else { return nil }
         guard !st.isNull(1) else { return "it has no checksum" }
         let want = st.int(1)
-        let got = bytes.withUnsafeBytes { StoreSum.record(UnsafeRawBufferPointer(rebasing: $0[start...]), id: st.int(0)) }
+        let got = bytes.withUnsafeBytes { StoreSum.row(UnsafeRawBufferPointer(rebasing: $0[start...]), key: st.int(0)) }
         return got == want ? nil : "its record does not match its checksum"
     }
 
@@ -408,11 +489,12 @@ public final class SQLiteStore: StoreBackend {
     func allTombstones() -> [Tombstone] {
         var out: [Tombstone] = []
         do throws(SQLiteError) {
-            let st = try db.statement("SELECT uid, deleted_at FROM tombstones ORDER BY seq")
+            let st = try db.statement("SELECT uid, deleted_at, \(sumColumn) FROM tombstones ORDER BY seq")
             defer { st.reset() }
             while try st.step() {
-                guard let u = st.text(0).flatMap(TaskUID.init), let at = st.text(1).flatMap(TimeText.parseISOInstant) else {
-                    damaged(table: "tombstones", at: st.text(0), "its uid or time cannot be read")
+                guard tombstoneSumHolds(st.text(0) ?? "", st.text(1), st, 2), let u = st.text(0).flatMap(TaskUID.init),
+                      let at = st.text(1).flatMap(TimeText.parseISOInstant) else {
+                    damaged(table: "tombstones", at: st.text(0), "it does not match its checksum, or its uid or time does not read")
                     continue
                 }
                 out.append(Tombstone(uid: u, deletedAt: at))
@@ -423,6 +505,12 @@ public final class SQLiteStore: StoreBackend {
         return out
     }
 
+    /// Whether a tombstone's row matches the checksum in column `c` of `st`.
+    private func tombstoneSumHolds(_ uid: String, _ at: String?, _ st: SQLiteStatement, _ c: Int32) -> Bool {
+        guard hasSums else { return true }
+        return !st.isNull(c) && StoreSum.row(uid + "\u{1F}" + (at ?? ""), key: 0) == st.int(c)
+    }
+
     // MARK: changing
 
     /// Takes the write lock before a statement that may change the store reads it, so what
@@ -430,6 +518,7 @@ public final class SQLiteStore: StoreBackend {
     public func prepareToWrite() -> Result<Void, StoreError> {
         if let f = readFailure { return .failure(f) }
         guard !writing else { return .success(()) }
+        useWAL()
         do throws(SQLiteError) {
             try db.exec("BEGIN IMMEDIATE")
             writing = true
@@ -447,6 +536,7 @@ public final class SQLiteStore: StoreBackend {
         if !writing {
             // A change no statement announced: the lock is taken now, and what was read
             // before it must still be what the store holds.
+            useWAL()
             do throws(SQLiteError) {
                 try db.exec("BEGIN IMMEDIATE")
                 writing = true
@@ -576,3 +666,7 @@ public final class SQLiteStore: StoreBackend {
         hasTombstones = nil
     }
 }
+
+// Inside SQLiteStore `open` and `close` name its own methods; these are the system's.
+private func openFolder(_ path: String) -> Int32 { open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+private func closeFolder(_ fd: Int32) { close(fd) }

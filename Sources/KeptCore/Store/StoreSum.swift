@@ -40,11 +40,20 @@ public struct StoreSum: Sendable {
         bytes.withUnsafeBytes { of($0, seed: seed) }
     }
 
-    /// A task row's checksum as its column holds it: the record's bytes, seeded with the row's
-    /// id, so a record moved to another id is caught too.
-    static func record(_ bytes: UnsafeRawBufferPointer, id: Int64) -> Int64 {
-        Int64(bitPattern: of(bytes, seed: UInt64(bitPattern: id)))
+    /// A row's checksum as its column holds it: the record's bytes, seeded with the row's key
+    /// (a task's id, a list's position, a history step's number), so a record moved to another
+    /// row is caught too.
+    static func row(_ bytes: UnsafeRawBufferPointer, key: Int64) -> Int64 {
+        Int64(bitPattern: of(bytes, seed: UInt64(bitPattern: key)))
     }
+
+    static func row(_ text: String, key: Int64) -> Int64 {
+        var t = text
+        return t.withUTF8 { row(UnsafeRawBufferPointer($0), key: key) }
+    }
+
+    /// The key of a row keyed by a name (the meta table): the sum of the name.
+    static func key(_ name: String) -> Int64 { row(name, key: 0) }
 
     @inline(__always) static func round(_ acc: UInt64, _ input: UInt64) -> UInt64 {
         let a = acc &+ input &* p2
