@@ -43,7 +43,8 @@ release: deps
 # Unit tests (XCTest), repeat dates against python-dateutil, the peers' counts, every store of
 # examples/ and a 100,000-task store through load and save, 2,400 random filters against an
 # evaluator written from docs/FILTERS.md, exports read by icalendar, recurring-ical-events and
-# Taskwarrior and imported back, then every transcript in examples/ through the real binary.
+# Taskwarrior and imported back, random damage to a SQLite and a JSON store (200 tries each),
+# then every transcript in examples/ through the real binary.
 test: build
 	$(SWIFT) test
 	python3 Tests/differential/dateutil_diff.py
@@ -51,6 +52,7 @@ test: build
 	python3 Tests/differential/store_roundtrip.py
 	python3 Tests/differential/filter_diff.py
 	python3 Tests/differential/interop_peers.py
+	python3 Tests/differential/store_damage.py
 	$(KEPT_DEBUG) test examples/
 
 # The man page, made by the binary from its own tables of commands and options.
