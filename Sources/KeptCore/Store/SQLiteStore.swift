@@ -393,18 +393,7 @@ public final class SQLiteStore: StoreBackend {
             while try st.step() {
                 one.removeAll(keepingCapacity: true)
                 _ = st.appendBytes(2, to: &one)
-                if sumMismatch(st, one, from: 0) != nil { continue }
-                var r = JSONReader(bytes: one)
-                do throws(JSONError) {
-                    let t = try StoreCodec.decodeTask(&r)
-                    guard Int64(t.id) == st.int(0) else {
-                        damaged(table: "tasks", at: "row id \(st.int(0))", "its record says id \(t.id)")
-                        continue
-                    }
-                } catch {
-                    damaged(table: "tasks", at: "row id \(st.int(0))", "its record cannot be read: \(error.message)")
-                    continue
-                }
+                guard rowTask(st, one) != nil else { continue }
                 if n > 0 { good.append(contentsOf: [UInt8(ascii: ","), UInt8(ascii: "\n")]) }
                 good += one
                 n += 1
@@ -419,6 +408,29 @@ public final class SQLiteStore: StoreBackend {
             // The records are sound one by one but not together (two with one id or uid).
             damaged(table: "tasks", at: nil, e.message)
             return Store()
+        }
+    }
+
+    /// The task of the row `st` is on (columns: id, checksum, record; the record's bytes given),
+    /// or nil, with the damage reported, when the record fails its checksum, does not decode,
+    /// or says another id.
+    private func rowTask(_ st: SQLiteStatement, _ bytes: [UInt8]) -> Task? {
+        let row = "row id \(st.int(0))"
+        if let why = sumMismatch(st, bytes, from: 0) {
+            damaged(table: "tasks", at: row, why)
+            return nil
+        }
+        var r = JSONReader(bytes: bytes)
+        do throws(JSONError) {
+            let t = try StoreCodec.decodeTask(&r)
+            guard Int64(t.id) == st.int(0) else {
+                damaged(table: "tasks", at: row, "its record says id \(t.id)")
+                return nil
+            }
+            return t
+        } catch {
+            damaged(table: "tasks", at: row, "its record cannot be read: \(error.message)")
+            return nil
         }
     }
 
@@ -440,21 +452,7 @@ public final class SQLiteStore: StoreBackend {
             while try st.step() {
                 bytes.removeAll(keepingCapacity: true)
                 _ = st.appendBytes(2, to: &bytes)
-                if let why = sumMismatch(st, bytes, from: 0) {
-                    damaged(table: "tasks", at: "row id \(st.int(0))", why)
-                    continue
-                }
-                var r = JSONReader(bytes: bytes)
-                do throws(JSONError) {
-                    let t = try StoreCodec.decodeTask(&r)
-                    guard Int64(t.id) == st.int(0) else {
-                        damaged(table: "tasks", at: "row id \(st.int(0))", "its record says id \(t.id)")
-                        continue
-                    }
-                    out.append(t)
-                } catch {
-                    damaged(table: "tasks", at: "row id \(st.int(0))", "its record cannot be read: \(error.message)")
-                }
+                if let t = rowTask(st, bytes) { out.append(t) }
             }
         } catch {
             readFailed(error)
