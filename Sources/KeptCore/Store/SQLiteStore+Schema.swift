@@ -479,7 +479,8 @@ extension SQLiteStore {
         try db.exec("BEGIN IMMEDIATE")
         do throws(SQLiteError) {
             try db.exec("DELETE FROM tasks; DELETE FROM history; DELETE FROM tombstones")
-            for t in s.tasks { try upsert(t) }
+            // A second task with one uid is an error, never a replacement of the first.
+            for t in s.tasks { try upsert(t, replacing: false) }
             try rewrite("projects", s.projects.map { .object(StoreCodec.projectObject($0)) })
             try rewrite("areas", s.areas.map { .object(StoreCodec.areaObject($0)) })
             try rewrite("filters", s.filters.map { .object(StoreCodec.filterObject($0)) })

@@ -342,15 +342,12 @@ public final class SQLiteStore: StoreBackend {
             let st = try db.statement("SELECT id, \(sumColumn), record FROM tasks ORDER BY id")
             defer { st.reset() }
             while try st.step() {
-                let mark = bytes.count
-                if n > 0 { bytes.append(contentsOf: [UInt8(ascii: ","), UInt8(ascii: "\n")]) }
-                let start = bytes.count
-                _ = st.appendBytes(2, to: &bytes)
-                if let why = sumMismatch(st, bytes, from: start) {
-                    bytes.removeSubrange(mark...)
-                    damaged(table: "tasks", at: "row id \(st.int(0))", why)
+                guard sumHolds(st) else {
+                    damaged(table: "tasks", at: "row id \(st.int(0))", SQLiteStore.sumFails)
                     continue
                 }
+                if n > 0 { bytes.append(contentsOf: [UInt8(ascii: ","), UInt8(ascii: "\n")]) }
+                _ = st.appendBytes(2, to: &bytes)
                 n += 1
             }
         } catch {
@@ -370,15 +367,15 @@ public final class SQLiteStore: StoreBackend {
     /// The checksum column as the queries read it: NULL where the schema has none.
     var sumColumn: String { hasSums ? "checksum" : "NULL" }
 
-    /// Why the record in `bytes[from...]` does not match the checksum of the row `st` is on
-    /// (columns: id, checksum, …), or nil when it does.
-    private func sumMismatch(_ st: SQLiteStatement, _ bytes: [UInt8], from start: Int) -> String? {
-        guard hasSums else { return nil }
-        guard !st.isNull(1) else { return "it has no checksum" }
-        let want = st.int(1)
-        let got = bytes.withUnsafeBytes { StoreSum.row(UnsafeRawBufferPointer(rebasing: $0[start...]), key: st.int(0)) }
-        return got == want ? nil : "its record does not match its checksum"
+    /// Whether the record of the row `st` is on (columns: id, checksum, record) matches its
+    /// checksum, read where SQLite holds it. A NULL checksum reads as 0, which a record's
+    /// checksum is once in 2^64.
+    private func sumHolds(_ st: SQLiteStatement) -> Bool {
+        guard hasSums else { return true }
+        return st.withBytes(2) { StoreSum.row($0, key: st.int(0)) } == st.int(1)
     }
+
+    static let sumFails = "its record does not match its checksum"
 
     /// The tasks whose checksums held but which did not decode as one array (a record a version
     /// without checksums wrote, or damage the checksum was made over): each row read alone, so
@@ -416,8 +413,8 @@ public final class SQLiteStore: StoreBackend {
     /// or says another id.
     private func rowTask(_ st: SQLiteStatement, _ bytes: [UInt8]) -> Task? {
         let row = "row id \(st.int(0))"
-        if let why = sumMismatch(st, bytes, from: 0) {
-            damaged(table: "tasks", at: row, why)
+        guard sumHolds(st) else {
+            damaged(table: "tasks", at: row, SQLiteStore.sumFails)
             return nil
         }
         var r = JSONReader(bytes: bytes)
