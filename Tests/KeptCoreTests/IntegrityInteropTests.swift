@@ -196,3 +196,76 @@ final class IntegrityInteropTests: XCTestCase, SessionTesting {
         XCTAssertLessThan(Date().timeIntervalSince(started), 5)
     }
 }
+
+extension IntegrityInteropTests {
+    // MARK: F4: one uid (or one id) twice in a JSON store
+
+    /// The uid text of task `id` in a store.
+    func uid(_ store: Store, _ id: Int) throws -> String {
+        try XCTUnwrap(store.tasks.first { $0.id == id }).uid.description
+    }
+
+    /// Task `b` given task `a`'s uid was accepted, and `convert` into SQLite (whose key the uid
+    /// is) then dropped one of them. It is refused at `b`, naming both ids and the uid, the same
+    /// on the eager path, the one-thread and the two-thread loader, whichever of the fast path
+    /// and the general reader read the record.
+    func testAStoreWithOneUIDTwiceIsRefusedOnEveryPath() throws {
+        let store = StoreLoadTests.store(200, seed: 5)
+        let text = String(decoding: StoreCodec.encode(store), as: UTF8.self)
+        for (id, a, b, general) in [("uid-near", 3, 4, false), ("uid-across", 20, 180, false), ("uid-second-half", 150, 190, false),
+                                    ("uid-general", 7, 60, true), ("uid-back", 170, 30, false)] {
+            let ua = try uid(store, a), ub = try uid(store, b)
+            var broken = text.replacingOccurrences(of: "\"uid\":\"\(ub)\"", with: "\"uid\":\"\(ua)\"")
+            // White space inside a record leaves it to the general reader.
+            if general { broken = broken.replacingOccurrences(of: "{\"id\":\(b),", with: "{\"id\": \(b),") }
+            XCTAssertNotEqual(broken, text, id)
+            let bytes = Array(broken.utf8)
+            guard case .failure(let e) = StoreCodec.decode(bytes, deferTasks: false, parallelAt: Int.max) else { XCTFail("\(id): accepted"); continue }
+            let (first, second) = (min(a, b), max(a, b))
+            XCTAssertEqual(e.message, "tasks \(first) and \(second) have the same uid \(ua); a uid names one task", id)
+            // At the later record in the file (ids are in order here).
+            let at = try XCTUnwrap(broken.range(of: general ? "{\"id\": \(second)," : "{\"id\":\(second),"), id)
+            XCTAssertEqual(e.offset, broken.utf8.distance(from: broken.utf8.startIndex, to: at.lowerBound), id)
+            for parallelAt in [0, Int.max] {
+                guard case .failure(let d) = StoreCodec.decode(bytes, deferTasks: true, parallelAt: parallelAt) else { XCTFail("\(id): deferred accepted"); continue }
+                XCTAssertEqual(d, e, "\(id) parallelAt \(parallelAt)")
+            }
+        }
+    }
+
+    /// A record written before uids has the uid derived from it; another record with that uid
+    /// is the same repeat.
+    func testADerivedUIDTakenByAnotherTaskIsRefused() throws {
+        let store = StoreLoadTests.store(40, seed: 9)
+        let text = String(decoding: StoreCodec.encode(store), as: UTF8.self)
+        let u5 = try uid(store, 5), u9 = try uid(store, 9)
+        let broken = text.replacingOccurrences(of: "\"uid\":\"\(u5)\",", with: "").replacingOccurrences(of: "\"uid\":\"\(u9)\"", with: "\"uid\":\"\(u5)\"")
+        for (deferTasks, parallelAt) in [(false, Int.max), (true, Int.max), (true, 0)] {
+            guard case .failure(let e) = StoreCodec.decode(Array(broken.utf8), deferTasks: deferTasks, parallelAt: parallelAt) else { XCTFail("accepted"); continue }
+            XCTAssertEqual(e.message, "tasks 5 and 9 have the same uid \(u5); a uid names one task")
+        }
+        // Without the second, the derived uid is the one the store had.
+        let alone = text.replacingOccurrences(of: "\"uid\":\"\(u5)\",", with: "")
+        guard case .success(let s) = StoreCodec.decode(Array(alone.utf8)) else { return XCTFail("refused") }
+        XCTAssertEqual(s.tasks.first { $0.id == 5 }?.uid.description, u5)
+    }
+
+    /// Through the file: E0308 naming the store, with the place of the second record; nothing
+    /// is loaded. The same for one id twice.
+    func testAStoreFileWithARepeatedUIDOrIDIsUnreadable() throws {
+        let store = StoreLoadTests.store(10, seed: 3)
+        let text = String(decoding: StoreCodec.encode(store), as: UTF8.self)
+        let u1 = try uid(store, 1), u2 = try uid(store, 2)
+        let path = NSTemporaryDirectory() + "kept-integrity-f4-\(ProcessInfo.processInfo.processIdentifier).json"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        for (broken, message) in [(text.replacingOccurrences(of: "\"uid\":\"\(u2)\"", with: "\"uid\":\"\(u1)\""), "tasks 1 and 2 have the same uid \(u1)"),
+                                  (text.replacingOccurrences(of: "{\"id\":2,", with: "{\"id\":1,"), "two tasks have id 1")] {
+            try broken.write(toFile: path, atomically: true, encoding: .utf8)
+            guard case .failure(let d) = StoreFile.load(path) else { XCTFail("loaded"); continue }
+            XCTAssertEqual(d.code, .E0308)
+            let shown = DiagnosticRenderer(style: .short).render(d)
+            XCTAssertTrue(shown.contains(path), shown)
+            XCTAssertTrue(shown.contains(message), shown)
+        }
+    }
+}

@@ -21,6 +21,11 @@ extension StoreCodec {
         var inOrder = true
         /// The ids read, once they are out of order (in order, a repeat can only be the last id).
         var seen: Set<Int>? = nil
+        /// Each uid read, with its record's row in this run: two tasks with one uid would be
+        /// one task to everything that finds tasks by uid (an import, `convert` into SQLite,
+        /// whose key it is), so the second is refused. One insert into a table reserved for the
+        /// whole list, no allocation a record.
+        var uids: [TaskUID: Int] = [:]
         var error: JSONError? = nil
         /// Where the reader stopped: after the closing `]` for the run that ends the list.
         var end = 0
@@ -29,6 +34,7 @@ extension StoreCodec {
         init(reserving n: Int, dayStart: WallTime) {
             loader = TaskIndex.RecordLoader(reserving: n, dayStart: dayStart)
             offsets.reserveCapacity(n)
+            uids.reserveCapacity(n)
             var regions = PrefaultRegions()
             regions.add(&offsets)
             loader.index.prefaultColumns(&regions)
@@ -52,6 +58,10 @@ extension StoreCodec {
                 inOrder = false
             }
             if seen != nil, seen?.insert(record.id).inserted == false { throw r.error("two tasks have id \(record.id)", at: start) }
+            let uid = StoreCodec.uid(of: record, r)
+            if let row = uids.updateValue(offsets.count, forKey: uid) {
+                throw StoreCodec.sameUID(uid, first: loader.index.ids[row], second: record.id, r, at: start)
+            }
             offsets.append(start)
             loader.append(record, r)
             // A repeat that reads as no rule (frequency 4) is refused here as the eager load
@@ -120,7 +130,17 @@ extension StoreCodec {
                 try head.read(&r, &record)
             }
         }
+        // A uid of the second half that the first half holds too: the first such record in the
+        // file is where one pass would have stopped (each half is free of repeats of its own).
+        var uidRepeat: JSONError? = nil
         if let t = tail {
+            var first: (row: Int, headRow: Int, uid: TaskUID)? = nil
+            for (u, row) in t.uids {
+                if let h = head.uids[u], row < first?.row ?? Int.max { first = (row, h, u) }
+            }
+            if let f = first {
+                uidRepeat = sameUID(f.uid, first: head.loader.index.ids[f.headRow], second: t.loader.index.ids[f.row], r, at: t.offsets[f.row])
+            }
             r.position = t.end
             r.depth = t.depth
             head.append(t)
@@ -129,12 +149,26 @@ extension StoreCodec {
             var seen = Set<Int>()
             seen.reserveCapacity(head.loader.index.ids.count)
             for (k, id) in head.loader.index.ids.enumerated() where !seen.insert(id).inserted {
+                // Whichever repeat comes first in the file, as one pass meets it.
+                if let u = uidRepeat, u.offset < head.offsets[k] { throw u }
                 throw r.error("two tasks have id \(id)", at: head.offsets[k])
             }
         }
+        if let u = uidRepeat { throw u }
         var index = head.loader.index
         index.text = r.bytes // the spans of unescaped text point into the file
         return DeferredTasks(bytes: r.bytes, offsets: head.offsets, ids: index.ids, index: index, inOrder: head.inOrder)
+    }
+
+    /// A record's uid: its own, or for a record written before uids the one derived from it
+    /// (its title is built only then).
+    static func uid(of record: TaskRecord, _ r: JSONReader) -> TaskUID {
+        record.uid ?? TaskUID.derived(id: record.id, createdAt: record.createdAt, title: r.string(record.title))
+    }
+
+    /// Two tasks with one uid, refused at the second (docs/STORE.md, "Identity").
+    static func sameUID(_ uid: TaskUID, first: Int, second: Int, _ r: JSONReader, at offset: Int) -> JSONError {
+        r.error("tasks \(first) and \(second) have the same uid \(uid); a uid names one task", at: offset)
     }
 
     /// Reads records from `start` (the `{` of one) to the end of the list, on its own reader.
