@@ -269,3 +269,56 @@ extension IntegrityInteropTests {
         }
     }
 }
+
+extension IntegrityInteropTests {
+    // MARK: parent loops in an import
+
+    func jsonl(_ lines: [String], _ name: String) throws -> String {
+        let path = NSTemporaryDirectory() + "kept-integrity-\(name)-\(ProcessInfo.processInfo.processIdentifier).jsonl"
+        try lines.joined(separator: "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        addTeardownBlock { try? FileManager.default.removeItem(atPath: path) }
+        return path
+    }
+
+    /// Two records under each other and one under itself: the import used to drop those parents
+    /// without a word. Each is now a line of the report naming both tasks, and the store has no
+    /// loop.
+    func testParentLoopsOfAnImportAreReported() throws {
+        let s = session()
+        let path = try jsonl([
+            "{\"uid\":\"\(Self.u1)\",\"title\":\"A\",\"parentUid\":\"\(Self.u2)\"}",
+            "{\"uid\":\"\(Self.u2)\",\"title\":\"B\",\"parentUid\":\"\(Self.u1)\"}",
+            "{\"uid\":\"\(Self.u3)\",\"title\":\"C\",\"parentUid\":\"\(Self.u3)\"}",
+        ], "loops")
+        // A dry run adds nothing: only the loop of a task with itself shows.
+        XCTAssertEqual(lines(s, "import \"\(path)\" dry-run").filter { $0.hasPrefix("Parent") },
+                       ["Parent left out, it would make a loop of subtasks: 3 · C under 3 · line 3"])
+        let out = lines(s, "import \"\(path)\"")
+        XCTAssertEqual(out.filter { $0.hasPrefix("Parent") }, [
+            "Parent left out, it would make a loop of subtasks: 1 · A under 2 · line 1",
+            "Parent left out, it would make a loop of subtasks: 3 · C under 3 · line 3",
+        ], "\(out)")
+        XCTAssertEqual(s.store.task(1)?.parent, nil)
+        XCTAssertEqual(s.store.task(2)?.parent, 1)
+        XCTAssertEqual(s.store.task(3)?.parent, nil)
+        // A record that puts a task of the store under its own subtask: reported, and the task
+        // keeps the parent it had.
+        let change = try jsonl(["{\"uid\":\"\(Self.u1)\",\"title\":\"A\",\"parentUid\":\"\(Self.u2)\",\"modifiedAt\":\"2030-01-01T00:00:00Z\"}"], "loop-change")
+        XCTAssertEqual(lines(s, "import \"\(change)\"").filter { $0.hasPrefix("Parent") },
+                       ["Parent left out, it would make a loop of subtasks: 1 · A under 2 · line 1"])
+        XCTAssertEqual(s.store.task(1)?.parent, nil)
+        XCTAssertEqual(s.store.task(2)?.parent, 1)
+    }
+
+    /// The engine's report holds them typed, in the file's order.
+    func testParentLoopsAreInTheReport() throws {
+        let s = session()
+        func rec(_ title: String, _ uid: String, parent: String, line: Int) -> ImportedTask {
+            var r = ImportedTask(task: Task(id: 0, title: title, createdAt: .epoch, uid: TaskUID(uid)), hasUID: true, fields: [.title, .parent], line: line)
+            r.parentUID = TaskUID(parent)
+            return r
+        }
+        let report = try s.engine.importTasks([rec("A", Self.u1, parent: Self.u2, line: 1), rec("B", Self.u2, parent: Self.u1, line: 2)])
+        XCTAssertEqual(report.parentLoops, [ImportReport.ParentLoop(id: 1, title: "A", parent: 2, line: 1)])
+    }
+}
