@@ -322,3 +322,47 @@ extension IntegrityInteropTests {
         XCTAssertEqual(report.parentLoops, [ImportReport.ParentLoop(id: 1, title: "A", parent: 2, line: 1)])
     }
 }
+
+extension IntegrityInteropTests {
+    // MARK: invisible characters in text output
+
+    /// Bidi overrides, isolates and marks and zero-width characters were printed raw: a title
+    /// could read in another order than it is. They are escaped as control characters are.
+    func testBidiAndZeroWidthCharactersAreEscaped() {
+        let table: [(String, UInt32)] = [
+            ("inv-lre", 0x202A), ("inv-rle", 0x202B), ("inv-pdf", 0x202C), ("inv-lro", 0x202D), ("inv-rlo", 0x202E),
+            ("inv-lri", 0x2066), ("inv-rli", 0x2067), ("inv-fsi", 0x2068), ("inv-pdi", 0x2069),
+            ("inv-lrm", 0x200E), ("inv-rlm", 0x200F), ("inv-alm", 0x061C),
+            ("inv-zwsp", 0x200B), ("inv-zwnj", 0x200C), ("inv-zwj", 0x200D), ("inv-wj", 0x2060), ("inv-bom", 0xFEFF),
+        ]
+        for (id, v) in table {
+            guard let u = Unicode.Scalar(v) else { return XCTFail(id) }
+            let hex = String(v, radix: 16)
+            let escape = "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            XCTAssertEqual(DisplayText.escaped("Pay \(Character(u))rent"), "Pay \(escape)rent", id)
+            XCTAssertEqual(DisplayText.escaped("\(Character(u))"), escape, id)
+        }
+        // Joiners where a script or an emoji sequence needs them stay.
+        for kept in ["👨\u{200D}👩\u{200D}👧", "🏳\u{FE0F}\u{200D}🌈", "می\u{200C}خواهم", "क्\u{200D}ष"] {
+            XCTAssertEqual(DisplayText.escaped(kept), kept)
+        }
+        XCTAssertEqual(DisplayText.escaped("a\u{200D}b \u{200C}x"), "a\\u200db \\u200cx")
+        // Kept's own punctuation and other text past ASCII are no reason to copy.
+        for plain in ["Pay rent · due Tue — 3 → 4…", "Tâche ☕ 😀", "\u{2010}\u{2030}\u{2070}\u{FEFE}"] {
+            XCTAssertFalse(DisplayText.mayNeedEscapes(plain), plain)
+            XCTAssertEqual(DisplayText.escaped(plain), plain)
+        }
+        // Under a caret, one column that is not the override.
+        XCTAssertEqual(DisplayText.picture("\u{202E}"), "\u{FFFD}")
+    }
+
+    /// Through a statement: the list shows the escape, the JSON keeps the text exactly.
+    func testATitleWithAnOverrideIsListedEscaped() throws {
+        let s = session()
+        XCTAssertFalse(run(s, "add Invoice \u{202E}fdp.exe").failed)
+        let out = run(s, "list").lines.joined(separator: "\n")
+        XCTAssertTrue(out.contains("Invoice \\u202efdp.exe"), out)
+        XCTAssertFalse(out.unicodeScalars.contains("\u{202E}"), out)
+        XCTAssertEqual(s.store.task(1)?.title, "Invoice \u{202E}fdp.exe", "the store keeps the text as it is")
+    }
+}
