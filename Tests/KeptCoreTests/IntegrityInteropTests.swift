@@ -366,3 +366,27 @@ extension IntegrityInteropTests {
         XCTAssertEqual(s.store.task(1)?.title, "Invoice \u{202E}fdp.exe", "the store keeps the text as it is")
     }
 }
+
+extension IntegrityInteropTests {
+    // MARK: list limit -1
+
+    /// `list limit -1` was a text search for "limit -1" ("Nothing matches"); a word a reader
+    /// takes for a number after `limit` is the clause's, and refused at that word.
+    func testAListLimitThatIsNoCountIsAnErrorAtIt() {
+        let s = session()
+        XCTAssertFalse(run(s, "add a").failed)
+        for (id, text) in [("lim-neg", "list limit -1"), ("lim-plus", "list limit +5"), ("lim-frac", "list limit 2.5"),
+                           ("lim-huge", "list limit 99999999999999999999"), ("lim-after", "list #x or a limit -3")] {
+            let r = run(s, text)
+            XCTAssertEqual(r.diagnostics.map(\.code), [.E0102], "\(id): \(r.lines)")
+            XCTAssertEqual(r.diagnostics.first?.message, "expected a whole number of rows after 'limit'", id)
+            let word = String(text.split(separator: " ").last ?? "")
+            let start = text.utf8.count - word.utf8.count
+            XCTAssertEqual(r.diagnostics.first?.range, SourceRange(start: start, end: text.utf8.count), id)
+        }
+        // A limit that is a count, and a word that is no number, are as before.
+        XCTAssertEqual(lines(s, "list limit 1"), ["All 1 task", "1  a"])
+        XCTAssertEqual(lines(s, "list limit 0"), ["0 of 1 task"])
+        XCTAssertEqual(lines(s, "list limit x"), ["Nothing matches these filters · 1 task · 1 filter on"])
+    }
+}
