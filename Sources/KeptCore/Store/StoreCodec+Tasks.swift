@@ -160,10 +160,11 @@ extension StoreCodec {
         return DeferredTasks(bytes: r.bytes, offsets: head.offsets, ids: index.ids, index: index, inOrder: head.inOrder)
     }
 
-    /// A record's uid: its own, or for a record written before uids the one derived from it
-    /// (its title is built only then).
+    /// A record's uid: its own, or for a record written before uids the one derived from it,
+    /// from the title's bytes in the file (no String is built unless the title has escapes).
     static func uid(of record: TaskRecord, _ r: JSONReader) -> TaskUID {
-        record.uid ?? TaskUID.derived(id: record.id, createdAt: record.createdAt, title: r.string(record.title))
+        if let u = record.uid { return u }
+        return r.withText(record.title) { TaskUID.derived(id: record.id, createdAt: record.createdAt, titleBytes: $0) }
     }
 
     /// Two tasks with one uid, refused at the second (docs/STORE.md, "Identity").
