@@ -244,6 +244,16 @@ extension IntegrityInteropTests {
             guard case .failure(let e) = StoreCodec.decode(Array(broken.utf8), deferTasks: deferTasks, parallelAt: parallelAt) else { XCTFail("accepted"); continue }
             XCTAssertEqual(e.message, "tasks 5 and 9 have the same uid \(u5); a uid names one task")
         }
+        // The other way round, across the halves: task 3 holds the uid task 30 derives.
+        let u30 = try uid(store, 30), u3 = try uid(store, 3)
+        let back = text.replacingOccurrences(of: "\"uid\":\"\(u30)\",", with: "").replacingOccurrences(of: "\"uid\":\"\(u3)\"", with: "\"uid\":\"\(u30)\"")
+        var errors: [JSONError] = []
+        for (deferTasks, parallelAt) in [(false, Int.max), (true, Int.max), (true, 0)] {
+            guard case .failure(let e) = StoreCodec.decode(Array(back.utf8), deferTasks: deferTasks, parallelAt: parallelAt) else { XCTFail("accepted"); continue }
+            XCTAssertEqual(e.message, "tasks 3 and 30 have the same uid \(u30); a uid names one task")
+            errors.append(e)
+        }
+        XCTAssertEqual(Set(errors.map(\.offset)).count, 1, "at the same record on every path")
         // Without the second, the derived uid is the one the store had.
         let alone = text.replacingOccurrences(of: "\"uid\":\"\(u5)\",", with: "")
         guard case .success(let s) = StoreCodec.decode(Array(alone.utf8)) else { return XCTFail("refused") }
@@ -388,5 +398,48 @@ extension IntegrityInteropTests {
         XCTAssertEqual(lines(s, "list limit 1"), ["All 1 task", "1  a"])
         XCTAssertEqual(lines(s, "list limit 0"), ["0 of 1 task"])
         XCTAssertEqual(lines(s, "list limit x"), ["Nothing matches these filters · 1 task · 1 filter on"])
+    }
+}
+
+extension IntegrityInteropTests {
+    /// The loader's table of uids: every repeat found with its earlier row, across growth past
+    /// the reservation, and uids that differ in one bit kept apart.
+    func testTheUIDTableFindsEveryRepeatAndNothingElse() {
+        var t = UIDTable(reserving: 4)
+        var rng = SplitMix(seed: 28)
+        var made: [TaskUID] = []
+        for k in 0..<20_000 {
+            let u = k % 2 == 0 ? TaskUID(hi: rng.next(), lo: rng.next()) : TaskUID(hi: made[k - 1].hi, lo: made[k - 1].lo ^ 1)
+            XCTAssertNil(t.insert(u, row: k), "uid-table-\(k)")
+            made.append(u)
+        }
+        XCTAssertEqual(t.count, 20_000)
+        for k in stride(from: 0, to: 20_000, by: 997) {
+            XCTAssertEqual(t.row(of: made[k]), k)
+            XCTAssertEqual(t.insert(made[k], row: 99_999), k, "a repeat names the first row")
+        }
+        XCTAssertEqual(t.count, 20_000, "a repeat is not added")
+        XCTAssertNil(t.row(of: TaskUID(hi: 1, lo: 2)))
+    }
+
+    /// The check over many uids: the first repeat in the file's order, within a run or across
+    /// two, whichever bits the uids fall on; none in distinct uids.
+    func testTheFirstRepeatOfManyUIDsIsFound() {
+        var rng = SplitMix(seed: 2028)
+        let uids = (0..<60_000).map { _ in TaskUID(hi: rng.next(), lo: rng.next()) }
+        func segments(_ list: [TaskUID], split: Int) -> [StoreCodec.UIDSegment] {
+            [StoreCodec.UIDSegment(entries: list[..<split].enumerated().map { ($0.element, $0.offset) }, base: 0),
+             StoreCodec.UIDSegment(entries: list[split...].enumerated().map { ($0.element, $0.offset) }, base: split)]
+        }
+        XCTAssertNil(StoreCodec.heldUIDRepeat(segments(uids, split: 30_000)))
+        var planted = uids
+        planted[45_000] = uids[100]   // across the runs
+        planted[50_000] = uids[20_000] // later, within the first run's uids
+        planted[12_000] = uids[11_000] // the first in the file
+        for split in [0, 11_500, 30_000, 60_000] {
+            let p = StoreCodec.heldUIDRepeat(segments(planted, split: split))
+            XCTAssertEqual(p?.first, 11_000, "split \(split)")
+            XCTAssertEqual(p?.second, 12_000, "split \(split)")
+        }
     }
 }

@@ -37,7 +37,7 @@ public enum StoreCodec {
         var store = Store()
         var nextID: Int? = nil
         var seen = Set<Int>()
-        var uids: [TaskUID: Int] = [:]
+        var uids = UIDTable(reserving: 0)
         while let key = try r.nextKey() {
             r.skipWhitespace()
             let at = r.offset
@@ -113,7 +113,8 @@ public enum StoreCodec {
                     try readTask(&r, into: &record, keep: true)
                     guard seen.insert(record.id).inserted else { throw r.error("two tasks have id \(record.id)", at: start) }
                     let t = task(record, r)
-                    if let first = uids.updateValue(record.id, forKey: t.uid) { throw sameUID(t.uid, first: first, second: record.id, r, at: start) }
+                    // Every uid, derived ones too: the task has worked its uid out already.
+                    if let row = uids.insert(t.uid, row: tasks.count) { throw sameUID(t.uid, first: tasks[row].id, second: record.id, r, at: start) }
                     if record.hasRepeat, t.repeatRule?.rule == nil { throw unreadableRepeat(record, r) }
                     tasks.append(t)
                 }
