@@ -52,7 +52,8 @@ final class BatchRunner {
             report(e.isTooLarge ? Catalog.scriptTooLarge(path) : Catalog.scriptUnreadable(path, reason: e.reason))
             unreadable = true
             return nil
-        case .success(let bytes):
+        case .success(let read):
+            let bytes = SourceFile.droppingBOM(read)
             let file = SourceFile(name: path, bytes: bytes)
             if let bad = firstInvalidUTF8(bytes) {
                 report(Catalog.invalidUTF8(file: file, offset: bad))
@@ -148,7 +149,7 @@ final class BatchRunner {
             case .script(let path):
                 let file: SourceFile?
                 if path == "-" {
-                    let f = readAllStdin(limit: Limits.scriptBytes).map { SourceFile(name: "<stdin>", bytes: $0) }
+                    let f = readAllStdin(limit: Limits.scriptBytes).map { SourceFile(name: "<stdin>", bytes: SourceFile.droppingBOM($0)) }
                     if f == nil {
                         report(Catalog.scriptTooLarge("<stdin>"))
                         unreadable = true

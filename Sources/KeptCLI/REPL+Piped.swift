@@ -14,10 +14,16 @@ extension REPL {
         var modifiers: [TranscriptDirective] = []
         // A line read ahead to see whether it continues the statement before it, with its kind.
         var lookahead: (input: EditorInput, kind: TranscriptReader.Line?)? = nil
+        // A BOM before the first line is no part of the input, as at the start of a script file.
+        var first = true
         func next() -> (input: EditorInput, kind: TranscriptReader.Line?) {
             if let l = lookahead { lookahead = nil; return l }
             let input = editor.read(prompt: "")
-            if case .line(let l) = input { return (input, reader.read(l.utf8)) }
+            defer { first = false }
+            if case .line(let raw) = input {
+                let l = first ? SourceFile.droppingBOM(raw) : raw
+                return (.line(l), reader.read(l.utf8))
+            }
             return (input, nil)
         }
         while !quit {

@@ -102,7 +102,7 @@ struct ScriptTest {
         let short = DiagnosticRenderer(style: .short)
         let bytes: [UInt8]
         switch StoreFile.readBytes(path, limit: Limits.scriptBytes) {
-        case .success(let b): bytes = b
+        case .success(let b): bytes = SourceFile.droppingBOM(b)
         case .failure(let e):
             let d = e.isTooLarge ? Catalog.scriptTooLarge(path) : Catalog.scriptUnreadable(path, reason: e.reason)
             report.errors.append(short.render(d))

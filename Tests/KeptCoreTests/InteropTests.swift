@@ -315,9 +315,9 @@ final class InteropTests: XCTestCase, SessionTesting {
         let cases: [(String, String, String, Int, Int?)] = [
             ("tw-bad-1", "[\n{\"uuid\":\"\(Self.u1)\",\"description\":\"A\"},\n{\"description\": \"B\",}\n]", "E0603", 3, 20),
             ("tw-bad-2", "[\n{\"description\":\"A\",\"status\":\"sleeping\"}\n]", "E0604", 2, nil),
-            ("tw-bad-3", "[\n{\"description\":\"A\",\"due\":\"tomorrow\"}\n]", "E0603", 2, 26),
+            ("tw-bad-3", "[\n{\"description\":\"A\",\"due\":\"tomorrow\"}\n]", "E0604", 2, 26),
             ("tw-bad-4", "[\n{\"description\":\"A\"}", "E0603", 2, nil),
-            ("tw-bad-5", "[\n{\"status\":\"pending\"}\n]", "E0603", 2, 1),
+            ("tw-bad-5", "[\n{\"status\":\"pending\"}\n]", "E0607", 2, 1),
             ("tw-bad-6", "{\"description\":\"A\"} x", "E0603", 1, 21),
         ]
         for (id, text, code, line, col) in cases {

@@ -137,9 +137,17 @@ final class StoreLoadTests: XCTestCase {
     }
 
     func testErrorsAreTheSameOnEveryPath() throws {
-        let base = Array(StoreCodec.encode(StoreLoadTests.store(200, seed: 5)))
+        let store = StoreLoadTests.store(200, seed: 5)
+        let base = Array(StoreCodec.encode(store))
         let text = String(decoding: base, as: UTF8.self)
-        let broken = [
+        func uid(_ id: Int) -> String { "\"uid\":\"" + (store.tasks.first { $0.id == id }?.uid.description ?? "") + "\"" }
+        let broken: [String] = [
+            text.replacingOccurrences(of: uid(30), with: uid(10)),                               // one uid twice, in the first half
+            text.replacingOccurrences(of: uid(190), with: uid(20)),                              // across the halves
+            text.replacingOccurrences(of: uid(160), with: uid(180)),                             // in the second half
+            text.replacingOccurrences(of: uid(190), with: uid(20)).replacingOccurrences(of: "{\"id\":20,", with: "{\"id\":180,"),
+            text.replacingOccurrences(of: uid(30), with: uid(10)).replacingOccurrences(of: "{\"id\":130,", with: "{\"id\":130 \"title\":\"x\","), // the repeat first
+            text.replacingOccurrences(of: uid(150), with: uid(10)).replacingOccurrences(of: "{\"id\":30,", with: "{\"id\":30 \"title\":\"x\","),   // the syntax error first
             text.replacingOccurrences(of: "{\"id\":150,", with: "{\"id\":149,"),                 // duplicate, in the second half
             text.replacingOccurrences(of: "{\"id\":20,", with: "{\"id\":180,"),                  // duplicate, out of order
             text.replacingOccurrences(of: "{\"id\":170,", with: "{\"id\":170,\"due\":{\"date\":\"2026-13-01\"},"),

@@ -770,6 +770,11 @@ public enum Catalog {
 
     // MARK: E04xx the plan
 
+    /// `list limit -1`, `limit 2.5`: a list's limit is a count of rows.
+    static func badListLimit(_ t: Token, file: SourceFile) -> Diagnostic {
+        expected("a whole number of rows", after: "limit", at: t, file: file, help: "limit takes a whole number, 0 or more: list limit 5")
+    }
+
     static func badPlanLimit(_ t: Token, file: SourceFile) -> Diagnostic {
         Diagnostic(code: .E0401, message: "a plan limit is a whole number from 1, or all", file: file,
                    range: t.kind == .end ? SourceRange.at(t.range.start) : t.range, label: "not a row count", help: "for example: plan limit 50")

@@ -52,8 +52,8 @@ struct ImportRun {
     /// Projects by lowercased name: what the store holds, and what this import makes.
     var projects: [String: Project] = [:]
     var newProjects: [String] = []
-    /// Children whose parent comes later in the file: (child id, parent uid, line).
-    var pendingParents: [(Int, TaskUID, Int)] = []
+    /// Children whose parent comes later in the file: (child id, parent uid, line, title).
+    var pendingParents: [(Int, TaskUID, Int, String)] = []
     /// The project of the record before, by its name as written: most files run in streaks.
     var lastProject: (name: String, project: Project)?
     /// The project's name in the store for each name as a record wrote it.
@@ -138,7 +138,15 @@ struct ImportRun {
             if r.hasModified, e.modifiedAt > r.task.modifiedAt { return note(r, .skip, id: e.id, reason: .newerHere) }
             if r.deleted { return remove(e, r) }
             var m = r.merged(into: e)
-            if r.fields.contains(.parent) { m.parent = parent(of: r, id: e.id) }
+            if r.fields.contains(.parent) {
+                m.parent = parent(of: r, id: e.id, title: m.title)
+                // A parent the store already has under this task would close a loop: reported,
+                // and the task keeps the parent it had.
+                if let k = m.parent, ImportRun.makesLoop(m, engine.store) {
+                    report.parentLoops.append(ImportReport.ParentLoop(id: e.id, title: m.title, parent: k, line: r.line))
+                    m.parent = e.parent
+                }
+            }
             if m.sameContent(as: e) { return note(r, .skip, id: e.id, reason: .same) }
             m.modifiedAt = r.task.modifiedAt
             m.pristine = false
@@ -171,7 +179,7 @@ struct ImportRun {
         t.nextOccurrence = nil
         // A record that does not say when the task was made: made now, by this import.
         if !r.fields.contains(.created) { t.createdAt = now }
-        t.parent = r.fields.contains(.parent) ? parent(of: r, id: t.id) : nil
+        t.parent = r.fields.contains(.parent) ? parent(of: r, id: t.id, title: t.title) : nil
         if t.due == nil, let rule = t.repeatRule?.rule {
             // A repeat needs a due (R-REP-7): the first occurrence on or after today.
             let spec = t.repeatRule
@@ -203,10 +211,10 @@ struct ImportRun {
 
     /// The parent's id, when the file or the store holds it; otherwise looked for again at
     /// the end of the file.
-    mutating func parent(of r: ImportedTask, id: Int) -> Int? {
+    mutating func parent(of r: ImportedTask, id: Int, title: String) -> Int? {
         guard let p = r.parentUID else { return nil }
         if let k = seen[p] ?? lookup.id(of: p), k != 0, k != id { return k }
-        pendingParents.append((id, p, r.line))
+        pendingParents.append((id, p, r.line, title))
         return nil
     }
 
@@ -258,15 +266,26 @@ struct ImportRun {
     /// After the last record: parents named before their child, the next id, the step.
     mutating func finish() throws(ImportError) {
         var unresolved = 0
-        for (child, p, _) in pendingParents {
+        for (child, p, line, title) in pendingParents {
             let found = seen[p] ?? lookup.id(of: p)
-            guard let k = found, k != 0, k != child, !options.dryRun, let c = engine.store.task(child) else {
+            guard let k = found, k != 0 else {
                 if found == nil { unresolved += 1 }
                 continue
             }
+            // Never silently: a parent that would close a loop is reported with both tasks.
+            let loop = ImportReport.ParentLoop(id: child, title: title, parent: k, line: line)
+            if k == child {
+                report.parentLoops.append(loop)
+                continue
+            }
+            // A dry run adds nothing, so a loop through tasks of the file is not seen in it.
+            guard !options.dryRun, let c = engine.store.task(child) else { continue }
             var a = c
             a.parent = k
-            guard !ImportRun.makesLoop(a, engine.store) else { continue }
+            guard !ImportRun.makesLoop(a, engine.store) else {
+                report.parentLoops.append(loop)
+                continue
+            }
             apply(.task(before: c, after: a))
         }
         if unresolved > 0 { report.notes.append("\(unresolved == 1 ? "1 parent" : "\(unresolved) parents") not in the file or the store: kept as the record's RELATED-TO") }

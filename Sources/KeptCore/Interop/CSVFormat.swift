@@ -15,6 +15,9 @@ public struct CSVReader: ImportSource {
     /// The last task at each indent, for subtasks and notes.
     var parents: [TaskUID] = []
     var held: ImportedTask?
+    /// The notes of the held task, given to it once when it goes: appending to a task's
+    /// comments one at a time copies them each time (they sit in its copy-on-write details).
+    var heldNotes: [JSONValue] = []
     var section: String?
 
     public init(_ input: ByteInput, context: DateContext, newUID: @escaping () -> TaskUID) {
@@ -92,26 +95,35 @@ public struct CSVReader: ImportSource {
             case "task", "":
                 let (t, indent) = try task(f, line: n)
                 parents = Array(parents.prefix(indent - 1)) + [t.task.uid]
-                if let h = held {
+                if let h = takeHeld() {
                     held = t
                     return h
                 }
                 held = t
             case "note":
-                guard var h = held else { continue }
+                guard held != nil else { continue }
                 var c = JSONObject([("text", .string(f["CONTENT"]?.0 ?? ""))])
                 c["at"] = .string(TimeText.isoInstant(context.zone.instant(for: context.now), in: .utc))
-                h.task.comments.append(.object(c))
-                h.fields.insert(.comments)
-                held = h
+                heldNotes.append(.object(c))
             case "section":
                 section = f["CONTENT"]?.0
             default:
                 continue
             }
         }
-        defer { held = nil }
-        return held
+        return takeHeld()
+    }
+
+    /// The held task with its notes as comments; nil after it.
+    mutating func takeHeld() -> ImportedTask? {
+        guard var h = held else { return nil }
+        held = nil
+        if !heldNotes.isEmpty {
+            h.task.comments += heldNotes
+            h.fields.insert(.comments)
+            heldNotes.removeAll()
+        }
+        return h
     }
 
     func task(_ f: [String: (String, Int)], line: Int) throws(ImportError) -> (ImportedTask, Int) {

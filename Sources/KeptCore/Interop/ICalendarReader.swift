@@ -148,6 +148,10 @@ public struct ICalendarReader: ImportSource {
         var percent: Int? = nil
         var status: String? = nil
         var created: Instant? = nil
+        // Lists that may be long (a line each) are gathered here and given to the task once:
+        // appending to a task's steps, notes, comments or reminders one at a time copies them
+        // each time, since they sit in its copy-on-write details (100,000 steps took minutes).
+        var notes: [String] = [], steps: [Step] = [], comments: [JSONValue] = [], reminders: [Reminder] = []
         func fail(_ c: ContentLine, _ what: String) -> ImportError { ImportError(.E0604, "\(c.name) '\(c.value)' is not \(what)", line: c.line) }
         for c in comp.props {
             let text = ContentLine.unescape(c.value)
@@ -180,11 +184,11 @@ public struct ICalendarReader: ImportSource {
             case "RRULE", "EXDATE", "RDATE": rruleLines.append(c)
             case "X-KEPT-PROJECT": t.project = text; r.fields.insert(.project)
             case "X-KEPT-AREA": t.area = text; r.fields.insert(.area)
-            case "X-KEPT-NOTE": t.notes.append(text); r.fields.insert(.notes)
+            case "X-KEPT-NOTE": notes.append(text); r.fields.insert(.notes)
             case "X-KEPT-GOAL": t.goal = text; r.fields.insert(.goal)
             case "X-KEPT-STATUS": t.status = TaskStatus(rawValue: text.lowercased())
             case "X-KEPT-STEP":
-                t.steps.append(Step(title: text, done: c.param("X-DONE")?.uppercased() == "TRUE"))
+                steps.append(Step(title: text, done: c.param("X-DONE")?.uppercased() == "TRUE"))
                 r.fields.insert(.steps)
             case "X-KEPT-ESTIMATE":
                 guard let m = Int(c.value.trimmedSpaces), m >= 0, m <= 1_000_000 else { throw fail(c, "a number of minutes") }
@@ -202,7 +206,7 @@ public struct ICalendarReader: ImportSource {
             case "X-KEPT-COMMENT":
                 var jr = JSONReader(bytes: Array(text.utf8))
                 guard let v = try? jr.readValue() else { throw fail(c, "a comment as Kept writes it") }
-                t.comments.append(v)
+                comments.append(v)
                 r.fields.insert(.comments)
             case "X-KEPT-FIELD":
                 var jr = JSONReader(bytes: Array(text.utf8))
@@ -213,6 +217,9 @@ public struct ICalendarReader: ImportSource {
                 r.unmapped.append(c.name)
             }
         }
+        t.notes += notes
+        t.steps += steps
+        t.comments += comments
         if comp.name == "VEVENT" { r.fields.remove(.reminders) }
         switch status {
         case "COMPLETED"?: t.status = .done
@@ -265,8 +272,9 @@ public struct ICalendarReader: ImportSource {
             t.due = comp.name == "VEVENT" ? (start ?? due) : due
             t.start = keptStart ?? (comp.name == "VEVENT" ? nil : start)
         }
-        for a in comp.alarms { if let rem = try reminder(a, due: t.due, start: start) { t.reminders.append(rem) } else { other.append(.array(a.map { .string(ICalendarReader.raw($0)) })) } }
-        t.reminders.sort { $0.at < $1.at }
+        for a in comp.alarms { if let rem = try reminder(a, due: t.due, start: start) { reminders.append(rem) } else { other.append(.array(a.map { .string(ICalendarReader.raw($0)) })) } }
+        reminders.sort { $0.at < $1.at }
+        t.reminders = reminders
         if !t.reminders.isEmpty || !comp.alarms.isEmpty { r.fields.insert(.reminders) }
         if !other.isEmpty { kept["properties"] = .array(other.compactMap { $0.stringValue.map { .string($0) } }) }
         if other.contains(where: { $0.arrayValue != nil }) { r.unmapped.append("VALARM") }
@@ -298,7 +306,8 @@ public struct ICalendarReader: ImportSource {
         return rem
     }
 
-    /// `-PT15M`, `P1D`, `-P1DT2H`: minutes, negative before.
+    /// `-PT15M`, `P1D`, `-P1DT2H`: minutes, negative before; nil past a billion minutes (the
+    /// alarm is then kept as it came), so that no run of parts can overflow the sum.
     static func durationMinutes(_ s: String) -> Int? {
         var b = Array(s.trimmedSpaces.uppercased().utf8)[...]
         var sign = 1
@@ -319,6 +328,8 @@ public struct ICalendarReader: ImportSource {
             case UInt8(ascii: "S") where inTime: total += n / 60; n = 0; any = true
             default: return nil
             }
+            // Each part is below 10^6 × 10080, so the sum checked here never overflows.
+            guard total <= 1_000_000_000 else { return nil }
         }
         return any ? sign * total : nil
     }

@@ -213,6 +213,17 @@ public struct ImportReport: Sendable {
         public var reason: SkipReason?
     }
 
+    /// A parent a record names that would close a loop of subtasks (the task under itself, or
+    /// under one of its own subtasks): it is left out, and the task keeps the parent it had.
+    public struct ParentLoop: Sendable, Equatable {
+        /// The task's id in the store (the new one for an add).
+        public var id: Int
+        public var title: String
+        /// The id of the parent the record names.
+        public var parent: Int
+        public var line: Int
+    }
+
     public var format: InteropFormat
     public var dryRun: Bool
     public var added = 0
@@ -225,6 +236,8 @@ public struct ImportReport: Sendable {
     public var projectsAdded: [String] = []
     /// Other things worth knowing (Taskwarrior templates folded into their occurrence…).
     public var notes: [String] = []
+    /// Parents left out because each would close a loop of subtasks, in the file's order.
+    public var parentLoops: [ParentLoop] = []
     /// False for an import too large to be one undo step (Journal.heldAdds).
     public var undoable = true
     public var items: [Item] = []

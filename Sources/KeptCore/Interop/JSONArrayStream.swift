@@ -28,7 +28,11 @@ struct JSONArrayStream {
     init(_ input: ByteInput) { self.input = input }
 
     /// The next element, read by `body` from a reader at its first byte; nil after the last.
-    mutating func next<T>(_ body: (inout JSONReader) throws(JSONError) -> T) throws(ImportError) -> (T, line: Int)? {
+    /// `fault` names a value of the element that JSON allows but the format does not (a date
+    /// that is no date, a missing title): it is refused with its own code at its place in the
+    /// file, worked out here while the element's bytes are still held.
+    mutating func next<T>(_ body: (inout JSONReader) throws(JSONError) -> T,
+                          fault: (T) -> JSONValueFault? = { _ in nil }) throws(ImportError) -> (T, line: Int)? {
         while true {
             skipSpace()
             if pos >= buf.count {
@@ -76,6 +80,7 @@ struct JSONArrayStream {
                 }()
                 switch parsed {
                 case .success(let (v, end)):
+                    if let f = fault(v) { throw refuse(f) }
                     pos = end
                     let line = lineNumber(at: start)
                     compact()
@@ -154,9 +159,29 @@ struct JSONArrayStream {
 
     /// A JSON error as the import's, at its line and column in the file.
     func fail(_ e: JSONError, at offset: Int) -> ImportError {
-        let r = JSONReader(bytes: buf, from: 0, textStart: 0)
-        let at = r.error(e.message, at: offset)
-        return ImportError(.E0603, "the file is not valid JSON: \(e.message)", line: droppedLines + at.line,
-                           column: at.line == 1 ? droppedColumns + at.column : at.column)
+        let (line, column) = place(of: offset)
+        return ImportError(.E0603, "the file is not valid JSON: \(e.message)", line: line, column: column)
     }
+
+    /// A value the format does not allow, with its code, at its line and column in the file.
+    func refuse(_ f: JSONValueFault) -> ImportError {
+        let (line, column) = place(of: f.offset)
+        return ImportError(f.code, f.message, line: line, column: column, help: f.help)
+    }
+
+    /// The line and column (in scalars) in the whole file of an offset in the buffer.
+    func place(of offset: Int) -> (line: Int, column: Int) {
+        let r = JSONReader(bytes: buf, from: 0, textStart: 0)
+        let at = r.error("", at: offset)
+        return (droppedLines + at.line, at.line == 1 ? droppedColumns + at.column : at.column)
+    }
+}
+
+/// A value of a JSON element that JSON allows and the import format does not: a field's value
+/// (E0604) or a missing title (E0607), at the byte where it starts (docs/INTEROP.md, "Errors").
+struct JSONValueFault: Equatable {
+    let code: DiagnosticCode
+    let message: String
+    let offset: Int
+    var help: String? = nil
 }

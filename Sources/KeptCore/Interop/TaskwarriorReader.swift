@@ -38,7 +38,7 @@ public struct TaskwarriorReader: ImportSource {
             let f = fast
             while let (rec, line) = try stream.next({ (r: inout JSONReader) throws(JSONError) -> TaskwarriorRecord in
                 try TaskwarriorRecord.read(&r, zone: z, fast: f)
-            }) {
+            }, fault: { $0.fault }) {
                 let t = try rec.task(line: line, zone: zone, rrules: &rrules)
                 if rec.isTemplate {
                     if templates[t.task.uid] == nil { templateOrder.append(t.task.uid) }
@@ -117,7 +117,11 @@ struct TaskwarriorRecord {
     var isTemplate: Bool { status == "recurring" }
     /// Everything else, as written.
     var other = JSONObject()
-    var errors: [(String, Int)] = []
+    /// The first value JSON allows and Taskwarrior's format does not (E0604), or a missing
+    /// description (E0607): the record is read to its end and refused there with this code, not
+    /// as JSON that is not well-formed (E0603). The fast path gives up on any such value, so
+    /// only the general reader sets it.
+    var fault: JSONValueFault? = nil
 
     static func read(_ r: inout JSONReader, zone: Zone, fast: Bool = true) throws(JSONError) -> TaskwarriorRecord {
         if fast {
@@ -130,11 +134,15 @@ struct TaskwarriorRecord {
         var t = TaskwarriorRecord()
         let at = r.offset
         try r.beginObject()
+        func refuse(_ message: String, at offset: Int) {
+            if t.fault == nil { t.fault = JSONValueFault(code: .E0604, message: message, offset: offset) }
+        }
         func date(_ r: inout JSONReader, _ name: String) throws(JSONError) -> Instant? {
             let start = r.offset
             guard let ref = try r.readStringRefOrNull() else { return nil }
             guard let i = r.withText(ref, { t in t.withUnsafeBufferPointer { InteropValues.instant($0) } }) else {
-                throw r.error("'\(name)' is not a date like 20260615T070000Z", at: start)
+                refuse("'\(name)' is not a date like 20260615T070000Z", at: start)
+                return nil
             }
             return i
         }
@@ -142,8 +150,7 @@ struct TaskwarriorRecord {
             if r.text(k, is: "uuid") {
                 let start = r.offset
                 let ref = try r.readStringRef()
-                guard let u = r.withText(ref, { t in t.withUnsafeBufferPointer { TaskUID.parse($0) } }) else { throw r.error("'uuid' is not a UUID", at: start) }
-                t.uuid = u
+                if let u = r.withText(ref, { t in t.withUnsafeBufferPointer { TaskUID.parse($0) } }) { t.uuid = u } else { refuse("'uuid' is not a UUID", at: start) }
             } else if r.text(k, is: "description") { t.description = try r.readStringOrNull() }
             else if r.text(k, is: "status") { t.status = try r.readStringOrNull() }
             else if r.text(k, is: "project") { t.project = try r.readStringOrNull() }
@@ -179,15 +186,23 @@ struct TaskwarriorRecord {
                 }
             }
             else if r.text(k, is: "estimate") {
+                // A numeric UDA: a number, or the same written as a string. Anything out of the
+                // range (1e19, -5, "99999999999") is refused, never converted: Int(Double) of a
+                // value past Int's range stops the process.
+                r.skipWhitespace()
                 let start = r.offset
-                if r.peekKind() == .string, let n = Int(try r.readString()) { t.estimate = n }
-                else if !r.isNull() {
-                    let n = try r.readNumber()
-                    guard let v = n.int ?? n.double.map({ Int($0.rounded()) }), v >= 0, v <= 1_000_000 else {
-                        throw r.error("'estimate' is not a number of minutes", at: start)
-                    }
-                    t.estimate = v
+                let minutes: Int?
+                if r.peekKind() == .string {
+                    minutes = Int(try r.readString()).flatMap(TaskwarriorRecord.minutes)
+                } else if r.isNull() {
+                    continue
+                } else if r.peekKind() == .number {
+                    minutes = TaskwarriorRecord.minutes(try r.readNumber())
+                } else {
+                    try r.skipValue()
+                    minutes = nil
                 }
+                if let m = minutes { t.estimate = m } else { refuse("'estimate' is not a number of minutes from 0 to 1000000", at: start) }
             }
             else if r.text(k, is: "rrule") { t.rrule = try r.readStringOrNull() }
             else if r.text(k, is: "recur") { t.recur = try r.readStringOrNull(); t.other["recur"] = t.recur.map { .string($0) } }
@@ -200,9 +215,22 @@ struct TaskwarriorRecord {
                 t.other[r.string(k)] = try r.readValue()
             }
         }
-        guard t.description != nil else { throw r.error("the task has no 'description'", at: at) }
+        if t.description == nil, t.fault == nil {
+            t.fault = JSONValueFault(code: .E0607, message: "the task has no 'description'", offset: at,
+                                     help: "every task needs a title (Taskwarrior description)")
+        }
         return t
     }
+
+    /// A number of minutes from 0 to 1,000,000, a fraction rounded; nil for anything else.
+    static func minutes(_ n: JSONNumber) -> Int? {
+        if let v = n.int { return minutes(v) }
+        // Compared as a Double before it is converted, so the conversion cannot trap.
+        guard let d = n.double?.rounded(), d >= 0, d <= 1_000_000 else { return nil }
+        return Int(d)
+    }
+
+    static func minutes(_ v: Int) -> Int? { v >= 0 && v <= 1_000_000 ? v : nil }
 
     static let priorities: [String: Priority] = ["H": .high, "M": .medium, "L": .low, "U": .critical]
 
@@ -252,16 +280,20 @@ struct TaskwarriorRecord {
             r.hasModified = true
         }
         if let e = estimate { t.estimate = Estimate(minutes: e) }
-        // The annotation made with the task is its description; later ones are comments.
+        // The annotation made with the task is its description; later ones are comments,
+        // gathered and given to the task once (appending one at a time to its copy-on-write
+        // details copies them each time).
+        var comments: [JSONValue] = []
         for a in annotations {
             if a.entry == nil || a.entry == entry, t.description == nil {
                 t.description = a.text
             } else {
                 var c = JSONObject([("text", .string(a.text))])
                 if let at = a.entry { c["at"] = .string(TimeText.isoInstant(at, in: .utc)) }
-                t.comments.append(.object(c))
+                comments.append(.object(c))
             }
         }
+        if !comments.isEmpty { t.comments = comments }
         if case .string(let s)? = kept["keptrepeat"] {
             kept["keptrepeat"] = nil
             var jr = JSONReader(bytes: Array(s.utf8))

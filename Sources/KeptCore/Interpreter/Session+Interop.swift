@@ -79,6 +79,9 @@ extension Session {
             let whereKept = r.format == .jsonLines ? "as the task's own fields" : "in each task's \"\(r.format.extraKey)\" field"
             lines.append("Kept without a Kept field, \(whereKept): " + names.joined(separator: ", "))
         }
+        for l in r.parentLoops {
+            lines.append("Parent left out, it would make a loop of subtasks: \(l.id) · \(l.title) under \(l.parent) · line \(l.line)")
+        }
         lines += r.notes
         for it in r.items {
             var l = it.action.rawValue + (it.id.map { " \($0)" } ?? "") + " · " + it.title
@@ -94,6 +97,10 @@ extension Session {
             ("skips", .object(counts)),
             ("unmapped", .object(JSONObject(r.unmapped.sorted { $0.key < $1.key }.map { ($0.key, .number(JSONNumber($0.value))) }))),
             ("projectsAdded", .array(r.projectsAdded.map { .string($0) })),
+            ("parentLoops", .array(r.parentLoops.map { l in
+                .object(JSONObject([("id", .number(JSONNumber(l.id))), ("title", .string(l.title)), ("parent", .number(JSONNumber(l.parent))),
+                                    ("line", .number(JSONNumber(l.line)))]))
+            })),
             ("notes", .array(r.notes.map { .string($0) })), ("undoable", .bool(r.undoable)),
         ])
         if r.dryRun {

@@ -25,9 +25,15 @@ public struct TaskUID: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// says of the task (id, creation instant, title), so it reads the same on every load until
     /// the store is next written, which records it (docs/STORE.md).
     public static func derived(id: Int, createdAt: Instant, title: String) -> TaskUID {
+        derived(id: id, createdAt: createdAt, titleBytes: title.utf8)
+    }
+
+    /// The same from the title's UTF-8 bytes, as a store file holds them (the loader checks a
+    /// store's uids without building a title).
+    static func derived(id: Int, createdAt: Instant, titleBytes: some Sequence<UInt8>) -> TaskUID {
         var a: UInt64 = 0x243F_6A88_85A3_08D3 ^ UInt64(bitPattern: Int64(id))
         var b: UInt64 = 0x1319_8A2E_0370_7344 ^ UInt64(bitPattern: createdAt.seconds)
-        for byte in title.utf8 {
+        for byte in titleBytes {
             a = mix(a ^ UInt64(byte))
             b = mix(b &+ a)
         }

@@ -57,7 +57,18 @@ public struct ListClauseParser {
     static func isClauseStart(_ tokens: [Token], _ k: Int) -> Bool {
         let t = tokens[k]
         let n = k + 1 < tokens.count ? tokens[k + 1] : t
-        return (t.isWord("order") && n.isWord("by")) || (t.isWord("group") && n.isWord("by")) || (t.isWord("limit") && n.kind == .number)
+        return (t.isWord("order") && n.isWord("by")) || (t.isWord("group") && n.isWord("by")) || (t.isWord("limit") && looksLikeANumber(n))
+    }
+
+    /// A number, or a word that a reader takes for one (`-1`, `+5`, `2.5`): after `limit` it is
+    /// the clause's, and refused there, never quietly a text search for "limit -1".
+    static func looksLikeANumber(_ t: Token) -> Bool {
+        if t.kind == .number { return true }
+        guard t.kind == .word else { return false }
+        var b = Substring(t.text)
+        if b.first == "-" || b.first == "+" { b = b.dropFirst() }
+        guard let d = b.first, d.isASCII, d.isNumber else { return false }
+        return b.allSatisfy { ($0.isASCII && $0.isNumber) || $0 == "." }
     }
 
     /// The indices of the commas of `tokens[range]` outside parentheses and patterns: where a
@@ -128,7 +139,7 @@ public struct ListClauseParser {
         let t = peek
         if t.isWord("limit") {
             pos += 1
-            guard let n = Int(peek.text), n >= 0 else { throw Catalog.expected("a number", after: "limit", at: peek, file: file) }
+            guard peek.kind == .number, let n = Int(peek.text) else { throw Catalog.badListLimit(peek, file: file) }
             c.limit = n
             pos += 1
             return

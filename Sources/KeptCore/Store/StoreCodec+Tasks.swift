@@ -21,14 +21,26 @@ extension StoreCodec {
         var inOrder = true
         /// The ids read, once they are out of order (in order, a repeat can only be the last id).
         var seen: Set<Int>? = nil
+        /// Each uid a record holds, with its row in this run, in the file's order: two tasks
+        /// with one uid would be one task to everything that finds tasks by uid (an import,
+        /// `convert` into SQLite, whose key it is), so the list is refused at the second
+        /// (StoreCodec+UIDs). Appended to a list reserved for the run: no allocation a record.
+        var uids: [(uid: TaskUID, row: Int)] = []
+        /// Rows of records without a uid (a store written before uids). Their uids are derived
+        /// from the title, a hash a byte that such a store's load would feel, so they are
+        /// worked out only when the list holds uids as well.
+        var derivedRows: [Int] = []
         var error: JSONError? = nil
         /// Where the reader stopped: after the closing `]` for the run that ends the list.
         var end = 0
         var depth = 0
 
-        init(reserving n: Int, dayStart: WallTime) {
+        /// `n` records; `uidsOf` of them read by this run (the first half's run keeps the
+        /// columns of both halves, but its own uids only).
+        init(reserving n: Int, uidsOf own: Int? = nil, dayStart: WallTime) {
             loader = TaskIndex.RecordLoader(reserving: n, dayStart: dayStart)
             offsets.reserveCapacity(n)
+            uids.reserveCapacity(max(0, own ?? n))
             var regions = PrefaultRegions()
             regions.add(&offsets)
             loader.index.prefaultColumns(&regions)
@@ -52,6 +64,7 @@ extension StoreCodec {
                 inOrder = false
             }
             if seen != nil, seen?.insert(record.id).inserted == false { throw r.error("two tasks have id \(record.id)", at: start) }
+            if let uid = record.uid { uids.append((uid, offsets.count)) } else { derivedRows.append(offsets.count) }
             offsets.append(start)
             loader.append(record, r)
             // A repeat that reads as no rule (frequency 4) is refused here as the eager load
@@ -68,70 +81,85 @@ extension StoreCodec {
     static func deferredTasks(_ r: inout JSONReader, dayStart: WallTime, parallelAt: Int) throws(JSONError) -> DeferredTasks {
         let left = r.bytes.count - r.offset
         let perTask = recordLength(r.bytes, from: r.offset)
-        var head: TaskRun
+        var head = TaskRun(reserving: 0, dayStart: dayStart)
         var tail: TaskRun? = nil
         var split = Int.max
-        if left >= parallelAt, cores() >= 2, let guess = recordLineStart(r.bytes, from: r.offset + left / 2) {
-            split = guess
-            let bytes = r.bytes
-            let depth = r.depth
-            let textStart = r.textStart
-            let box = Mutex<TaskRun?>(nil)
-            let group = DispatchGroup()
-            DispatchQueue.global(qos: .userInitiated).async(group: group) {
-                let run = readTail(bytes, from: guess, textStart: textStart, depth: depth, dayStart: dayStart, reserving: (bytes.count - guess) / perTask)
-                box.withLock { $0 = run }
-            }
-            defer { group.wait() }
-            // Made once the second thread is away: reserving the columns maps their pages.
-            head = TaskRun(reserving: left / perTask, dayStart: dayStart)
-            var record = TaskRecord()
-            var atGuess = false
-            while try r.nextElement() {
-                r.skipWhitespace()
-                if r.offset == split {
-                    atGuess = true
-                    break
+        do throws(JSONError) {
+            if left >= parallelAt, cores() >= 2, let guess = recordLineStart(r.bytes, from: r.offset + left / 2) {
+                split = guess
+                let bytes = r.bytes
+                let depth = r.depth
+                let textStart = r.textStart
+                let box = Mutex<TaskRun?>(nil)
+                let group = DispatchGroup()
+                DispatchQueue.global(qos: .userInitiated).async(group: group) {
+                    let run = readTail(bytes, from: guess, textStart: textStart, depth: depth, dayStart: dayStart, reserving: (bytes.count - guess) / perTask)
+                    box.withLock { $0 = run }
                 }
-                // Past the guess without meeting it: it fell inside a record, so read on alone.
-                if r.offset > split { split = Int.max }
-                try head.read(&r, &record)
-            }
-            group.wait()
-            if atGuess {
-                tail = box.withLock { $0 }
-                // A second half that failed is read again by the first thread, on from the
-                // guess, so the error reported is the first of one pass (a repeated id before
-                // it, for one).
-                if tail?.error != nil {
-                    tail = nil
+                defer { group.wait() }
+                // Made once the second thread is away: reserving the columns maps their pages.
+                head = TaskRun(reserving: left / perTask, uidsOf: (guess - r.offset) / perTask, dayStart: dayStart)
+                var record = TaskRecord()
+                var atGuess = false
+                while try r.nextElement() {
+                    r.skipWhitespace()
+                    if r.offset == split {
+                        atGuess = true
+                        break
+                    }
+                    // Past the guess without meeting it: it fell inside a record, so read on alone.
+                    if r.offset > split { split = Int.max }
                     try head.read(&r, &record)
-                    while try r.nextElement() {
-                        r.skipWhitespace()
+                }
+                group.wait()
+                if atGuess {
+                    tail = box.withLock { $0 }
+                    // A second half that failed is read again by the first thread, on from the
+                    // guess, so the error reported is the first of one pass (a repeated id before
+                    // it, for one).
+                    if tail?.error != nil {
+                        tail = nil
                         try head.read(&r, &record)
+                        while try r.nextElement() {
+                            r.skipWhitespace()
+                            try head.read(&r, &record)
+                        }
                     }
                 }
+            } else {
+                head = TaskRun(reserving: left / perTask, dayStart: dayStart)
+                var record = TaskRecord()
+                while try r.nextElement() {
+                    r.skipWhitespace()
+                    try head.read(&r, &record)
+                }
             }
-        } else {
-            head = TaskRun(reserving: left / perTask, dayStart: dayStart)
-            var record = TaskRecord()
-            while try r.nextElement() {
-                r.skipWhitespace()
-                try head.read(&r, &record)
-            }
+        } catch {
+            // One pass would have stopped at a uid repeated before this error.
+            if let u = uidRepeat([UIDSegment(entries: head.uids, base: 0)], derived: head.derivedRows, head, r), u.offset < error.offset { throw u }
+            throw error
         }
+        var segments = [UIDSegment(entries: head.uids, base: 0)]
+        var derived = head.derivedRows
         if let t = tail {
+            let base = head.offsets.count
+            segments.append(UIDSegment(entries: t.uids, base: base))
+            derived += t.derivedRows.map { $0 + base }
             r.position = t.end
             r.depth = t.depth
             head.append(t)
         }
+        let uidRepeat = self.uidRepeat(segments, derived: derived, head, r)
         if !head.inOrder {
             var seen = Set<Int>()
             seen.reserveCapacity(head.loader.index.ids.count)
             for (k, id) in head.loader.index.ids.enumerated() where !seen.insert(id).inserted {
+                // Whichever repeat comes first in the file, as one pass meets it.
+                if let u = uidRepeat, u.offset < head.offsets[k] { throw u }
                 throw r.error("two tasks have id \(id)", at: head.offsets[k])
             }
         }
+        if let u = uidRepeat { throw u }
         var index = head.loader.index
         index.text = r.bytes // the spans of unescaped text point into the file
         return DeferredTasks(bytes: r.bytes, offsets: head.offsets, ids: index.ids, index: index, inOrder: head.inOrder)

@@ -37,6 +37,7 @@ public enum StoreCodec {
         var store = Store()
         var nextID: Int? = nil
         var seen = Set<Int>()
+        var uids = UIDTable(reserving: 0)
         // Where the "checksum" member starts and what it says; a member after it means the
         // file was changed after it was written.
         var sum: (end: Int, text: String)? = nil
@@ -122,6 +123,8 @@ public enum StoreCodec {
                     try readTask(&r, into: &record, keep: true)
                     guard seen.insert(record.id).inserted else { throw r.error("two tasks have id \(record.id)", at: start) }
                     let t = task(record, r)
+                    // Every uid, derived ones too: the task has worked its uid out already.
+                    if let row = uids.insert(t.uid, row: tasks.count) { throw sameUID(t.uid, first: tasks[row].id, second: record.id, r, at: start) }
                     if record.hasRepeat, t.repeatRule?.rule == nil { throw unreadableRepeat(record, r) }
                     tasks.append(t)
                 }

@@ -25,6 +25,20 @@ public final class SourceFile: Sendable {
         self.lineStarts = starts
     }
 
+    /// The bytes of a script or transcript file without a UTF-8 byte order mark at its very
+    /// start: editors on Windows write one, and it is no part of the script (kept, it was E0101
+    /// on a character no one can see). One anywhere else stays, and is reported where it is.
+    /// Stores are not read through this: their errors' offsets are into the file's own bytes.
+    public static func droppingBOM(_ bytes: [UInt8]) -> [UInt8] {
+        guard bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF else { return bytes }
+        return Array(bytes[3...])
+    }
+
+    /// A line's text without a BOM before it: the first line read from a pipe.
+    public static func droppingBOM(_ line: String) -> String {
+        line.unicodeScalars.first == "\u{FEFF}" ? String(line.unicodeScalars.dropFirst()) : line
+    }
+
     public convenience init(name: String, text: String, firstLine: Int = 1) {
         self.init(name: name, bytes: Array(text.utf8), firstLine: firstLine)
     }
