@@ -162,6 +162,7 @@ public final class Session {
         case .readOnly(let p, let folder): return Catalog.storeReadOnly(p, folder: folder)
         case .writeFailed(let p, let reason): return Catalog.storeWriteFailed(p, reason: reason)
         case .unreadable(let d): return d
+        case .notReplaceable(let p, let reason): return Catalog.storeNotReplaceable(p, reason: reason)
         }
     }
 

@@ -152,12 +152,15 @@ public enum StoreFile {
     /// `writeAtomically` of bytes given in pieces, written one after the other.
     public static func writeAtomically(pieces: [[UInt8]], to path: String, newMode: mode_t = 0o600) -> Result<Void, FileError> {
         let dir = directory(of: path)
-        let tmp = "\(dir)/.\(basename(of: path)).tmp-\(getpid())"
         var mode: mode_t = newMode
         var st = stat()
         if stat(path, &st) == 0 { mode = st.st_mode & 0o7777 }
-        let fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
-        guard fd >= 0 else { return .failure(FileError(errno: errno)) }
+        let fd: Int32
+        let tmp: String
+        switch makeTemporary(beside: path, mode: mode) {
+        case .success(let t): (fd, tmp) = t
+        case .failure(let e): return .failure(e)
+        }
         // The umask narrows a new file's bits; a store written again keeps exactly its own.
         _ = fchmod(fd, mode)
         var ok = true
@@ -200,6 +203,36 @@ public enum StoreFile {
             close(dfd)
         }
         return .success(())
+    }
+
+    /// How many random names a temporary file tries before giving up: each one that exists
+    /// already (EEXIST) is passed over, and 16 collisions of 64 random bits mean someone is
+    /// planting names, not bad luck.
+    static let temporaryAttempts = 16
+
+    /// The name of a temporary file beside `path`: `.NAME.tmp-PID-RANDOM`. The PID lets a later
+    /// writer remove what a dead one left (removeStrayTemps); the 64 random bits make the name
+    /// one nobody can plant a link under in advance (issue 28, F5).
+    static func temporaryName(beside path: String) -> String {
+        let r = UInt64.random(in: 0...UInt64.max)
+        let hex = String(r, radix: 16)
+        let padded = String(repeating: "0", count: 16 - hex.count) + hex
+        return "\(directory(of: path))/.\(basename(of: path)).tmp-\(getpid())-\(padded)"
+    }
+
+    /// Creates a new temporary file beside `path`, opened for writing: O_EXCL and O_NOFOLLOW, so
+    /// whatever is already at the name (a file, a planted symlink) is never opened, let alone
+    /// truncated or written through; a name that exists is passed over for another.
+    static func makeTemporary(beside path: String, mode: mode_t) -> Result<(Int32, String), FileError> {
+        for _ in 0..<temporaryAttempts {
+            let tmp = temporaryName(beside: path)
+            let fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
+            if fd >= 0 { return .success((fd, tmp)) }
+            let e = errno
+            if e == EEXIST || e == EINTR { continue }
+            return .failure(FileError(errno: e))
+        }
+        return .failure(FileError(reason: "no temporary file could be made beside it: \(temporaryAttempts) names were taken", code: EEXIST))
     }
 
     public static func directory(of path: String) -> String {
