@@ -155,6 +155,8 @@ public final class JSONStore: StoreBackend {
 
     public func changedElsewhere() -> Bool {
         guard let file else { return false }
+        // A pipe was read once; its times change with every writer, not with a new store.
+        if identity?.isRegular == false { return false }
         return FileIdentity.of(file.target) != identity
     }
 

@@ -21,6 +21,8 @@ public struct FileIdentity: Sendable, Equatable {
     var size: Int64
     var modified: (Int, Int)
     var changed: (Int, Int)
+    /// False for a pipe: read once, its times say nothing of a new version (docs/LIMITS.md).
+    var isRegular: Bool
 
     public static func == (a: FileIdentity, b: FileIdentity) -> Bool {
         a.device == b.device && a.inode == b.inode && a.size == b.size && a.modified == b.modified && a.changed == b.changed
@@ -32,6 +34,7 @@ public struct FileIdentity: Sendable, Equatable {
         size = Int64(st.st_size)
         modified = (Int(st.st_mtim.tv_sec), Int(st.st_mtim.tv_nsec))
         changed = (Int(st.st_ctim.tv_sec), Int(st.st_ctim.tv_nsec))
+        isRegular = (st.st_mode & S_IFMT) == S_IFREG
     }
 
     /// The identity of the file at a path now; nil when there is none.
@@ -97,7 +100,8 @@ extension StoreFile {
                 return .failure(d)
             case .success(let l):
                 last = .success((l, after))
-                if before == after { return last }
+                // A pipe is read once: a second read would wait for a writer that is gone.
+                if before == after || after?.isRegular == false { return last }
             }
         }
         return last
@@ -240,7 +244,11 @@ extension StoreFile {
 extension StoreFile {
     /// The first `n` bytes of a regular file that is not empty; nil for a missing or empty one.
     public static func head(_ path: String, _ n: Int) -> [UInt8]? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        // Only a regular file is opened to peek: opening a pipe would take its one reading (or
+        // wait for a writer), and the store's one read is readBytes' (issue 28, F9).
+        var st0 = stat()
+        guard stat(path, &st0) == 0, (st0.st_mode & S_IFMT) == S_IFREG else { return nil }
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
         var st = stat()

@@ -25,14 +25,20 @@ public enum StoreFile {
     /// is read: a device (`/dev/zero`, a terminal) is refused unread, and a file or pipe past
     /// the limit is refused once the limit is passed, so neither can fill the memory.
     public static func readBytes(_ path: String, limit: Int = Limits.storeBytes) -> Result<[UInt8], FileError> {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        // O_NONBLOCK: opening a FIFO no process writes would wait forever (issue 28, F9).
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else { return .failure(FileError(errno: errno)) }
         defer { close(fd) }
         var st = stat()
         guard fstat(fd, &st) == 0 else { return .failure(FileError(errno: errno)) }
         switch st.st_mode & S_IFMT {
         case S_IFDIR: return .failure(FileError(reason: "it is a directory", code: EISDIR))
-        case S_IFREG, S_IFIFO: break
+        case S_IFREG: break
+        case S_IFIFO:
+            // Read once, blocking again: a writer's bytes are waited for, and with no writer
+            // (none yet, or gone) the read ends at once with what there is.
+            let flags = fcntl(fd, F_GETFL)
+            guard flags >= 0, fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) == 0 else { return .failure(FileError(errno: errno)) }
         case S_IFCHR, S_IFBLK: return .failure(FileError(reason: "it is a device, not a file", code: ENODEV))
         default: return .failure(FileError(reason: "it is not a regular file", code: ENODEV))
         }
