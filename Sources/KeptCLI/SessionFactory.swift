@@ -47,7 +47,7 @@ enum SessionFactory {
     static func backend(_ path: String?, writable: Bool) -> Result<any StoreBackend, Failure> {
         guard let path else { return .success(JSONStore(memory: Store())) }
         switch StoreKind.open(path) {
-        case .success(let s as JSONStore) where !writable: return .success(JSONStore(memory: s.store))
+        case .success(let s as JSONStore) where !writable: return .success(JSONStore(memory: s.store, readFrom: path))
         case .success(let s): return .success(s)
         case .failure(.kind(let e)): return .failure(.usage(e.message))
         case .failure(.store(let e)): return .failure(.store(Session.diagnostic(e)))

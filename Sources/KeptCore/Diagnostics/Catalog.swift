@@ -815,9 +815,18 @@ public enum Catalog {
 
     /// An export that would write into a device or a pipe, replace a folder, or destroy the
     /// store the session has open (issue 28, F7 and F8).
-    static func exportTargetRefused(_ path: String, reason: String, range: SourceRange, file: SourceFile) -> Diagnostic {
-        Diagnostic(code: .E0611, message: "will not export to '\(path)': \(reason)", file: file, range: range,
-                   label: "nothing was written", help: "export to a new or regular file, or to '-' (standard output)")
+    static func exportTargetRefused(_ path: String, refusal: ExportTarget.Refusal, range: SourceRange, file: SourceFile) -> Diagnostic {
+        let reason: String
+        switch refusal {
+        case .directory: reason = "it is a directory"
+        case .device: reason = "it is a device, not a file"
+        case .pipe: reason = "it is a pipe (FIFO), not a file"
+        case .notAFile: reason = "it is not a regular file"
+        case .openStore(let store): reason = "it is the open store '\(store)'"
+        }
+        let help = refusal == .directory ? "name a file inside it" : "export to a regular file of its own, or to '-' (standard output)"
+        return Diagnostic(code: .E0611, message: "will not export to '\(path)': \(reason)", file: file, range: range,
+                          label: "nothing was written", help: help)
     }
 
     /// A path a confined transcript may not use (docs/SCRIPTS.md, "Test mode").

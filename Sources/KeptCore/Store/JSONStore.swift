@@ -18,13 +18,18 @@ public final class JSONStore: StoreBackend {
     private var uidIndex: [TaskUID: Int]? = nil
     /// The file, and the identity of the version last read or written; nil in memory.
     public let file: StorePath?
+    /// The file a store held in memory was read from.
+    private var readFrom: String? = nil
     private var identity: FileIdentity?
 
     /// A store in memory only: commits keep the changes and write nothing.
-    public init(memory store: Store = Store()) {
+    /// A store held in memory; `path` names the file it was read from, if any (it is never
+    /// written, but an export must not destroy it either).
+    public init(memory store: Store = Store(), readFrom path: String? = nil) {
         self.store = store
         self.committedMeta = store.meta
         self.file = nil
+        self.readFrom = path
     }
 
     private init(store: Store, file: StorePath, identity: FileIdentity?) {
@@ -47,7 +52,7 @@ public final class JSONStore: StoreBackend {
         }
     }
 
-    public var location: String? { file?.path }
+    public var location: String? { file?.path ?? readFrom }
 
     // MARK: reading
 
