@@ -830,8 +830,8 @@ public enum Catalog {
     }
 
     /// A path a confined transcript may not use (docs/SCRIPTS.md, "Test mode").
-    static func pathOutsideAllowed(_ path: String, resolved: String, range: SourceRange, file: SourceFile) -> Diagnostic {
-        Diagnostic(code: .E0337, message: "'\(path)' is outside the folders this transcript may use" + (resolved == path ? "" : " (it is '\(resolved)')"),
+    public static func pathOutsideAllowed(_ r: PathPolicy.Refusal, range: SourceRange, file: SourceFile) -> Diagnostic {
+        Diagnostic(code: .E0337, message: "'\(r.path)' is outside the folders this transcript may use" + (r.resolved == r.path ? "" : " (it leads to '\(r.resolved)')"),
                    file: file, range: range, label: "not opened",
                    help: "kept test lets a transcript use its own folder and the run's temporary folder; --allow-path DIR adds one")
     }

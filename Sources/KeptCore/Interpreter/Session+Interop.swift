@@ -19,6 +19,7 @@ extension Session {
         case .failure(let d): return .error(d)
         }
         if req.events, format != .icalendar { return .error(Catalog.eventsNotICalendar(format, range: req.file.range, file: s.source.file)) }
+        if let r = pathPolicy.refusal(req.file.text) { return .error(Catalog.pathOutsideAllowed(r, range: req.file.range, file: s.source.file)) }
         let input: ByteInput
         switch ByteInput.open(req.file.text) {
         case .success(let i): input = i
@@ -114,6 +115,7 @@ extension Session {
         }
         // Checked before anything is made: an export never writes into a device or a pipe,
         // never replaces a folder, and never destroys the store it reads (issue 28, F7, F8).
+        if let r = pathPolicy.refusal(req.file.text) { return .error(Catalog.pathOutsideAllowed(r, range: req.file.range, file: s.source.file)) }
         let target = ExportTarget(req.file.text)
         if req.file.text != "-", let r = target.refusal(openStore: store.location) {
             return .error(Catalog.exportTargetRefused(req.file.text, refusal: r, range: req.file.range, file: s.source.file))

@@ -32,6 +32,9 @@ public final class Session {
     public var commits: CommitPolicy
     /// Whether `delete where …` runs at once or first reports what it would delete.
     public var bulkDelete: BulkDeletePolicy = .run
+    /// Which files `import` and `export` may open: any, unless `kept test` confines a
+    /// transcript to its folders (docs/SCRIPTS.md).
+    public var pathPolicy: PathPolicy = .unrestricted
     /// True while a statement the user confirmed runs.
     var confirmed = false
     /// The warnings the statement's filters gave (W0001), reported with its output.
@@ -57,6 +60,7 @@ public final class Session {
                        zoneOverride: engine.zoneOverride, uids: engine.uids)
         let s = Session(engine: e, format: format, commits: .never)
         s.bulkDelete = bulkDelete
+        s.pathPolicy = pathPolicy
         return s
     }
 
