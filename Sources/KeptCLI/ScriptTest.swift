@@ -161,7 +161,8 @@ struct ScriptTest {
                     return report
                 }
                 switch StoreFile.load(target) {
-                case .success(.store(let s)): session.replaceStore(s)
+                // Held in memory, never written, and named, so an export cannot replace it.
+                case .success(.store(let s)): session.replaceStore(JSONStore(memory: s, readFrom: target))
                 case .success(.missing):
                     report.errors.append(short.render(Catalog.noStoreFile(d.argument, file: file, range: d.range)))
                     return report

@@ -210,6 +210,29 @@ final class FileSafetyTests: XCTestCase {
         XCTAssertEqual(try dir.readText("out.jsonl").split(separator: "\n").count, 2)
     }
 
+    /// fs-16 (F8): a transcript's `@store` fixture is the open store too, in every `@case`:
+    /// an export onto it is refused and the fixture keeps its bytes.
+    func testExportRefusesATranscriptsStoreFixture() throws {
+        let dir = try TempDir()
+        defer { dir.cleanUp() }
+        try makeStore(dir, "fixture.json")
+        let before = try dir.read("fixture.json")
+        try dir.write("t.kept", """
+        @store fixture.json
+
+        > export fixture.json
+        ! E0611 will not export to 'fixture.json': it is the open store './fixture.json'
+
+        @case "again"
+        > export ./fixture.json as jsonl
+        ! E0611
+
+        """)
+        let r = try Kept.run(["test", "t.kept"], cwd: dir.url)
+        XCTAssertEqual(r.status, 0, r.summary)
+        XCTAssertEqual(try dir.read("fixture.json"), before)
+    }
+
     // MARK: F12, F11, F9
 
     /// fs-08 (F12): `kept import /dev/zero` ends at once with E0601, as CSV and as JSON Lines,
@@ -271,8 +294,8 @@ final class FileSafetyTests: XCTestCase {
         XCTAssertEqual(try dir.listing(), [".big.json.lock", "big.json", "big.jsonl"])
     }
 
-    /// fs-11 (F9): a FIFO store nobody writes ends at once (E0308, an empty store file); one a
-    /// writer fills is read once; `--write` to one is E0336 and it stays a FIFO.
+    /// fs-11 (F9): a FIFO store nobody writes ends after the pipe wait (E0308, not a hang); one
+    /// a writer fills is read once; `--write` to one is E0336 and it stays a FIFO.
     func testAFIFOStoreIsReadOnceAndNeverWritten() throws {
         let dir = try TempDir()
         defer { dir.cleanUp() }
@@ -280,10 +303,10 @@ final class FileSafetyTests: XCTestCase {
         let text = try dir.read("real.json")
         let fifo = dir.path("s.json")
         XCTAssertEqual(mkfifo(fifo, 0o644), 0)
-        let a = try Kept.run(["run", "--store", fifo, "-e", "count"] + Kept.clock, timeout: 10)
+        let a = try Kept.run(["run", "--store", fifo, "-e", "count"] + Kept.clock, timeout: 25)
         XCTAssertFalse(a.timedOut, a.summary)
         XCTAssertEqual(a.status, 2, a.summary)
-        XCTAssertTrue(a.stderr.contains("error[E0308]"), a.summary)
+        XCTAssertTrue(a.stderr.contains("error[E0308]: could not read the store '\(fifo)': it is a pipe no process wrote to within 10 s"), a.summary)
         for write in [false, true] {
             // The writer waits in open until kept opens the FIFO to read.
             let writer = Thread {

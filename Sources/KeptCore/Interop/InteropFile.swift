@@ -61,7 +61,10 @@ public final class ByteInput {
         switch st.st_mode & S_IFMT {
         case S_IFREG:
             if Int(st.st_size) > limit { refusal = tooLarge(limit) }
-        case S_IFIFO: break
+        case S_IFIFO:
+            // A named pipe is waited for as a store's is (StoreFile.awaitWriter); standard
+            // input is read as it comes.
+            if owned, let e = StoreFile.awaitWriter(fd) { refusal = e.reason }
         case S_IFDIR: refusal = "it is a directory"
         // A terminal is someone typing; any other device (/dev/zero, /dev/urandom) never ends.
         case S_IFCHR where isatty(fd) == 1: break

@@ -56,7 +56,8 @@ public final class Session {
     /// An independent copy in memory: the same store content, history, clock and zone, changed
     /// separately and never written (each `@case` of a transcript).
     public func copy() -> Session {
-        let e = Engine(store: JSONStore(memory: engine.store.snapshot()), clock: engine.clock, defaultZone: engine.defaultZone,
+        // The copy remembers the file the store came from, so an export still refuses it.
+        let e = Engine(store: JSONStore(memory: engine.store.snapshot(), readFrom: engine.store.location), clock: engine.clock, defaultZone: engine.defaultZone,
                        zoneOverride: engine.zoneOverride, uids: engine.uids)
         let s = Session(engine: e, format: format, commits: .never)
         s.bulkDelete = bulkDelete

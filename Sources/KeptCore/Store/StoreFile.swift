@@ -35,10 +35,7 @@ public enum StoreFile {
         case S_IFDIR: return .failure(FileError(reason: "it is a directory", code: EISDIR))
         case S_IFREG: break
         case S_IFIFO:
-            // Read once, blocking again: a writer's bytes are waited for, and with no writer
-            // (none yet, or gone) the read ends at once with what there is.
-            let flags = fcntl(fd, F_GETFL)
-            guard flags >= 0, fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) == 0 else { return .failure(FileError(errno: errno)) }
+            if let e = awaitWriter(fd) { return .failure(e) }
         case S_IFCHR, S_IFBLK: return .failure(FileError(reason: "it is a device, not a file", code: ENODEV))
         default: return .failure(FileError(reason: "it is not a regular file", code: ENODEV))
         }
@@ -85,6 +82,26 @@ public enum StoreFile {
             out.append(contentsOf: chunk[0..<n])
         }
         return .success(out)
+    }
+
+    /// How long a pipe is waited for: the time its writer has to send a first byte.
+    static let pipeWaitMilliseconds = 10_000
+
+    /// Waits, on a pipe opened with O_NONBLOCK, until a writer has sent something or has come
+    /// and gone (up to `pipeWaitMilliseconds`), then makes it blocking, so it is read once to
+    /// its end. Nil when it may be read; the error when no writer came (issue 28, F9: a FIFO
+    /// nobody writes waited forever; one a writer fills a moment later must still be read).
+    static func awaitWriter(_ fd: Int32) -> FileError? {
+        var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        var n: Int32
+        repeat { n = poll(&p, 1, Int32(pipeWaitMilliseconds)) } while n < 0 && errno == EINTR
+        if n < 0 { return FileError(errno: errno) }
+        if n == 0 {
+            return FileError(reason: "it is a pipe no process wrote to within \(pipeWaitMilliseconds / 1000) s", code: ETIMEDOUT)
+        }
+        let flags = fcntl(fd, F_GETFL)
+        guard flags >= 0, fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) == 0 else { return FileError(errno: errno) }
+        return nil
     }
 
     /// A file this large is read on two threads.
