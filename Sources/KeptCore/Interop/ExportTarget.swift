@@ -61,14 +61,7 @@ public struct ExportTarget: Sendable {
         let ea = stat(a, &sa) == 0, eb = stat(b, &sb) == 0
         if ea && eb { return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino }
         if ea != eb { return false }
-        guard let da = realPath(StoreFile.directory(of: a)), let db = realPath(StoreFile.directory(of: b)) else { return false }
+        guard let da = PathPolicy.realPath(StoreFile.directory(of: a)), let db = PathPolicy.realPath(StoreFile.directory(of: b)) else { return false }
         return da == db && StoreFile.basename(of: a) == StoreFile.basename(of: b)
-    }
-
-    /// The canonical path of an existing file or folder, nil when there is none.
-    static func realPath(_ p: String) -> String? {
-        guard let r = realpath(p, nil) else { return nil }
-        defer { free(r) }
-        return String(cString: r)
     }
 }
