@@ -5,6 +5,7 @@
 
 import Foundation
 import XCTest
+@testable import KeptCLI
 @testable import KeptCore
 
 final class FileSafetyTests: XCTestCase {
@@ -402,6 +403,25 @@ final class FileSafetyTests: XCTestCase {
         XCTAssertEqual(r.status, 0, r.summary)
         XCTAssertFalse(FileManager.default.fileExists(atPath: outside.path("new.jsonl")))
         XCTAssertFalse(FileManager.default.fileExists(atPath: outside.path("x.jsonl")))
+    }
+
+    /// fs-17 (F6): the run's temporary folder is new, private (0700), and gone after the run;
+    /// `kept test` leaves nothing in TMPDIR.
+    func testTheRunsTemporaryFolderIsPrivateAndRemoved() throws {
+        let tmp = try TempDir()
+        defer { tmp.cleanUp() }
+        let dir = try TempDir()
+        defer { dir.cleanUp() }
+        try dir.write("a.kept", "> add x\nAdded 1 · x\n")
+        let r = try Kept.run(["test", "a.kept"], cwd: dir.url, environment: ["TMPDIR": tmp.url.path])
+        XCTAssertEqual(r.status, 0, r.summary)
+        XCTAssertEqual(try tmp.listing(), [])
+        let made = try XCTUnwrap(TestRunner.makeScratchFolder())
+        defer { try? FileManager.default.removeItem(atPath: made) }
+        XCTAssertEqual(try mode(made), 0o700)
+        let second = try XCTUnwrap(TestRunner.makeScratchFolder())
+        defer { try? FileManager.default.removeItem(atPath: second) }
+        XCTAssertNotEqual(second, made, "each run gets a folder of its own")
     }
 
     /// fs-15 (F6): inside its folder a transcript imports and exports as before; `--allow-path`
