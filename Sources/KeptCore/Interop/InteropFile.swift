@@ -69,6 +69,9 @@ public final class ByteInput {
         // A terminal is someone typing; any other device (/dev/zero, /dev/urandom) never ends.
         case S_IFCHR where isatty(fd) == 1: break
         case S_IFCHR, S_IFBLK: refusal = "it is a device, not a file"
+        // Standard input may be a socket (some process spawners give one); it is a stream,
+        // bounded by the limit as a pipe is.
+        case S_IFSOCK: break
         default: refusal = "it is not a regular file"
         }
         if refusal == nil, owned {
