@@ -57,6 +57,9 @@ public struct TestOptions: Sendable {
     public var reports: [ReportTarget] = []
     /// `--progress` / `--no-progress`; nil shows it when stdout is a terminal.
     public var progress: Bool? = nil
+    /// `--allow-path DIR`, repeatable: folders a transcript's `import` and `export` may use
+    /// besides its own folder and the run's temporary folder (docs/SCRIPTS.md).
+    public var allowedPaths: [String] = []
 
     public init() {}
 }
@@ -133,7 +136,7 @@ public enum CommandLineOptions {
     public static let usage = """
     usage: kept [repl] [--store FILE] [--now ISO] [--zone TZ] [--format text|json] [--errors rich|short] [--color WHEN] [--yes]
            kept run [--store FILE] [--now ISO] [--zone TZ] [--format text|json] [--write [--keep-going]] [--bail] [--echo] [--yes] [-e COMMAND]... [SCRIPT...]
-           kept test [-k PATTERN]... [--update [-i]] [--fail-fast | --max-failures N] [--report tap|junit FILE]... [--[no-]progress] [--yes] [-j N] PATH[:LINE]...
+           kept test [-k PATTERN]... [--update [-i]] [--fail-fast | --max-failures N] [--report tap|junit FILE]... [--[no-]progress] [--allow-path DIR]... [--yes] [-j N] PATH[:LINE]...
            kept convert [--salvage] FROM TO
            kept check STORE
            kept backup STORE FILE
@@ -188,6 +191,7 @@ public enum CommandLineOptions {
                  choices: ReportTarget.Format.allCases.map(\.rawValue)),
             Flag(["--progress"], ["test"], nil, "show a progress line (the default when stdout is a terminal)"),
             Flag(["--no-progress"], ["test"], nil, "never show the progress line"),
+            Flag(["--allow-path"], ["test"], "DIR", "let transcripts import and export inside DIR too (by default only inside their own folder); may be repeated"),
             Flag(["--as"], interop, "FORMAT", "the file's format: tw, ics, jsonl or csv (default: by the file's extension, docs/INTEROP.md)"),
             Flag(["--dry-run"], ["import"], nil, "report what the import would change and write nothing"),
             Flag(["--events"], ["import"], nil, "read an iCalendar file's VEVENTs as tasks too"),
@@ -326,6 +330,10 @@ public enum CommandLineOptions {
             case "--max-failures":
                 guard let n = Int(v), n >= 1 else { return fail("--max-failures takes a number from 1, not '\(v)'") }
                 test.maxFailures = n
+            case "--allow-path":
+                var isDir = false
+                guard FileSystem.exists(v, isDirectory: &isDir), isDir else { return fail("--allow-path takes a folder, and '\(v)' is none") }
+                test.allowedPaths.append(v)
             case "--report":
                 guard let f = ReportTarget.Format(rawValue: v) else {
                     return fail("--report takes tap or junit and a file ('-' for stdout), not '\(v)'")

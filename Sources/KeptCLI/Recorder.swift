@@ -177,7 +177,9 @@ final class Recorder {
         for (p, s) in stores {
             if case .failure(let e) = StoreFile.writeAtomically(StoreCodec.encode(s), to: p) { return .failure(WriteError(path: p, reason: e.reason)) }
         }
-        if case .failure(let e) = StoreFile.writeAtomically(Array(text.utf8), to: path, newMode: 0o644) { return .failure(WriteError(path: path, reason: e.reason)) }
+        // 0600, as the snapshots beside it: a transcript holds what the session printed, the
+        // user's tasks (issue 28). An existing file keeps its own bits.
+        if case .failure(let e) = StoreFile.writeAtomically(Array(text.utf8), to: path, newMode: 0o600) { return .failure(WriteError(path: path, reason: e.reason)) }
         return .success(stores.map(\.0))
     }
 }

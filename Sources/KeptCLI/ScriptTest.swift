@@ -23,6 +23,8 @@ struct ScriptTest {
     var selection = TestSelection()
     /// Stop after this many failures (the runner cuts across scripts).
     var maxFailures: Int? = nil
+    /// The files the transcript's statements and `@store` may open (the runner confines them).
+    var pathPolicy: PathPolicy = .unrestricted
 
     /// The lines a command produced, as a transcript writes them: output lines, then each
     /// error as `! CODE message` (in JSON mode the error object is an output line).
@@ -129,7 +131,7 @@ struct ScriptTest {
         guard roles.contains(where: { $0 != .none }) else { return report }
 
         var session: Session
-        switch SessionFactory.make(options, testMode: true) {
+        switch SessionFactory.make(options, testMode: true, pathPolicy: pathPolicy) {
         case .success(let s): session = s
         case .failure(.usage(let m)):
             report.errors.append("\(path): \(m)")
@@ -153,8 +155,14 @@ struct ScriptTest {
             case .directive(let d) where d.name == "store":
                 let dir = StoreFile.directory(of: path)
                 let target = d.argument.hasPrefix("/") ? d.argument : "\(dir)/\(d.argument)"
+                // A store outside the allowed folders is not read: its error would quote its lines.
+                if let r = pathPolicy.refusal(target) {
+                    report.errors.append(short.render(Catalog.pathOutsideAllowed(r, range: d.range, file: file)))
+                    return report
+                }
                 switch StoreFile.load(target) {
-                case .success(.store(let s)): session.replaceStore(s)
+                // Held in memory, never written, and named, so an export cannot replace it.
+                case .success(.store(let s)): session.replaceStore(JSONStore(memory: s, readFrom: target))
                 case .success(.missing):
                     report.errors.append(short.render(Catalog.noStoreFile(d.argument, file: file, range: d.range)))
                     return report

@@ -65,7 +65,8 @@ enum SessionFactory {
     /// Test mode's uids: the same on every run of a transcript.
     static let testUIDSeed: UInt64 = 20_260_615
 
-    static func make(_ o: SessionOptions, testMode: Bool, commits: CommitPolicy = .never) -> Result<Session, Failure> {
+    static func make(_ o: SessionOptions, testMode: Bool, commits: CommitPolicy = .never,
+                     pathPolicy: PathPolicy = .unrestricted) -> Result<Session, Failure> {
         let store: any StoreBackend
         switch backend(o.store, writable: commits != .never) { case .success(let s): store = s; case .failure(let f): return .failure(f) }
         var clk: SessionClock
@@ -78,6 +79,7 @@ enum SessionFactory {
         let session = Session(engine: engine, format: o.format, commits: commits)
         // A bulk delete waits for a yes unless --yes gave it in advance (docs/SCRIPTS.md).
         session.bulkDelete = o.yes ? .run : .ask
+        session.pathPolicy = pathPolicy
         return .success(session)
     }
 }

@@ -65,10 +65,17 @@ struct TestRunner {
         let opts = options
         let update = test.update
         let maxFailures = test.maxFailures
+        // The run's temporary folder: private (0700), new, and removed at the end.
+        let scratch = TestRunner.makeScratchFolder()
+        defer { if let scratch { try? FileManager.default.removeItem(atPath: scratch) } }
+        let allowed = (scratch.map { [$0] } ?? []) + test.allowedPaths
         DispatchQueue.global().async(group: group) {
             DispatchQueue.concurrentPerform(iterations: workers) { _ in
                 while let k = queue.take() {
-                    let t = ScriptTest(path: files[k], options: opts, update: update, selection: selection, maxFailures: maxFailures)
+                    var t = ScriptTest(path: files[k], options: opts, update: update, selection: selection, maxFailures: maxFailures)
+                    // A transcript may be someone else's (CI, a pull request): its import and
+                    // export stay inside its own folder and the allowed ones (issue 28, F6).
+                    t.pathPolicy = .confined(to: [StoreFile.directory(of: files[k])] + allowed)
                     queue.put(k, t.run())
                 }
             }
@@ -120,6 +127,17 @@ struct TestRunner {
         if tally.errors > 0 { return 2 }
         if tally.failed > tally.updated || tally.xpassed > 0 { return 1 }
         return 0
+    }
+
+    /// A new private folder for the run (`kept-test.XXXXXX` in TMPDIR, or /tmp), whose path
+    /// transcripts are allowed to use; nil when none can be made (then none is allowed).
+    static func makeScratchFolder() -> String? {
+        let base = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        var template = Array("\(base)/kept-test.XXXXXX".utf8CString)
+        return template.withUnsafeMutableBufferPointer { b -> String? in
+            guard let p = b.baseAddress, mkdtemp(p) != nil else { return nil }
+            return String(cString: p)
+        }
     }
 
     /// Prints one script's results and applies its updates.

@@ -16,9 +16,10 @@ public enum DiagnosticCode: String, CaseIterable, Sendable, CustomStringConverti
     case E0303, E0304, E0305, E0306, E0307, E0308, E0309, E0310, E0311, E0312
     case E0313, E0314, E0315, E0316, E0317, E0318, E0319, E0320, E0321, E0322
     case E0323, E0324, E0325, E0326, E0327, E0328, E0329, E0330, E0331, E0332
-    case E0333, E0401, E0402, E0403, E0404, E0405, E0406, E0501, E0502, E0503
-    case E0504, E0505, E0506, E0507, E0508, E0509, E0601, E0602, E0603, E0604
-    case E0605, E0606, E0607, E0608, E0609, E0610, W0001, W0002
+    case E0333, E0336, E0337, E0401, E0402, E0403, E0404, E0405, E0406, E0501
+    case E0502, E0503, E0504, E0505, E0506, E0507, E0508, E0509, E0601, E0602
+    case E0603, E0604, E0605, E0606, E0607, E0608, E0609, E0610, E0611, W0001
+    case W0002
 
     public var description: String { rawValue }
 
@@ -109,6 +110,8 @@ public enum DiagnosticCode: String, CaseIterable, Sendable, CustomStringConverti
         case .E0331: return "a time that does not fit the occurrences of the task's repeat"
         case .E0332: return "a part of the store is damaged: a record, its checksum or a table"
         case .E0333: return "the -wal file beside a database store does not belong to it"
+        case .E0336: return "the store is a pipe or has other hard links, so a new version would not replace it"
+        case .E0337: return "a transcript run by kept test may not use a path outside its folders"
         case .E0401: return "a plan limit is a whole number from 1, or all"
         case .E0402: return "the task is not in the plan"
         case .E0403: return "top 3 is full"
@@ -134,6 +137,7 @@ public enum DiagnosticCode: String, CaseIterable, Sendable, CustomStringConverti
         case .E0608: return "a uid appears twice in one import file"
         case .E0609: return "an export file could not be written"
         case .E0610: return "an import option does not apply to the file's format"
+        case .E0611: return "an export target is a device, a pipe, a folder or the open store"
         case .W0001: return "a word that looks like a filter operator is searched for as text"
         case .W0002: return "a store file changed after it was written (its checksum differs)"
         }
@@ -590,6 +594,19 @@ public enum Catalog {
                    notes: ["the file is left untouched; nothing will be written to it"], help: "open it with a newer Kept")
     }
 
+    public static func storeNotReplaceable(_ path: String, reason: StoreError.NotReplaceable) -> Diagnostic {
+        switch reason {
+        case .notAFile:
+            return Diagnostic(code: .E0336, message: "the store '\(path)' is not a regular file; nothing was written",
+                              notes: ["a pipe is read once, and a new version would take its place as a file"],
+                              help: "write to a file: '.save FILE', or 'kept convert'")
+        case .hardLinks(let n):
+            return Diagnostic(code: .E0336, message: "the store '\(path)' has \(n) hard links; nothing was written",
+                              notes: ["a new version is a new file: the other names would keep the old one"],
+                              help: "keep one name and use a symlink for the others ('ln -sf'), or copy the file")
+        }
+    }
+
     public static func runNotWritten(_ path: String, failed: Int) -> Diagnostic {
         Diagnostic(code: .E0326, message: "nothing was written to '\(path)': \(failed == 1 ? "1 statement" : "\(failed) statements") failed",
                    notes: ["a run writes its changes once, at its end, and only when every statement succeeded"],
@@ -829,6 +846,29 @@ public enum Catalog {
 
     static func exportFailed(_ path: String, reason: String, range: SourceRange, file: SourceFile) -> Diagnostic {
         Diagnostic(code: .E0609, message: "could not write '\(path)': \(reason)", file: file, range: range, label: "this file")
+    }
+
+    /// An export that would write into a device or a pipe, replace a folder, or destroy the
+    /// store the session has open (issue 28, F7 and F8).
+    static func exportTargetRefused(_ path: String, refusal: ExportTarget.Refusal, range: SourceRange, file: SourceFile) -> Diagnostic {
+        let reason: String
+        switch refusal {
+        case .directory: reason = "it is a directory"
+        case .device: reason = "it is a device, not a file"
+        case .pipe: reason = "it is a pipe (FIFO), not a file"
+        case .notAFile: reason = "it is not a regular file"
+        case .openStore(let store): reason = "it is the open store '\(store)'"
+        }
+        let help = refusal == .directory ? "name a file inside it" : "export to a regular file of its own, or to '-' (standard output)"
+        return Diagnostic(code: .E0611, message: "will not export to '\(path)': \(reason)", file: file, range: range,
+                          label: "nothing was written", help: help)
+    }
+
+    /// A path a confined transcript may not use (docs/SCRIPTS.md, "Test mode").
+    public static func pathOutsideAllowed(_ r: PathPolicy.Refusal, range: SourceRange, file: SourceFile) -> Diagnostic {
+        Diagnostic(code: .E0337, message: "'\(r.path)' is outside the folders this transcript may use" + (r.resolved == r.path ? "" : " (it leads to '\(r.resolved)')"),
+                   file: file, range: range, label: "not opened",
+                   help: "kept test lets a transcript use its own folder and the run's temporary folder; --allow-path DIR adds one")
     }
 
     static func eventsNotICalendar(_ format: InteropFormat, range: SourceRange, file: SourceFile) -> Diagnostic {

@@ -28,6 +28,9 @@ public enum Limits {
     public static let filterDepth = 100
     /// The bytes of a store file.
     public static let storeBytes = 1 << 30
+    /// The bytes of an import source: a file, a pipe or standard input (twice a store's, so
+    /// the file of any store Kept can hold fits).
+    public static let importBytes = 2 << 30
     /// How deep the arrays and objects of a store file nest.
     public static let jsonDepth = 512
     /// The largest task id (2^53 - 1, exact in every JSON reader); `nextId` may be one more.
@@ -68,6 +71,8 @@ public enum Limits {
               meaning: "ids and nextId (one more at most) stay exact in any JSON reader; an add past the last id is refused"),
         Limit(name: "store size", value: "1 GiB (1,073,741,824 bytes)", code: .E0228,
               meaning: "a store file; a larger file, a device or anything but a regular file or a pipe is refused unread"),
+        Limit(name: "import size", value: "2 GiB (2,147,483,648 bytes)", code: .E0601,
+              meaning: "a file or standard input an import reads; a larger file, a device (a terminal aside) or a folder is refused unread, a pipe once past the limit, and nothing is imported"),
         Limit(name: "store nesting", value: "512 levels", code: .E0308,
               meaning: "arrays and objects inside one another in a store file"),
         Limit(name: "repeat preview", value: "1 to 1,000 dates", code: .E0209,

@@ -7,7 +7,9 @@ import Glibc
 import Darwin
 #endif
 
-/// A file (or standard input) read a chunk at a time.
+/// A file (or standard input) read a chunk at a time, up to `limit` bytes (docs/LIMITS.md:
+/// the import size), so an endless source (`/dev/zero`, a pipe that never ends) is refused
+/// instead of read forever.
 public final class ByteInput {
     let fd: Int32
     let owned: Bool
@@ -15,14 +17,19 @@ public final class ByteInput {
     private(set) var atEnd = false
     /// The file's size in bytes; 0 for a pipe.
     public private(set) var size = 0
+    /// The most bytes read before the input is refused.
+    let limit: Int
+    /// The bytes read so far.
+    private var consumed = 0
 
     /// How much is read at a time.
     static let chunk = 1 << 20
 
-    private init(fd: Int32, owned: Bool, name: String) {
+    private init(fd: Int32, owned: Bool, name: String, limit: Int) {
         self.fd = fd
         self.owned = owned
         self.name = name
+        self.limit = limit
     }
 
     deinit {
@@ -30,22 +37,62 @@ public final class ByteInput {
         scratch.deallocate()
     }
 
-    /// Opens a file to read, or standard input for `-`.
-    public static func open(_ path: String) -> Result<ByteInput, ImportError> {
-        if path == "-" { return .success(ByteInput(fd: 0, owned: false, name: "<stdin>")) }
-        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else {
-            let reason = String(cString: strerror(errno)).lowercased()
-            return .failure(ImportError(.E0601, "could not read '\(path)': \(reason)", line: 0))
+    /// Opens a file to read, or standard input for `-`. A folder, a device other than a
+    /// terminal, a socket and a file larger than `limit` are refused before a byte is read.
+    public static func open(_ path: String, limit: Int = Limits.importBytes) -> Result<ByteInput, ImportError> {
+        let name = path == "-" ? "<stdin>" : path
+        let fd: Int32
+        if path == "-" {
+            fd = 0
+        } else {
+            // O_NONBLOCK: a FIFO nobody writes would hold the open forever; it is read
+            // blocking again below, to its end.
+            fd = Glibc.open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+            guard fd >= 0 else { return .failure(unreadable(name, String(cString: strerror(errno)).lowercased())) }
         }
+        let owned = path != "-"
         var st = stat()
-        if fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR {
-            close(fd)
-            return .failure(ImportError(.E0601, "could not read '\(path)': it is a directory", line: 0))
+        guard fstat(fd, &st) == 0 else {
+            let e = errno
+            if owned { close(fd) }
+            return .failure(unreadable(name, String(cString: strerror(e)).lowercased()))
         }
-        let i = ByteInput(fd: fd, owned: true, name: path)
+        var refusal: String? = nil
+        switch st.st_mode & S_IFMT {
+        case S_IFREG:
+            if Int(st.st_size) > limit { refusal = tooLarge(limit) }
+        case S_IFIFO:
+            // A named pipe is waited for as a store's is (StoreFile.awaitWriter); standard
+            // input is read as it comes.
+            if owned, let e = StoreFile.awaitWriter(fd) { refusal = e.reason }
+        case S_IFDIR: refusal = "it is a directory"
+        // A terminal is someone typing; any other device (/dev/zero, /dev/urandom) never ends.
+        case S_IFCHR where isatty(fd) == 1: break
+        case S_IFCHR, S_IFBLK: refusal = "it is a device, not a file"
+        // Standard input may be a socket (some process spawners give one); it is a stream,
+        // bounded by the limit as a pipe is.
+        case S_IFSOCK: break
+        default: refusal = "it is not a regular file"
+        }
+        if refusal == nil, owned {
+            let flags = fcntl(fd, F_GETFL)
+            if flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0 { refusal = String(cString: strerror(errno)).lowercased() }
+        }
+        if let refusal {
+            if owned { close(fd) }
+            return .failure(unreadable(name, refusal))
+        }
+        let i = ByteInput(fd: fd, owned: owned, name: name, limit: limit)
         if (st.st_mode & S_IFMT) == S_IFREG { i.size = Int(st.st_size) }
         return .success(i)
+    }
+
+    static func unreadable(_ name: String, _ reason: String) -> ImportError {
+        ImportError(.E0601, "could not read '\(name)': \(reason)", line: 0)
+    }
+
+    static func tooLarge(_ limit: Int) -> String {
+        "it is larger than \(Limits.grouped(limit)) bytes, the import size limit (docs/LIMITS.md)"
     }
 
     /// Where `read` reads into before appending (one chunk, allocated once).
@@ -66,6 +113,9 @@ public final class ByteInput {
                 atEnd = true
                 break
             }
+            // A pipe, or a file that grew after it was opened, is refused once past the limit.
+            consumed += n
+            if consumed > limit { throw ByteInput.unreadable(name, ByteInput.tooLarge(limit)) }
             buf.append(contentsOf: UnsafeRawBufferPointer(rebasing: scratch[0..<n]))
             total += n
             if n < want { break }

@@ -19,6 +19,7 @@ extension Session {
         case .failure(let d): return .error(d)
         }
         if req.events, format != .icalendar { return .error(Catalog.eventsNotICalendar(format, range: req.file.range, file: s.source.file)) }
+        if let r = pathPolicy.refusal(req.file.text) { return .error(Catalog.pathOutsideAllowed(r, range: req.file.range, file: s.source.file)) }
         let input: ByteInput
         switch ByteInput.open(req.file.text) {
         case .success(let i): input = i
@@ -119,6 +120,13 @@ extension Session {
         case .success(let f): format = f
         case .failure(let d): return .error(d)
         }
+        // Checked before anything is made: an export never writes into a device or a pipe,
+        // never replaces a folder, and never destroys the store it reads (issue 28, F7, F8).
+        if let r = pathPolicy.refusal(req.file.text) { return .error(Catalog.pathOutsideAllowed(r, range: req.file.range, file: s.source.file)) }
+        let target = ExportTarget(req.file.text)
+        if req.file.text != "-", let r = target.refusal(openStore: store.location) {
+            return .error(Catalog.exportTargetRefused(req.file.text, refusal: r, range: req.file.range, file: s.source.file))
+        }
         var tasks: [Task]
         if let f = req.filter {
             switch bindFilter(f, s) {
@@ -162,7 +170,8 @@ extension Session {
             o.verbatim = true
             return o
         }
-        if case .failure(let e) = StoreFile.writeAtomically(bytes, to: req.file.text) {
+        // Through a symlink to the file it names: the link stays a link (docs/INTEROP.md).
+        if case .failure(let e) = StoreFile.writeAtomically(bytes, to: target.file) {
             return .error(Catalog.exportFailed(req.file.text, reason: e.reason, range: req.file.range, file: s.source.file))
         }
         var line = "Exported \(Session.tasks(tasks.count)) to \(req.file.text) (\(format.title))"

@@ -32,6 +32,9 @@ public final class Session {
     public var commits: CommitPolicy
     /// Whether `delete where …` runs at once or first reports what it would delete.
     public var bulkDelete: BulkDeletePolicy = .run
+    /// Which files `import` and `export` may open: any, unless `kept test` confines a
+    /// transcript to its folders (docs/SCRIPTS.md).
+    public var pathPolicy: PathPolicy = .unrestricted
     /// True while a statement the user confirmed runs.
     var confirmed = false
     /// The warnings the statement's filters gave (W0001), reported with its output.
@@ -55,10 +58,14 @@ public final class Session {
     /// An independent copy in memory: the same store content, history, clock and zone, changed
     /// separately and never written (each `@case` of a transcript).
     public func copy() -> Session {
-        let e = Engine(store: JSONStore(memory: engine.store.snapshot()), clock: engine.clock, defaultZone: engine.defaultZone,
+        // The copy remembers the file the store came from, so an export still refuses it.
+        let e = Engine(store: JSONStore(memory: engine.store.snapshot(), readFrom: engine.store.location), clock: engine.clock, defaultZone: engine.defaultZone,
                        zoneOverride: engine.zoneOverride, uids: engine.uids)
         let s = Session(engine: e, format: format, commits: .never)
         s.bulkDelete = bulkDelete
+        // The store's notices were the original's to show.
+        s.noticesShown = true
+        s.pathPolicy = pathPolicy
         return s
     }
 
@@ -177,6 +184,7 @@ public final class Session {
         case .readOnly(let p, let folder): return Catalog.storeReadOnly(p, folder: folder)
         case .writeFailed(let p, let reason): return Catalog.storeWriteFailed(p, reason: reason)
         case .unreadable(let d): return d
+        case .notReplaceable(let p, let reason): return Catalog.storeNotReplaceable(p, reason: reason)
         }
     }
 

@@ -18,16 +18,18 @@ public final class JSONStore: StoreBackend {
     private var uidIndex: [TaskUID: Int]? = nil
     /// The file, and the identity of the version last read or written; nil in memory.
     public let file: StorePath?
-    /// The file a store held in memory was read from, for its notices.
-    private var origin: String?
+    /// The file a store held in memory was read from (for messages, notices and the export
+    /// check).
+    private var readFrom: String? = nil
     private var identity: FileIdentity?
 
-    /// A store in memory only: commits keep the changes and write nothing.
-    public init(memory store: Store = Store(), readFrom origin: String? = nil) {
+    /// A store held in memory; `path` names the file it was read from, if any (it is never
+    /// written, but an export must not destroy it either).
+    public init(memory store: Store = Store(), readFrom path: String? = nil) {
         self.store = store
         self.committedMeta = store.meta
         self.file = nil
-        self.origin = origin
+        self.readFrom = path
     }
 
     private init(store: Store, file: StorePath, identity: FileIdentity?) {
@@ -50,10 +52,10 @@ public final class JSONStore: StoreBackend {
         }
     }
 
-    public var location: String? { file?.path }
+    public var location: String? { file?.path ?? readFrom }
 
     public var notices: [Diagnostic] {
-        store.checksum == .differs ? [Catalog.storeChangedOutside(file?.path ?? origin ?? "the store")] : []
+        store.checksum == .differs ? [Catalog.storeChangedOutside(file?.path ?? readFrom ?? "the store")] : []
     }
 
     // MARK: reading
@@ -163,6 +165,8 @@ public final class JSONStore: StoreBackend {
 
     public func changedElsewhere() -> Bool {
         guard let file else { return false }
+        // A pipe was read once; its times change with every writer, not with a new store.
+        if identity?.isRegular == false { return false }
         return FileIdentity.of(file.target) != identity
     }
 

@@ -29,6 +29,16 @@ public enum StoreError: Error, Sendable {
     case writeFailed(path: String, reason: String)
     /// The store cannot be read (with the diagnostic that says where and why).
     case unreadable(Diagnostic)
+    /// The store cannot be replaced by a new file without harm; nothing was written.
+    case notReplaceable(path: String, reason: NotReplaceable)
+
+    /// Why a rename would do harm.
+    public enum NotReplaceable: Sendable, Equatable {
+        /// A pipe or another file that is not a regular file (read once, never written).
+        case notAFile
+        /// A file with this many names: the others would keep the old version.
+        case hardLinks(Int)
+    }
 }
 
 /// A store as the engine sees it.

@@ -4,7 +4,8 @@
 // one it read (the same file, the same revision), and only then renames its new version over
 // it. Readers never lock: a store is only ever replaced whole, so what a reader opened stays
 // whole. A symlinked store is written through to its target; a store or folder that cannot be
-// written is refused before anything is written; temp files of dead writers are removed.
+// written, a store with other hard links and one that is not a regular file are refused before
+// anything is written; temp files of dead writers are removed.
 
 #if canImport(Glibc)
 import Glibc
@@ -20,6 +21,8 @@ public struct FileIdentity: Sendable, Equatable {
     var size: Int64
     var modified: (Int, Int)
     var changed: (Int, Int)
+    /// False for a pipe: read once, its times say nothing of a new version (docs/LIMITS.md).
+    var isRegular: Bool
 
     public static func == (a: FileIdentity, b: FileIdentity) -> Bool {
         a.device == b.device && a.inode == b.inode && a.size == b.size && a.modified == b.modified && a.changed == b.changed
@@ -31,6 +34,7 @@ public struct FileIdentity: Sendable, Equatable {
         size = Int64(st.st_size)
         modified = (Int(st.st_mtim.tv_sec), Int(st.st_mtim.tv_nsec))
         changed = (Int(st.st_ctim.tv_sec), Int(st.st_ctim.tv_nsec))
+        isRegular = (st.st_mode & S_IFMT) == S_IFREG
     }
 
     /// The identity of the file at a path now; nil when there is none.
@@ -96,7 +100,8 @@ extension StoreFile {
                 return .failure(d)
             case .success(let l):
                 last = .success((l, after))
-                if before == after { return last }
+                // A pipe is read once: a second read would wait for a writer that is gone.
+                if before == after || after?.isRegular == false { return last }
             }
         }
         return last
@@ -181,6 +186,15 @@ extension StoreFile {
         }
         if readOnly(path.target) { return .readOnly(path: path.path, folder: false) }
         if readOnly(path.folder) { return .readOnly(path: path.folder, folder: true) }
+        var st = stat()
+        guard stat(path.target, &st) == 0 else { return nil }
+        // A pipe is read once (docs/LIMITS.md); a rename would put a file in its place, so it is
+        // never written.
+        guard (st.st_mode & S_IFMT) == S_IFREG else { return .notReplaceable(path: path.path, reason: .notAFile) }
+        // A new version is a new file: a rename over a store with other hard links would leave
+        // them holding the old version, two stores where the user had one. Refused rather than
+        // split silently (docs/STORE.md).
+        if st.st_nlink > 1 { return .notReplaceable(path: path.path, reason: .hardLinks(Int(st.st_nlink))) }
         return nil
     }
 
@@ -206,7 +220,7 @@ extension StoreFile {
         return .success(fd)
     }
 
-    /// Removes `.NAME.tmp-PID` files beside the store whose process is gone: a writer killed
+    /// Removes `.NAME.tmp-PID-RANDOM` files beside the store whose process is gone: a writer killed
     /// mid-write leaves one, and they would pile up. Called with the lock held, so no live
     /// writer of this store is writing one.
     static func removeStrayTemps(_ path: StorePath) {
@@ -218,7 +232,8 @@ extension StoreFile {
             let name = withUnsafeBytes(of: e.pointee.d_name) { raw in
                 String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
             }
-            guard name.hasPrefix(prefix), let pid = Int32(name.dropFirst(prefix.count)), pid > 0 else { continue }
+            // `.NAME.tmp-PID-RANDOM`, or `.NAME.tmp-PID` as earlier versions named them.
+            guard name.hasPrefix(prefix), let pid = Int32(name.dropFirst(prefix.count).prefix { $0 != "-" }), pid > 0 else { continue }
             if pid == getpid() { continue }
             if kill(pid, 0) != 0, errno == ESRCH { stray.append(name) }
         }
@@ -229,7 +244,11 @@ extension StoreFile {
 extension StoreFile {
     /// The first `n` bytes of a regular file that is not empty; nil for a missing or empty one.
     public static func head(_ path: String, _ n: Int) -> [UInt8]? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        // Only a regular file is opened to peek: opening a pipe would take its one reading (or
+        // wait for a writer), and the store's one read is readBytes' (issue 28, F9).
+        var st0 = stat()
+        guard stat(path, &st0) == 0, (st0.st_mode & S_IFMT) == S_IFREG else { return nil }
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
         var st = stat()

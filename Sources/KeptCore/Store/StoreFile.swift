@@ -25,14 +25,17 @@ public enum StoreFile {
     /// is read: a device (`/dev/zero`, a terminal) is refused unread, and a file or pipe past
     /// the limit is refused once the limit is passed, so neither can fill the memory.
     public static func readBytes(_ path: String, limit: Int = Limits.storeBytes) -> Result<[UInt8], FileError> {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        // O_NONBLOCK: opening a FIFO no process writes would wait forever (issue 28, F9).
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else { return .failure(FileError(errno: errno)) }
         defer { close(fd) }
         var st = stat()
         guard fstat(fd, &st) == 0 else { return .failure(FileError(errno: errno)) }
         switch st.st_mode & S_IFMT {
         case S_IFDIR: return .failure(FileError(reason: "it is a directory", code: EISDIR))
-        case S_IFREG, S_IFIFO: break
+        case S_IFREG: break
+        case S_IFIFO:
+            if let e = awaitWriter(fd) { return .failure(e) }
         case S_IFCHR, S_IFBLK: return .failure(FileError(reason: "it is a device, not a file", code: ENODEV))
         default: return .failure(FileError(reason: "it is not a regular file", code: ENODEV))
         }
@@ -79,6 +82,26 @@ public enum StoreFile {
             out.append(contentsOf: chunk[0..<n])
         }
         return .success(out)
+    }
+
+    /// How long a pipe is waited for: the time its writer has to send a first byte.
+    static let pipeWaitMilliseconds = 10_000
+
+    /// Waits, on a pipe opened with O_NONBLOCK, until a writer has sent something or has come
+    /// and gone (up to `pipeWaitMilliseconds`), then makes it blocking, so it is read once to
+    /// its end. Nil when it may be read; the error when no writer came (issue 28, F9: a FIFO
+    /// nobody writes waited forever; one a writer fills a moment later must still be read).
+    static func awaitWriter(_ fd: Int32) -> FileError? {
+        var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        var n: Int32
+        repeat { n = poll(&p, 1, Int32(pipeWaitMilliseconds)) } while n < 0 && errno == EINTR
+        if n < 0 { return FileError(errno: errno) }
+        if n == 0 {
+            return FileError(reason: "it is a pipe no process wrote to within \(pipeWaitMilliseconds / 1000) s", code: ETIMEDOUT)
+        }
+        let flags = fcntl(fd, F_GETFL)
+        guard flags >= 0, fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) == 0 else { return FileError(errno: errno) }
+        return nil
     }
 
     /// A file this large is read on two threads.
@@ -152,12 +175,15 @@ public enum StoreFile {
     /// `writeAtomically` of bytes given in pieces, written one after the other.
     public static func writeAtomically(pieces: [[UInt8]], to path: String, newMode: mode_t = 0o600) -> Result<Void, FileError> {
         let dir = directory(of: path)
-        let tmp = "\(dir)/.\(basename(of: path)).tmp-\(getpid())"
         var mode: mode_t = newMode
         var st = stat()
         if stat(path, &st) == 0 { mode = st.st_mode & 0o7777 }
-        let fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
-        guard fd >= 0 else { return .failure(FileError(errno: errno)) }
+        let fd: Int32
+        let tmp: String
+        switch makeTemporary(beside: path, mode: mode) {
+        case .success(let t): (fd, tmp) = t
+        case .failure(let e): return .failure(e)
+        }
         // The umask narrows a new file's bits; a store written again keeps exactly its own.
         _ = fchmod(fd, mode)
         var ok = true
@@ -200,6 +226,36 @@ public enum StoreFile {
             close(dfd)
         }
         return .success(())
+    }
+
+    /// How many random names a temporary file tries before giving up: each one that exists
+    /// already (EEXIST) is passed over, and 16 collisions of 64 random bits mean someone is
+    /// planting names, not bad luck.
+    static let temporaryAttempts = 16
+
+    /// The name of a temporary file beside `path`: `.NAME.tmp-PID-RANDOM`. The PID lets a later
+    /// writer remove what a dead one left (removeStrayTemps); the 64 random bits make the name
+    /// one nobody can plant a link under in advance (issue 28, F5).
+    static func temporaryName(beside path: String) -> String {
+        let r = UInt64.random(in: 0...UInt64.max)
+        let hex = String(r, radix: 16)
+        let padded = String(repeating: "0", count: 16 - hex.count) + hex
+        return "\(directory(of: path))/.\(basename(of: path)).tmp-\(getpid())-\(padded)"
+    }
+
+    /// Creates a new temporary file beside `path`, opened for writing: O_EXCL and O_NOFOLLOW, so
+    /// whatever is already at the name (a file, a planted symlink) is never opened, let alone
+    /// truncated or written through; a name that exists is passed over for another.
+    static func makeTemporary(beside path: String, mode: mode_t) -> Result<(Int32, String), FileError> {
+        for _ in 0..<temporaryAttempts {
+            let tmp = temporaryName(beside: path)
+            let fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
+            if fd >= 0 { return .success((fd, tmp)) }
+            let e = errno
+            if e == EEXIST || e == EINTR { continue }
+            return .failure(FileError(errno: e))
+        }
+        return .failure(FileError(reason: "no temporary file could be made beside it: \(temporaryAttempts) names were taken", code: EEXIST))
     }
 
     public static func directory(of path: String) -> String {

@@ -55,8 +55,13 @@ public enum StoreKind: String, Sendable {
             if let head = StoreFile.head(target, SQLiteStore.header.count), head != SQLiteStore.header {
                 return .failure(.writeFailed(path: path, reason: "it exists and is not a SQLite database"))
             }
-            let tmp = "\(StoreFile.directory(of: target))/.\(StoreFile.basename(of: target)).tmp-\(getpid())"
-            for f in [tmp, tmp + "-wal", tmp + "-shm"] { unlink(f) }
+            // SQLite opens its own files, so the name is what protects them: random, never one
+            // guessed in advance (issue 28, F5), and refused if anything is already there.
+            let tmp = StoreFile.temporaryName(beside: target)
+            for f in [tmp, tmp + "-wal", tmp + "-shm"] {
+                var st = stat()
+                if lstat(f, &st) == 0 { return .failure(.writeFailed(path: path, reason: "the temporary name '\(f)' is taken")) }
+            }
             if let e = SQLiteStore.make(tmp, holding: s) {
                 for f in [tmp, tmp + "-wal", tmp + "-shm"] { unlink(f) }
                 return .failure(e)
