@@ -130,8 +130,15 @@ final class BatchRunner {
         return !(result.failed && options.bail)
     }
 
+    /// The store's notices (W0002), on standard error in every format: they speak of the store,
+    /// not of a statement, so they never stand among the statements' outputs.
+    func showNotices() {
+        for d in session.store.notices { err.line(renderer.render(d)) }
+    }
+
     /// Runs all sources in order; returns the exit code.
     func run(_ sources: [RunSource]) -> Int32 {
+        showNotices()
         var list = sources
         if list.isEmpty { list = [.script("-")] }
         for s in list {

@@ -82,6 +82,7 @@ extension REPL {
                 session.replaceStore(s)
                 session.commits = .eachStatement
                 runner.options.store = cmd.rest
+                runner.showNotices()
                 recorder.opened(s.snapshot())
                 say(["Opened \(cmd.rest) · \(s.taskCount == 1 ? "1 task" : "\(s.taskCount) tasks") · written after each change"],
                     json: REPL.object([("opened", .string(cmd.rest)), ("tasks", .number(JSONNumber(s.taskCount)))]))

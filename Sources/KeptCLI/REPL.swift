@@ -75,6 +75,7 @@ final class REPL {
     }
 
     func run() -> Int32 {
+        runner.showNotices()
         if interactive {
             let where_ = options.store.map { "store \($0), written after each change" } ?? "no store file: changes last for this session"
             out.line("Kept \(KeptMain.version) · \(where_) · .help · Ctrl-D quits")

@@ -122,8 +122,8 @@ final class StoreIntegrityCLITests: XCTestCase {
         XCTAssertEqual(missing.status, 2)
     }
 
-    /// A JSON store edited after Kept wrote it reads as it is, with W0002 once; check says so
-    /// with exit 1.
+    /// A JSON store edited after Kept wrote it reads as it is, with W0002 once on standard error
+    /// (in JSON too); check says so with exit 1.
     func testAnEditedJSONStoreIsSaidOnce() throws {
         let dir = try TempDir()
         defer { dir.cleanUp() }
@@ -135,6 +135,10 @@ final class StoreIntegrityCLITests: XCTestCase {
         XCTAssertEqual(r.status, 0, r.summary)
         XCTAssertEqual(r.stderr.components(separatedBy: "warning[W0002]").count, 2, r.stderr)
         XCTAssertEqual(r.stdoutLines, ["All 1 task", "1  won", "All 1 task"])
+        // In JSON the notice stays on standard error: stdout keeps one object per statement.
+        let json = try Kept.run(["run", "--store", j, "--format", "json", "-e", "count", "-e", "count"])
+        XCTAssertEqual(json.stdoutLines, [#"{"count":1,"total":1}"#, #"{"count":1,"total":1}"#])
+        XCTAssertTrue(json.stderr.contains("W0002"), json.stderr)
         XCTAssertEqual(try Kept.run(["check", j]).status, 1)
     }
 }

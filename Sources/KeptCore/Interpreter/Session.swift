@@ -39,8 +39,6 @@ public final class Session {
     var confirmed = false
     /// The warnings the statement's filters gave (W0001), reported with its output.
     var warnings: [Diagnostic] = []
-    /// Whether the store's notices (W0002) have been shown: once, with the first statement.
-    var noticesShown = false
 
     public init(engine: Engine, format: OutputFormat = .text, commits: CommitPolicy = .eachStatement) {
         self.engine = engine
@@ -63,8 +61,6 @@ public final class Session {
                        zoneOverride: engine.zoneOverride, uids: engine.uids)
         let s = Session(engine: e, format: format, commits: .never)
         s.bulkDelete = bulkDelete
-        // The store's notices were the original's to show.
-        s.noticesShown = true
         s.pathPolicy = pathPolicy
         return s
     }
@@ -98,7 +94,6 @@ public final class Session {
         engine.store.rollback()
         engine.store.close()
         engine.replaceStore(s)
-        noticesShown = false
     }
 
     /// A store in memory holding `s` (a store read by a front end, a test fixture).
@@ -121,8 +116,7 @@ public final class Session {
             d.range = source.range
             return CommandOutput(diagnostics: [d])
         }
-        warnings = noticesShown ? [] : store.notices
-        noticesShown = true
+        warnings = []
         var out = displayed(execute(stmt))
         out.diagnostics = warnings + out.diagnostics
         // A read that found damage fails the statement, whatever it printed from what was sound:

@@ -105,8 +105,9 @@ public protocol StoreBackend: AnyObject {
     /// The damage reads have found, as the error a statement fails with: once set, it stays for
     /// the life of the backend, and nothing is written (docs/STORE.md, "Damage").
     var readFailure: StoreError? { get }
-    /// What the store has to say when it is opened (a JSON file changed after Kept wrote it),
-    /// shown once, with the first statement's output.
+    /// What the store has to say when it is opened (a JSON file changed after Kept wrote it):
+    /// the front end shows it once, on standard error, before the first statement, so it never
+    /// takes the place of a statement's output (one JSON object per statement).
     var notices: [Diagnostic] { get }
     /// Ends the backend's use: a SQLite store closes its connection, so its -wal is checkpointed
     /// and removed. Nothing pending is written.
