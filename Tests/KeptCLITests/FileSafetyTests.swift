@@ -28,24 +28,6 @@ final class FileSafetyTests: XCTestCase {
         (try? FileManager.default.attributesOfItem(atPath: path))?[.type] as? FileAttributeType
     }
 
-    /// Runs `sh -c script` with the kept binary as `$0`, in `cwd`; the status and stderr.
-    func shell(_ script: String, cwd: URL) throws -> (Int32, String) {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/bin/sh")
-        p.arguments = ["-c", script, try Kept.requireBinary()]
-        p.currentDirectoryURL = cwd
-        var env = ProcessInfo.processInfo.environment
-        env["NO_COLOR"] = "1"
-        p.environment = env
-        let err = Pipe()
-        p.standardError = err
-        p.standardOutput = FileHandle.nullDevice
-        try p.run()
-        let data = err.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return (p.terminationStatus, String(decoding: data, as: UTF8.self))
-    }
-
     /// The kind of file at a path, as lstat says (S_IFIFO, S_IFREG…); 0 when there is none.
     func kind(_ path: String) -> mode_t {
         var st = stat()
@@ -249,7 +231,7 @@ final class FileSafetyTests: XCTestCase {
             XCTAssertEqual(r.status, 1, r.summary)
             XCTAssertTrue(r.stderr.contains("error[E0601]: could not import '/dev/zero': could not read '/dev/zero': it is a device, not a file"), r.summary)
         }
-        let (status, err) = try shell("exec \"$0\" import - --as csv --store s.json < /dev/zero", cwd: dir.url)
+        let (status, err) = try Kept.shell("exec \"$0\" import - --as csv --store s.json < /dev/zero", cwd: dir.url)
         XCTAssertEqual(status, 1, err)
         XCTAssertTrue(err.contains("error[E0601]"), err)
         XCTAssertEqual(try dir.read("s.json"), before)
@@ -288,7 +270,7 @@ final class FileSafetyTests: XCTestCase {
         XCTAssertEqual(try Kept.run(["import", jsonl, "--store", store] + Kept.clock).status, 0)
         let before = try dir.read("big.json")
         XCTAssertGreaterThan(before.count, 1_000_000)
-        let (status, err) = try shell("ulimit -f 400; exec \"$0\" run --store big.json --write --now 2026-06-15T09:00 --zone Europe/Berlin -e 'add x'", cwd: dir.url)
+        let (status, err) = try Kept.shell("ulimit -f 400; exec \"$0\" run --store big.json --write --now 2026-06-15T09:00 --zone Europe/Berlin -e 'add x'", cwd: dir.url)
         XCTAssertEqual(status, 1, err)
         XCTAssertTrue(err.contains("error[E0307]: could not write the store 'big.json': file too large"), err)
         XCTAssertEqual(try dir.read("big.json"), before)

@@ -129,6 +129,26 @@ enum Kept {
 extension Kept {
     /// Runs a program (through `env`, so by its name) and gives back its status and what it
     /// printed, stdout and stderr together.
+    /// Runs `sh -c script` with the kept binary as `$0` (and `args` as `$1`…), in `cwd` when
+    /// given, with colour off: for input the process API cannot give (a device, bytes that are
+    /// not UTF-8, a ulimit). Returns the status and stderr.
+    static func shell(_ script: String, _ args: [String] = [], cwd: URL? = nil) throws -> (Int32, String) {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/bin/sh")
+        p.arguments = ["-c", script, try requireBinary()] + args
+        if let cwd { p.currentDirectoryURL = cwd }
+        var env = ProcessInfo.processInfo.environment
+        env["NO_COLOR"] = "1"
+        p.environment = env
+        let err = Pipe()
+        p.standardError = err
+        p.standardOutput = FileHandle.nullDevice
+        try p.run()
+        let data = err.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return (p.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
     static func runProgram(_ argv: [String], cwd: URL? = nil) throws -> (status: Int32, output: String) {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/env")

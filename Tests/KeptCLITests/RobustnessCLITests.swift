@@ -50,24 +50,9 @@ final class RobustnessCLITests: XCTestCase {
     /// cli-04: piped REPL input past the statement size is unreadable input (exit 2), its rest
     /// dropped as it comes: `kept repl < /dev/zero` ends.
     func testAnEndlessLineEndsTheRepl() throws {
-        let (status, err) = try shell("exec \"$0\" repl < /dev/zero")
+        let (status, err) = try Kept.shell("exec \"$0\" repl < /dev/zero")
         XCTAssertEqual(status, 2)
         XCTAssertTrue(err.contains("error[E0004]: a line is longer than 1,048,576 bytes"), err)
-    }
-
-    /// Runs a shell script with the kept binary as `$0` (and `args` as `$1`…): for input the
-    /// process API cannot give, a device or bytes that are not UTF-8. Returns the status and stderr.
-    func shell(_ script: String, _ args: [String] = []) throws -> (Int32, String) {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/bin/sh")
-        p.arguments = ["-c", script, try Kept.requireBinary()] + args
-        let err = Pipe()
-        p.standardError = err
-        p.standardOutput = FileHandle.nullDevice
-        try p.run()
-        let data = err.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return (p.terminationStatus, String(decoding: data, as: UTF8.self))
     }
 
     /// cli-05: a script past the script size is E0005, and nothing of it runs.
@@ -88,7 +73,7 @@ final class RobustnessCLITests: XCTestCase {
         let dir = try TempDir()
         defer { dir.cleanUp() }
         let store = dir.path("s.json")
-        let (status, err) = try shell("exec \"$0\" run --store \"$1\" --write -e \"$(printf 'add caf\\351')\" -e 'add ok'", [store])
+        let (status, err) = try Kept.shell("exec \"$0\" run --store \"$1\" --write -e \"$(printf 'add caf\\351')\" -e 'add ok'", [store])
         XCTAssertEqual(status, 2)
         XCTAssertEqual(err, "-e:1:8: error[E0003]: the source is not valid UTF-8\n")
         let written = try dir.readText("s.json")

@@ -17,33 +17,6 @@ final class IntegrityInteropTests: XCTestCase, SessionTesting {
         Session(store: store, clock: .wall(Self.now), defaultZone: Self.zone, uids: .seeded(7))
     }
 
-    /// Writes a file for a reader and opens it.
-    func input(_ text: String, _ name: String) throws -> ByteInput {
-        let path = NSTemporaryDirectory() + "kept-integrity-\(name)-\(ProcessInfo.processInfo.processIdentifier)"
-        try text.write(toFile: path, atomically: true, encoding: .utf8)
-        addTeardownBlock { try? FileManager.default.removeItem(atPath: path) }
-        switch ByteInput.open(path) {
-        case .success(let i): return i
-        case .failure(let e): throw NSError(domain: e.message, code: 1)
-        }
-    }
-
-    func all<S: ImportSource>(_ s: inout S) throws -> [ImportedTask] {
-        var out: [ImportedTask] = []
-        while let r = try s.next() { out.append(r) }
-        return out
-    }
-
-    func importError<S: ImportSource>(_ s: inout S) -> ImportError? {
-        do {
-            _ = try all(&s)
-            return nil
-        } catch let e as ImportError {
-            return e
-        } catch {
-            return nil
-        }
-    }
 
     // MARK: F10: numbers out of range in a Taskwarrior file
 

@@ -27,33 +27,6 @@ final class InteropTests: XCTestCase, SessionTesting {
     static let u1 = "0b7e5c1e-3f1a-4c2b-9d4e-5f6a7b8c9d0e"
     static let u2 = "1c8f6d2f-4a2b-4d3c-8e5f-6a7b8c9d0e1f"
 
-    /// Writes a file for a reader and opens it.
-    func input(_ text: String, _ name: String = "in") throws -> ByteInput {
-        let path = NSTemporaryDirectory() + "kept-interop-\(name)-\(ProcessInfo.processInfo.processIdentifier)"
-        try text.write(toFile: path, atomically: true, encoding: .utf8)
-        addTeardownBlock { try? FileManager.default.removeItem(atPath: path) }
-        switch ByteInput.open(path) {
-        case .success(let i): return i
-        case .failure(let e): throw NSError(domain: e.message, code: 1)
-        }
-    }
-
-    func all<S: ImportSource>(_ s: inout S) throws -> [ImportedTask] {
-        var out: [ImportedTask] = []
-        while let r = try s.next() { out.append(r) }
-        return out
-    }
-
-    func importError<S: ImportSource>(_ s: inout S) -> ImportError? {
-        do {
-            _ = try all(&s)
-            return nil
-        } catch let e as ImportError {
-            return e
-        } catch {
-            return nil
-        }
-    }
 
     // MARK: the engine
 
