@@ -1,8 +1,9 @@
 // The command line (README.md, `kept --help`): `kept [repl]`, `kept run`, `kept test`,
 // `kept convert`, `kept help`, `kept completion`, `kept manpage`, `--help`, `--version`. Every
-// option is a row of one table (`flags`), which the parser, `kept --help`, `kept help run|test|repl`,
-// the completion scripts and the man page all read. A usage error names what was wrong and exits
-// 64; a boolean flag takes no value (`--update=no` is a usage error, never read as set).
+// option is a row of one table (`flags`), with its handler, which the parser runs and `kept --help`,
+// `kept help run|test|repl`, the completion scripts and the man page read. A usage error names
+// what was wrong and exits 64; a boolean flag takes no value (`--update=no` is a usage error,
+// never read as set).
 
 import KeptCore
 
@@ -107,28 +108,93 @@ public struct UsageError: Error, Sendable {
     public let message: String
 }
 
-/// One option of the command line.
+/// One option of the command line: its spellings, the verbs that take it, its help, and what it
+/// does. A row cannot be written without its handler, and a boolean flag is one whose handler
+/// takes no value, so the table and the parser cannot disagree (OptionsTableTests runs each row).
 public struct Flag: Sendable {
     /// Its spellings, the main one first.
     public let names: [String]
     /// The verbs that take it.
     public let verbs: [String]
-    /// Its value as the usage writes it; nil for a boolean flag, set by its name alone.
-    public let value: String?
     public let summary: String
     /// The words its value may be, for completion (empty: a file or free text).
     public let choices: [String]
+    /// What the parser does when it meets the flag.
+    let action: Action
 
-    init(_ names: [String], _ verbs: [String], _ value: String?, _ summary: String, choices: [String] = []) {
+    enum Action: Sendable {
+        /// A boolean flag, set by its name alone.
+        case set(@Sendable (inout ParsedArguments) -> Void)
+        /// A flag with a value (written as the usage writes it); the handler returns the usage
+        /// error's message when it refuses the value.
+        case read(String, @Sendable (inout ParsedArguments, inout FlagValue) -> String?)
+    }
+
+    /// A boolean flag.
+    init(_ names: [String], _ verbs: [String], _ summary: String, set: @escaping @Sendable (inout ParsedArguments) -> Void) {
         self.names = names
         self.verbs = verbs
-        self.value = value
+        self.summary = summary
+        self.choices = []
+        self.action = .set(set)
+    }
+
+    /// A flag with a value.
+    init(_ names: [String], _ verbs: [String], _ value: String, _ summary: String, choices: [String] = [],
+         read: @escaping @Sendable (inout ParsedArguments, inout FlagValue) -> String?) {
+        self.names = names
+        self.verbs = verbs
         self.summary = summary
         self.choices = choices
+        self.action = .read(value, read)
+    }
+
+    /// Its value as the usage writes it; nil for a boolean flag, set by its name alone.
+    public var value: String? {
+        if case .read(let v, _) = action { return v }
+        return nil
     }
 
     /// Whether its value is a file name (completion offers files).
     public var takesFile: Bool { value == "FILE" || value == "FROM" }
+}
+
+/// What the flags and words of one command line have set so far; each row of
+/// `CommandLineOptions.flags` changes it.
+struct ParsedArguments {
+    var session = SessionOptions()
+    /// `kept run`'s scripts and `-e` statements, in command-line order.
+    var sources: [RunSource] = []
+    /// `kept test`'s scripts and folders.
+    var paths: [String] = []
+    var test = TestOptions()
+    var interop = InteropArguments()
+    /// `kept convert --salvage`.
+    var salvage = false
+    /// `--help`: the verb's help, whatever follows it.
+    var helpAsked = false
+}
+
+/// A flag's value as its handler gets it.
+struct FlagValue {
+    let text: String
+    /// The value's bytes as the process got them, when known (`-e` refuses a command that is
+    /// not UTF-8).
+    let bytes: [UInt8]?
+    /// The arguments after the value, for a flag that takes two (`--report tap FILE`).
+    var arguments: ArgumentCursor
+}
+
+/// The arguments still to read, by index (so an argument's raw bytes are found by its place).
+struct ArgumentCursor {
+    let arguments: ArraySlice<String>
+    var position: Int
+
+    mutating func next() -> String? {
+        guard position < arguments.endIndex else { return nil }
+        defer { position += 1 }
+        return arguments[position]
+    }
 }
 
 /// Parses arguments (without the program name).
@@ -167,36 +233,118 @@ public enum CommandLineOptions {
         let session = ["repl", "run", "test"]
         let interop = ["import", "export"]
         return [
-            Flag(["--store"], session + interop, "FILE", "the store to open (JSON or SQLite, docs/STORE.md); a missing file is an empty store"),
-            Flag(["--now"], session + interop, "ISO", "fix the clock: 2026-06-15T09:00 (wall clock) or 2026-06-15T07:00:00Z"),
-            Flag(["--zone"], session + interop, "TZ", "the account time zone for this run, like Europe/Berlin"),
-            Flag(["--format"], session + interop, "text|json", "text (default) or json: one JSON object per statement", choices: ["text", "json"]),
+            Flag(["--store"], session + interop, "FILE", "the store to open (JSON or SQLite, docs/STORE.md); a missing file is an empty store") {
+                $0.session.store = $1.text
+                return nil
+            },
+            Flag(["--now"], session + interop, "ISO", "fix the clock: 2026-06-15T09:00 (wall clock) or 2026-06-15T07:00:00Z") {
+                $0.session.now = $1.text
+                return nil
+            },
+            Flag(["--zone"], session + interop, "TZ", "the account time zone for this run, like Europe/Berlin") {
+                $0.session.zone = $1.text
+                return nil
+            },
+            Flag(["--format"], session + interop, "text|json", "text (default) or json: one JSON object per statement", choices: ["text", "json"]) {
+                guard let f = OutputFormat(rawValue: $1.text) else { return "--format takes text or json, not '\($1.text)'" }
+                $0.session.format = f
+                return nil
+            },
             Flag(["--errors"], session + interop, "rich|short", "rich (source line and caret) or short (file:line:col); default by terminal",
-                 choices: ["rich", "short"]),
+                 choices: ["rich", "short"]) {
+                guard let s = DiagnosticRenderer.Style(rawValue: $1.text) else { return "--errors takes rich or short, not '\($1.text)'" }
+                $0.session.errors = s
+                return nil
+            },
             Flag(["--color"], session + interop, "auto|always|never", "colour on a terminal unless NO_COLOR is set or TERM=dumb (auto), always, or never",
-                 choices: ColorChoice.allCases.map(\.rawValue)),
-            Flag(["--yes", "-y"], session + interop, nil, "confirm bulk deletes ('delete where …') in advance; without it 'run' and 'test' refuse one (E0318)"),
-            Flag(["--write"], ["run"], nil, "let 'run' write the store, once at the end and only when every statement succeeded"),
-            Flag(["--keep-going"], ["run"], nil, "with --write: write what succeeded even when a statement failed"),
-            Flag(["--bail"], ["run"], nil, "stop at the first statement that fails"),
-            Flag(["--echo"], ["run"], nil, "print each statement as '> …' before its output, as a transcript"),
-            Flag(["-e"], ["run"], "COMMAND", "run one statement; may be repeated; stdin is read when there is no script"),
-            Flag(["--update", "--bless"], ["test"], nil, "rewrite the lines of failing expected blocks that differ (also KEPT_UPDATE=1)"),
-            Flag(["-i", "--interactive"], ["test"], nil, "--update, asking before each block (y yes, n no, a all, q quit)"),
-            Flag(["-j", "--jobs"], ["test"], "N", "scripts to run at once (1 to 64, default 2)"),
-            Flag(["-k"], ["test"], "PATTERN", "run the commands whose 'path::case' holds PATTERN (a glob with * or ?); may be repeated"),
-            Flag(["--fail-fast", "-x"], ["test"], nil, "stop at the first failure"),
-            Flag(["--max-failures"], ["test"], "N", "stop after N failures"),
+                 choices: ColorChoice.allCases.map(\.rawValue)) {
+                guard let c = ColorChoice(rawValue: $1.text) else { return "--color takes auto, always or never, not '\($1.text)'" }
+                $0.session.color = c
+                return nil
+            },
+            Flag(["--yes", "-y"], session + interop, "confirm bulk deletes ('delete where …') in advance; without it 'run' and 'test' refuse one (E0318)") {
+                $0.session.yes = true
+            },
+            Flag(["--write"], ["run"], "let 'run' write the store, once at the end and only when every statement succeeded") {
+                $0.session.write = true
+            },
+            Flag(["--keep-going"], ["run"], "with --write: write what succeeded even when a statement failed") {
+                $0.session.keepGoing = true
+            },
+            Flag(["--bail"], ["run"], "stop at the first statement that fails") {
+                $0.session.bail = true
+            },
+            Flag(["--echo"], ["run"], "print each statement as '> …' before its output, as a transcript") {
+                $0.session.echo = true
+            },
+            Flag(["-e"], ["run"], "COMMAND", "run one statement; may be repeated; stdin is read when there is no script") {
+                $0.sources.append(.expression($1.text, bytes: $1.bytes))
+                return nil
+            },
+            Flag(["--update", "--bless"], ["test"], "rewrite the lines of failing expected blocks that differ (also KEPT_UPDATE=1)") {
+                $0.test.update = true
+            },
+            Flag(["-i", "--interactive"], ["test"], "--update, asking before each block (y yes, n no, a all, q quit)") {
+                $0.test.update = true
+                $0.test.interactive = true
+            },
+            Flag(["-j", "--jobs"], ["test"], "N", "scripts to run at once (1 to 64, default 2)") {
+                guard let n = Int($1.text), n >= 1, n <= 64 else { return "-j takes a number from 1 to 64, not '\($1.text)'" }
+                $0.test.jobs = n
+                return nil
+            },
+            Flag(["-k"], ["test"], "PATTERN", "run the commands whose 'path::case' holds PATTERN (a glob with * or ?); may be repeated") {
+                guard !$1.text.isEmpty else { return "-k takes a part of 'path::case name', not an empty pattern" }
+                $0.test.patterns.append($1.text)
+                return nil
+            },
+            Flag(["--fail-fast", "-x"], ["test"], "stop at the first failure") {
+                $0.test.maxFailures = 1
+            },
+            Flag(["--max-failures"], ["test"], "N", "stop after N failures") {
+                guard let n = Int($1.text), n >= 1 else { return "--max-failures takes a number from 1, not '\($1.text)'" }
+                $0.test.maxFailures = n
+                return nil
+            },
             Flag(["--report"], ["test"], "tap|junit FILE", "also write a TAP or JUnit XML report to FILE ('-': stdout, the human output to stderr)",
-                 choices: ReportTarget.Format.allCases.map(\.rawValue)),
-            Flag(["--progress"], ["test"], nil, "show a progress line (the default when stdout is a terminal)"),
-            Flag(["--no-progress"], ["test"], nil, "never show the progress line"),
-            Flag(["--allow-path"], ["test"], "DIR", "let transcripts import and export inside DIR too (by default only inside their own folder); may be repeated"),
-            Flag(["--as"], interop, "FORMAT", "the file's format: tw, ics, jsonl or csv (default: by the file's extension, docs/INTEROP.md)"),
-            Flag(["--dry-run"], ["import"], nil, "report what the import would change and write nothing"),
-            Flag(["--events"], ["import"], nil, "read an iCalendar file's VEVENTs as tasks too"),
-            Flag(["--salvage"], ["convert"], nil, "copy what is sound of a damaged store and list what was not (without it a damaged store is refused)"),
-            Flag(["--help", "-h"], session + interop, nil, "explain the verb and its options"),
+                 choices: ReportTarget.Format.allCases.map(\.rawValue)) {
+                let v = $1.text
+                guard let f = ReportTarget.Format(rawValue: v) else {
+                    return "--report takes tap or junit and a file ('-' for stdout), not '\(v)'"
+                }
+                guard let path = $1.arguments.next() else { return "--report \(v) needs a file ('-' for stdout)" }
+                if path == "-", $0.test.reports.contains(where: { $0.path == "-" }) { return "only one --report can go to stdout ('-')" }
+                $0.test.reports.append(ReportTarget(format: f, path: path))
+                return nil
+            },
+            Flag(["--progress"], ["test"], "show a progress line (the default when stdout is a terminal)") {
+                $0.test.progress = true
+            },
+            Flag(["--no-progress"], ["test"], "never show the progress line") {
+                $0.test.progress = false
+            },
+            Flag(["--allow-path"], ["test"], "DIR", "let transcripts import and export inside DIR too (by default only inside their own folder); may be repeated") {
+                var isDir = false
+                guard FileSystem.exists($1.text, isDirectory: &isDir), isDir else { return "--allow-path takes a folder, and '\($1.text)' is none" }
+                $0.test.allowedPaths.append($1.text)
+                return nil
+            },
+            Flag(["--as"], interop, "FORMAT", "the file's format: tw, ics, jsonl or csv (default: by the file's extension, docs/INTEROP.md)") {
+                $0.interop.format = $1.text
+                return nil
+            },
+            Flag(["--dry-run"], ["import"], "report what the import would change and write nothing") {
+                $0.interop.dryRun = true
+            },
+            Flag(["--events"], ["import"], "read an iCalendar file's VEVENTs as tasks too") {
+                $0.interop.events = true
+            },
+            Flag(["--salvage"], ["convert"], "copy what is sound of a damaged store and list what was not (without it a damaged store is refused)") {
+                $0.salvage = true
+            },
+            Flag(["--help", "-h"], session + interop, "explain the verb and its options") {
+                $0.helpAsked = true
+            },
         ]
     }()
 
@@ -215,8 +363,14 @@ public enum CommandLineOptions {
         }
         switch verb {
         case "convert":
-            let salvage = rest.first == "--salvage"
-            if salvage { rest = rest.dropFirst() }
+            // Its one flag comes first, or it is not a flag: `kept convert a --salvage` is refused.
+            var parsed = ParsedArguments()
+            if let first = rest.first, let spec = flags.first(where: { $0.names.contains(first) }), spec.verbs.contains(verb),
+               case .set(let apply) = spec.action {
+                apply(&parsed)
+                rest = rest.dropFirst()
+            }
+            let salvage = parsed.salvage
             guard rest.count == 2, let from = rest.first, let to = rest.last, !from.hasPrefix("-"), !to.hasPrefix("-") else {
                 return fail("'convert' takes a store to read and a new file to write: kept convert [--salvage] FROM TO")
             }
@@ -247,19 +401,9 @@ public enum CommandLineOptions {
             let hint = Suggestion.nearest(verb, in: verbs).map { "; did you mean '\($0)'?" } ?? ""
             return fail("unknown command '\(verb)'\(hint)")
         }
-        var opts = SessionOptions()
-        var sources: [RunSource] = []
-        var paths: [String] = []
-        var test = TestOptions()
-        var interop = InteropArguments()
-        // An index, not an iterator: a `-e` value's raw bytes are found by its place.
-        var pos = rest.startIndex
-        func nextArgument() -> String? {
-            guard pos < rest.endIndex else { return nil }
-            defer { pos += 1 }
-            return rest[pos]
-        }
-        while let a = nextArgument() {
+        var parsed = ParsedArguments()
+        var cursor = ArgumentCursor(arguments: rest, position: rest.startIndex)
+        while let a = cursor.next() {
             var flag = a
             var inline: String? = nil
             if a.hasPrefix("--"), let eq = a.firstIndex(of: "=") {
@@ -268,9 +412,9 @@ public enum CommandLineOptions {
             }
             guard flag.hasPrefix("-"), flag != "-" else {
                 switch verb {
-                case "import", "export": interop.words.append(a)
-                case "run": sources.append(.script(a))
-                case "test": paths.append(a)
+                case "import", "export": parsed.interop.words.append(a)
+                case "run": parsed.sources.append(.script(a))
+                case "test": parsed.paths.append(a)
                 default: return fail("'kept repl' takes no script; use 'kept run \(a)'")
                 }
                 continue
@@ -278,88 +422,39 @@ public enum CommandLineOptions {
             guard let spec = flags.first(where: { $0.names.contains(flag) }), spec.verbs.contains(verb) else {
                 return fail("unknown option '\(flag)' for 'kept \(verb)'")
             }
-            guard spec.value != nil else {
+            switch spec.action {
+            case .set(let apply):
                 // Set by its name alone, so that `--write=false` is refused rather than read as set.
                 if let inline {
                     return fail("\(flag) takes no value (not '\(inline)'): write '\(flag)' alone to set it, leave it out otherwise")
                 }
-                switch spec.names[0] {
-                case "--yes": opts.yes = true
-                case "--write": opts.write = true
-                case "--keep-going": opts.keepGoing = true
-                case "--bail": opts.bail = true
-                case "--echo": opts.echo = true
-                case "--update": test.update = true
-                case "-i":
-                    test.update = true
-                    test.interactive = true
-                case "--fail-fast": test.maxFailures = 1
-                case "--dry-run": interop.dryRun = true
-                case "--events": interop.events = true
-                case "--progress": test.progress = true
-                case "--no-progress": test.progress = false
-                default: return .success(.help(verb))   // --help
-                }
-                continue
-            }
-            let valueAt = pos
-            guard let v = inline ?? nextArgument() else { return fail("\(flag) needs a value") }
-            switch spec.names[0] {
-            case "--store": opts.store = v
-            case "--now": opts.now = v
-            case "--zone": opts.zone = v
-            case "--format":
-                guard let f = OutputFormat(rawValue: v) else { return fail("--format takes text or json, not '\(v)'") }
-                opts.format = f
-            case "--errors":
-                guard let s = DiagnosticRenderer.Style(rawValue: v) else { return fail("--errors takes rich or short, not '\(v)'") }
-                opts.errors = s
-            case "--as": interop.format = v
-            case "--color":
-                guard let c = ColorChoice(rawValue: v) else { return fail("--color takes auto, always or never, not '\(v)'") }
-                opts.color = c
-            case "-e":
-                let bytes = raw.flatMap { r in valueAt < r.count && r.count == args.count ? r[valueAt] : nil }
-                sources.append(.expression(v, bytes: bytes))
-            case "-j":
-                guard let n = Int(v), n >= 1, n <= 64 else { return fail("-j takes a number from 1 to 64, not '\(v)'") }
-                test.jobs = n
-            case "-k":
-                guard !v.isEmpty else { return fail("-k takes a part of 'path::case name', not an empty pattern") }
-                test.patterns.append(v)
-            case "--max-failures":
-                guard let n = Int(v), n >= 1 else { return fail("--max-failures takes a number from 1, not '\(v)'") }
-                test.maxFailures = n
-            case "--allow-path":
-                var isDir = false
-                guard FileSystem.exists(v, isDirectory: &isDir), isDir else { return fail("--allow-path takes a folder, and '\(v)' is none") }
-                test.allowedPaths.append(v)
-            case "--report":
-                guard let f = ReportTarget.Format(rawValue: v) else {
-                    return fail("--report takes tap or junit and a file ('-' for stdout), not '\(v)'")
-                }
-                guard let path = nextArgument() else { return fail("--report \(v) needs a file ('-' for stdout)") }
-                if path == "-", test.reports.contains(where: { $0.path == "-" }) { return fail("only one --report can go to stdout ('-')") }
-                test.reports.append(ReportTarget(format: f, path: path))
-            default:
-                return fail("unknown option '\(flag)' for 'kept \(verb)'")
+                apply(&parsed)
+                if parsed.helpAsked { return .success(.help(verb)) }
+            case .read(_, let read):
+                let valueAt = cursor.position
+                guard let v = inline ?? cursor.next() else { return fail("\(flag) needs a value") }
+                let bytes = inline != nil ? nil : raw.flatMap { r in valueAt < r.count && r.count == args.count ? r[valueAt] : nil }
+                var value = FlagValue(text: v, bytes: bytes, arguments: cursor)
+                if let message = read(&parsed, &value) { return fail(message) }
+                cursor = value.arguments
             }
         }
+        var opts = parsed.session
         switch verb {
         case "import", "export":
             // One statement of the language, run as `kept run` runs it; an import writes the
             // store unless it is a dry run.
             guard opts.store != nil else { return .failure(UsageError(message: "'kept \(verb)' needs --store FILE")) }
-            switch interop.statement(verb) {
+            switch parsed.interop.statement(verb) {
             case .success(let text):
-                opts.write = verb == "import" && !interop.dryRun
+                opts.write = verb == "import" && !parsed.interop.dryRun
                 return .success(.run(opts, [.expression(text)]))
             case .failure(let e): return .failure(e)
             }
-        case "run": return .success(.run(opts, sources))
+        case "run": return .success(.run(opts, parsed.sources))
         case "test":
-            guard !paths.isEmpty else { return fail("'kept test' needs at least one script or folder") }
-            return .success(.test(opts, paths: paths, test))
+            guard !parsed.paths.isEmpty else { return fail("'kept test' needs at least one script or folder") }
+            return .success(.test(opts, paths: parsed.paths, parsed.test))
         default: return .success(.repl(opts))
         }
     }

@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
-"""The peers' generated stores give the peers' expected counts (../shared/bench/peers).
+"""The peers' generated stores give the peers' expected counts (Tests/differential/peers).
 
-Generates the 1k and 10k stores with the peers' seeded generator (into a temporary folder),
+Generates the 1k and 10k stores with the peers' seeded generator, a copy of which is in this
+repository (Tests/differential/peers/README.md), into a temporary folder,
 converts them with bench/convert_store.py, and checks kept's answers to queries a, b and d
-against results/expected-<N>.json. Query b is checked under the whole-day rule (a date-only task
+against the answers in expected-<N>.json. Query b is checked under the whole-day rule (a date-only task
 due today is not overdue until the day ends), which is the expected file's
 `b_alt_overdue_dateonly_from_next_day`; Taskwarrior's 15,852-style count treats such a task as
-overdue from local midnight. Ends with `N passed, M failed`.
+overdue from local midnight. Ends with `N passed, M failed`; a missing generator or answer file
+fails the run (it is never skipped).
 """
 import json
 import os
@@ -15,7 +17,10 @@ import sys
 import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-PEERS = os.environ.get("PEERS_DIR", os.path.join(ROOT, "..", "shared", "bench", "peers"))
+HERE = os.path.dirname(os.path.abspath(__file__))
+# The copy in this repository, or the peers' own folder (answers in its results/) with PEERS_DIR.
+PEERS = os.environ.get("PEERS_DIR", os.path.join(HERE, "peers"))
+ANSWERS = os.path.join(PEERS, "results") if "PEERS_DIR" in os.environ else PEERS
 KEPT = os.environ.get("KEPT", os.path.join(ROOT, ".build", "debug", "kept"))
 REGEX = "(review|fix) .*(budget|report)"
 QUERIES = {
@@ -31,10 +36,11 @@ QUERIES = {
 
 def main():
     gen = os.path.join(PEERS, "gen_tasks.py")
-    if not os.path.exists(gen):
-        print(f"peer_counts.py: no generator at {gen}; skipped")
-        print("0 passed, 0 failed, 1 skipped")
-        return 0
+    missing = [p for p in [gen] + [os.path.join(ANSWERS, f"expected-{l}.json") for l in ("1k", "10k")] if not os.path.exists(p)]
+    if missing:
+        print(f"peer_counts.py: missing {', '.join(missing)} (Tests/differential/peers/README.md)")
+        print("0 passed, 1 failed")
+        return 1
     passed = failed = 0
     with tempfile.TemporaryDirectory() as tmp:
         subprocess.run([sys.executable, gen, "-n", "1000", "-n", "10000", "--out", tmp], check=True, capture_output=True)
@@ -43,7 +49,7 @@ def main():
             subprocess.run([sys.executable, os.path.join(ROOT, "bench", "convert_store.py"),
                             os.path.join(tmp, f"tasks-{label}.jsonl"), store, "--zone", "Europe/Berlin"],
                            check=True, capture_output=True)
-            with open(os.path.join(PEERS, "results", f"expected-{label}.json")) as f:
+            with open(os.path.join(ANSWERS, f"expected-{label}.json")) as f:
                 expected = json.load(f)
             args = [KEPT, "run", "--store", store, "--now", "2026-06-15T09:00", "--zone", "Europe/Berlin", "--format", "json"]
             for q in QUERIES.values():

@@ -14,12 +14,12 @@ every setting, where a hand-written store may say `Z` or leave a default out), a
   * `kept convert STORE x.db` then `kept convert x.db y.json` gives OUT again: the same tasks,
     fields, unknown keys, history and uids.
 
-The 100,000-task store comes from the peers' seeded generator when ../shared/bench/peers is
-there, and from a small generator of this script otherwise. Ends with `N passed, M failed`.
+The 100,000-task store comes from the peers' seeded generator, whose copy is in
+Tests/differential/peers (PEERS_DIR for another); a missing generator fails the run. Ends with
+`N passed, M failed`.
 """
 import json
 import os
-import random
 import re
 import shutil
 import subprocess
@@ -28,7 +28,7 @@ import tempfile
 from datetime import datetime, timezone
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-PEERS = os.environ.get("PEERS_DIR", os.path.join(ROOT, "..", "shared", "bench", "peers"))
+PEERS = os.environ.get("PEERS_DIR", os.path.join(ROOT, "Tests", "differential", "peers"))
 KEPT = os.environ.get("KEPT", os.path.join(ROOT, ".build", "debug", "kept"))
 INSTANT = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:\d\d)$")
 UID = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$")
@@ -188,37 +188,6 @@ def check(name, src, tmp, failures):
         failures.append(f"{name}: JSON -> SQLite -> JSON is not the store saved directly: {keys}")
 
 
-def synthetic(path, n):
-    """A 100,000-task store when the peers' generator is not there: every field kept writes."""
-    rng = random.Random(20260615)
-    words = ["review", "fix", "call", "email", "plan", "budget", "report", "garden", "tax", "trip"]
-    lines = []
-    for i in range(1, n + 1):
-        t = {"id": i, "title": " ".join(rng.choice(words) for _ in range(3)), "status": rng.choice(["open", "open", "done"])}
-        if rng.random() < 0.7:
-            t["due"] = {"date": f"2026-{rng.randint(1, 12):02d}-{rng.randint(1, 28):02d}", "time": rng.choice([None, "09:00", "15:30"])}
-        if rng.random() < 0.4:
-            t["priority"] = rng.choice(["low", "medium", "high", "critical"])
-        if rng.random() < 0.5:
-            t["project"] = rng.choice(["Home", "Work", "Garden"])
-        if rng.random() < 0.5:
-            t["tags"] = rng.sample(["errand", "phone", "deep", "quick"], rng.randint(1, 2))
-        if rng.random() < 0.2:
-            t["description"] = "notes for " + t["title"]
-        if rng.random() < 0.1:
-            t["estimate"] = {"minutes": rng.choice([5, 15, 60]), "source": "user"}
-        if t["status"] == "done":
-            t["completedAt"] = "2026-06-10T08:00:00+00:00"
-        t["createdAt"] = f"2026-0{rng.randint(1, 5)}-1{rng.randint(0, 9)}T08:00:00+00:00"
-        if rng.random() < 0.01:
-            t["syncedFrom"] = {"device": "phone", "at": 3}
-        lines.append(json.dumps(t, separators=(",", ":"), ensure_ascii=False))
-    with open(path, "w") as f:
-        f.write('{\n  "format": "kept-store",\n  "version": 1,\n  "nextId": %d,\n' % (n + 1))
-        f.write('  "settings": {"zone": "Europe/Berlin"},\n  "projects": [{"name": "Garden"}, {"name": "Home"}, {"name": "Work"}],\n')
-        f.write('  "areas": [],\n  "filters": [],\n  "tasks": [\n    ' + ",\n    ".join(lines) + "\n  ]\n}\n")
-
-
 def main():
     failures = []
     passed = 0
@@ -226,14 +195,14 @@ def main():
         stores = sorted(os.path.join(ROOT, "examples", f) for f in os.listdir(os.path.join(ROOT, "examples")) if f.endswith(".json"))
         big = os.path.join(tmp, "store-100k.json")
         gen = os.path.join(PEERS, "gen_tasks.py")
-        if os.path.exists(gen):
-            subprocess.run([sys.executable, gen, "-n", "100000", "--out", tmp], check=True, capture_output=True)
-            subprocess.run([sys.executable, os.path.join(ROOT, "bench", "convert_store.py"), os.path.join(tmp, "tasks-100k.jsonl"), big,
-                            "--zone", "Europe/Berlin"], check=True, capture_output=True)
-            label = "generated 100k store (the peers' generator)"
-        else:
-            synthetic(big, 100_000)
-            label = "generated 100k store (this script's generator)"
+        if not os.path.exists(gen):
+            print(f"store_roundtrip.py: no generator at {gen} (Tests/differential/peers/README.md)")
+            print("0 passed, 1 failed")
+            return 1
+        subprocess.run([sys.executable, gen, "-n", "100000", "--out", tmp], check=True, capture_output=True)
+        subprocess.run([sys.executable, os.path.join(ROOT, "bench", "convert_store.py"), os.path.join(tmp, "tasks-100k.jsonl"), big,
+                        "--zone", "Europe/Berlin"], check=True, capture_output=True)
+        label = "generated 100k store (the peers' generator)"
         for s in stores + [big]:
             name = label if s == big else os.path.relpath(s, ROOT)
             before = len(failures)
