@@ -217,6 +217,26 @@ final class StoreDamageTests: XCTestCase {
         XCTAssertNoThrow(try SQLiteStore.open(p).get().close())
     }
 
+    /// An old -shm beside a store (another database's) is only an index that the first
+    /// connection makes again: the store reads as it is and writes as usual.
+    func testAnOldSHMDoesNoHarm() throws {
+        let p = try makeStore("s.db")
+        let other = path("other2.db")
+        guard case .success(let o) = SQLiteDatabase.open(other, create: true) else { return XCTFail() }
+        _ = try o.text("PRAGMA journal_mode=WAL")
+        try o.exec("CREATE TABLE t (x); INSERT INTO t VALUES (randomblob(3000));")
+        try FileManager.default.copyItem(atPath: other + "-shm", toPath: p + "-shm")
+        o.close()
+        let db = try SQLiteStore.open(p).get()
+        XCTAssertEqual(db.tasks(.all).map(\.title), ["one", "two", "three"])
+        XCTAssertFalse(run(session(db), "add four").failed)
+        db.close()
+        let again = try SQLiteStore.open(p, readOnly: true).get()
+        XCTAssertEqual(again.checkAll(), [])
+        XCTAssertEqual(again.taskCount, 4)
+        again.close()
+    }
+
     /// A -wal that is not a write-ahead log at all is refused too.
     func testAWALThatIsNotALogIsRefused() throws {
         let p = try makeStore("n.db")
