@@ -722,6 +722,45 @@ final class InteropTests: XCTestCase, SessionTesting {
         }
     }
 
+    /// The same when the room first made is too small: the cursor refuses every write that
+    /// does not fit, and the writer takes the record back and writes it again into more room,
+    /// from none for the fixed parts up to enough, with a room kept from record to record.
+    func testTheTaskWriterWritesTheRecordsBytesInTooLittleRoom() throws {
+        var rng = SystemRandomNumberGenerator()
+        let pieces = ["a", "\"", "\\", "\n", "\u{1}", "é", "😀", "abcdefgh"]
+        func text(_ most: Int) -> String {
+            (0..<Int.random(in: 0...most, using: &rng)).map { _ in pieces[Int.random(in: 0..<pieces.count, using: &rng)] }.joined()
+        }
+        var kept: [UInt8] = []
+        for k in 0..<600 {
+            var t = Task(id: [0, Int.max, Int.min, -7][k % 4], title: text(20), createdAt: Instant(seconds: [Int64.min, .max, 0][k % 3]),
+                         uid: TaskUID(hi: .random(in: 0 ... .max, using: &rng), lo: .random(in: 0 ... .max, using: &rng)))
+            if k % 2 == 0 { t.due = Due(date: CivilDate(dayNumber: Int.random(in: -800_000...3_000_000, using: &rng)), time: WallTime(minuteOfDay: k % 1_440)) }
+            if k % 3 == 0 { t.start = Due(date: CivilDate(dayNumber: k * 97), time: nil) }
+            t.priority = Priority.allCases[k % Priority.allCases.count]
+            if k % 5 == 0 { t.project = text(6); t.area = text(6); t.goal = text(6); t.description = text(40) }
+            if k % 4 == 1 { t.tags = [text(5), text(5)]; t.notes = [text(5)] }
+            if k % 6 == 0 { t.repeatRule = RepeatSpec(text: "every 2 days", anchor: CivilDate(dayNumber: k)) }
+            if k % 7 == 0 { t.estimate = Estimate(minutes: Int.max, source: .suggested) }
+            if k % 2 == 1 { t.heldUntil = CivilDate(dayNumber: -k); t.notTodayOn = CivilDate(dayNumber: k); t.completedAt = Instant(seconds: .max) }
+            if k % 3 == 1 { t.parent = Int.min; t.nextOccurrence = Int.max; t.pristine = true }
+            if k % 8 == 0 { t.steps = [Step(title: text(4))]; t.extra[text(3)] = .string(text(3)) }
+            var b: [UInt8] = []
+            JSONWriter.append(.object(StoreCodec.taskObject(t)), to: &b, pretty: false, indent: 0, level: 0)
+            for fixed in [0, 1, 37, 200] {
+                var room: [UInt8] = []
+                var a: [UInt8] = [0x5B]
+                StoreCodec.appendTaskRecord(t, to: &a, room: &room, fixedBytes: fixed)
+                XCTAssertEqual(String(decoding: a.dropFirst(), as: UTF8.self), String(decoding: b, as: UTF8.self), "task \(k), room \(fixed)")
+                XCTAssertEqual(a.first, 0x5B, "what was there before stays")
+            }
+            var a: [UInt8] = []
+            StoreCodec.appendTaskRecord(t, to: &a, room: &kept, fixedBytes: 0)
+            XCTAssertEqual(a, b, "task \(k), room kept")
+            if a != b { break }
+        }
+    }
+
 
     /// The compact UTC form (`20260615T070000Z`) is read in one pass over its bytes: the same
     /// instant as its ISO 8601 spelling, and nil for anything that is not that form.

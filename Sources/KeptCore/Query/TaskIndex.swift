@@ -144,19 +144,6 @@ public struct TaskIndex: Sendable {
         ids.reserveCapacity(n); userEstimate.reserveCapacity(n); hasGoal.reserveCapacity(n); parent.reserveCapacity(n)
     }
 
-    /// Maps the pages of the reserved columns at once (a large store's columns are filled
-    /// whole), with `more` (the caller's own columns).
-    mutating func prefaultColumns(_ more: inout PrefaultRegions) {
-        more.add(&tagStart); more.add(&noteStart)
-        more.add(&project); more.add(&area); more.add(&statusID); more.add(&statusKind)
-        more.add(&priority); more.add(&dueDay); more.add(&dueDate); more.add(&dueMinute)
-        more.add(&repeatFreq); more.add(&estimate); more.add(&created); more.add(&completed)
-        more.add(&held)
-        more.add(&ids); more.add(&userEstimate); more.add(&hasGoal); more.add(&parent)
-        more.add(&textSpans)
-        more.map()
-    }
-
     /// The due columns of one task.
     @inline(__always)
     mutating func appendDue(_ due: Due?, _ ds: Int) {

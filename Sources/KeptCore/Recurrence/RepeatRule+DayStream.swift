@@ -45,7 +45,7 @@ extension Expansion {
         }
         if walksYearDays { return firstInYearDays(atOrAfter: k, kDay: kDay) }
         var c = MonthCursor(containing: kDay)
-        var memo = maskMemo
+        var memo = MonthMaskMemo()
         var phase: DayPhase? = nil
         var skip = YearSkip(.none, months: 0)
         var skipping = false
@@ -62,7 +62,7 @@ extension Expansion {
                 if !skipping {
                     let ph = phase ?? dayPhase()
                     phase = ph
-                    skip = yearSkip(ph, months: streamMonths)
+                    skip = YearSkip(ph, months: streamMonths)
                     skipping = true
                 }
                 let years = skip.skipYears(self, &c, end: searchEnd, most: (limit - visited) / 12 + 1, memo: &memo)
@@ -197,7 +197,7 @@ extension Expansion {
         // A minutely rule's phase costs more to find than it saves on most days (count(onDay:)
         // keeps to the step itself): only when years are to be left out.
         var phase = frequency == .minutely ? .none : dayPhase()
-        var skip = yearSkip(phase, months: streamMonths)
+        var skip = YearSkip(phase, months: streamMonths)
         var skipping = frequency != .minutely
         var c = 0
         // A daily rule whose INTERVAL the phase says exactly has the same count on each whole day.
@@ -207,7 +207,7 @@ extension Expansion {
         // of its residue modulo the INTERVAL's period in days: each counted once, when first met.
         var dayCounts = DayCounts(period: dayPeriod)
         var cur = MonthCursor(containing: anchorDay)
-        var memo = maskMemo
+        var memo = MonthMaskMemo()
         var visited = 0
         let most = 4801 * cycles
         // Years are left out only after a year without an occurrence (a dense rule's years all
@@ -231,7 +231,7 @@ extension Expansion {
             if cur.month == 1, visited > 0 {
                 if c == atJanuary, !skipping {
                     phase = dayPhase()
-                    skip = yearSkip(phase, months: streamMonths)
+                    skip = YearSkip(phase, months: streamMonths)
                     skipping = true
                 }
                 if c == atJanuary, !skip.mayHave(self, base: cur.base, jan1Weekday: cur.firstWeekday, leap: cur.leap, memo: &memo) {

@@ -47,15 +47,6 @@ struct YearInfo {
     /// A year's type, 0…13 (Jan 1's weekday, Monday = 0, × 2, + 1 in a leap year): the days
     /// the day parts allow in a year depend only on it.
     @inline(__always) static func type(jan1Weekday w: Int, leap: Bool) -> Int { w * 2 + (leap ? 1 : 0) }
-    var type: Int { YearInfo.type(jan1Weekday: firstWeekday, leap: leap) }
-
-    /// Calls body with the Jan 1 weekday and leap year of each of the 14 types.
-    static func forEachType(_ body: (_ jan1Weekday: Int, _ leap: Bool) -> Void) {
-        for w in 0..<7 {
-            body(w, false)
-            body(w, true)
-        }
-    }
 
     static let monthStarts = [0, 31, 59, 90, 120, 151, 181, 212, 243, 273, 304, 334, 365]
 
@@ -127,11 +118,6 @@ struct Expansion {
     /// The last day a search for an occurrence looks at (day-stream and weekly rules): the
     /// calendar's, or UNTIL's for the next occurrence of a series (RepeatRule.searchEnd).
     let searchEnd: Int
-    /// The rule's tables, when they were made from the day parts derived here (RuleTables; the
-    /// months and the phase's period are checked where they are read). Every table lives as
-    /// long as the process (RuleTables.made holds it), so it is held without a reference
-    /// count, which would cost atomic operations on every next occurrence.
-    let tables: Unmanaged<RuleTables>?
 
     init(_ rule: borrowing RepeatRule, anchor: CivilDate, time: WallTime?, weekStart account: Weekday, through last: Int = Expansion.lastDay) {
         searchEnd = last
@@ -194,12 +180,6 @@ struct Expansion {
         timesPerDay = max(1, hours.nonzeroBitCount * minutes.nonzeroBitCount)
         let subDaily = rule.frequency == .hourly || rule.frequency == .minutely
         startKey = anchorDay * OccurrenceKey.minutesPerDay + (subDaily ? aMin : 0)
-        let clamps = clamp
-        if let t = rule.tables.table, t._withUnsafeGuaranteedRef({ $0.fits(monthDays: md, fromEnd: mdEnd, weekdays: wd, clamp: clamps, rule) }) {
-            tables = t
-        } else {
-            tables = nil
-        }
     }
 
     // MARK: times of day
@@ -311,7 +291,6 @@ struct Expansion {
         var set = DaySet()
         // Without BYYEARDAY, BYWEEKNO and ordinals counted in the year, a year is its months.
         if yearIsItsMonths {
-            if let made = madeYearSet(y) { return made }
             for m in 1...12 where allows(month: m) {
                 let start = y.monthStart(m)
                 set.insert(mask: memo.mask(self, firstWeekday: y.weekday(ofOffset: start), length: y.monthLength(m)), at: start)
@@ -487,7 +466,7 @@ struct Expansion {
         case .yearly:
             let (ky, _, _) = CalendarMath.civil(dayNumber: kDay)
             var y = anchor.year + ceilDiv(max(0, ky - anchor.year), n) * n
-            var memo = maskMemo
+            var memo = MonthMaskMemo()
             for _ in 0...(400 / gcd(n, 400) + 1) {
                 guard y <= CivilDate.yearRange.upperBound else { return nil }
                 let info = YearInfo(y)
@@ -505,7 +484,7 @@ struct Expansion {
             for _ in 0..<2 {
                 guard cur.year <= CivilDate.yearRange.upperBound else { return nil }
                 if allows(month: cur.month) {
-                    var mask = madeDayParts(firstWeekday: cur.firstWeekday, length: cur.length)
+                    var mask = dayParts(firstWeekday: cur.firstWeekday, length: cur.length)
                     if mask != 0, !yearDays.isEmpty { mask &= yearDayMask(start: cur.yearOffset, length: cur.length, yearLength: cur.leap ? 366 : 365) }
                     if mask != 0, let key = first(in: DaySet(mask: mask), base: cur.base, atOrAfter: k) { return key }
                 }
@@ -539,7 +518,7 @@ struct Expansion {
     /// (YearSkip) is left out whole.
     func firstInMonths(from start: MonthCursor, atOrAfter k: OccurrenceKey) -> OccurrenceKey? {
         var cur = start
-        var memo = maskMemo
+        var memo = MonthMaskMemo()
         let a = anchor.year * 12 + anchor.month - 1
         var stepMonths: UInt16 = 0
         if 12 % n == 0 {
@@ -547,7 +526,7 @@ struct Expansion {
             if stepMonths == 0 { return nil }
         }
         let firstStepMonth = stepMonths.trailingZeroBitCount
-        var skip = yearSkip(.none, months: stepMonths)
+        var skip = YearSkip(.none, months: stepMonths)
         let limit = 4800 / gcd(n, 4800) + 1
         var steps = 0
         while steps <= limit {
@@ -633,17 +612,13 @@ struct Expansion {
             // the anchor and k counts by the bits of its months (their masks memoised by first
             // weekday and length), BYSETPOS by what it keeps of the year's total.
             let byMonths = yearIsItsMonths
-            var memo = maskMemo
+            var memo = MonthMaskMemo()
             while c < limit, y <= CivilDate.yearRange.upperBound, YearInfo.firstDay(y) <= kDay {
                 let info = YearInfo(y)
                 if byMonths, info.base >= startDay, info.base + info.length <= kDay {
                     var days = 0
-                    if let made = madeYearSet(info) {
-                        days = made.count
-                    } else {
-                        for m in 1...12 where allows(month: m) {
-                            days += memo.mask(self, firstWeekday: info.weekday(ofOffset: info.monthStart(m)), length: info.monthLength(m)).nonzeroBitCount
-                        }
+                    for m in 1...12 where allows(month: m) {
+                        days += memo.mask(self, firstWeekday: info.weekday(ofOffset: info.monthStart(m)), length: info.monthLength(m)).nonzeroBitCount
                     }
                     c += kept(total: days * timesPerDay)
                 } else {
@@ -660,7 +635,7 @@ struct Expansion {
             let (ky, km, _) = CalendarMath.civil(dayNumber: kDay)
             let kIndex = ky * 12 + km - 1
             func partial(_ cur: MonthCursor) -> Int {
-                count(in: DaySet(mask: madeDayParts(firstWeekday: cur.firstWeekday, length: cur.length)), base: cur.base, before: k)
+                count(in: DaySet(mask: dayParts(firstWeekday: cur.firstWeekday, length: cur.length)), base: cur.base, before: k)
             }
             c = partial(MonthCursor(containing: anchorDay))
             if kIndex > a {
@@ -669,7 +644,7 @@ struct Expansion {
             }
         case .monthly:
             var cur = MonthCursor(containing: anchorDay)
-            var memo = maskMemo
+            var memo = MonthMaskMemo()
             var whole = WholeMonthCounts()
             while c < limit, cur.base <= kDay, cur.year <= CivilDate.yearRange.upperBound {
                 if yearDays.isEmpty, cur.base >= startDay, cur.base + cur.length <= kDay {
@@ -695,7 +670,7 @@ struct Expansion {
             for j in 0..<7 { res |= UInt64(1) << UInt64(floorMod(a0 + j, 7 * n)) }
             let phase = DayPhase(period: 7 * n, residues: res)
             var cur = MonthCursor(containing: anchorDay)
-            var memo = maskMemo
+            var memo = MonthMaskMemo()
             var wholeMonthsTried = false, months = 0
             while c < limit, cur.base <= kDay, cur.year <= CivilDate.yearRange.upperBound {
                 // The months from the anchor's day to k's month, on plain integers, once three

@@ -160,7 +160,7 @@ extension Expansion {
                 atJanuary = count
                 if emptyYears >= 2, left >= 12 {
                     if !skipping {
-                        skip = yearSkip(dayPhase(), months: streamMonths)
+                        skip = YearSkip(dayPhase(), months: streamMonths)
                         skipping = true
                     }
                     var jan = MonthCursor(base: base, length: 31, firstWeekday: wd, month: 1, year: year, leap: leap)

@@ -75,16 +75,6 @@ struct MonthMaskMemo {
         known |= UInt32(1) << UInt32(k)
         return m
     }
-
-    /// The mask of a kind of month in a memo whose masks are all made (a rule's table).
-    @inline(__always) func made(firstWeekday w1: Int, length len: Int) -> UInt32 { masks[w1 * 4 + len - 28] }
-
-    /// Makes the masks of all 28 kinds of month (a rule's table).
-    mutating func fill(_ e: borrowing Expansion) {
-        for w1 in 0..<7 {
-            for len in 28...31 { _ = mask(e, firstWeekday: w1, length: len) }
-        }
-    }
 }
 
 /// The days a day-stream rule can have an occurrence on at all, because of its INTERVAL: day d
@@ -213,7 +203,7 @@ extension Expansion {
         guard allows(month: m) else { return 0 }
         let start = y.monthStart(m)
         let len = y.monthLength(m)
-        return madeDayParts(firstWeekday: y.weekday(ofOffset: start), length: len) & yearDayMask(start: start, length: len, yearLength: y.length)
+        return dayParts(firstWeekday: y.weekday(ofOffset: start), length: len) & yearDayMask(start: start, length: len, yearLength: y.length)
     }
 
     /// The same for the month at a cursor, with a memo of the BYMONTHDAY and BYDAY masks.

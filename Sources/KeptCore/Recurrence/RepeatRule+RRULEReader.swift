@@ -42,7 +42,7 @@ struct RRULEReader {
 
     mutating func read(_ text: String) -> Result<RepeatRule, Failure> {
         do throws(Failure) {
-            return .success(try parse(text).withTables())
+            return .success(try parse(text))
         } catch {
             return .failure(error)
         }

@@ -19,11 +19,6 @@ struct YearDayTypes {
         }
         return bits[t]
     }
-
-    /// Makes every year type's values (a rule's table).
-    mutating func fill(_ e: borrowing Expansion, memo: inout MonthMaskMemo) {
-        YearInfo.forEachType { w, leap in _ = days(e, jan1Weekday: w, leap: leap, memo: &memo) }
-    }
 }
 
 extension Expansion {
@@ -65,8 +60,8 @@ extension Expansion {
     /// The first occurrence at or after k (on day kDay or later), year by year.
     func firstInYearDays(atOrAfter k: OccurrenceKey, kDay: Int) -> OccurrenceKey? {
         var cur = MonthCursor(year: CalendarMath.civil(dayNumber: kDay).year, month: 1)
-        var memo = maskMemo
-        var types = yearDayTypes
+        var memo = MonthMaskMemo()
+        var types = YearDayTypes()
         // After a year without one, the days the INTERVAL cannot reach are left out untried.
         var phase = DayPhase.none
         // With a phase of at most 64 days, the residues r of Jan 1 modulo its period for which a
@@ -134,8 +129,8 @@ extension Expansion {
     /// days by the counts of their residues (DayCounts), the anchor's and k's on their own.
     func countByYearDays(before k: OccurrenceKey, kDay: Int, limit: Int) -> Int {
         var cur = MonthCursor(year: anchor.year, month: 1)
-        var memo = maskMemo
-        var types = yearDayTypes
+        var memo = MonthMaskMemo()
+        var types = YearDayTypes()
         var dayCounts = DayCounts(period: dayPeriod)
         var c = 0
         while c < limit, cur.base <= kDay {

@@ -56,20 +56,6 @@ struct YearSkip {
         return rotated & admitted != 0
     }
 
-    /// This skip with the residues of every year type from `t`, made for the same period and
-    /// months (a rule's table, RuleTables).
-    func adopting(_ t: YearSkip) -> YearSkip {
-        var s = self
-        s.residues = t.residues
-        s.known = t.known
-        return s
-    }
-
-    /// Makes every year type's residues (a rule's table).
-    mutating func fill(_ e: borrowing Expansion, memo: inout MonthMaskMemo) {
-        YearInfo.forEachType { w, leap in _ = typeResidues(e, jan1Weekday: w, leap: leap, memo: &memo) }
-    }
-
     /// The residues of a year type (`residues`), made when first asked.
     @inline(__always) private mutating func typeResidues(_ e: borrowing Expansion, jan1Weekday w: Int, leap: Bool, memo: inout MonthMaskMemo) -> UInt64 {
         let t = YearInfo.type(jan1Weekday: w, leap: leap)

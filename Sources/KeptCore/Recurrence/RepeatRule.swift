@@ -100,8 +100,6 @@ public struct RepeatRule: Sendable, Equatable {
     public var from: CivilDate?
     /// The next date counts from the completion day (docs/REPEATS.md).
     public var afterCompletion = false
-    /// The tables made from the rule's parts when it was read (RuleTables); equality ignores them.
-    var tables = RuleTablesRef()
 
     public init(frequency: Frequency, interval: Int = 1) {
         self.frequency = frequency

@@ -509,6 +509,6 @@ extension RepeatRule {
                 return .failure(RepeatRuleError(word: 0, message: e.message, help: e.help, outOfRange: e.limit ?? .E0210))
             }
         }
-        return .success((r.withTables(), p.pos))
+        return .success((r, p.pos))
     }
 }

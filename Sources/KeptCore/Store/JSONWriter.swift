@@ -65,11 +65,18 @@ public struct JSONWriter: Sendable {
     public static func appendString(_ string: String, to out: inout [UInt8]) {
         var string = string
         string.withUTF8 { utf8 in
-            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: ByteCursor.quotedBound(utf8.count)) { room in
-                guard let base = room.baseAddress else { return }
-                var c = ByteCursor(base)
-                c.quoted(utf8)
-                out.append(contentsOf: c.written)
+            // quotedBound is the most the string can take; were it short, twice the room.
+            var room = ByteCursor.quotedBound(utf8.count)
+            var done = false
+            while !done {
+                withUnsafeTemporaryAllocation(of: UInt8.self, capacity: room) { room in
+                    guard var c = ByteCursor(room) else { return }
+                    c.quoted(utf8)
+                    guard !c.overflowed else { return }
+                    out.append(contentsOf: c.written)
+                    done = true
+                }
+                room *= 2
             }
         }
     }

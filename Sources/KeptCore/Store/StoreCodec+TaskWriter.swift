@@ -12,11 +12,13 @@ extension StoreCodec {
     }
 
     /// The same, with `room` for the cursor kept from one record to the next (a writer of many
-    /// records makes it once, and again only for a larger one).
-    static func appendTaskRecord(_ t: Task, to out: inout [UInt8], room: inout [UInt8]) {
+    /// records makes it once, and again only for a larger one). `fixedBytes` is the room made
+    /// for everything but the strings (tests make it too small, to take the second pass).
+    static func appendTaskRecord(_ t: Task, to out: inout [UInt8], room: inout [UInt8], fixedBytes: Int = 1_024) {
         // The fields of fixed shape and the strings go through a cursor into room made for the
         // most they can take, in two runs (the repeat, between them, and the lists and extra
-        // fields after them are JSON values, written by JSONWriter).
+        // fields after them are JSON values, written by JSONWriter). Should a write not fit,
+        // the record is taken back and written again into twice the room.
         var strings = ByteCursor.quotedBound(t.title.utf8.count) + ByteCursor.quotedBound(t.status.rawValue.utf8.count)
         if let s = t.project { strings += ByteCursor.quotedBound(s.utf8.count) }
         if let s = t.area { strings += ByteCursor.quotedBound(s.utf8.count) }
@@ -24,11 +26,23 @@ extension StoreCodec {
         if let s = t.goal { strings += ByteCursor.quotedBound(s.utf8.count) }
         for s in t.tags { strings += ByteCursor.quotedBound(s.utf8.count) + 1 }
         for s in t.notes { strings += ByteCursor.quotedBound(s.utf8.count) + 1 }
-        // Every key, date, time, instant, uid, number and the priority fit in 1,024 bytes.
-        if room.count < strings + 1_024 { room = [UInt8](repeating: 0, count: max(strings + 1_024, 2 * room.count)) }
-        room.withUnsafeMutableBufferPointer { room in
-            guard let base = room.baseAddress else { return }
-            var c = ByteCursor(base)
+        // Every key, date, time, instant, uid, number and the priority are meant to fit in
+        // `fixedBytes`.
+        let start = out.count
+        var need = strings + max(0, fixedBytes)
+        while !appendFixedParts(t, to: &out, room: &room, need: need) {
+            out.removeSubrange(start...)
+            need = max(2 * need, 64)
+        }
+        appendValueParts(t, to: &out)
+    }
+
+    /// The fixed parts and strings of a record through a cursor, into room of at least `need`
+    /// bytes; false, with `out` holding part of them, when they did not fit.
+    private static func appendFixedParts(_ t: Task, to out: inout [UInt8], room: inout [UInt8], need: Int) -> Bool {
+        if room.count < need { room = [UInt8](repeating: 0, count: max(need, 2 * room.count)) }
+        return room.withUnsafeMutableBufferPointer { room -> Bool in
+            guard var c = ByteCursor(room) else { return false }
             func due(_ d: Due) {
                 c.lit("{\"date\":\"")
                 c.ymd(d.date)
@@ -42,43 +56,6 @@ extension StoreCodec {
                     c.lit("\",\"time\":null}")
                 }
             }
-            func date(_ d: CivilDate) {
-                c.byte(0x22)
-                c.ymd(d)
-                c.byte(0x22)
-            }
-            func instant(_ i: Instant) {
-                // TimeText.isoInstant(i, in: .utc): "2026-06-15T07:00:00+00:00".
-                let s = i.clampedSeconds
-                let day = CalendarMath.floorDivide(s, CalendarMath.secondsPerDay)
-                let sec = s - day * CalendarMath.secondsPerDay
-                c.byte(0x22)
-                c.ymd(CivilDate(dayNumber: day))
-                c.byte(UInt8(ascii: "T"))
-                c.two(sec / 3_600)
-                c.byte(UInt8(ascii: ":"))
-                c.two(sec / 60 % 60)
-                c.byte(UInt8(ascii: ":"))
-                c.two(sec % 60)
-                c.lit("+00:00\"")
-            }
-            func uid(_ u: TaskUID) {
-                // Each word's nibbles from its last, into the digits before `to`.
-                c.lit("\"00000000-0000-0000-0000-000000000000\"")
-                let p = c.base + (c.count - 38)
-                func hex(_ w: inout UInt64, _ from: Int, _ to: Int) {
-                    var k = to
-                    while k > from {
-                        k -= 1
-                        let n = UInt8(truncatingIfNeeded: w & 0xF)
-                        p[k] = n < 10 ? 0x30 + n : 0x57 + n
-                        w >>= 4
-                    }
-                }
-                var hi = u.hi, lo = u.lo
-                hex(&hi, 15, 19); hex(&hi, 10, 14); hex(&hi, 1, 9)
-                hex(&lo, 25, 37); hex(&lo, 20, 24)
-            }
             func strings(_ a: [String]) {
                 c.byte(UInt8(ascii: "["))
                 for (k, s) in a.enumerated() {
@@ -88,7 +65,7 @@ extension StoreCodec {
                 c.byte(UInt8(ascii: "]"))
             }
             c.lit("{\"id\":"); c.int(t.id)
-            c.lit(",\"uid\":"); uid(t.uid)
+            c.lit(",\"uid\":"); c.uid(hi: t.uid.hi, lo: t.uid.lo)
             c.lit(",\"title\":"); c.quoted(t.title)
             c.lit(",\"status\":"); c.quoted(t.status.rawValue)
             if let d = t.due { c.lit(",\"due\":"); due(d) }
@@ -101,8 +78,9 @@ extension StoreCodec {
             if let d = t.description { c.lit(",\"description\":"); c.quoted(d) }
             if let r = t.repeatRule {
                 c.lit(",\"repeat\":")
+                guard !c.overflowed else { return false }
                 out.append(contentsOf: c.written)
-                c.count = 0
+                c.restart()
                 JSONWriter.append(repeatValue(r), to: &out, pretty: false, indent: 0, level: 0)
             }
             if let e = t.estimate {
@@ -110,17 +88,23 @@ extension StoreCodec {
                 c.int(e.minutes)
                 if e.source == .user { c.lit(",\"source\":\"user\"}") } else { c.lit(",\"source\":\"suggested\"}") }
             }
-            if let h = t.heldUntil { c.lit(",\"heldUntil\":"); date(h) }
-            if let d = t.notTodayOn { c.lit(",\"notTodayOn\":"); date(d) }
-            if let i = t.completedAt { c.lit(",\"completedAt\":"); instant(i) }
-            c.lit(",\"createdAt\":"); instant(t.createdAt)
-            c.lit(",\"modifiedAt\":"); instant(t.modifiedAt)
+            if let h = t.heldUntil { c.lit(",\"heldUntil\":"); c.quotedDate(h) }
+            if let d = t.notTodayOn { c.lit(",\"notTodayOn\":"); c.quotedDate(d) }
+            if let i = t.completedAt { c.lit(",\"completedAt\":"); c.quotedInstant(i) }
+            c.lit(",\"createdAt\":"); c.quotedInstant(t.createdAt)
+            c.lit(",\"modifiedAt\":"); c.quotedInstant(t.modifiedAt)
             if let p = t.parent { c.lit(",\"parent\":"); c.int(p) }
             if let n = t.nextOccurrence { c.lit(",\"nextOccurrence\":"); c.int(n) }
             if t.pristine { c.lit(",\"pristine\":true") }
             if let g = t.goal { c.lit(",\"goal\":"); c.quoted(g) }
+            guard !c.overflowed else { return false }
             out.append(contentsOf: c.written)
+            return true
         }
+    }
+
+    /// The parts of a record written as JSON values: steps, reminders, comments, extra fields.
+    private static func appendValueParts(_ t: Task, to out: inout [UInt8]) {
         func key(_ k: StaticString) {
             out.append(UInt8(ascii: ","))
             out.append(UInt8(ascii: "\""))

@@ -41,9 +41,6 @@ extension StoreCodec {
             loader = TaskIndex.RecordLoader(reserving: n, dayStart: dayStart)
             offsets.reserveCapacity(n)
             uids.reserveCapacity(max(0, own ?? n))
-            var regions = PrefaultRegions()
-            regions.add(&offsets)
-            loader.index.prefaultColumns(&regions)
         }
 
         /// Reads the record at the reader's position and keeps its columns.

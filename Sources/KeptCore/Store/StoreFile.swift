@@ -126,11 +126,10 @@ public enum StoreFile {
         return (count, 0)
     }
 
-    /// Maps the pages of a large fresh buffer in one call (Linux's MADV_POPULATE_WRITE) rather
-    /// than one page fault per 4 KB as it is filled; where the kernel lacks it, the writes
-    /// fault them in as before. From 2 MB the buffer is also offered huge pages
-    /// (MADV_HUGEPAGE): on this VM a fault costs far more than zeroing its page, and a huge
-    /// page takes one fault for 512 pages (reading the 100k store: 14.5 against 8.6 ms).
+    /// Asks for the pages of a large fresh buffer to be mapped in one call rather than one
+    /// page fault per 4 KB as it is filled, and from 2 MB for huge pages. Advice only: where
+    /// the kernel refuses it, the writes fault the pages in as before. The range is the
+    /// buffer's own whole pages.
     static func prefault(_ base: UnsafeMutableRawPointer, _ n: Int) {
         #if os(Linux)
         let page = Int(sysconf(Int32(_SC_PAGESIZE)))
@@ -138,8 +137,8 @@ public enum StoreFile {
         let start = (Int(bitPattern: base) + page - 1) / page * page
         let end = (Int(bitPattern: base) + n) / page * page
         guard end > start, let p = UnsafeMutableRawPointer(bitPattern: start) else { return }
-        if n >= 2 << 20 { _ = madvise(p, end - start, 14) } // MADV_HUGEPAGE
-        _ = madvise(p, end - start, 23) // MADV_POPULATE_WRITE, Linux 5.14
+        if n >= 2 << 20 { _ = madvise(p, end - start, MADV_HUGEPAGE) }
+        _ = madvise(p, end - start, MADV_POPULATE_WRITE)
         #endif
     }
 
@@ -297,41 +296,6 @@ public struct FileError: Error, Sendable {
             self.reason = String(cString: s).lowercased()
         } else {
             self.reason = "error \(e)"
-        }
-    }
-}
-
-/// Pages to map at once, gathered from several buffers' reserved capacities: ranges that lie
-/// side by side (separate allocations the kernel placed next to each other) are mapped as one
-/// region, so columns under 2 MB each still share huge pages (StoreFile.prefault).
-struct PrefaultRegions {
-    private var ranges: [(start: Int, bytes: Int)] = []
-
-    mutating func add<T: BitwiseCopyable>(_ a: inout [T]) {
-        let capacity = a.capacity
-        let bytes = capacity * MemoryLayout<T>.stride
-        guard bytes >= 1 << 16 else { return }
-        // Unique first (a shared array is copied with at least this capacity), so the buffer
-        // below is the one the range describes.
-        a.reserveCapacity(capacity)
-        a.withUnsafeMutableBufferPointer { b in
-            if let p = b.baseAddress { ranges.append((Int(bitPattern: p), bytes)) }
-        }
-    }
-
-    /// Maps each run of ranges no more than a page apart.
-    func map() {
-        let sorted = ranges.sorted { $0.start < $1.start }
-        var k = 0
-        while k < sorted.count {
-            let lo = sorted[k].start
-            var hi = lo + sorted[k].bytes
-            k += 1
-            while k < sorted.count, sorted[k].start <= hi + 4096 {
-                hi = max(hi, sorted[k].start + sorted[k].bytes)
-                k += 1
-            }
-            if let p = UnsafeMutableRawPointer(bitPattern: lo) { StoreFile.prefault(p, hi - lo) }
         }
     }
 }
