@@ -12,12 +12,12 @@ SECONDS_EACH=${FUZZ_SECONDS:-120}
 TARGETS=${FUZZ_TARGETS:-"statement capture repeat filter transcript store"}
 OUT=.build/fuzz
 SWIFTC=${SWIFTC:-swiftc}
-FLAGS=(-sanitize=fuzzer,address -parse-as-library -O -g -I Sources/CPCRE2)
+FLAGS=(-sanitize=fuzzer,address -parse-as-library -O -g -I Sources/CPCRE2 -I Sources/CSQLite)
 mkdir -p "$OUT/crashes"
 
 # The library, rebuilt when a source of KeptCore is newer than it.
 lib="$OUT/libKeptCore.a"
-if [ ! -f "$lib" ] || [ -n "$(find Sources/KeptCore Sources/CPCRE2 -newer "$lib" -print -quit)" ]; then
+if [ ! -f "$lib" ] || [ -n "$(find Sources/KeptCore Sources/CPCRE2 Sources/CSQLite -newer "$lib" -print -quit)" ]; then
   echo "building KeptCore for fuzzing (libFuzzer coverage, AddressSanitizer)"
   if ! "$SWIFTC" "${FLAGS[@]}" -enable-testing -module-name KeptCore -emit-module -emit-module-path "$OUT/KeptCore.swiftmodule" \
     -emit-library -static -o "$lib" $(find Sources/KeptCore -name '*.swift' | sort) > "$OUT/build.log" 2>&1; then
@@ -38,7 +38,7 @@ for t in $TARGETS; do
   [ "$t" = transcript ] && extra=(Sources/KeptCLI/ExpectedOutput.swift)
   if [ ! -f "$bin" ] || [ "$lib" -nt "$bin" ] || [ -n "$(find Tests/Fuzz/Common.swift "Tests/Fuzz/targets/$t.swift" "${extra[@]}" -newer "$bin" -print -quit)" ]; then
     echo "linking $bin"
-    if ! "$SWIFTC" "${FLAGS[@]}" -I "$OUT" -L "$OUT" -lKeptCore -lpcre2-8 Tests/Fuzz/Common.swift "Tests/Fuzz/targets/$t.swift" "${extra[@]}" \
+    if ! "$SWIFTC" "${FLAGS[@]}" -I "$OUT" -L "$OUT" -lKeptCore -lpcre2-8 -lsqlite3 Tests/Fuzz/Common.swift "Tests/Fuzz/targets/$t.swift" "${extra[@]}" \
       -o "$bin" > "$OUT/link-$t.log" 2>&1; then
       grep -E 'error' "$OUT/link-$t.log" | head -20
       rm -f "$bin"

@@ -346,4 +346,20 @@ final class RobustnessTests: XCTestCase, SessionTesting {
             XCTAssertEqual(back.occurrences(anchor: anchor, limit: 30), rule.occurrences(anchor: anchor, limit: 30), "fuzz-02 \(rr)")
         }
     }
+
+    /// fuzz-03: two records without uids, ids 2 and 1, titles "b" and "a": the derived uids were
+    /// equal (the id and the first byte were XORed together), so the eager load refused the store
+    /// as two tasks with one uid while the deferred load read it. Every path reads it now, with
+    /// two uids.
+    func testDerivedUIDsOfNeighbouringIdsDiffer() {
+        let text = #"{"tasks":[{"id":2,"title":"b","status":"open"},{"id":1,"title":"a","parent":2}]}"#
+        for (deferred, parallel) in [(false, Int.max), (true, Int.max), (true, 16)] {
+            guard case .success(let s) = StoreCodec.decode(Array(text.utf8), deferTasks: deferred, parallelAt: parallel) else {
+                return XCTFail("fuzz-03 deferred \(deferred) parallel \(parallel)")
+            }
+            XCTAssertEqual(Set(s.tasks.map(\.uid)).count, 2, "fuzz-03")
+        }
+        XCTAssertNotEqual(TaskUID.derived(id: 2, createdAt: Instant(seconds: 0), title: "b"),
+                          TaskUID.derived(id: 1, createdAt: Instant(seconds: 0), title: "a"), "fuzz-03")
+    }
 }

@@ -31,8 +31,10 @@ public struct TaskUID: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// The same from the title's UTF-8 bytes, as a store file holds them (the loader checks a
     /// store's uids without building a title).
     static func derived(id: Int, createdAt: Instant, titleBytes: some Sequence<UInt8>) -> TaskUID {
-        var a: UInt64 = 0x243F_6A88_85A3_08D3 ^ UInt64(bitPattern: Int64(id))
-        var b: UInt64 = 0x1319_8A2E_0370_7344 ^ UInt64(bitPattern: createdAt.seconds)
+        // The id and the instant are mixed before the first byte is: XORed in directly, ids 1
+        // and 2 with titles "a…" and "b…" (the same after their first letter) met the same value.
+        var a: UInt64 = mix(0x243F_6A88_85A3_08D3 ^ UInt64(bitPattern: Int64(id)))
+        var b: UInt64 = mix(0x1319_8A2E_0370_7344 ^ UInt64(bitPattern: createdAt.seconds))
         for byte in titleBytes {
             a = mix(a ^ UInt64(byte))
             b = mix(b &+ a)

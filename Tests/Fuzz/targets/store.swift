@@ -1,6 +1,7 @@
 // Fuzz target: a store file. Read eagerly, deferred, and deferred on two threads, the three
 // must agree: all refuse it at the same place, or all read the same store. A store that reads
-// must write and read back to the same bytes (what Kept writes is what it reads).
+// must write and read back to the same bytes, with a checksum that matches them (what Kept writes
+// is what it reads).
 
 @testable import KeptCore
 
@@ -28,6 +29,8 @@ public func fuzzStore(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     }
     let written = StoreCodec.encode(s)
     guard case .success(let back) = StoreCodec.decode(written) else { violated("a written store does not read back:\n\(String(decoding: written, as: UTF8.self))") }
+    // What Kept writes carries the checksum of its own bytes.
+    if back.checksum != .matches { violated("a written store's checksum does not match its bytes") }
     let again = StoreCodec.encode(back)
     if again != written { violated("a store does not write back the same:\n\(String(decoding: written, as: UTF8.self))\n\(String(decoding: again, as: UTF8.self))") }
     // A session on it runs a query, a plan and a change.
