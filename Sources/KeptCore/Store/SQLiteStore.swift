@@ -206,8 +206,7 @@ public final class SQLiteStore: StoreBackend {
                 let st = try db.statement("SELECT id, checksum, record FROM tasks")
                 defer { st.reset() }
                 while try st.step() {
-                    let ok = !st.isNull(1) && st.withBytes(2) { StoreSum.row($0, key: st.int(0)) } == st.int(1)
-                    if !ok { damaged(table: "tasks", at: "row id \(st.int(0))", "its record does not match its checksum") }
+                    if !sumHolds(st) { damaged(table: "tasks", at: "row id \(st.int(0))", SQLiteStore.sumFails) }
                 }
             } catch {
                 readFailed(error)
