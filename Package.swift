@@ -6,7 +6,7 @@ let package = Package(
     name: "Kept",
     products: [
         .executable(name: "kept", targets: ["kept"]),
-        .library(name: "KeptCore", targets: ["KeptCore"]),
+        .library(name: "KeptCore", targets: ["KeptRules", "KeptFiles", "KeptDomain", "KeptStore", "KeptInterop", "KeptSyntax", "KeptInterpreter"]),
     ],
     targets: [
         // C libraries, found through pkg-config; the Makefile installs the apt packages.
@@ -26,16 +26,49 @@ let package = Package(
             providers: [.apt(["libsqlite3-dev"])]
         ),
 
-        // The engine: no terminal I/O, no readline.
+        // The layers (docs/ARCHITECTURE.md, "Layers"): each target may import only the ones
+        // listed, and LayerTests holds this file, the sources' imports and the document together.
+
+        // The rules: time, capture, repeats, filters as values, the plan, the model, the JSON codec.
         .target(
-            name: "KeptCore",
-            dependencies: ["CPCRE2", "CSQLite"]
+            name: "KeptRules",
+            dependencies: ["CPCRE2"]
+        ),
+        // Files: bounded reads, atomic writes, paths.
+        .target(
+            name: "KeptFiles",
+            dependencies: ["KeptRules"]
+        ),
+        // The domain API: the engine, its typed errors, and the storage seam it talks through.
+        .target(
+            name: "KeptDomain",
+            dependencies: ["KeptRules"]
+        ),
+        // The backends behind the seam: the JSON file and SQLite.
+        .target(
+            name: "KeptStore",
+            dependencies: ["KeptRules", "KeptDomain", "KeptFiles", "CSQLite"]
+        ),
+        // Other tools' files: readers and writers, and the files they read.
+        .target(
+            name: "KeptInterop",
+            dependencies: ["KeptRules", "KeptDomain", "KeptFiles"]
+        ),
+        // The language: lexer, parser, AST, transcripts, and the diagnostics the parser makes.
+        .target(
+            name: "KeptSyntax",
+            dependencies: ["KeptRules"]
+        ),
+        // The interpreter: resolves a statement, calls the engine, renders the result.
+        .target(
+            name: "KeptInterpreter",
+            dependencies: ["KeptRules", "KeptDomain", "KeptInterop", "KeptSyntax"]
         ),
 
         // Front ends: batch runner, test runner, REPL.
         .target(
             name: "KeptCLI",
-            dependencies: ["CReadline", "KeptCore"]
+            dependencies: ["CReadline", "KeptRules", "KeptFiles", "KeptDomain", "KeptStore", "KeptInterop", "KeptSyntax", "KeptInterpreter"]
         ),
 
         // The executable: main.swift only.
@@ -47,17 +80,17 @@ let package = Package(
         // Benchmarks (not tests): `make bench` runs them in release mode.
         .executableTarget(
             name: "kept-bench",
-            dependencies: ["KeptCore"],
+            dependencies: ["KeptRules", "KeptFiles", "KeptDomain", "KeptStore", "KeptInterop", "KeptSyntax", "KeptInterpreter"],
             path: "bench/KeptBench"
         ),
 
         .testTarget(
             name: "KeptCLITests",
-            dependencies: ["KeptCLI", "KeptCore"]
+            dependencies: ["KeptCLI", "KeptRules", "KeptFiles", "KeptDomain", "KeptStore", "KeptInterop", "KeptSyntax", "KeptInterpreter"]
         ),
         .testTarget(
             name: "KeptCoreTests",
-            dependencies: ["KeptCore"]
+            dependencies: ["KeptRules", "KeptFiles", "KeptDomain", "KeptStore", "KeptInterop", "KeptSyntax", "KeptInterpreter"]
         ),
     ]
 )

@@ -3,7 +3,13 @@
 // --bail). The runner never writes the store: the session commits, and with --write the whole
 // run is one transaction, written at its end only when every statement succeeded (R-STORE-2).
 
-import KeptCore
+import KeptRules
+import KeptFiles
+import KeptDomain
+import KeptStore
+import KeptInterop
+import KeptSyntax
+import KeptInterpreter
 
 /// Runs statements in batch.
 final class BatchRunner {
@@ -47,7 +53,7 @@ final class BatchRunner {
 
     /// Reads a script file as a SourceFile, or reports why it cannot be.
     func load(_ path: String) -> SourceFile? {
-        switch StoreFile.readBytes(path, limit: Limits.scriptBytes) {
+        switch Files.readBytes(path, limit: Limits.scriptBytes) {
         case .failure(let e):
             report(e.isTooLarge ? Catalog.scriptTooLarge(path) : Catalog.scriptUnreadable(path, reason: e.reason))
             unreadable = true
@@ -133,7 +139,7 @@ final class BatchRunner {
     /// The store's notices (W0002), on standard error in every format: they speak of the store,
     /// not of a statement, so they never stand among the statements' outputs.
     func showNotices() {
-        for d in session.store.notices { err.line(renderer.render(d)) }
+        for n in session.store.notices { err.line(renderer.render(Catalog.store(n))) }
     }
 
     /// Runs all sources in order; returns the exit code.

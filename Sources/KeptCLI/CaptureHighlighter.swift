@@ -3,7 +3,13 @@
 // an unfinished date or repeat phrase is the grey "ghost" after the cursor. Pure: it reads the
 // session's date context and returns text; ReadlineHooks draws it.
 
-import KeptCore
+import KeptRules
+import KeptFiles
+import KeptDomain
+import KeptStore
+import KeptInterop
+import KeptSyntax
+import KeptInterpreter
 @preconcurrency import CReadline
 
 /// One line as it should be drawn.

@@ -5,7 +5,13 @@
 // what was wrong and exits 64; a boolean flag takes no value (`--update=no` is a usage error,
 // never read as set).
 
-import KeptCore
+import KeptRules
+import KeptFiles
+import KeptDomain
+import KeptStore
+import KeptInterop
+import KeptSyntax
+import KeptInterpreter
 
 /// The options `run`, `repl` and `test` share.
 public struct SessionOptions: Sendable {

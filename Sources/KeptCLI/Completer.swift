@@ -3,7 +3,13 @@
 // and repeat words, and file names after the dot-commands that take a file. It only reads.
 
 import Foundation
-import KeptCore
+import KeptRules
+import KeptFiles
+import KeptDomain
+import KeptStore
+import KeptInterop
+import KeptSyntax
+import KeptInterpreter
 
 /// What Tab offers for the word at the cursor.
 enum CompletionResult: Equatable {

@@ -1,7 +1,13 @@
 // The JSON shape of an error (docs/OUTPUT.md): {"error":{"code","message","file","line","column"}},
 // with "help" when there is one.
 
-import KeptCore
+import KeptRules
+import KeptFiles
+import KeptDomain
+import KeptStore
+import KeptInterop
+import KeptSyntax
+import KeptInterpreter
 
 /// Encodes diagnostics for `--format json`.
 enum DiagnosticJSON {

@@ -1,7 +1,13 @@
 // The REPL's dot-commands: one line each, starting with '.', for the session rather than the
 // language (the statements stay the same in the REPL, `kept run` and `kept test`).
 
-import KeptCore
+import KeptRules
+import KeptFiles
+import KeptDomain
+import KeptStore
+import KeptInterop
+import KeptSyntax
+import KeptInterpreter
 
 /// One dot-command line, parsed.
 struct DotCommand {

@@ -3,7 +3,13 @@
 // pretty-printed over several lines), and a string in the expected value may be a pattern
 // (`"… (re)"`, `"… (glob)"`), as a whole expected line may.
 
-import KeptCore
+import KeptRules
+import KeptFiles
+import KeptDomain
+import KeptStore
+import KeptInterop
+import KeptSyntax
+import KeptInterpreter
 
 enum ExpectedJSON {
     /// The items of a JSON block: each JSON value with the lines it was written on, or a line

@@ -4,7 +4,13 @@
 // `@format json` each expected JSON value is compared as a value (ExpectedJSON.swift), and
 // `@unordered` blocks are matched as a multiset by a maximum bipartite matching.
 
-import KeptCore
+import KeptRules
+import KeptFiles
+import KeptDomain
+import KeptStore
+import KeptInterop
+import KeptSyntax
+import KeptInterpreter
 
 /// One expected line, read.
 enum ExpectedLine {

@@ -1,7 +1,13 @@
 // File-system questions the front ends ask: does a path exist, which files lie below a folder.
 
 import Foundation
-import KeptCore
+import KeptRules
+import KeptFiles
+import KeptDomain
+import KeptStore
+import KeptInterop
+import KeptSyntax
+import KeptInterpreter
 
 enum FileSystem {
     static func exists(_ path: String, isDirectory: inout Bool) -> Bool {

@@ -5,7 +5,13 @@
 // one `list` runs (FilterParser, no store and no clock), so the colours never disagree with it;
 // a filter that does not read yet (half typed) is drawn plain. Pure: returns text.
 
-import KeptCore
+import KeptRules
+import KeptFiles
+import KeptDomain
+import KeptStore
+import KeptInterop
+import KeptSyntax
+import KeptInterpreter
 
 enum FilterHighlighter {
     /// The statements whose rest is a filter (or a comma list of them, with list clauses).

@@ -2,7 +2,13 @@
 // from CommandLineOptions.flags), `kept help run`, `kept help test`, `kept help repl` and
 // `kept help .NAME`. `kept help` lists the language's commands (the `help` statement).
 
-import KeptCore
+import KeptRules
+import KeptFiles
+import KeptDomain
+import KeptStore
+import KeptInterop
+import KeptSyntax
+import KeptInterpreter
 
 enum FrontEndHelp {
     /// The options of some verbs, aligned, from the one table of flags.

@@ -1,7 +1,13 @@
 // The REPL's history file: where it lives, which lines go in, and how long it may grow.
 // `$XDG_STATE_HOME/kept/history` (default `~/.local/state/kept/history`), or `KEPT_HISTFILE`.
 
-import KeptCore
+import KeptRules
+import KeptFiles
+import KeptDomain
+import KeptStore
+import KeptInterop
+import KeptSyntax
+import KeptInterpreter
 
 #if canImport(Glibc)
 import Glibc
@@ -40,12 +46,12 @@ struct History {
     /// Makes the folder and an empty file when they are missing (readline's `append_history`
     /// does not create the file). Returns false when it cannot.
     static func prepare(_ path: String) -> Bool {
-        let dir = StoreFile.directory(of: path)
+        let dir = Files.directory(of: path)
         var parts: [String] = []
         var d = dir
         while !d.isEmpty, d != "/", d != ".", access(d, F_OK) != 0 {
             parts.insert(d, at: 0)
-            d = StoreFile.directory(of: d)
+            d = Files.directory(of: d)
         }
         for p in parts { _ = mkdir(p, 0o700) }
         if access(path, F_OK) == 0 { return access(path, W_OK) == 0 }

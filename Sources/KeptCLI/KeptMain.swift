@@ -2,7 +2,13 @@
 // runner, the test runner or the REPL. Exit codes (README.md, "Command line"): 0 ok, 1 a command or test failed,
 // 2 a script or store could not be read or parsed, 64 usage.
 
-import KeptCore
+import KeptRules
+import KeptFiles
+import KeptDomain
+import KeptStore
+import KeptInterop
+import KeptSyntax
+import KeptInterpreter
 
 #if canImport(Glibc)
 import Glibc
@@ -129,7 +135,7 @@ public enum KeptMain {
     /// and the undo history included, to TO, a new file whose name says its kind (docs/STORE.md).
     /// A damaged FROM is refused; with `salvage` what is sound is written and the rest listed.
     static func convert(_ from: String, _ to: String, salvage: Bool, out: OutputStream, err: OutputStream, renderer: DiagnosticRenderer) -> Int32 {
-        if StoreFile.head(StorePath(to).target, 1) != nil {
+        if Files.head(StorePath(to).target, 1) != nil {
             err.line("kept: '\(to)' exists; convert writes a new store and never replaces one")
             return 64
         }
@@ -146,7 +152,7 @@ public enum KeptMain {
         case .failure(let e): return report(.store(Session.diagnostic(e)), err: err, renderer: renderer)
         }
         defer { source.close() }
-        for d in source.notices { err.line(renderer.render(d)) }
+        for n in source.notices { err.line(renderer.render(Catalog.store(n))) }
         let store = source.snapshot()
         var damage: [StoreDamage] = []
         if let e = source.readFailure {
@@ -199,7 +205,7 @@ public enum KeptMain {
                 return 0
             }
         }
-        let session = Session(store: Store(), clock: .clock(SystemClock()), defaultZone: Zone.utc)
+        let session = Session(store: JSONStore(memory: Store()), clock: .clock(SystemClock()), defaultZone: Zone.utc)
         let r = session.run(StatementSource(file: SourceFile(name: "help", text: topic.map { "help \($0)" } ?? "help")))
         out.lines(topic == nil ? FrontEndHelp.commands(r.lines) : r.lines)
         let renderer = DiagnosticRenderer(style: .short)

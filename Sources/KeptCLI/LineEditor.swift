@@ -1,7 +1,13 @@
 // Where the REPL's lines come from. GNU readline on a terminal, a plain reader otherwise; the
 // REPL sees only this protocol, so the engine never knows which one it has.
 
-import KeptCore
+import KeptRules
+import KeptFiles
+import KeptDomain
+import KeptStore
+import KeptInterop
+import KeptSyntax
+import KeptInterpreter
 
 #if canImport(Glibc)
 import Glibc

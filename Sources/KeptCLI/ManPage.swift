@@ -2,7 +2,13 @@
 // completion scripts and `help COMMAND` (the verbs, the flags, the keywords of the language,
 // the dot-commands). `make man` writes it; `make install` installs it.
 
-import KeptCore
+import KeptRules
+import KeptFiles
+import KeptDomain
+import KeptStore
+import KeptInterop
+import KeptSyntax
+import KeptInterpreter
 
 enum ManPage {
     /// Text for roff: backslashes and hyphens escaped, other than ASCII as code points, a line that

@@ -3,7 +3,13 @@
 // pointing into the line just typed. In JSON mode each prints one JSON object, as statements
 // do; a setter prints the value it set (docs/OUTPUT.md).
 
-import KeptCore
+import KeptRules
+import KeptFiles
+import KeptDomain
+import KeptStore
+import KeptInterop
+import KeptSyntax
+import KeptInterpreter
 
 extension REPL {
     /// Prints a dot-command's result in the session's format: text lines, or one JSON object.

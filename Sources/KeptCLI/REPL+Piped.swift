@@ -6,7 +6,13 @@
 // issue 8 asks (`sqlite3 -bail`); after `.bail off` the input reads on as `kept run` does.
 // Exit 2 when the input is unreadable (docs/DECISIONS.md).
 
-import KeptCore
+import KeptRules
+import KeptFiles
+import KeptDomain
+import KeptStore
+import KeptInterop
+import KeptSyntax
+import KeptInterpreter
 
 extension REPL {
     func runPiped() {

@@ -4,7 +4,13 @@
 // piped input (REPL+Piped.swift) reads scripts exactly as `kept run` does.
 
 import Foundation
-import KeptCore
+import KeptRules
+import KeptFiles
+import KeptDomain
+import KeptStore
+import KeptInterop
+import KeptSyntax
+import KeptInterpreter
 
 /// The read-eval-print loop.
 final class REPL {

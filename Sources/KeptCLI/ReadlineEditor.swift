@@ -3,7 +3,13 @@
 // (a flag set by the signal handler, seen when poll is interrupted) clears the line and returns
 // to the REPL instead of ending the process. Swift 6 needs @preconcurrency for readline's globals.
 
-import KeptCore
+import KeptRules
+import KeptFiles
+import KeptDomain
+import KeptStore
+import KeptInterop
+import KeptSyntax
+import KeptInterpreter
 
 @preconcurrency import CReadline
 #if canImport(Glibc)

@@ -2,7 +2,13 @@
 // sits in this one static box. Only the main thread touches it (the REPL is single-threaded);
 // the signal handler writes only the sig_atomic_t flag.
 
-import KeptCore
+import KeptRules
+import KeptFiles
+import KeptDomain
+import KeptStore
+import KeptInterop
+import KeptSyntax
+import KeptInterpreter
 
 @preconcurrency import CReadline
 #if canImport(Glibc)

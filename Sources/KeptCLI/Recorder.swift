@@ -4,7 +4,13 @@
 // the output it printed, so a surprise found by hand becomes a regression test in one step.
 
 import Foundation
-import KeptCore
+import KeptRules
+import KeptFiles
+import KeptDomain
+import KeptStore
+import KeptInterop
+import KeptSyntax
+import KeptInterpreter
 
 /// Collects what the session ran, to write it as a transcript.
 final class Recorder {
@@ -139,7 +145,7 @@ final class Recorder {
         func addStore(_ s: Store) {
             let p = Recorder.storePath(for: path, stores.count + 1)
             stores.append((p, s))
-            out.append("@store \(StoreFile.basename(of: p))")
+            out.append("@store \(Files.basename(of: p))")
         }
         if let s = startStore { addStore(s) }
         out.append("> now \(startNow)")
@@ -175,11 +181,11 @@ final class Recorder {
     func write(to path: String) -> Result<[String], WriteError> {
         let (text, stores) = transcript(path: path)
         for (p, s) in stores {
-            if case .failure(let e) = StoreFile.writeAtomically(StoreCodec.encode(s), to: p) { return .failure(WriteError(path: p, reason: e.reason)) }
+            if case .failure(let e) = Files.writeAtomically(StoreCodec.encode(s), to: p) { return .failure(WriteError(path: p, reason: e.reason)) }
         }
         // 0600, as the snapshots beside it: a transcript holds what the session printed, the
         // user's tasks (issue 28). An existing file keeps its own bits.
-        if case .failure(let e) = StoreFile.writeAtomically(Array(text.utf8), to: path, newMode: 0o600) { return .failure(WriteError(path: path, reason: e.reason)) }
+        if case .failure(let e) = Files.writeAtomically(Array(text.utf8), to: path, newMode: 0o600) { return .failure(WriteError(path: path, reason: e.reason)) }
         return .success(stores.map(\.0))
     }
 }

@@ -4,7 +4,13 @@
 // says which commands are checked, and which run only to set up the state a later one needs.
 
 import Dispatch
-import KeptCore
+import KeptRules
+import KeptFiles
+import KeptDomain
+import KeptStore
+import KeptInterop
+import KeptSyntax
+import KeptInterpreter
 
 /// What a command printed, as a transcript compares it.
 struct ActualOutput: Sendable {
@@ -103,7 +109,7 @@ struct ScriptTest {
         var report = ScriptReport(path: path)
         let short = DiagnosticRenderer(style: .short)
         let bytes: [UInt8]
-        switch StoreFile.readBytes(path, limit: Limits.scriptBytes) {
+        switch Files.readBytes(path, limit: Limits.scriptBytes) {
         case .success(let b): bytes = SourceFile.droppingBOM(b)
         case .failure(let e):
             let d = e.isTooLarge ? Catalog.scriptTooLarge(path) : Catalog.scriptUnreadable(path, reason: e.reason)
@@ -153,7 +159,7 @@ struct ScriptTest {
             case .directive(let d) where d.isMark:
                 run.mark(d)
             case .directive(let d) where d.name == "store":
-                let dir = StoreFile.directory(of: path)
+                let dir = Files.directory(of: path)
                 let target = d.argument.hasPrefix("/") ? d.argument : "\(dir)/\(d.argument)"
                 // A store outside the allowed folders is not read: its error would quote its lines.
                 if let r = pathPolicy.refusal(target) {
@@ -167,7 +173,7 @@ struct ScriptTest {
                     report.errors.append(short.render(Catalog.noStoreFile(d.argument, file: file, range: d.range)))
                     return report
                 case .failure(let diag):
-                    report.errors.append(short.render(diag))
+                    report.errors.append(short.render(Catalog.store(diag)))
                     return report
                 }
             case .directive:

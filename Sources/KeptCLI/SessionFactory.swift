@@ -1,7 +1,13 @@
 // Builds a Session from the command-line options: loads the store, fixes the clock and zone.
 
 import Foundation
-import KeptCore
+import KeptRules
+import KeptFiles
+import KeptDomain
+import KeptStore
+import KeptInterop
+import KeptSyntax
+import KeptInterpreter
 
 /// Makes sessions for the front ends.
 enum SessionFactory {

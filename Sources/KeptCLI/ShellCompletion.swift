@@ -2,7 +2,13 @@
 // reads (the verbs and flags of CommandLineOptions, the keywords of the language, the help
 // topics), so a command cannot be known to kept and missing from its completion.
 
-import KeptCore
+import KeptRules
+import KeptFiles
+import KeptDomain
+import KeptStore
+import KeptInterop
+import KeptSyntax
+import KeptInterpreter
 
 /// A shell `kept completion` writes for.
 public enum Shell: String, Sendable, CaseIterable {

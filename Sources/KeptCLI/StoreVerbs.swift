@@ -1,7 +1,13 @@
 // `kept check STORE` and `kept backup STORE FILE`: a store verified whole, and a store copied as
 // of one moment (docs/STORE.md, "Checking a store", "Copying and restoring a store").
 
-import KeptCore
+import KeptRules
+import KeptFiles
+import KeptDomain
+import KeptStore
+import KeptInterop
+import KeptSyntax
+import KeptInterpreter
 
 #if canImport(Glibc)
 import Glibc
@@ -19,7 +25,7 @@ enum StoreVerbs {
             return 2
         case .success(let r):
             let tasks = r.tasks == 1 ? "1 task" : "\(r.tasks) tasks"
-            for d in r.notices { err.line(renderer.render(d)) }
+            for n in r.notices { err.line(renderer.render(Catalog.store(n))) }
             guard !r.damage.isEmpty else {
                 if !r.notices.isEmpty {
                     out.line("\(path) (\(r.kind.rawValue)) reads · \(tasks) · its bytes changed after Kept wrote them")
@@ -39,7 +45,7 @@ enum StoreVerbs {
     /// store, the whole store written anew for a JSON one (its writes are atomic renames, so a
     /// read sees one whole version). The new file is of the store's own kind.
     static func backup(_ from: String, _ to: String, out: OutputStream, err: OutputStream, renderer: DiagnosticRenderer) -> Int32 {
-        if StoreFile.head(StorePath(to).target, 1) != nil || access(to, F_OK) == 0 {
+        if Files.head(StorePath(to).target, 1) != nil || access(to, F_OK) == 0 {
             err.line("kept: '\(to)' exists; backup writes a new file and never replaces one")
             return 64
         }

@@ -1,7 +1,13 @@
 // The process's terminal facts and its output streams. Output is buffered and written with
 // write(2); nothing here is shared between threads (the test runner gives each script its own).
 
-import KeptCore
+import KeptRules
+import KeptFiles
+import KeptDomain
+import KeptStore
+import KeptInterop
+import KeptSyntax
+import KeptInterpreter
 
 #if canImport(Glibc)
 import Glibc

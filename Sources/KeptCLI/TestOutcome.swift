@@ -2,7 +2,13 @@
 // and which commands a run selects (`-k`, `FILE:LINE`). The runner prints them as people read
 // them; TestReport.swift writes them as TAP or JUnit XML.
 
-import KeptCore
+import KeptRules
+import KeptFiles
+import KeptDomain
+import KeptStore
+import KeptInterop
+import KeptSyntax
+import KeptInterpreter
 
 /// What became of one command under test.
 struct TestOutcome: Sendable {

@@ -3,7 +3,13 @@
 // could not run is one failing point (`not ok`, `<error>`). TAP goes out as each script is
 // reported (TAP 13, the plan at the end); JUnit XML once, at the end, with its totals.
 
-import KeptCore
+import KeptRules
+import KeptFiles
+import KeptDomain
+import KeptStore
+import KeptInterop
+import KeptSyntax
+import KeptInterpreter
 
 /// Collects the scripts' results in one report format.
 final class TestReportWriter {
@@ -191,7 +197,7 @@ final class TestReportWriter {
         }
         guard stream == nil else { return nil }
         let text = lines.joined(separator: "\n") + "\n"
-        if case .failure(let e) = StoreFile.writeAtomically(Array(text.utf8), to: target.path, newMode: 0o644) { return e }
+        if case .failure(let e) = Files.writeAtomically(Array(text.utf8), to: target.path, newMode: 0o644) { return e }
         return nil
     }
 }

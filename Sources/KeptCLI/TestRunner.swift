@@ -7,7 +7,13 @@
 
 import Dispatch
 import Foundation
-import KeptCore
+import KeptRules
+import KeptFiles
+import KeptDomain
+import KeptStore
+import KeptInterop
+import KeptSyntax
+import KeptInterpreter
 
 /// Runs transcripts.
 struct TestRunner {
@@ -75,7 +81,7 @@ struct TestRunner {
                     var t = ScriptTest(path: files[k], options: opts, update: update, selection: selection, maxFailures: maxFailures)
                     // A transcript may be someone else's (CI, a pull request): its import and
                     // export stay inside its own folder and the allowed ones (issue 28, F6).
-                    t.pathPolicy = .confined(to: [StoreFile.directory(of: files[k])] + allowed)
+                    t.pathPolicy = .confined(to: [Files.directory(of: files[k])] + allowed)
                     queue.put(k, t.run())
                 }
             }
@@ -179,7 +185,7 @@ struct TestRunner {
     }
 
     func readAndRewrite(_ path: String, _ updates: [BlockUpdate]) -> FileError? {
-        switch StoreFile.readBytes(path, limit: Limits.scriptBytes) {
+        switch Files.readBytes(path, limit: Limits.scriptBytes) {
         case .failure(let e): return e
         case .success(let bytes):
             if case .failure(let e) = TranscriptUpdater.rewrite(path: path, bytes: bytes, updates: updates) { return e }

@@ -5,7 +5,13 @@
 // item matches are written, escaped as `.record` writes them (Recorder.expectedLine), so the
 // next run reads each back as itself. The failing diff is here too (TestDiff).
 
-import KeptCore
+import KeptRules
+import KeptFiles
+import KeptDomain
+import KeptStore
+import KeptInterop
+import KeptSyntax
+import KeptInterpreter
 
 enum TranscriptUpdater {
     /// The most cells of the alignment table before the middle of a block is written whole.
@@ -131,7 +137,7 @@ enum TranscriptUpdater {
         }
         var out = lines.joined(separator: "\n")
         if endsWithNewline { out += "\n" }
-        return StoreFile.writeAtomically(Array(out.utf8), to: path, newMode: 0o644)
+        return Files.writeAtomically(Array(out.utf8), to: path, newMode: 0o644)
     }
 }
 

@@ -1,7 +1,13 @@
 // A unified diff of expected against actual lines, as a failing transcript shows it. Lines are
 // paired by a longest common subsequence in which a pattern line equals the lines it matches.
 
-import KeptCore
+import KeptRules
+import KeptFiles
+import KeptDomain
+import KeptStore
+import KeptInterop
+import KeptSyntax
+import KeptInterpreter
 
 /// Builds unified diffs.
 enum UnifiedDiff {

@@ -2,7 +2,13 @@
 // run against, and a failure that libFuzzer reports as a crash (with the input saved).
 // Compiled into each target with the target's own file (Tests/Fuzz/fuzz.sh).
 
-@testable import KeptCore
+@testable import KeptRules
+@testable import KeptFiles
+@testable import KeptDomain
+@testable import KeptStore
+@testable import KeptInterop
+@testable import KeptSyntax
+@testable import KeptInterpreter
 
 #if canImport(Glibc)
 import Glibc
@@ -55,5 +61,5 @@ let fuzzStore: Store = {
 
 /// A session on the small store, at the fixed clock.
 func fuzzSession(format: OutputFormat = .text) -> Session {
-    Session(store: fuzzStore, clock: .wall(fuzzNow), defaultZone: fuzzZone, format: format)
+    Session(store: JSONStore(memory: fuzzStore), clock: .wall(fuzzNow), defaultZone: fuzzZone, format: format)
 }

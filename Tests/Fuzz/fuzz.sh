@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# `make fuzz`: libFuzzer targets over KeptCore (Tests/Fuzz/README.md). KeptCore is compiled once
-# with libFuzzer's coverage and AddressSanitizer into a static library; each target links it
+# `make fuzz`: libFuzzer targets over the engine (Tests/Fuzz/README.md). Each layer is compiled
+# once with libFuzzer's coverage and AddressSanitizer into a static library; each target links them
 # with Common.swift and its own file, then runs for FUZZ_SECONDS (default 120) from the seed
 # corpus in Tests/Fuzz/corpus/TARGET (read only; new inputs go to .build/fuzz/corpus/TARGET).
 # A crash, a leak, a hang past 10 s or a violated property stops that target and is kept in
@@ -15,17 +15,27 @@ SWIFTC=${SWIFTC:-swiftc}
 FLAGS=(-sanitize=fuzzer,address -parse-as-library -O -g -I Sources/CPCRE2 -I Sources/CSQLite)
 mkdir -p "$OUT/crashes"
 
-# The library, rebuilt when a source of KeptCore is newer than it.
-lib="$OUT/libKeptCore.a"
-if [ ! -f "$lib" ] || [ -n "$(find Sources/KeptCore Sources/CPCRE2 Sources/CSQLite -newer "$lib" -print -quit)" ]; then
-  echo "building KeptCore for fuzzing (libFuzzer coverage, AddressSanitizer)"
-  if ! "$SWIFTC" "${FLAGS[@]}" -enable-testing -module-name KeptCore -emit-module -emit-module-path "$OUT/KeptCore.swiftmodule" \
-    -emit-library -static -o "$lib" $(find Sources/KeptCore -name '*.swift' | sort) > "$OUT/build.log" 2>&1; then
-    grep -E 'error' "$OUT/build.log" | head -20
-    rm -f "$lib"
-    exit 1
+# The layers (docs/ARCHITECTURE.md), in the order they depend on each other, each a static
+# library rebuilt when one of its sources, or a layer below it, is newer than it.
+LAYERS="KeptRules KeptFiles KeptDomain KeptStore KeptInterop KeptSyntax KeptInterpreter"
+FLAGS+=(-package-name Kept -I "$OUT")
+LIBS=()
+newest=""
+for m in $LAYERS; do
+  lib="$OUT/lib$m.a"
+  LIBS=("-l$m" "${LIBS[@]}")  # a static library before the ones it uses
+  if [ ! -f "$lib" ] || [ -n "$(find "Sources/$m" Sources/CPCRE2 Sources/CSQLite $newest -newer "$lib" -print -quit)" ]; then
+    echo "building $m for fuzzing (libFuzzer coverage, AddressSanitizer)"
+    if ! "$SWIFTC" "${FLAGS[@]}" -enable-testing -module-name "$m" -emit-module -emit-module-path "$OUT/$m.swiftmodule" \
+      -emit-library -static -o "$lib" $(find "Sources/$m" -name '*.swift' | sort) > "$OUT/build-$m.log" 2>&1; then
+      grep -E 'error' "$OUT/build-$m.log" | head -20
+      rm -f "$lib"
+      exit 1
+    fi
   fi
-fi
+  newest="$newest $lib"
+done
+lib="$OUT/libKeptInterpreter.a"
 
 # The words of the grammar (its quoted terminals) as libFuzzer's dictionary.
 grep -o '"[^"\\]*"' Grammar/kept.ebnf | sort -u > "$OUT/kept.dict"
@@ -35,10 +45,10 @@ summary=()
 for t in $TARGETS; do
   bin="$OUT/fuzz-$t"
   extra=()
-  [ "$t" = transcript ] && extra=(Sources/KeptCLI/ExpectedOutput.swift)
+  [ "$t" = transcript ] && extra=(Sources/KeptCLI/ExpectedOutput.swift Sources/KeptCLI/ExpectedJSON.swift)
   if [ ! -f "$bin" ] || [ "$lib" -nt "$bin" ] || [ -n "$(find Tests/Fuzz/Common.swift "Tests/Fuzz/targets/$t.swift" "${extra[@]}" -newer "$bin" -print -quit)" ]; then
     echo "linking $bin"
-    if ! "$SWIFTC" "${FLAGS[@]}" -I "$OUT" -L "$OUT" -lKeptCore -lpcre2-8 -lsqlite3 Tests/Fuzz/Common.swift "Tests/Fuzz/targets/$t.swift" "${extra[@]}" \
+    if ! "$SWIFTC" "${FLAGS[@]}" -L "$OUT" "${LIBS[@]}" -lpcre2-8 -lsqlite3 Tests/Fuzz/Common.swift "Tests/Fuzz/targets/$t.swift" "${extra[@]}" \
       -o "$bin" > "$OUT/link-$t.log" 2>&1; then
       grep -E 'error' "$OUT/link-$t.log" | head -20
       rm -f "$bin"

@@ -6,7 +6,13 @@
 import Foundation
 import XCTest
 @testable import KeptCLI
-@testable import KeptCore
+@testable import KeptRules
+@testable import KeptFiles
+@testable import KeptDomain
+@testable import KeptStore
+@testable import KeptInterop
+@testable import KeptSyntax
+@testable import KeptInterpreter
 
 final class FileSafetyTests: XCTestCase {
     // MARK: helpers
@@ -71,12 +77,12 @@ final class FileSafetyTests: XCTestCase {
         let victim = try dir.write("victim.txt", "precious\n")
         let target = dir.path("out.json")
         try FileManager.default.createSymbolicLink(atPath: dir.path(".out.json.tmp-\(getpid())"), withDestinationPath: victim)
-        guard case .success = StoreFile.writeAtomically(Array("{}\n".utf8), to: target) else { return XCTFail("the write failed") }
+        guard case .success = Files.writeAtomically(Array("{}\n".utf8), to: target) else { return XCTFail("the write failed") }
         XCTAssertEqual(try dir.readText("victim.txt"), "precious\n")
         XCTAssertEqual(try dir.readText("out.json"), "{}\n")
-        let a = StoreFile.temporaryName(beside: target), b = StoreFile.temporaryName(beside: target)
+        let a = Files.temporaryName(beside: target), b = Files.temporaryName(beside: target)
         XCTAssertNotEqual(a, b)
-        XCTAssertTrue(StoreFile.basename(of: a).hasPrefix(".out.json.tmp-\(getpid())-"), a)
+        XCTAssertTrue(Files.basename(of: a).hasPrefix(".out.json.tmp-\(getpid())-"), a)
         // A name that is taken (here: every name, by a planted file) is never opened.
         let taken = dir.path(".taken")
         try "x".write(toFile: taken, atomically: false, encoding: .utf8)

@@ -5,7 +5,13 @@
 
 import Foundation
 @testable import KeptCLI
-import KeptCore
+import KeptRules
+import KeptFiles
+import KeptDomain
+import KeptStore
+import KeptInterop
+import KeptSyntax
+import KeptInterpreter
 import XCTest
 
 final class HelpTests: XCTestCase {

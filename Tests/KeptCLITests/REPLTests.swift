@@ -8,7 +8,13 @@
 import Foundation
 import XCTest
 @testable import KeptCLI
-import KeptCore
+import KeptRules
+import KeptFiles
+import KeptDomain
+import KeptStore
+import KeptInterop
+import KeptSyntax
+import KeptInterpreter
 
 final class REPLTests: XCTestCase {
     static let script = """
@@ -277,7 +283,7 @@ final class REPLTests: XCTestCase {
         var store = Store()
         store.put(Project(name: "Home"))
         store.put(Project(name: "Home Stuff"))
-        let s = Session(store: store, clock: .wall(SessionFactory.testNow), defaultZone: Zone(identifier: "Europe/Berlin") ?? Zone.utc)
+        let s = Session(store: JSONStore(memory: store), clock: .wall(SessionFactory.testNow), defaultZone: Zone(identifier: "Europe/Berlin") ?? Zone.utc)
         _ = s.run(StatementSource(file: SourceFile(name: "t", text: "add Call mom #phone")))
         _ = s.run(StatementSource(file: SourceFile(name: "t", text: "set 1 area Family")))
         return s
@@ -423,7 +429,7 @@ final class REPLTests: XCTestCase {
     /// A statement read line by line reports the line of the whole input.
     func testDiagnosticsCountLinesOfTheWholeInput() {
         let file = SourceFile(name: "<repl>", text: "lsit", firstLine: 7)
-        let r = Session(store: Store(), clock: .wall(SessionFactory.testNow), defaultZone: Zone.utc).run(StatementSource(file: file))
+        let r = Session(store: JSONStore(memory: Store()), clock: .wall(SessionFactory.testNow), defaultZone: Zone.utc).run(StatementSource(file: file))
         let d = r.diagnostics
         XCTAssertEqual(d.first?.location?.line, 7)
         XCTAssertEqual(DiagnosticRenderer(style: .short).render(d[0]), "<repl>:7:1: error[E0101]: unknown command 'lsit'; help: did you mean 'list'?")

@@ -4,7 +4,13 @@
 import Foundation
 import XCTest
 @testable import KeptCLI
-import KeptCore
+import KeptRules
+import KeptFiles
+import KeptDomain
+import KeptStore
+import KeptInterop
+import KeptSyntax
+import KeptInterpreter
 
 final class RobustnessCLITests: XCTestCase {
     /// cli-01: the overflow reproducers are coded errors, exit 1, and the run goes on to the
@@ -114,7 +120,7 @@ final class RobustnessCLITests: XCTestCase {
     /// cli-10: the live colouring parses the line as it is typed, character by character: no
     /// prefix of the reproducers may crash it (the REPL died mid-line).
     func testLiveColouringSurvivesEveryPrefix() {
-        let session = Session(store: Store(), clock: .wall(CivilDateTime(date: .earliest, time: .midnight)), defaultZone: .utc)
+        let session = Session(store: JSONStore(memory: Store()), clock: .wall(CivilDateTime(date: .earliest, time: .midnight)), defaultZone: .utc)
         let h = CaptureHighlighter(session: session)
         for line in ["add x @1/1/99999999999999999999", "add x @in 9999999999 days", "capture x in 99999999999999999999 days",
                      "add x every 99999999999999999999 days", "parse x @99999999999999999999m", "add x start:1.1.99999999999999"] {

@@ -5,7 +5,13 @@
 // covers: R-STORE-1, R-STORE-2, R-STORE-3
 
 import Foundation
-import KeptCore
+import KeptRules
+import KeptFiles
+import KeptDomain
+import KeptStore
+import KeptInterop
+import KeptSyntax
+import KeptInterpreter
 import Synchronization
 import XCTest
 

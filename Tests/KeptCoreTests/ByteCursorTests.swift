@@ -4,7 +4,13 @@
 // after the room stay as they were.
 
 import XCTest
-@testable import KeptCore
+@testable import KeptRules
+@testable import KeptFiles
+@testable import KeptDomain
+@testable import KeptStore
+@testable import KeptInterop
+@testable import KeptSyntax
+@testable import KeptInterpreter
 
 final class ByteCursorTests: XCTestCase {
     /// One of each write, as `c` takes it.

@@ -10,7 +10,13 @@
 // R-DAY-3: a date phrase without a time stays all-day.
 
 import XCTest
-@testable import KeptCore
+@testable import KeptRules
+@testable import KeptFiles
+@testable import KeptDomain
+@testable import KeptStore
+@testable import KeptInterop
+@testable import KeptSyntax
+@testable import KeptInterpreter
 
 private struct CaptureCase {
     let id: String

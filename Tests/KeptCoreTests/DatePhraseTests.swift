@@ -13,7 +13,13 @@
 // impossible == true), or "ERR" (refused, either kind).
 
 import XCTest
-@testable import KeptCore
+@testable import KeptRules
+@testable import KeptFiles
+@testable import KeptDomain
+@testable import KeptStore
+@testable import KeptInterop
+@testable import KeptSyntax
+@testable import KeptInterpreter
 
 private struct PhraseCase {
     let id: String

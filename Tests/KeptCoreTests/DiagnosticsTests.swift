@@ -3,14 +3,20 @@
 
 import Foundation
 import XCTest
-@testable import KeptCore
+@testable import KeptRules
+@testable import KeptFiles
+@testable import KeptDomain
+@testable import KeptStore
+@testable import KeptInterop
+@testable import KeptSyntax
+@testable import KeptInterpreter
 
 final class DiagnosticsTests: XCTestCase {
     func diagnostic(_ text: String, name: String = "morning.kept") -> Diagnostic? {
         let file = SourceFile(name: name, text: text)
         let t = Transcript(file: file)
         guard let c = t.commands.first else { return nil }
-        let session = Session(store: Store(), clock: .wall(CivilDateTime(iso: "2026-06-15T09:00") ?? CivilDateTime(date: CivilDate(dayNumber: 0), time: .midnight)),
+        let session = Session(store: JSONStore(memory: Store()), clock: .wall(CivilDateTime(iso: "2026-06-15T09:00") ?? CivilDateTime(date: CivilDate(dayNumber: 0), time: .midnight)),
                               defaultZone: Zone.utc)
         return session.run(c.statement).diagnostics.first
     }
@@ -101,8 +107,9 @@ final class DiagnosticsTests: XCTestCase {
         XCTAssertEqual(Catalog.entries.map(\.code.rawValue), Catalog.entries.map(\.code.rawValue).sorted(), "the catalog is in code order")
     }
 
-    /// Every diagnostic is made in the catalog: outside Catalog.swift no source builds one from
-    /// a code (`Diagnostic(code: .E…`) or spells a code as a string, so each code is one row.
+    /// Every diagnostic is made in the catalog (`Catalog.swift`, and `Catalog+Layers.swift` for the
+    /// values of the layers the syntax does not see): no other source builds one from a code
+    /// (`Diagnostic(code: .E…`) or spells a code as a string, so each code is one row.
     func testEveryDiagnosticComesFromTheCatalog() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let sources = root.appendingPathComponent("Sources")
@@ -114,7 +121,11 @@ final class DiagnosticsTests: XCTestCase {
             guard rel.hasSuffix(".swift") else { continue }
             let text = try String(contentsOf: sources.appendingPathComponent(rel), encoding: .utf8)
             let n = literal.numberOfMatches(in: text, range: NSRange(text.startIndex..., in: text))
-            if rel.hasSuffix("Diagnostics/Catalog.swift") { inCatalog = n } else if n > 0 { outside.append("\(rel): \(n)") }
+            if rel == "KeptSyntax/Diagnostics/Catalog.swift" || rel == "KeptInterpreter/Catalog+Layers.swift" {
+                inCatalog += n
+            } else if n > 0 {
+                outside.append("\(rel): \(n)")
+            }
         }
         XCTAssertGreaterThan(inCatalog, 60, "the catalog makes its diagnostics")
         XCTAssertEqual(outside, [], "diagnostics made outside the catalog")

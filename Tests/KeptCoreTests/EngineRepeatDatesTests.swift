@@ -5,7 +5,13 @@
 // covers: R-REP-2, R-REP-3, R-REP-4, R-REP-5, R-REP-6, R-REP-10, R-TASK-1, R-TASK-5
 
 import XCTest
-@testable import KeptCore
+@testable import KeptRules
+@testable import KeptFiles
+@testable import KeptDomain
+@testable import KeptStore
+@testable import KeptInterop
+@testable import KeptSyntax
+@testable import KeptInterpreter
 
 final class EngineRepeatDatesTests: XCTestCase {
     let berlin = Zone(identifier: "Europe/Berlin") ?? .utc

@@ -4,7 +4,13 @@
 // covers: R-REP-2, R-REP-3, R-REP-4, R-REP-6, R-TASK-1, R-TASK-3, R-TASK-5, R-TASK-7, R-PLAN-5, R-PLAN-6
 
 import XCTest
-@testable import KeptCore
+@testable import KeptRules
+@testable import KeptFiles
+@testable import KeptDomain
+@testable import KeptStore
+@testable import KeptInterop
+@testable import KeptSyntax
+@testable import KeptInterpreter
 
 /// A backend over another that can watch each change and act before each commit (tests that
 /// record the change path, or let another writer in just before a commit).
@@ -35,6 +41,7 @@ final class WatchedBackend: StoreBackend {
     var tombstones: [Tombstone] { inner.tombstones }
     func count(_ expr: FilterExpr, _ fc: FilterContext) -> (matched: Int, total: Int)? { inner.count(expr, fc) }
     func snapshot() -> Store { inner.snapshot() }
+    func copyInMemory() -> any StoreBackend { inner.copyInMemory() }
     func prepareToWrite() -> Result<Void, StoreError> { inner.prepareToWrite() }
     func apply(_ change: StoreChange) {
         changes.append(change)

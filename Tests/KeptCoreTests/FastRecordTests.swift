@@ -4,7 +4,13 @@
 // every record of a written store, and on many byte-level mutations of real records.
 
 import XCTest
-@testable import KeptCore
+@testable import KeptRules
+@testable import KeptFiles
+@testable import KeptDomain
+@testable import KeptStore
+@testable import KeptInterop
+@testable import KeptSyntax
+@testable import KeptInterpreter
 
 final class FastRecordTests: XCTestCase {
     /// Everything `readTask` reads into a record, as one line to compare.

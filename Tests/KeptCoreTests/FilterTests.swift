@@ -7,7 +7,13 @@
 // case's expectation follows from those fields and the documented semantics.
 
 import XCTest
-@testable import KeptCore
+@testable import KeptRules
+@testable import KeptFiles
+@testable import KeptDomain
+@testable import KeptStore
+@testable import KeptInterop
+@testable import KeptSyntax
+@testable import KeptInterpreter
 
 final class FilterTests: XCTestCase {
     // MARK: tables
@@ -70,7 +76,7 @@ final class FilterTests: XCTestCase {
     static func instant(_ iso: String) -> Instant { berlin.instant(for: wall(iso)) }
 
     func makeSession(now: String) -> Session {
-        Session(store: Store(), clock: .wall(Self.wall(now)), defaultZone: Self.berlin)
+        Session(store: JSONStore(memory: Store()), clock: .wall(Self.wall(now)), defaultZone: Self.berlin)
     }
 
     @discardableResult
@@ -853,7 +859,7 @@ final class FilterTests: XCTestCase {
     /// 03:30 and is not overdue at 03:15 (01:15Z). Windows keep their account days.
     func testInstantsOnDSTNights() {
         let ny = Zone(identifier: "America/New_York") ?? .utc
-        let s = Session(store: Store(), clock: .wall(Self.wall("2026-10-31T12:00")), defaultZone: ny)
+        let s = Session(store: JSONStore(memory: Store()), clock: .wall(Self.wall("2026-10-31T12:00")), defaultZone: ny)
         add(s, "NY first @2026-11-01 1:45am")   // 1
         add(s, "NY early @2026-11-01 1:15am")   // 2
         add(s, "NY later @2026-11-01 2:30am")   // 3

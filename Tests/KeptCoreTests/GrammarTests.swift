@@ -4,7 +4,13 @@
 
 import Foundation
 import XCTest
-@testable import KeptCore
+@testable import KeptRules
+@testable import KeptFiles
+@testable import KeptDomain
+@testable import KeptStore
+@testable import KeptInterop
+@testable import KeptSyntax
+@testable import KeptInterpreter
 
 final class GrammarTests: XCTestCase {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -76,15 +82,15 @@ final class GrammarTests: XCTestCase {
         let grammar = Self.productions(try Self.read("Grammar/kept.ebnf"), part: "Syntax")
         XCTAssertGreaterThan(grammar.count, 10, "the Syntax part of the grammar was not found")
         // Parse functions live in the parser and in the modules that own a sub-language.
-        let sources = try ["Sources/KeptCore/Syntax/Parser.swift", "Sources/KeptCore/Syntax/Parser+Actions.swift",
-                       "Sources/KeptCore/Syntax/Parser+Reminders.swift",
-                       "Sources/KeptCore/Syntax/Parser+RepeatDates.swift",
-                       "Sources/KeptCore/Syntax/Parser+Plan.swift",
-                       "Sources/KeptCore/Syntax/Parser+Interop.swift",
-                       "Sources/KeptCore/Capture/DatePhraseParser.swift",
-                       "Sources/KeptCore/Recurrence/RepeatRuleParser.swift",
-                       "Sources/KeptCore/Query/FilterParser.swift", "Sources/KeptCore/Query/FilterParser+Values.swift",
-                       "Sources/KeptCore/Query/ListClauses.swift"].map(Self.read)
+        let sources = try ["Sources/KeptSyntax/Parser.swift", "Sources/KeptSyntax/Parser+Actions.swift",
+                       "Sources/KeptSyntax/Parser+Reminders.swift",
+                       "Sources/KeptSyntax/Parser+RepeatDates.swift",
+                       "Sources/KeptSyntax/Parser+Plan.swift",
+                       "Sources/KeptSyntax/Parser+Interop.swift",
+                       "Sources/KeptRules/Capture/DatePhraseParser.swift",
+                       "Sources/KeptRules/Recurrence/RepeatRuleParser.swift",
+                       "Sources/KeptSyntax/Filters/FilterParser.swift", "Sources/KeptSyntax/Filters/FilterParser+Values.swift",
+                       "Sources/KeptSyntax/Filters/ListClauses.swift"].map(Self.read)
         let quotes = sources.flatMap(Self.quoted)
         let byFunction = Dictionary(quotes.map { ($0.function, $0.production) }, uniquingKeysWith: { a, _ in a })
         for (name, text) in grammar.sorted(by: { $0.key < $1.key }) {

@@ -4,7 +4,13 @@
 // script, and `list limit -1`. Each case failed (or crashed) before its fix.
 
 import XCTest
-@testable import KeptCore
+@testable import KeptRules
+@testable import KeptFiles
+@testable import KeptDomain
+@testable import KeptStore
+@testable import KeptInterop
+@testable import KeptSyntax
+@testable import KeptInterpreter
 
 final class IntegrityInteropTests: XCTestCase, SessionTesting {
     static let zone = Zone(identifier: "Europe/Berlin") ?? .utc
@@ -14,7 +20,7 @@ final class IntegrityInteropTests: XCTestCase, SessionTesting {
     static let u3 = "0b7e5c1e-3f1a-4c2b-9d4e-5f6a7b8c9d0e"
 
     func session(_ store: Store = Store()) -> Session {
-        Session(store: store, clock: .wall(Self.now), defaultZone: Self.zone, uids: .seeded(7))
+        Session(store: JSONStore(memory: store), clock: .wall(Self.now), defaultZone: Self.zone, uids: .seeded(7))
     }
 
 
@@ -99,9 +105,9 @@ final class IntegrityInteropTests: XCTestCase, SessionTesting {
         let rows = doc.split(separator: "\n").filter { $0.hasPrefix("| E06") }.map { String($0.dropFirst(2).prefix(5)) }
         let catalog = DiagnosticCode.allCases.map(\.rawValue).filter { $0.hasPrefix("E06") }
         XCTAssertEqual(rows, catalog)
-        for file in ["Interop/TaskwarriorReader.swift", "Interop/JSONLinesFormat.swift", "Interop/CSVFormat.swift",
-                     "Interop/ICalendarReader.swift", "Interop/ICalendarLines.swift", "Domain/Engine+Import.swift"] {
-            let text = try String(contentsOfFile: Self.repo + "/Sources/KeptCore/" + file, encoding: .utf8)
+        for file in ["KeptInterop/TaskwarriorReader.swift", "KeptInterop/JSONLinesFormat.swift", "KeptInterop/CSVFormat.swift",
+                     "KeptInterop/ICalendarReader.swift", "KeptInterop/ICalendarLines.swift", "KeptDomain/Engine+Import.swift"] {
+            let text = try String(contentsOfFile: Self.repo + "/Sources/" + file, encoding: .utf8)
             for r in text.ranges(of: ".E06") {
                 let code = String(text[r.lowerBound...].dropFirst().prefix(5))
                 XCTAssertTrue(rows.contains(code), "\(file) makes \(code), which INTEROP.md does not list")
@@ -244,7 +250,8 @@ extension IntegrityInteropTests {
         for (broken, message) in [(text.replacingOccurrences(of: "\"uid\":\"\(u2)\"", with: "\"uid\":\"\(u1)\""), "tasks 1 and 2 have the same uid \(u1)"),
                                   (text.replacingOccurrences(of: "{\"id\":2,", with: "{\"id\":1,"), "two tasks have id 1")] {
             try broken.write(toFile: path, atomically: true, encoding: .utf8)
-            guard case .failure(let d) = StoreFile.load(path) else { XCTFail("loaded"); continue }
+            guard case .failure(let p) = StoreFile.load(path) else { XCTFail("loaded"); continue }
+            let d = Catalog.store(p)
             XCTAssertEqual(d.code, .E0308)
             let shown = DiagnosticRenderer(style: .short).render(d)
             XCTAssertTrue(shown.contains(path), shown)

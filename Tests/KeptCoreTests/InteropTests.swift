@@ -3,14 +3,20 @@
 // each format's reader and writer on small files, malformed ones included.
 
 import XCTest
-@testable import KeptCore
+@testable import KeptRules
+@testable import KeptFiles
+@testable import KeptDomain
+@testable import KeptStore
+@testable import KeptInterop
+@testable import KeptSyntax
+@testable import KeptInterpreter
 
 final class InteropTests: XCTestCase, SessionTesting {
     static let zone = Zone(identifier: "Europe/Berlin") ?? .utc
     static let now = CivilDateTime(date: CivilDate(year: 2026, month: 6, day: 15) ?? .earliest, time: WallTime(hour: 9, minute: 0) ?? .midnight)
 
     func session(_ store: Store = Store()) -> Session {
-        Session(store: store, clock: .wall(Self.now), defaultZone: Self.zone, uids: .seeded(7))
+        Session(store: JSONStore(memory: store), clock: .wall(Self.now), defaultZone: Self.zone, uids: .seeded(7))
     }
 
     func record(_ title: String, uid: String? = nil, line: Int = 1, modified: String? = nil, fields: ImportFields = [.title, .priority]) -> ImportedTask {

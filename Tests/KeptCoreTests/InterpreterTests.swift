@@ -2,13 +2,19 @@
 // outputs, errors, and undo/redo of every action kind (R-TASK-1, R-TASK-3).
 
 import XCTest
-@testable import KeptCore
+@testable import KeptRules
+@testable import KeptFiles
+@testable import KeptDomain
+@testable import KeptStore
+@testable import KeptInterop
+@testable import KeptSyntax
+@testable import KeptInterpreter
 
 final class InterpreterTests: XCTestCase, SessionTesting {
     static let monday9 = CivilDateTime(iso: "2026-06-15T09:00") ?? CivilDateTime(date: CivilDate(dayNumber: 0), time: .midnight)
 
     func session(_ store: Store = Store()) -> Session {
-        Session(store: store, clock: .wall(Self.monday9), defaultZone: Zone(identifier: "Europe/Berlin") ?? .utc)
+        Session(store: JSONStore(memory: store), clock: .wall(Self.monday9), defaultZone: Zone(identifier: "Europe/Berlin") ?? .utc)
     }
 
     func testAddShowListComplete() {

@@ -3,7 +3,13 @@
 
 import Foundation
 import XCTest
-@testable import KeptCore
+@testable import KeptRules
+@testable import KeptFiles
+@testable import KeptDomain
+@testable import KeptStore
+@testable import KeptInterop
+@testable import KeptSyntax
+@testable import KeptInterpreter
 
 /// A number value from its literal text; a bad literal shows up as a failing comparison, never a crash.
 private func num(_ text: String) -> JSONValue {

@@ -4,7 +4,13 @@
 // day, a change at midnight).
 
 import XCTest
-@testable import KeptCore
+@testable import KeptRules
+@testable import KeptFiles
+@testable import KeptDomain
+@testable import KeptStore
+@testable import KeptInterop
+@testable import KeptSyntax
+@testable import KeptInterpreter
 
 final class MinuteSetTests: XCTestCase {
     /// Each case: a zone and an instant near one of its changes; every instant from 3 hours

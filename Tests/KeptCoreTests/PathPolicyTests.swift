@@ -5,7 +5,13 @@
 
 import Foundation
 import XCTest
-@testable import KeptCore
+@testable import KeptRules
+@testable import KeptFiles
+@testable import KeptDomain
+@testable import KeptStore
+@testable import KeptInterop
+@testable import KeptSyntax
+@testable import KeptInterpreter
 
 final class PathPolicyTests: XCTestCase {
     var root = ""
@@ -88,7 +94,7 @@ final class PathPolicyTests: XCTestCase {
     /// The session checks the policy where import and export open their files: E0337 at the
     /// file argument, and nothing read or written.
     func testTheSessionRefusesOutsidePaths() throws {
-        let session = Session(store: Store(), clock: .wall(CivilDateTime(date: CivilDate(dayNumber: 20619), time: .midnight)), defaultZone: Zone.utc)
+        let session = Session(store: JSONStore(memory: Store()), clock: .wall(CivilDateTime(date: CivilDate(dayNumber: 20619), time: .midnight)), defaultZone: Zone.utc)
         session.pathPolicy = .confined(to: ["\(root)/in"])
         let file = SourceFile(name: "t.kept", text: "> export \(root)/out/x.jsonl\n> import \(root)/out/secret.csv\n")
         let t = Transcript(file: file)

@@ -4,7 +4,13 @@
 // random stores (seeded, so every run checks the same stores).
 
 import XCTest
-@testable import KeptCore
+@testable import KeptRules
+@testable import KeptFiles
+@testable import KeptDomain
+@testable import KeptStore
+@testable import KeptInterop
+@testable import KeptSyntax
+@testable import KeptInterpreter
 
 final class PlanTests: XCTestCase, SessionTesting {
     static let berlin = Zone(identifier: "Europe/Berlin") ?? .utc
@@ -15,7 +21,7 @@ final class PlanTests: XCTestCase, SessionTesting {
 
     /// A session at Monday 2026-06-15 09:00 Europe/Berlin.
     func session(_ store: Store = Store(), at iso: String = "2026-06-15T09:00") -> Session {
-        Session(store: store, clock: .wall(Self.wall(iso)), defaultZone: Self.berlin)
+        Session(store: JSONStore(memory: store), clock: .wall(Self.wall(iso)), defaultZone: Self.berlin)
     }
 
     func setup(_ s: Session, _ ls: [String]) {

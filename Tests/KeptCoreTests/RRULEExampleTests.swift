@@ -6,7 +6,13 @@
 // covers: R-REP-1, R-REP-4
 
 import XCTest
-@testable import KeptCore
+@testable import KeptRules
+@testable import KeptFiles
+@testable import KeptDomain
+@testable import KeptStore
+@testable import KeptInterop
+@testable import KeptSyntax
+@testable import KeptInterpreter
 
 final class RRULEExampleTests: XCTestCase {
     static let newYork = Zone(identifier: "America/New_York") ?? .utc

@@ -6,7 +6,13 @@
 // occurrence after each date of the list is the list's next date, and after the COUNT-th none.
 
 import XCTest
-@testable import KeptCore
+@testable import KeptRules
+@testable import KeptFiles
+@testable import KeptDomain
+@testable import KeptStore
+@testable import KeptInterop
+@testable import KeptSyntax
+@testable import KeptInterpreter
 
 final class RecurrenceCountTests: XCTestCase {
     func testCountingAgreesWithTheWalk() {

@@ -3,7 +3,13 @@
 // walking the series gives.
 
 import XCTest
-@testable import KeptCore
+@testable import KeptRules
+@testable import KeptFiles
+@testable import KeptDomain
+@testable import KeptStore
+@testable import KeptInterop
+@testable import KeptSyntax
+@testable import KeptInterpreter
 
 final class RecurrencePropertyTests: XCTestCase {
     /// Whether a day is an occurrence, judged one day at a time from the rule's definition.

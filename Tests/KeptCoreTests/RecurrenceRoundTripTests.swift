@@ -6,7 +6,13 @@
 // covers: R-REP-1, R-REP-9, R-REP-10
 
 import XCTest
-@testable import KeptCore
+@testable import KeptRules
+@testable import KeptFiles
+@testable import KeptDomain
+@testable import KeptStore
+@testable import KeptInterop
+@testable import KeptSyntax
+@testable import KeptInterpreter
 
 final class RecurrenceRoundTripTests: XCTestCase {
     /// A random rule, read through its literal RRULE so that it is in the form an import gives.

@@ -9,7 +9,13 @@
 // a plain scan of the rule's days finds.
 
 import XCTest
-@testable import KeptCore
+@testable import KeptRules
+@testable import KeptFiles
+@testable import KeptDomain
+@testable import KeptStore
+@testable import KeptInterop
+@testable import KeptSyntax
+@testable import KeptInterpreter
 
 final class RecurrenceYearSkipTests: XCTestCase {
     /// Whether year y has a day the rule's month masks allow and the phase admits.

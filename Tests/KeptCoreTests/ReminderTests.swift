@@ -3,13 +3,19 @@
 // the stored form.
 
 import XCTest
-@testable import KeptCore
+@testable import KeptRules
+@testable import KeptFiles
+@testable import KeptDomain
+@testable import KeptStore
+@testable import KeptInterop
+@testable import KeptSyntax
+@testable import KeptInterpreter
 
 final class ReminderTests: XCTestCase, SessionTesting {
     static let berlin = Zone(identifier: "Europe/Berlin") ?? .utc
 
     func session(at wall: String, store: Store = Store()) -> Session {
-        Session(store: store, clock: .wall(CivilDateTime(iso: wall) ?? CivilDateTime(date: CivilDate(dayNumber: 0), time: .midnight)),
+        Session(store: JSONStore(memory: store), clock: .wall(CivilDateTime(iso: wall) ?? CivilDateTime(date: CivilDate(dayNumber: 0), time: .midnight)),
                 defaultZone: Self.berlin)
     }
 

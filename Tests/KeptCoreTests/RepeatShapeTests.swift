@@ -11,7 +11,13 @@
 // covers: R-REP-1, R-REP-2, R-REP-3, R-REP-4, R-REP-5, R-REP-7, R-REP-9, R-REP-10, R-DAY-3, R-DAY-5
 
 import XCTest
-@testable import KeptCore
+@testable import KeptRules
+@testable import KeptFiles
+@testable import KeptDomain
+@testable import KeptStore
+@testable import KeptInterop
+@testable import KeptSyntax
+@testable import KeptInterpreter
 
 final class RepeatShapeTests: XCTestCase, SessionTesting {
     static let berlin = Zone(identifier: "Europe/Berlin") ?? .utc
@@ -132,7 +138,7 @@ final class RepeatShapeTests: XCTestCase, SessionTesting {
                 XCTAssertEqual(e.code.rawValue, code, "\(id): '\(text)': \(e.message)")
             }
         }
-        let s = Session(store: Store(), clock: .wall(CivilDateTime(iso: "2026-06-15T09:00") ?? CivilDateTime(date: .earliest, time: .midnight)),
+        let s = Session(store: JSONStore(memory: Store()), clock: .wall(CivilDateTime(iso: "2026-06-15T09:00") ?? CivilDateTime(date: .earliest, time: .midnight)),
                         defaultZone: Self.berlin)
         XCTAssertEqual(lines(s, "repeat every day at 9am and 5:30pm").first?.hasPrefix("! E0218"), true, "shno-06")
     }
@@ -213,7 +219,7 @@ final class RepeatShapeTests: XCTestCase, SessionTesting {
     /// WKST belongs to the rule: an imported one is kept and exported, a rule in words takes
     /// the account's week start when it is written and keeps it (R-DAY-5).
     func testWeekStartBelongsToTheRule() {
-        let s = Session(store: Store(), clock: .wall(CivilDateTime(iso: "1997-08-05T09:00") ?? CivilDateTime(date: .earliest, time: .midnight)),
+        let s = Session(store: JSONStore(memory: Store()), clock: .wall(CivilDateTime(iso: "1997-08-05T09:00") ?? CivilDateTime(date: .earliest, time: .midnight)),
                         defaultZone: Self.berlin)
         _ = lines(s, "set week-start sunday")
         // No WKST is Monday (RFC 5545), whatever the account's: Aug 5, 10, 19, 24.
@@ -312,7 +318,7 @@ final class RepeatShapeTests: XCTestCase, SessionTesting {
     /// The same through a session: the 9am occurrence's completion makes the 5pm one, and an
     /// undated task takes the rule's first time (R-REP-7).
     func testSessionWithTimes() {
-        let s = Session(store: Store(), clock: .wall(CivilDateTime(iso: "2026-06-15T08:00") ?? CivilDateTime(date: .earliest, time: .midnight)),
+        let s = Session(store: JSONStore(memory: Store()), clock: .wall(CivilDateTime(iso: "2026-06-15T08:00") ?? CivilDateTime(date: .earliest, time: .midnight)),
                         defaultZone: Self.berlin)
         XCTAssertEqual(lines(s, "add Standup every weekday at 9am and 5pm"), ["Added 1 · Standup · Today 9 AM · Every weekday at 9am and 5pm"], "ss-01")
         s.clock = .wall(CivilDateTime(iso: "2026-06-15T09:05") ?? CivilDateTime(date: .earliest, time: .midnight))

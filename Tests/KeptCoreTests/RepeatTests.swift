@@ -14,7 +14,13 @@
 //         R-REP-10, R-DAY-3, R-DAY-5
 
 import XCTest
-@testable import KeptCore
+@testable import KeptRules
+@testable import KeptFiles
+@testable import KeptDomain
+@testable import KeptStore
+@testable import KeptInterop
+@testable import KeptSyntax
+@testable import KeptInterpreter
 
 final class RepeatTests: XCTestCase {
 
@@ -748,7 +754,7 @@ final class RepeatTests: XCTestCase {
     static let berlin = Zone(identifier: "Europe/Berlin") ?? .utc
 
     func session(_ now: String, store: Store = Store()) -> Session {
-        Session(store: store, clock: .wall(CivilDateTime(iso: now) ?? CivilDateTime(date: CivilDate(dayNumber: 0), time: .midnight)),
+        Session(store: JSONStore(memory: store), clock: .wall(CivilDateTime(iso: now) ?? CivilDateTime(date: CivilDate(dayNumber: 0), time: .midnight)),
                 defaultZone: Self.berlin)
     }
 

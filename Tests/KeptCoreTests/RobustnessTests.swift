@@ -5,11 +5,17 @@
 
 import Foundation
 import XCTest
-@testable import KeptCore
+@testable import KeptRules
+@testable import KeptFiles
+@testable import KeptDomain
+@testable import KeptStore
+@testable import KeptInterop
+@testable import KeptSyntax
+@testable import KeptInterpreter
 
 final class RobustnessTests: XCTestCase, SessionTesting {
     func session(_ store: Store = Store(), now: String = "2026-06-15T09:00") -> Session {
-        Session(store: store, clock: .wall(CivilDateTime(iso: now) ?? CivilDateTime(date: .earliest, time: .midnight)),
+        Session(store: JSONStore(memory: store), clock: .wall(CivilDateTime(iso: now) ?? CivilDateTime(date: .earliest, time: .midnight)),
                 defaultZone: Zone(identifier: "Europe/Berlin") ?? .utc)
     }
 

@@ -6,7 +6,13 @@
 
 import Foundation
 import XCTest
-@testable import KeptCore
+@testable import KeptRules
+@testable import KeptFiles
+@testable import KeptDomain
+@testable import KeptStore
+@testable import KeptInterop
+@testable import KeptSyntax
+@testable import KeptInterpreter
 
 final class SQLiteStoreTests: XCTestCase {
     var dir: URL!
@@ -186,7 +192,7 @@ final class SQLiteStoreTests: XCTestCase {
         try odb.exec("CREATE TABLE notes (body TEXT); INSERT INTO notes VALUES ('hi')")
         let before = try Data(contentsOf: URL(fileURLWithPath: other))
         guard case .failure(.unreadable(let d)) = SQLiteStore.open(other) else { return XCTFail("another program's database opened") }
-        XCTAssertEqual(d.code, .E0327)
+        XCTAssertEqual(Catalog.store(d).code, .E0327)
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: other)), before)
         // A newer schema.
         let newer = path("newer.db")
@@ -194,7 +200,7 @@ final class SQLiteStoreTests: XCTestCase {
         let ndb = try SQLiteDatabase.open(newer, create: false).get()
         try ndb.exec("PRAGMA user_version = 99")
         guard case .failure(.unreadable(let n)) = SQLiteStore.open(newer) else { return XCTFail("a newer schema opened") }
-        XCTAssertEqual(n.code, .E0328)
+        XCTAssertEqual(Catalog.store(n).code, .E0328)
         // A damaged file: the header of a database, pages of noise.
         let good = try SQLiteStore.open(path("good.db")).get()
         let e = Engine(store: good, clock: .wall(Self.nine), defaultZone: .utc)
@@ -207,7 +213,7 @@ final class SQLiteStoreTests: XCTestCase {
         let bad = path("bad.db")
         try bytes.write(to: URL(fileURLWithPath: bad))
         guard case .failure(.unreadable(let b)) = SQLiteStore.open(bad) else { return XCTFail("a damaged database opened") }
-        XCTAssertEqual(b.code, .E0327)
+        XCTAssertEqual(Catalog.store(b).code, .E0327)
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: bad)), bytes, "never written")
     }
 

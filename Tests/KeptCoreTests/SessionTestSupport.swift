@@ -1,7 +1,13 @@
 // Running statements through a Session in tests, as every front end drives it.
 
 import XCTest
-@testable import KeptCore
+@testable import KeptRules
+@testable import KeptFiles
+@testable import KeptDomain
+@testable import KeptStore
+@testable import KeptInterop
+@testable import KeptSyntax
+@testable import KeptInterpreter
 
 /// Adopted by test cases that drive a Session statement by statement.
 protocol SessionTesting {}

@@ -6,7 +6,13 @@
 
 import Foundation
 import XCTest
-@testable import KeptCore
+@testable import KeptRules
+@testable import KeptFiles
+@testable import KeptDomain
+@testable import KeptStore
+@testable import KeptInterop
+@testable import KeptSyntax
+@testable import KeptInterpreter
 
 final class StoreCommitTests: XCTestCase {
     var dir: URL!

@@ -6,7 +6,13 @@
 
 import Foundation
 import XCTest
-@testable import KeptCore
+@testable import KeptRules
+@testable import KeptFiles
+@testable import KeptDomain
+@testable import KeptStore
+@testable import KeptInterop
+@testable import KeptSyntax
+@testable import KeptInterpreter
 
 final class StoreDamageTests: XCTestCase {
     var dir: URL!
@@ -322,11 +328,11 @@ final class StoreDamageTests: XCTestCase {
         try Data(text.utf8).write(to: URL(fileURLWithPath: p))
         let edited = try JSONStore.open(p).get()
         XCTAssertEqual(edited.store.checksum, .differs)
-        XCTAssertEqual(edited.notices.map(\.code), [.W0002])
+        XCTAssertEqual(edited.notices.map { Catalog.store($0).code }, [.W0002])
         let s = session(edited)
         XCTAssertEqual(run(s, "list").lines.last, "1  onx", "read as it is now")
         XCTAssertFalse(run(s, "add two").failed)
-        XCTAssertEqual(edited.notices.map(\.code), [], "written again, it matches")
+        XCTAssertEqual(edited.notices.map { Catalog.store($0).code }, [], "written again, it matches")
         XCTAssertEqual(try JSONStore.open(p).get().store.checksum, .matches)
         let after = String(decoding: bytes(p), as: UTF8.self).replacingOccurrences(of: "\n}\n", with: ",\n  \"late\": 1\n}\n")
         try Data(after.utf8).write(to: URL(fileURLWithPath: p))
@@ -334,14 +340,14 @@ final class StoreDamageTests: XCTestCase {
         let handMade = path("hand.json")
         try Data(#"{"format": "kept-store", "version": 1, "tasks": []}"#.utf8).write(to: URL(fileURLWithPath: handMade))
         XCTAssertEqual(try JSONStore.open(handMade).get().store.checksum, .absent)
-        XCTAssertEqual(try JSONStore.open(handMade).get().notices.map(\.code), [])
+        XCTAssertEqual(try JSONStore.open(handMade).get().notices.map { Catalog.store($0).code }, [])
     }
 
     /// No `try?` on a store's read path turns a failure into an empty value: the files that
     /// read stores use none at all.
     func testNoTryQuestionMarkOnTheReadPath() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let folder = root.appendingPathComponent("Sources/KeptCore/Store")
+        let folder = root.appendingPathComponent("Sources/KeptStore")
         let files = try FileManager.default.contentsOfDirectory(atPath: folder.path)
             .filter { $0.hasPrefix("SQLite") || $0.hasPrefix("JSONStore") || $0.hasPrefix("StoreCheck") || $0.hasPrefix("StoreKind") }
         XCTAssertGreaterThanOrEqual(files.count, 7)

@@ -3,7 +3,13 @@
 // records are read on one thread or two, and wherever the second thread's guess falls.
 
 import XCTest
-@testable import KeptCore
+@testable import KeptRules
+@testable import KeptFiles
+@testable import KeptDomain
+@testable import KeptStore
+@testable import KeptInterop
+@testable import KeptSyntax
+@testable import KeptInterpreter
 
 final class StoreLoadTests: XCTestCase {
     /// A store of `n` varied tasks: escapes in titles, names spelled in several ways, repeats,
@@ -57,7 +63,7 @@ final class StoreLoadTests: XCTestCase {
 
     func counts(_ s: Store) -> [String] {
         guard let now = CivilDateTime(year: 2026, month: 6, day: 15, hour: 9, minute: 0) else { return [] }
-        let session = Session(store: s, clock: .wall(now), defaultZone: Zone.utc)
+        let session = Session(store: JSONStore(memory: s), clock: .wall(now), defaultZone: Zone.utc)
         // The plan's scores too: its columns (estimates, goals, parents, reminders on the day)
         // come from the same record reader.
         return StoreLoadTests.filters.map { f in
@@ -220,7 +226,7 @@ final class SplitEvaluationTests: XCTestCase {
         let store = StoreLoadTests.store(CompiledFilter.splitAt + 5_001, seed: 9)
         let ix = store.columns(dayStart: .midnight, withText: true, withSearch: true)
         guard let now = CivilDateTime(year: 2026, month: 6, day: 15, hour: 9, minute: 0) else { return XCTFail("now") }
-        let session = Session(store: store, clock: .wall(now), defaultZone: Zone.utc)
+        let session = Session(store: JSONStore(memory: store), clock: .wall(now), defaultZone: Zone.utc)
         for f in ["title ~ /budget|report/i", "status:any description ~ /review/", "budget", "#call or title ~ /hi/",
                   "title ~ /(re(view)|fix) .*(budget|report)/i"] {
             let expr = try FilterBinder.bind(f, name: "t", scope: session.filterScope).get()
@@ -240,7 +246,7 @@ final class StoreFileReadTests: XCTestCase {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("kept-read-\(getpid())")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
-        let t = StoreFile.parallelReadThreshold
+        let t = Files.parallelReadThreshold
         for size in [0, 1, 4_097, t - 1, t, t + 1, 3 * t + 7] {
             var bytes = [UInt8](repeating: 0, count: size)
             var x: UInt32 = 2_463_534_242
@@ -250,7 +256,7 @@ final class StoreFileReadTests: XCTestCase {
             }
             let path = dir.appendingPathComponent("f\(size)").path
             try Data(bytes).write(to: URL(fileURLWithPath: path))
-            guard case .success(let read) = StoreFile.readBytes(path) else { return XCTFail("read \(size)") }
+            guard case .success(let read) = Files.readBytes(path) else { return XCTFail("read \(size)") }
             XCTAssertEqual(read.count, size)
             XCTAssertTrue(read == bytes, "bytes of a \(size)-byte file")
         }
@@ -271,7 +277,7 @@ final class StoreFileReadTests: XCTestCase {
             close(fd)
         }
         writer.start()
-        guard case .success(let read) = StoreFile.readBytes(path) else { return XCTFail("read the pipe") }
+        guard case .success(let read) = Files.readBytes(path) else { return XCTFail("read the pipe") }
         XCTAssertEqual(String(decoding: read, as: UTF8.self), text)
     }
 }

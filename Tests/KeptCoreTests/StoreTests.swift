@@ -3,7 +3,13 @@
 
 import Foundation
 import XCTest
-@testable import KeptCore
+@testable import KeptRules
+@testable import KeptFiles
+@testable import KeptDomain
+@testable import KeptStore
+@testable import KeptInterop
+@testable import KeptSyntax
+@testable import KeptInterpreter
 
 final class StoreTests: XCTestCase {
     static let sample = """
@@ -133,8 +139,8 @@ final class StoreTests: XCTestCase {
 
     func testSaveIntoAMissingFolderFails() {
         let r = StoreFile.save(Store(), to: "/nonexistent-kept-dir/x/store.json")
-        guard case .failure(let d) = r else { return XCTFail("saved") }
-        XCTAssertEqual(d.code, .E0307)
+        guard case .failure(let e) = r else { return XCTFail("saved") }
+        XCTAssertEqual(Catalog.store(e).code, .E0307)
     }
 
     /// A missing file is an empty store; a broken one is a diagnostic that points into it.
@@ -144,12 +150,13 @@ final class StoreTests: XCTestCase {
         XCTAssertTrue(s.tasks.isEmpty)
         let bad = "\(dir)/bad.json"
         try "{\n  \"tasks\": [,]\n}\n".write(toFile: bad, atomically: false, encoding: .utf8)
-        guard case .failure(let d) = StoreFile.load(bad) else { return XCTFail("broken store loaded") }
+        guard case .failure(let p) = StoreFile.load(bad) else { return XCTFail("broken store loaded") }
+        let d = Catalog.store(p)
         XCTAssertEqual(d.code, .E0308)
         XCTAssertEqual(d.location?.line, 2)
         XCTAssertEqual(d.location?.column, 13)
         XCTAssertTrue(DiagnosticRenderer(style: .rich).render(d).contains(" 2 |   \"tasks\": [,]"))
         guard case .failure(let dd) = StoreFile.load(dir) else { return XCTFail("a folder loaded") }
-        XCTAssertEqual(dd.code, .E0308)
+        XCTAssertEqual(Catalog.store(dd).code, .E0308)
     }
 }

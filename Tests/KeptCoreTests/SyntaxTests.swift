@@ -2,7 +2,13 @@
 // or one diagnostic per statement, and scripts split into commands and expected blocks.
 
 import XCTest
-@testable import KeptCore
+@testable import KeptRules
+@testable import KeptFiles
+@testable import KeptDomain
+@testable import KeptStore
+@testable import KeptInterop
+@testable import KeptSyntax
+@testable import KeptInterpreter
 
 final class SyntaxTests: XCTestCase {
     func tokens(_ text: String) -> [Token] {

@@ -2,14 +2,20 @@
 // and R-VIEW-6 by id, undo and redo of every action kind, and errors that change nothing.
 
 import XCTest
-@testable import KeptCore
+@testable import KeptRules
+@testable import KeptFiles
+@testable import KeptDomain
+@testable import KeptStore
+@testable import KeptInterop
+@testable import KeptSyntax
+@testable import KeptInterpreter
 
 final class TaskActionTests: XCTestCase, SessionTesting {
     /// Wednesday 2026-06-17 09:00, Europe/Berlin: the week still has days after tomorrow.
     static let wednesday9 = CivilDateTime(iso: "2026-06-17T09:00") ?? CivilDateTime(date: CivilDate(dayNumber: 0), time: .midnight)
 
     func session(_ store: Store = Store()) -> Session {
-        Session(store: store, clock: .wall(Self.wednesday9), defaultZone: Zone(identifier: "Europe/Berlin") ?? .utc)
+        Session(store: JSONStore(memory: store), clock: .wall(Self.wednesday9), defaultZone: Zone(identifier: "Europe/Berlin") ?? .utc)
     }
 
     func setup(_ s: Session, _ ls: [String]) {

@@ -4,7 +4,13 @@
 // A store is written in pieces that are, joined, the bytes of one encoding.
 
 import XCTest
-@testable import KeptCore
+@testable import KeptRules
+@testable import KeptFiles
+@testable import KeptDomain
+@testable import KeptStore
+@testable import KeptInterop
+@testable import KeptSyntax
+@testable import KeptInterpreter
 
 final class TaskLayoutTests: XCTestCase {
     func testATaskDateAndTimeStaySmall() {

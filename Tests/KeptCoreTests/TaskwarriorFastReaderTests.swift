@@ -4,7 +4,13 @@
 // records made malformed, the same error at the same line and column.
 
 import XCTest
-@testable import KeptCore
+@testable import KeptRules
+@testable import KeptFiles
+@testable import KeptDomain
+@testable import KeptStore
+@testable import KeptInterop
+@testable import KeptSyntax
+@testable import KeptInterpreter
 
 final class TaskwarriorFastReaderTests: XCTestCase {
     static let zone = Zone(identifier: "Europe/Berlin") ?? .utc

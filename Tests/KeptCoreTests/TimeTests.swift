@@ -2,7 +2,13 @@
 // Every case has a stable id that its failure message names; nothing reads the machine's clock or zone.
 
 import XCTest
-@testable import KeptCore
+@testable import KeptRules
+@testable import KeptFiles
+@testable import KeptDomain
+@testable import KeptStore
+@testable import KeptInterop
+@testable import KeptSyntax
+@testable import KeptInterpreter
 
 final class TimeTests: XCTestCase {
 

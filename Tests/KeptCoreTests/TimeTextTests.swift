@@ -2,7 +2,13 @@
 // Zones are always named; instants are fixed.
 
 import XCTest
-@testable import KeptCore
+@testable import KeptRules
+@testable import KeptFiles
+@testable import KeptDomain
+@testable import KeptStore
+@testable import KeptInterop
+@testable import KeptSyntax
+@testable import KeptInterpreter
 
 final class TimeTextTests: XCTestCase {
 

@@ -2,7 +2,13 @@
 // The tasks are the peers' generated store repeated to a million.
 
 import Foundation
-import KeptCore
+import KeptRules
+import KeptFiles
+import KeptDomain
+import KeptStore
+import KeptInterop
+import KeptSyntax
+import KeptInterpreter
 
 func filterMain(_ args: [String]) {
     let seconds = args.count > 3 ? Double(args[3]) ?? 3 : 3

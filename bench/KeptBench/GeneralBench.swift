@@ -4,7 +4,13 @@
 // slowest single rule of each (its own rate over many calls), so that "any rule" is a figure.
 
 import Foundation
-import KeptCore
+import KeptRules
+import KeptFiles
+import KeptDomain
+import KeptStore
+import KeptInterop
+import KeptSyntax
+import KeptInterpreter
 
 struct GeneralRule {
     var rule: RepeatRule

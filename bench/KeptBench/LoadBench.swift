@@ -2,7 +2,13 @@
 // (best of ROUNDS): reading the file, decoding it into a Store, and building the column index.
 
 import Foundation
-import KeptCore
+import KeptRules
+import KeptFiles
+import KeptDomain
+import KeptStore
+import KeptInterop
+import KeptSyntax
+import KeptInterpreter
 
 func loadMain(_ args: [String]) {
     let rounds = args.count > 3 ? Int(args[3]) ?? 5 : 5
@@ -11,7 +17,7 @@ func loadMain(_ args: [String]) {
     var n = 0
     for _ in 0..<rounds {
         let t0 = monotonic()
-        guard case .success(let bytes) = StoreFile.readBytes(args[2]) else { fail("cannot read \(args[2])") }
+        guard case .success(let bytes) = Files.readBytes(args[2]) else { fail("cannot read \(args[2])") }
         let t1 = monotonic()
         guard case .success(let store) = StoreCodec.decode(bytes) else { fail("cannot decode \(args[2])") }
         let t2 = monotonic()
@@ -38,7 +44,7 @@ func loadMain(_ args: [String]) {
 /// a profiler to look at; prints the best round.
 func recordsMain(_ args: [String]) {
     let rounds = args.count > 3 ? Int(args[3]) ?? 20 : 20
-    guard case .success(let bytes) = StoreFile.readBytes(args[2]) else { fail("cannot read \(args[2])") }
+    guard case .success(let bytes) = Files.readBytes(args[2]) else { fail("cannot read \(args[2])") }
     var best = 1e9
     for _ in 0..<rounds {
         let t0 = monotonic()

@@ -7,7 +7,13 @@
 // general RFC 5545 rules (bench/rrule_general.py writes them) by family (GeneralBench.swift).
 
 import Foundation
-import KeptCore
+import KeptRules
+import KeptFiles
+import KeptDomain
+import KeptStore
+import KeptInterop
+import KeptSyntax
+import KeptInterpreter
 
 func fail(_ s: String) -> Never {
     FileHandle.standardError.write(Data((s + "\n").utf8))

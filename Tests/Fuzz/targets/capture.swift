@@ -2,7 +2,13 @@
 // phrase, at the fixed clock; every date that comes out lies in 0001-9999, and every token
 // range lies inside the line.
 
-@testable import KeptCore
+@testable import KeptRules
+@testable import KeptFiles
+@testable import KeptDomain
+@testable import KeptStore
+@testable import KeptInterop
+@testable import KeptSyntax
+@testable import KeptInterpreter
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzCapture(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {

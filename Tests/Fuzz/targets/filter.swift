@@ -1,7 +1,13 @@
 // Fuzz target: a filter, parsed against the small store's saved filters and projects, then
 // compiled and run over its columns, eagerly built and as loaded; both must agree.
 
-@testable import KeptCore
+@testable import KeptRules
+@testable import KeptFiles
+@testable import KeptDomain
+@testable import KeptStore
+@testable import KeptInterop
+@testable import KeptSyntax
+@testable import KeptInterpreter
 
 let fuzzFilterContext = FilterContext(fuzzContext, now: fuzzZone.instant(for: fuzzNow))
 let fuzzScope = FilterScope(projects: fuzzStore.projects.map(\.name), saved: fuzzStore.filters, dates: fuzzContext, clock: fuzzFilterContext)

@@ -1,7 +1,13 @@
 // Fuzz target: one statement, parsed and run on the small store (both formats). Nothing may
 // crash; a statement that fails must leave the store as it was.
 
-@testable import KeptCore
+@testable import KeptRules
+@testable import KeptFiles
+@testable import KeptDomain
+@testable import KeptStore
+@testable import KeptInterop
+@testable import KeptSyntax
+@testable import KeptInterpreter
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzStatement(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
@@ -14,10 +20,10 @@ public func fuzzStatement(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let blank = file.bytes.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
     if stmt == nil, diags.isEmpty, !blank { violated("no statement and no diagnostic") }
     let session = fuzzSession(format: format)
-    let before = StoreCodec.encode(session.store)
+    let before = StoreCodec.encode(session.store.snapshot())
     let out = session.run(source, confirmed: data[0] & 2 != 0)
     if out.failed, out.changed { violated("a failed statement reported a change") }
-    if out.failed, StoreCodec.encode(session.store) != before { violated("a failed statement changed the store") }
+    if out.failed, StoreCodec.encode(session.store.snapshot()) != before { violated("a failed statement changed the store") }
     for d in out.diagnostics {
         _ = DiagnosticRenderer(style: .rich).render(d)
         _ = DiagnosticRenderer(style: .short).render(d)

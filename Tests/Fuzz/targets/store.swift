@@ -3,7 +3,13 @@
 // must write and read back to the same bytes, with a checksum that matches them (what Kept writes
 // is what it reads).
 
-@testable import KeptCore
+@testable import KeptRules
+@testable import KeptFiles
+@testable import KeptDomain
+@testable import KeptStore
+@testable import KeptInterop
+@testable import KeptSyntax
+@testable import KeptInterpreter
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzStore(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
@@ -34,7 +40,7 @@ public func fuzzStore(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let again = StoreCodec.encode(back)
     if again != written { violated("a store does not write back the same:\n\(String(decoding: written, as: UTF8.self))\n\(String(decoding: again, as: UTF8.self))") }
     // A session on it runs a query, a plan and a change.
-    let session = Session(store: back, clock: .wall(fuzzNow), defaultZone: fuzzZone)
+    let session = Session(store: JSONStore(memory: back), clock: .wall(fuzzNow), defaultZone: fuzzZone)
     for line in ["list", "count status:any", "plan", "reminders", "add x @tomorrow", "undo"] {
         _ = session.run(StatementSource(file: SourceFile(name: "fuzz", text: line)))
     }

@@ -3,7 +3,13 @@
 // matched against the block (ExpectedOutput, compiled in from KeptCLI). Nothing may crash or
 // hang, whatever the lines, patterns and globs.
 
-@testable import KeptCore
+@testable import KeptRules
+@testable import KeptFiles
+@testable import KeptDomain
+@testable import KeptStore
+@testable import KeptInterop
+@testable import KeptSyntax
+@testable import KeptInterpreter
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzTranscript(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {

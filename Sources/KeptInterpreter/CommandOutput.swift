@@ -1,0 +1,48 @@
+// What running one statement produced: the lines to print, the diagnostics, and whether the
+// store changed (so a front end knows to write it).
+
+import KeptRules
+import KeptDomain
+import KeptInterop
+import KeptSyntax
+
+/// A question a front end asks before running a statement again with `confirmed: true`.
+public struct Confirmation: Sendable, Equatable {
+    /// `Delete 3 tasks where #errand?`
+    public var question: String
+    /// What would be deleted, one task a line.
+    public var details: [String]
+    /// What the statement prints when the answer is no, in the session's format.
+    public var declined: [String]
+}
+
+/// Whether a bulk delete runs at once or waits for a yes: the engine never reads a terminal, so
+/// the REPL and the runners decide (R-TASK-5; docs/SCRIPTS.md).
+public enum BulkDeletePolicy: Sendable {
+    case run, ask
+}
+
+/// The result of one statement.
+public struct CommandOutput: Sendable {
+    /// Output lines, without line breaks; in JSON mode one JSON object per line.
+    public var lines: [String] = []
+    public var diagnostics: [Diagnostic] = []
+    /// True when the statement changed the store.
+    public var changed = false
+    /// Set when the statement waits for the user's yes (a bulk delete under `.ask`); it changed
+    /// nothing, and `diagnostics` holds the E0318 error a front end that cannot ask reports.
+    public var confirmation: Confirmation?
+    /// Set when the lines are a file's own bytes (an export to standard output): shown as they
+    /// are, so `export - > f` writes what `export f` writes (CRLF and all).
+    public var verbatim = false
+
+    public init(lines: [String] = [], diagnostics: [Diagnostic] = [], changed: Bool = false) {
+        self.lines = lines
+        self.diagnostics = diagnostics
+        self.changed = changed
+    }
+
+    public var failed: Bool { diagnostics.contains { $0.severity == .error } }
+
+    package static func error(_ d: Diagnostic) -> CommandOutput { CommandOutput(diagnostics: [d]) }
+}

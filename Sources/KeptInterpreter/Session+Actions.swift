@@ -1,0 +1,277 @@
+// Task actions in the language (R-TASK-1, R-TASK-5): a statement's target is resolved to ids
+// (an id, a quoted title, or `where FILTER`), the engine runs the action, and the outcome is
+// rendered: one line for one task, a line per task for a bulk action.
+
+import KeptRules
+import KeptDomain
+import KeptInterop
+import KeptSyntax
+
+/// Where a quoted title is looked up: most actions name an open task, `reopen` a done one and
+/// `unarchive` an archived one.
+package enum TitleScope {
+    case open, done, archived
+
+    package func admits(_ t: Task) -> Bool {
+        switch self {
+        case .open: return t.isOpen
+        case .done: return t.status == .done
+        case .archived: return t.status == .archived
+        }
+    }
+
+    package var word: String {
+        switch self {
+        case .open: return "open"
+        case .done: return "completed"
+        case .archived: return "archived"
+        }
+    }
+}
+
+/// How one action's results read: the verb that starts each line, and each result's line and JSON.
+package struct ActionText<R> {
+    package var verb: String
+    /// The action as a bulk action's JSON names it (`complete`, `set priority`).
+    package var name: String
+    package var line: (R) -> String
+    package var json: (R) -> JSONValue
+}
+
+extension Session {
+    /// Finds the task a reference names: an id, or a title matching exactly one open task.
+    package func resolve(_ ref: TaskRef, _ s: Statement) -> Result<Task, Diagnostic> {
+        resolve(ref, s, scope: .open)
+    }
+
+    /// A task by reference, with a title looked up in `scope`; the error lists the candidates.
+    package func resolve(_ ref: TaskRef, _ s: Statement, scope: TitleScope) -> Result<Task, Diagnostic> {
+        switch ref {
+        case .id(let id, let r):
+            guard let t = store.task(id) else { return .failure(Catalog.noTask(id, range: r, file: s.source.file)) }
+            return .success(t)
+        case .title(let title, let r):
+            let matches = store.tasks(.titled(title)).filter(scope.admits)
+            if matches.count == 1, let t = matches.first { return .success(t) }
+            if matches.isEmpty {
+                var d = Catalog.noTitle(title, range: r, file: s.source.file, candidates: store.tasks(.all).filter(scope.admits).map(\.title))
+                if scope != .open { d.message = "no \(scope.word) task titled \"\(title)\"" }
+                return .failure(d)
+            }
+            var d = Catalog.ambiguousTitle(title, ids: matches.map(\.id), range: r, file: s.source.file)
+            if scope != .open { d.message = "\(matches.count) \(scope.word) tasks are titled \"\(title)\"" }
+            let txt = text
+            d.notes = matches.prefix(10).map { "candidate: " + txt.summary($0) }
+            return .failure(d)
+        }
+    }
+
+    /// The filter of a `where`, read and bound; a filter over deleted tasks picks nothing (E0231).
+    package func compileTarget(_ f: FilterSource, _ s: Statement) -> Result<FilterExpr, Diagnostic> {
+        bindFilter(f, s).map { $0 ?? .and([]) }
+    }
+
+    /// The ids a target names: the task of a reference, or what a `where` filter matches.
+    package func selection(_ target: TaskTarget, _ s: Statement, scope: TitleScope = .open) -> Result<Selection, Diagnostic> {
+        switch target {
+        case .task(let ref): return resolve(ref, s, scope: scope).map { .task($0.id) }
+        case .filter(let f):
+            // A pattern past its budget fails the bulk action before anything changes (E0226).
+            return compileTarget(f, s).flatMap { e in
+                do throws(RegexBudgetError) {
+                    return .success(.tasks(try engine.ids(matching: e), label: "where " + s.source.rawText(f.range)))
+                } catch {
+                    return .failure(regexBudgetError(error, s))
+                }
+            }
+        }
+    }
+
+    /// Runs an engine action on a statement's target and renders what it did. Errors point at
+    /// the target unless `range` says which words they are about.
+    package func act<R>(_ s: Statement, _ target: TaskTarget, scope: TitleScope = .open, _ text: ActionText<R>,
+                range: (DomainError) -> SourceRange? = { _ in nil }, words: ErrorWords = ErrorWords(),
+                _ call: (Selection) throws(DomainError) -> Outcome<R>) -> CommandOutput {
+        let sel: Selection
+        switch selection(target, s, scope: scope) {
+        case .success(let x): sel = x
+        case .failure(let d): return .error(d)
+        }
+        do {
+            return render(try call(sel), text, s, target)
+        } catch {
+            return .error(diagnostic(error, s, at: range(error) ?? target.range, words: words))
+        }
+    }
+
+    /// The text and JSON of an action's outcome.
+    package func render<R>(_ o: Outcome<R>, _ t: ActionText<R>, _ s: Statement, _ target: TaskTarget) -> CommandOutput {
+        switch o {
+        case .done(let r): return out(["\(t.verb) \(t.line(r))"], json: t.json(r), changed: true)
+        case .unchanged(let task):
+            return out(["Unchanged \(task.id) · \(task.title)"], json: .object(JSONObject([("unchanged", TaskJSON.value(task, zone: zone))])))
+        case .bulk(let b):
+            let where_: String
+            if case .filter(let f) = target { where_ = "where " + s.source.rawText(f.range) } else { where_ = "" }
+            let skippedJSON = JSONValue.array(b.skipped.map { .object(JSONObject([("id", .number(JSONNumber($0.task.id))),
+                                                                                   ("reason", .string(diagnostic($0.error, s, at: target.range).message))])) })
+            guard !b.empty else {
+                return out(["Nothing matches \(where_); nothing changed"],
+                           json: .object(JSONObject([("bulk", .string(t.name)), ("results", .array([])), ("skipped", .array([]))])))
+            }
+            // R-TASK-5: a bulk action prints everything it changed, and is one step.
+            var lines = ["\(t.verb) \(Session.tasks(b.done.count)) \(where_):"]
+            if b.done.isEmpty { lines = ["Nothing changed \(where_)"] }
+            lines += b.done.map { "  " + t.line($0) }
+            lines += b.skipped.map { "  skipped \($0.task.id) · \($0.task.title): \(diagnostic($0.error, s, at: target.range).message)" }
+            if b.unchanged > 0 { lines.append("  \(Session.tasks(b.unchanged)) already so") }
+            let json = JSONValue.object(JSONObject([
+                ("bulk", .string(t.name)), ("results", .array(b.done.map(t.json))), ("skipped", skippedJSON),
+            ]))
+            return out(lines, json: json, changed: b.changed)
+        }
+    }
+
+    package static func tasks(_ n: Int) -> String { n == 1 ? "1 task" : "\(n) tasks" }
+
+    /// `{"updated": task}`, the JSON of most edits.
+    package func updatedJSON(_ t: Task) -> JSONValue { .object(JSONObject([("updated", TaskJSON.value(t, zone: zone))])) }
+
+    // MARK: complete, reopen, delete
+
+    /// `1 · Pay rent · next: 2 due Sat Feb 28 · completed its parent …`
+    package func completionLine(_ c: Engine.Completion) -> String {
+        var line = "\(c.task.id) · \(c.task.title)"
+        if let n = c.next, let d = n.due { line += " · next: \(n.id) due \(text.shortDate(d.date))" + (d.time.map { " " + TimeText.time($0, store.settings.day.hourCycle) } ?? "") }
+        else if c.seriesEnded { line += " · the series has ended" }
+        for p in c.parents { line += " · completed its parent \(completionLine(p))" }
+        return line
+    }
+
+    package func runComplete(_ s: Statement, _ target: TaskTarget) -> CommandOutput {
+        let z = zone
+        let t = ActionText<Engine.Completion>(verb: "Completed", name: "complete", line: completionLine) { c in
+            .object(JSONObject([("completed", TaskJSON.value(c.task, zone: z)), ("next", c.next.map { TaskJSON.value($0, zone: z) } ?? .null)]))
+        }
+        return act(s, target, t) { (sel) throws(DomainError) in try engine.complete(sel) }
+    }
+
+    package func runReopen(_ s: Statement, _ target: TaskTarget) -> CommandOutput {
+        let z = zone
+        let txt = text
+        let t = ActionText<Engine.Reopening>(verb: "Reopened", name: "reopen", line: { r in
+            txt.summary(r.task) + (r.tookBack.map { " · took back \($0.id), which its completion made" } ?? "")
+        }) { r in .object(JSONObject([("reopened", TaskJSON.value(r.task, zone: z))])) }
+        return act(s, target, scope: .done, t) { (sel) throws(DomainError) in try engine.reopen(sel) }
+    }
+
+    package func runDelete(_ s: Statement, _ target: TaskTarget) -> CommandOutput {
+        // A bulk delete waits for a yes when the front end asks for one.
+        if case .filter(let f) = target, bulkDelete == .ask, !confirmed {
+            switch compileTarget(f, s) {
+            case .failure(let d): return .error(d)
+            case .success(let e):
+                let ids: [Int]
+                do throws(RegexBudgetError) { ids = try engine.ids(matching: e) } catch { return .error(regexBudgetError(error, s)) }
+                if !ids.isEmpty { return confirmDelete(s, f, ids) }
+            }
+        }
+        let z = zone
+        let t = ActionText<Engine.Deletion>(verb: "Deleted", name: "delete", line: { d in
+            "\(d.task.id) · \(d.task.title)" + (d.subtasks.isEmpty ? "" : " with \(d.subtasks.count == 1 ? "1 subtask" : "\(d.subtasks.count) subtasks")")
+        }) { d in .object(JSONObject([("deleted", TaskJSON.value(d.task, zone: z))])) }
+        return act(s, target, t) { (sel) throws(DomainError) in try engine.delete(sel) }
+    }
+
+    /// What a bulk delete would take, as a question and as the E0318 error for a front end that
+    /// cannot ask.
+    package func confirmDelete(_ s: Statement, _ f: FilterSource, _ ids: [Int]) -> CommandOutput {
+        let where_ = "where " + s.source.rawText(f.range)
+        let (hit, below) = engine.deletion(of: ids)
+        let what = Session.tasks(hit.count) + (below == 0 ? "" : below == 1 ? " and 1 subtask" : " and \(below) subtasks")
+        let txt = text
+        var d = Catalog.bulkDeleteNeedsConfirmation("'delete \(where_)' would delete \(what)", range: f.range, file: s.source.file)
+        d.notes = hit.prefix(10).map { "would delete: " + txt.summary($0) } + (hit.count > 10 ? ["and \(hit.count - 10) more"] : [])
+        var o = CommandOutput(diagnostics: [d])
+        // In JSON mode too the answer no prints one object: a bulk delete's, with nothing deleted.
+        let no = out(["Nothing deleted"], json: .object(JSONObject([("bulk", .string("delete")), ("results", .array([])),
+                                                                    ("skipped", .array([])), ("declined", .bool(true))])))
+        o.confirmation = Confirmation(question: "Delete \(what) \(where_)?", details: hit.map { "  " + txt.summary($0) },
+                                      declined: no.lines)
+        return o
+    }
+
+    // MARK: archive, unarchive
+
+    package func runArchive(_ s: Statement, _ target: TaskTarget, archive: Bool) -> CommandOutput {
+        let key = archive ? "archived" : "unarchived"
+        let z = zone
+        let t = ActionText<Task>(verb: archive ? "Archived" : "Unarchived", name: archive ? "archive" : "unarchive",
+                                 line: { "\($0.id) · \($0.title)" }) { .object(JSONObject([(key, TaskJSON.value($0, zone: z))])) }
+        return act(s, target, scope: archive ? .open : .archived, t) { (sel) throws(DomainError) in
+            archive ? try engine.archive(sel) : try engine.unarchive(sel)
+        }
+    }
+
+    // MARK: dates
+
+    /// The line of a date edit: `ID · TITLE · DATE`, or `· no due date`.
+    package func dueText(_ verb: String, _ name: String) -> ActionText<Task> {
+        let txt = text
+        return ActionText(verb: verb, name: name, line: { txt.summary($0) + ($0.due == nil ? " · no due date" : "") }, json: updatedJSON)
+    }
+
+    package func runTomorrow(_ s: Statement, _ target: TaskTarget) -> CommandOutput {
+        act(s, target, dueText("Moved", "tomorrow")) { (sel) throws(DomainError) in try engine.tomorrow(sel) }
+    }
+
+    /// R-TASK-8: the date shortcuts (today, tomorrow, next week, a picked date, clear).
+    package func runReschedule(_ s: Statement, _ target: TaskTarget, _ when: TextArg) -> CommandOutput {
+        var picked: Due? = nil
+        if !["clear", "none"].contains(when.text.lowercased()) {
+            switch wholeDate(when, s, help: "today, tomorrow, next week, a date, or clear") {
+            case .success(let d): picked = d
+            case .failure(let d): return .error(d)
+            }
+        }
+        return act(s, target, dueText("Rescheduled", "reschedule")) { (sel) throws(DomainError) in try engine.reschedule(sel, to: picked) }
+    }
+
+    /// A date phrase that must be read whole.
+    package func wholeDate(_ value: TextArg, _ s: Statement, help: String? = nil) -> Result<Due, Diagnostic> {
+        let file = s.source.file
+        let words = value.text.split(separator: " ").map(String.init)
+        switch DatePhrase.resolve(words, in: dateContext) {
+        case .success(let (r, used)) where used == words.count: return .success(r.due)
+        case .success: return .failure(Catalog.badDate(value.text, range: value.range, file: file, help: help))
+        case .failure(let e):
+            return .failure(Catalog.wholeDate(e, range: value.range, file: file))
+        }
+    }
+
+    /// R-VIEW-4: moving into a due group reschedules and keeps the time of day.
+    package func runMove(_ s: Statement, _ target: TaskTarget, _ groupText: TextArg) -> CommandOutput {
+        guard let group = DueGroup(words: groupText.text) else {
+            let names = DueGroup.allCases.map(\.rawValue)
+            return .error(Catalog.notADueGroup(groupText.text, range: groupText.range, file: s.source.file, candidates: names))
+        }
+        let words = ErrorWords(target: target.describe)
+        // Nothing moves into Overdue, whatever the target.
+        if group == .overdue { return .error(diagnostic(.cannotMove(.intoOverdue), s, at: groupText.range, words: words)) }
+        return act(s, target, dueText("Moved", "move to \(group.rawValue)"), range: { e in
+            if case .cannotMove = e { return groupText.range }
+            return nil
+        }, words: words) { (sel) throws(DomainError) in try engine.move(sel, to: group) }
+    }
+
+    // MARK: duplicate
+
+    package func runDuplicate(_ s: Statement, _ target: TaskTarget) -> CommandOutput {
+        let z = zone
+        let t = ActionText<(original: Task, copy: Task)>(verb: "Duplicated", name: "duplicate",
+                                                         line: { "\($0.original.id) · \($0.original.title) as \($0.copy.id)" }) {
+            .object(JSONObject([("added", TaskJSON.value($0.copy, zone: z))]))
+        }
+        return act(s, target, t) { (sel) throws(DomainError) in try engine.duplicate(sel) }
+    }
+}

@@ -1,0 +1,206 @@
+// The capture statements: add and capture file a task from a quick-add line; parse shows what
+// they would do token by token; date and explain date resolve a phrase (R-CAP-1…6).
+
+import KeptRules
+import KeptDomain
+import KeptInterop
+import KeptSyntax
+
+extension Session {
+    /// Turns a capture error (byte offsets in the line) into a diagnostic in the file.
+    package func diagnostic(_ e: CaptureError, _ line: TextArg, _ s: Statement) -> Diagnostic {
+        let r = SourceRange(start: line.range.start + e.start, end: line.range.start + e.end)
+        return Diagnostic(code: e.code, message: e.message, file: s.source.file, range: r, label: e.label, help: e.help)
+    }
+
+    /// Parses a capture line and checks it against the store (the project, the status, the
+    /// parent); an error points at the token it is about.
+    package func draft(_ s: Statement, _ line: TextArg, natural: Bool, explain: Bool = false, parent: Int? = nil) -> Result<TaskDraft, Diagnostic> {
+        switch QuickAdd.parse(line.text, in: dateContext, natural: natural, explain: explain) {
+        case .failure(let e): return .failure(diagnostic(e, line, s))
+        case .success(let d):
+            do {
+                return .success(try engine.checked(d, parent: parent))
+            } catch {
+                return .failure(diagnostic(error, s, at: draftRange(error, d, line)))
+            }
+        }
+    }
+
+    /// The range of the token an error about a draft is about.
+    package func draftRange(_ e: DomainError, _ d: TaskDraft, _ line: TextArg) -> SourceRange {
+        func token(_ kind: CaptureToken.Kind) -> SourceRange {
+            let tok = d.tokens.first { $0.kind == kind }
+            return SourceRange(start: line.range.start + (tok?.start ?? 0), end: line.range.start + (tok?.end ?? line.text.utf8.count))
+        }
+        switch e {
+        case .unknownProject, .archivedProject:
+            let (a, b) = d.projectRange ?? (0, line.text.utf8.count)
+            return SourceRange(start: line.range.start + a, end: line.range.start + b)
+        case .unknownStatus: return token(.status)
+        case .noTask: return token(.parent)
+        default: return line.range
+        }
+    }
+
+    package func runAdd(_ s: Statement, _ line: TextArg, natural: Bool, parent: Int? = nil) -> CommandOutput {
+        let d: TaskDraft
+        switch draft(s, line, natural: natural, parent: parent) {
+        case .success(let x): d = x
+        case .failure(let e): return .error(e)
+        }
+        if let c = d.completion {
+            // An unfinished token is not filed as title text: the user meant a date or repeat.
+            let r = SourceRange(start: line.range.start + c.start, end: line.range.start + c.end)
+            return .error(Catalog.unfinished(c.typed, completed: c.completed, range: r, file: s.source.file))
+        }
+        let t: Task
+        do {
+            t = try engine.add(d, parent: parent)
+        } catch {
+            return .error(diagnostic(error, s, at: draftRange(error, d, line)))
+        }
+        var parts = [text.summary(t)]
+        if let p = t.project { parts.append("+" + p) }
+        if !t.tags.isEmpty { parts.append(t.tags.map { "#" + $0 }.joined(separator: " ")) }
+        return out(["Added " + parts.joined(separator: " · ")],
+                   json: .object(JSONObject([("added", TaskJSON.value(t, zone: zone))])), changed: true)
+    }
+
+    package func runParse(_ s: Statement, _ line: TextArg) -> CommandOutput {
+        let d: TaskDraft
+        switch draft(s, line, natural: false, explain: false) {
+        case .success(let x): d = x
+        case .failure(let e):
+            // A title-less line still shows its tokens: parse explores, it files nothing.
+            if e.code == .E0208, case .success(let x) = QuickAdd.parse(line.text + " x", in: dateContext) {
+                var y = x
+                y.title = ""
+                return parseOutput(y)
+            }
+            return .error(e)
+        }
+        return parseOutput(d)
+    }
+
+    package func parseOutput(_ d: TaskDraft) -> CommandOutput {
+        let txt = text
+        let json = JSONValue.object(JSONObject([
+            ("title", .string(d.title)),
+            ("due", TaskJSON.due(d.due)),
+            ("repeat", repeatJSON(d)),
+            ("priority", .string((d.priority ?? .none).name)),
+            ("project", d.project.map { .string($0) } ?? .null),
+            ("tags", .array(d.tags.map { .string($0) })),
+            ("notes", .array(d.notes.map { .string($0) })),
+            ("start", TaskJSON.due(d.start)),
+            ("status", d.status.map { .string($0) } ?? .null),
+            ("parent", d.parent.map { .number(JSONNumber($0)) } ?? .null),
+            ("tokens", .array(d.tokens.map { t in
+                .object(JSONObject([("kind", .string(t.kind.rawValue)), ("start", .number(JSONNumber(t.start))),
+                                    ("end", .number(JSONNumber(t.end))), ("text", .string(t.text))]))
+            })),
+            ("completion", d.completion.map { c in .object(JSONObject([("typed", .string(c.typed)), ("completed", .string(c.completed))])) } ?? .null),
+        ]))
+        guard format == .text else { return out([], json: json) }
+        var rows: [(String, String)] = [("title", d.title.isEmpty ? "(none)" : d.title)]
+        if let due = d.due { rows.append(("due", txt.longDue(due))) }
+        if let st = d.start { rows.append(("start", txt.longDue(st))) }
+        if let r = d.repeatRule { rows.append(("repeat", r.text(anchor: d.due?.date ?? today))) }
+        if let p = d.priority { rows.append(("priority", p.name)) }
+        if let p = d.project { rows.append(("project", p)) }
+        if !d.tags.isEmpty { rows.append(("tags", d.tags.map { "#" + $0 }.joined(separator: " "))) }
+        if !d.notes.isEmpty { rows.append(("notes", d.notes.map { "[[\($0)]]" }.joined(separator: " "))) }
+        if let st = d.status { rows.append(("status", st)) }
+        if let p = d.parent { rows.append(("parent", String(p))) }
+        var lines = rows.map { $0.0.padding(9) + " " + $0.1 }
+        if !d.tokens.isEmpty {
+            lines.append("tokens")
+            let kw = d.tokens.map { $0.kind.rawValue.count }.max() ?? 0
+            let ranges = d.tokens.map { "\($0.start)..<\($0.end)" }
+            let rw = ranges.map(\.count).max() ?? 0
+            let tw = d.tokens.map { $0.text.count }.max() ?? 0
+            for (k, t) in d.tokens.enumerated() {
+                let value = tokenValue(t, d, txt)
+                var l = "  " + t.kind.rawValue.padding(kw) + "  " + ranges[k].padding(rw) + "  " + t.text
+                if !value.isEmpty { l = l.padding(2 + kw + 2 + rw + 2 + tw) + "  " + value }
+                lines.append(l)
+            }
+        }
+        if let c = d.completion { lines.append("completion  \(c.typed) → \(c.completed)") }
+        return CommandOutput(lines: lines)
+    }
+
+    package func repeatJSON(_ d: TaskDraft) -> JSONValue {
+        guard let r = d.repeatRule else { return .null }
+        let anchor = r.from ?? d.due?.date ?? today
+        return .object(JSONObject([("text", .string(r.text(anchor: anchor))),
+                                   ("rrule", (try? r.rrule(anchor: anchor, weekStart: weekStart).get()).map { .string($0) } ?? .null)]))
+    }
+
+    /// What a token resolved to, in words, for `parse`.
+    package func tokenValue(_ t: CaptureToken, _ d: TaskDraft, _ txt: TaskText) -> String {
+        switch t.kind {
+        case .date: return d.due.map(txt.longDue) ?? ""
+        case .start: return d.start.map(txt.longDue) ?? ""
+        case .repeat: return d.repeatRule?.text(anchor: d.due?.date ?? today) ?? ""
+        case .priority: return d.priority?.name ?? ""
+        case .project: return d.project ?? ""
+        case .tag: return String(t.text.dropFirst())
+        case .note: return String(t.text.dropFirst(2).dropLast(2))
+        case .status: return d.status ?? ""
+        case .parent: return d.parent.map { "task \($0)" } ?? ""
+        }
+    }
+
+    package func runDate(_ s: Statement, _ phrase: TextArg, explain: Bool) -> CommandOutput {
+        let words = phrase.text.split(separator: " ").map(String.init)
+        let file = s.source.file
+        // Word ranges in the file, for errors that point at one word.
+        var ranges: [SourceRange] = []
+        var off = phrase.range.start
+        let bytes = Array(phrase.text.utf8)
+        var i = 0
+        while i < bytes.count {
+            while i < bytes.count, bytes[i] == 0x20 { i += 1 }
+            let st = i
+            while i < bytes.count, bytes[i] != 0x20 { i += 1 }
+            if i > st { ranges.append(SourceRange(start: off + st, end: off + i)) }
+        }
+        off = 0
+        func range(_ k: Int) -> SourceRange { k < ranges.count ? ranges[k] : phrase.range }
+        switch DatePhrase.resolve(words, in: dateContext, explain: explain) {
+        case .failure(let e):
+            let r = e.word == 0 && !e.impossible ? range(0) : (e.impossible ? phrase.range : range(e.word))
+            return .error(Diagnostic(code: e.code, message: e.message, file: file, range: r,
+                                     label: e.label, help: e.help))
+        case .success(let (r, used)):
+            guard used == words.count else {
+                let rest = SourceRange(start: range(used).start, end: phrase.range.end)
+                return .error(Catalog.unexpectedAfterDate(words[used], date: words[..<used].joined(separator: " "), range: rest, file: file))
+            }
+            let txt = text
+            var json = JSONObject([("date", .string(r.due.date.iso)), ("time", r.due.time.map { .string($0.iso) } ?? .null)])
+            guard explain else { return out([txt.longDue(r.due)], json: .object(json)) }
+            // The explanation's text, as fields: the phrase, the rule, and the clock, zone, day
+            // start and week start it used.
+            json["phrase"] = .string(phrase.text)
+            json["rule"] = .string(r.rule)
+            json["now"] = .string(TimeText.isoInstant(now, in: zone))
+            json["zone"] = .string(zone.identifier)
+            json["today"] = .string(today.iso)
+            json["dayStart"] = .string(store.settings.day.dayStart.iso)
+            json["weekStart"] = .string(store.settings.day.weekStart.name.lowercased())
+            let n = nowLocal
+            let context = "now \(TimeText.longDate(n.date)) \(TimeText.time(n.time, store.settings.day.hourCycle)) \(zone.identifier)"
+                + " · today \(TimeText.shortDate(today)) · day starts \(store.settings.day.dayStart.iso)"
+                + " · week starts \(store.settings.day.weekStart.name.lowercased())"
+            return out(["\(phrase.text) → \(txt.longDue(r.due))", "  because \(r.rule)", "  \(context)"], json: .object(json))
+        }
+    }
+}
+
+extension String {
+    /// Pads with spaces to a width in characters.
+    package func padding(_ n: Int) -> String { count >= n ? self : self + String(repeating: " ", count: n - count) }
+}

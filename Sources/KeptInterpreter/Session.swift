@@ -1,0 +1,276 @@
+// A session: parse a statement, resolve the names in it, call the engine, render what the
+// engine returned (docs/ARCHITECTURE.md). The REPL, `kept run` and `kept test` all drive the
+// same Session, so a statement means the same thing wherever it runs. The session also decides
+// when the store commits: after each statement (the REPL), once at the end (`kept run --write`),
+// or never.
+
+import KeptRules
+import KeptDomain
+import KeptInterop
+import KeptSyntax
+
+/// When a session makes its changes durable.
+public enum CommitPolicy: Sendable {
+    /// After each statement that changed something, before its output is shown (the REPL).
+    case eachStatement
+    /// When the front end ends the run (`finish`): all statements' changes, or none.
+    case atEnd
+    /// Never: the store stays as it was (`kept run` without `--write`, `kept test`).
+    case never
+}
+
+/// The interpreter's state and entry point.
+public final class Session {
+    /// The engine: the store, the clock and zone, and every rule that changes the store.
+    public let engine: Engine
+    public var format: OutputFormat
+    public var commits: CommitPolicy
+    /// Whether `delete where …` runs at once or first reports what it would delete.
+    public var bulkDelete: BulkDeletePolicy = .run
+    /// Which files `import` and `export` may open: any, unless `kept test` confines a
+    /// transcript to its folders (docs/SCRIPTS.md).
+    public var pathPolicy: PathPolicy = .unrestricted
+    /// True while a statement the user confirmed runs.
+    package var confirmed = false
+    /// The warnings the statement's filters gave (W0001), reported with its output.
+    package var warnings: [Diagnostic] = []
+
+    public init(engine: Engine, format: OutputFormat = .text, commits: CommitPolicy = .eachStatement) {
+        self.engine = engine
+        self.format = format
+        self.commits = commits
+    }
+
+    /// A session over a store held in memory (tests, and a REPL without `--store`).
+    public convenience init(store: any StoreBackend, clock: SessionClock, defaultZone: Zone, zoneOverride: Zone? = nil, format: OutputFormat = .text,
+                            uids: UIDSource = .random) {
+        self.init(engine: Engine(store: store, clock: clock, defaultZone: defaultZone, zoneOverride: zoneOverride, uids: uids),
+                  format: format)
+    }
+
+    /// An independent copy in memory: the same store content, history, clock and zone, changed
+    /// separately and never written (each `@case` of a transcript).
+    public func copy() -> Session {
+        // The copy remembers the file the store came from, so an export still refuses it.
+        let e = Engine(store: engine.store.copyInMemory(), clock: engine.clock, defaultZone: engine.defaultZone,
+                       zoneOverride: engine.zoneOverride, uids: engine.uids)
+        let s = Session(engine: e, format: format, commits: .never)
+        s.bulkDelete = bulkDelete
+        s.pathPolicy = pathPolicy
+        return s
+    }
+
+    // MARK: what the engine holds
+
+    /// The store, for reading; every change goes through the engine.
+    public var store: any StoreBackend { engine.store }
+    public var journal: Journal { engine.store.history }
+    public var clock: SessionClock {
+        get { engine.clock }
+        set { engine.clock = newValue }
+    }
+    public var zoneOverride: Zone? {
+        get { engine.zoneOverride }
+        set { engine.zoneOverride = newValue }
+    }
+    public var defaultZone: Zone { engine.defaultZone }
+    public var zone: Zone { engine.zone }
+    public var now: Instant { engine.now }
+    public var nowLocal: CivilDateTime { engine.nowLocal }
+    public var today: CivilDate { engine.today }
+    public var weekStart: Weekday { engine.weekStart }
+    public var dateContext: DateContext { engine.dateContext }
+    public var filterContext: FilterContext { engine.filterContext }
+    public var text: TaskText { TaskText(today: today, settings: store.settings) }
+    public var areaNames: [String] { engine.areaNames }
+
+    /// Works on another store from now on (`.open`); what was pending on the old one is dropped.
+    public func replaceStore(_ s: any StoreBackend) {
+        engine.store.rollback()
+        engine.store.close()
+        engine.replaceStore(s)
+    }
+
+
+    // MARK: running
+
+    /// Parses and runs one statement; `confirmed` is the user's yes to a question it asked.
+    public func run(_ source: StatementSource, confirmed: Bool = false) -> CommandOutput {
+        let (stmt, diags) = Parser.parse(source)
+        guard let stmt else { return CommandOutput(diagnostics: diags) }
+        self.confirmed = confirmed
+        defer { self.confirmed = false }
+        // Another process's committed changes are read before the statement (docs/STORE.md).
+        if commits == .eachStatement, !store.hasPending, store.changedElsewhere() { _ = store.reload() }
+        // A store that locks takes its lock before a statement that may change it reads it.
+        if commits != .never, stmt.kind.mayChange, case .failure(let e) = store.prepareToWrite() {
+            var d = Session.diagnostic(e)
+            d.file = source.file
+            d.range = source.range
+            return CommandOutput(diagnostics: [d])
+        }
+        warnings = []
+        var out = displayed(execute(stmt))
+        out.diagnostics = warnings + out.diagnostics
+        // A read that found damage fails the statement, whatever it printed from what was sound:
+        // an answer from part of the store is never given as the answer (docs/STORE.md, "Damage").
+        if let e = store.readFailure {
+            if store.hasPending { engine.rollback() }
+            var d = Session.diagnostic(e)
+            d.file = source.file
+            d.range = source.range
+            d.label = "read a damaged store"
+            return CommandOutput(diagnostics: [d])
+        }
+        guard commits == .eachStatement, store.hasPending else { return out }
+        // A statement that failed changed nothing; what it looked at (a plan snapshot) goes too.
+        if out.failed {
+            engine.rollback()
+            return out
+        }
+        if case .failure(let e) = engine.commit() {
+            // Nothing was written: the statement did not happen. The store is read again, so
+            // the next statement sees what the other process wrote.
+            engine.rollback()
+            let reread = store.reload()
+            var d = Session.diagnostic(e)
+            // The statement that did not happen is where the error points.
+            d.file = source.file
+            d.range = source.range
+            d.label = "not written"
+            if case .conflict = e {
+                d.notes = reread.isSuccess ? ["the store has been read again with the other process's changes"] : d.notes
+                d.help = "run '\(source.text)' again"
+            }
+            out = CommandOutput(diagnostics: [d])
+        }
+        return out
+    }
+
+    /// Ends a run whose changes commit at its end (`kept run --write`): writes them when no
+    /// statement failed, or with `keepGoing` whatever succeeded; otherwise writes nothing.
+    /// Returns what went wrong, or nil when the store is as the run left it.
+    public func finish(failed: Int, keepGoing: Bool) -> Diagnostic? {
+        guard commits == .atEnd, store.hasPending else { return nil }
+        if failed > 0, !keepGoing {
+            engine.rollback()
+            return Catalog.runNotWritten(store.location ?? "the store", failed: failed)
+        }
+        if case .failure(let e) = engine.commit() {
+            engine.rollback()
+            return Session.diagnostic(e)
+        }
+        return nil
+    }
+
+    /// The diagnostic of a store that could not be committed.
+    public static func diagnostic(_ e: StoreError) -> Diagnostic { Catalog.store(e) }
+
+    /// What a statement prints, as it reaches a terminal or a transcript: in text, control
+    /// characters of user text are escaped here, once for every statement (DisplayText); JSON
+    /// keeps the text as it is, and so does a file's text (CommandOutput.verbatim). Diagnostics
+    /// escape their own text (Diagnostic.init).
+    package func displayed(_ r: CommandOutput) -> CommandOutput {
+        guard format == .text, !r.verbatim else { return r }
+        var o = r
+        o.lines = r.lines.map(DisplayText.escaped)
+        if var q = r.confirmation {
+            q.question = DisplayText.escaped(q.question)
+            q.details = q.details.map(DisplayText.escaped)
+            q.declined = q.declined.map(DisplayText.escaped)
+            o.confirmation = q
+        }
+        return o
+    }
+
+    /// Runs a parsed statement. Each statement kind goes to the module that owns it.
+    public func execute(_ s: Statement) -> CommandOutput {
+        switch s.kind {
+        case .now(let arg): return runNow(s, arg)
+        case .zone(let arg): return runZone(s, arg)
+        case .setting(let key, let value): return runSetting(s, key, value)
+        case .setField(let ref, let field, let value): return runSetField(s, ref, field, value)
+        case .add(let line): return runAdd(s, line, natural: false)
+        case .capture(let line): return runAdd(s, line, natural: true)
+        case .parse(let line): return runParse(s, line)
+        case .parseFilter(let f): return runParseFilter(s, f)
+        case .date(let phrase): return runDate(s, phrase, explain: false)
+        case .explainDate(let phrase): return runDate(s, phrase, explain: true)
+        case .repeatPreview(let rule): return runRepeat(s, rule, rruleOnly: false)
+        case .rrule(let rule): return runRepeat(s, rule, rruleOnly: true)
+        case .show(let ref, let field): return runShow(s, ref, field)
+        case .list(let f): return runList(s, f)
+        case .count(let f): return runCount(s, f)
+        case .filterDefine(let n, let f): return runFilterDefine(s, n, f)
+        case .filterStar(let n, let on): return runFilterStar(s, n, on)
+        case .filterDelete(let n): return runFilterDelete(s, n)
+        case .filterRename(let a, let b): return runFilterRename(s, a, b)
+        case .filterMove(let n, let k): return runFilterMove(s, n, k)
+        case .filters: return runFilters()
+        case .explainFilter(let f): return runExplainFilter(s, f)
+        case .areas: return runAreas()
+        case .complete(let t): return runComplete(s, t)
+        case .reopen(let t): return runReopen(s, t)
+        case .delete(let t): return runDelete(s, t)
+        case .archive(let t): return runArchive(s, t, archive: true)
+        case .unarchive(let t): return runArchive(s, t, archive: false)
+        case .tomorrow(let t): return runTomorrow(s, t)
+        case .reschedule(let t, let when): return runReschedule(s, t, when)
+        case .move(let t, let g): return runMove(s, t, g)
+        case .tag(let t, let tags, let add): return runTag(s, t, tags, add: add)
+        case .duplicate(let t): return runDuplicate(s, t)
+        case .step(let r, let e): return runStep(s, r, e)
+        case .comment(let r, let body): return runComment(s, r, body)
+        case .link(let t, let notes, let add): return runLink(s, t, notes, add: add)
+        case .subtask(let r, let line): return runSubtask(s, r, line)
+        case .remind(let t, let when): return runRemind(s, t, when)
+        case .unremind(let t, let which): return runUnremind(s, t, which)
+        case .reminders: return runReminders(s)
+        case .repeatDates(let e): return runRepeatDates(s, e)
+        case .undo(let n): return runUndo(s, n)
+        case .redo(let n): return runRedo(s, n)
+        case .projectAdd(let name): return runProjectAdd(s, name)
+        case .projectRename(let a, let b): return runProjectRename(s, a, b)
+        case .projectArchive(let n, let a): return runProjectArchive(s, n, archived: a)
+        case .projectDelete(let n, let c): return runProjectDelete(s, n, c)
+        case .projectStatuses(let n, let e): return runProjectStatuses(s, n, e)
+        case .projects: return runProjects()
+        case .help(let topic): return runHelp(s, topic)
+        case .plan(let r): return runPlan(s, r)
+        case .why(let ref): return runWhy(s, ref)
+        case .notToday(let t): return runNotToday(s, t)
+        case .back(let ref): return runBack(s, ref)
+        case .top3(let e): return runTop3(s, e)
+        case .importFile(let r): return runImport(s, r)
+        case .exportFile(let r): return runExport(s, r)
+        }
+    }
+
+    /// Applies changes as one undoable step, as an action would: fixtures of tests, and
+    /// callers that make their own changes.
+    public func commit(_ summary: String, _ changes: [Change]) {
+        var step = Engine.StepChanges()
+        engine.stage(changes, into: &step)
+        engine.record(step, summary: summary)
+    }
+
+    /// One line of output, text or JSON by the format.
+    package func out(_ text: @autoclosure () -> [String], json: @autoclosure () -> JSONValue, changed: Bool = false) -> CommandOutput {
+        switch format {
+        case .text: return CommandOutput(lines: text(), changed: changed)
+        case .json: return CommandOutput(lines: [JSONWriter.compact(json())], changed: changed)
+        }
+    }
+}
+
+extension Result {
+    package var isSuccess: Bool {
+        if case .success = self { return true }
+        return false
+    }
+}
+
+extension StoreBackend {
+    /// Every task, in id order (a store may build them all for this).
+    public var tasks: [Task] { tasks(.all) }
+}

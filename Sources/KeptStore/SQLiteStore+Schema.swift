@@ -1,0 +1,538 @@
+// The SQLite store's schema (docs/STORE.md, "The SQLite store"), its migrations, and how each
+// change of the one change path becomes SQL. Records are the JSON file's records, so the two
+// backends read and write a task the same way.
+
+import KeptRules
+import KeptDomain
+import KeptFiles
+
+extension SQLiteStore {
+    /// The schema (version 2). Task columns are what lookups and counts read; `record` is the
+    /// whole task, as the JSON store writes it. Every row that holds a record carries its
+    /// `checksum` (StoreSum.row: XXH64 of the record's bytes seeded with the row's key), checked
+    /// whenever the row is read.
+    package static let schema = """
+    CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL, checksum INTEGER);
+    CREATE TABLE tasks (
+      uid TEXT PRIMARY KEY NOT NULL,
+      id INTEGER NOT NULL UNIQUE,
+      title TEXT NOT NULL,
+      status TEXT NOT NULL,
+      kind INTEGER NOT NULL,
+      due_day INTEGER,
+      due_minute INTEGER,
+      priority INTEGER NOT NULL,
+      project TEXT,
+      project_key TEXT,
+      area_key TEXT,
+      tag_keys TEXT,
+      parent INTEGER,
+      estimate INTEGER,
+      held_until INTEGER,
+      created INTEGER NOT NULL,
+      modified INTEGER NOT NULL,
+      completed INTEGER,
+      reminders INTEGER NOT NULL,
+      record TEXT NOT NULL,
+      checksum INTEGER
+    );
+    \(taskIndexes.map(\.create).joined(separator: "\n"))
+    CREATE TABLE projects (pos INTEGER PRIMARY KEY, record TEXT NOT NULL, checksum INTEGER);
+    CREATE TABLE areas (pos INTEGER PRIMARY KEY, record TEXT NOT NULL, checksum INTEGER);
+    CREATE TABLE filters (pos INTEGER PRIMARY KEY, record TEXT NOT NULL, checksum INTEGER);
+    CREATE TABLE history (seq INTEGER PRIMARY KEY, stack TEXT NOT NULL CHECK (stack IN ('undo', 'redo')),
+                          changes INTEGER NOT NULL, step TEXT NOT NULL, checksum INTEGER);
+    CREATE TABLE tombstones (uid TEXT PRIMARY KEY NOT NULL, deleted_at TEXT NOT NULL, seq INTEGER NOT NULL UNIQUE, checksum INTEGER);
+    """
+
+    /// The indexes of the tasks table other than its keys (uid, id): a large import into an
+    /// empty store drops them and makes them again after the rows, in the same transaction.
+    package static let taskIndexes: [(name: String, create: String)] = [
+        ("tasks_kind_due", "CREATE INDEX tasks_kind_due ON tasks (kind, due_day, due_minute);"),
+        ("tasks_parent", "CREATE INDEX tasks_parent ON tasks (parent) WHERE parent IS NOT NULL;"),
+        ("tasks_title", "CREATE INDEX tasks_title ON tasks (title);"),
+        ("tasks_project", "CREATE INDEX tasks_project ON tasks (project_key) WHERE project_key IS NOT NULL;"),
+        ("tasks_reminders", "CREATE INDEX tasks_reminders ON tasks (id) WHERE reminders > 0;"),
+    ]
+
+    /// Brings a database to the current schema in one transaction: a new file gets the whole
+    /// schema, an older one each step after its version. What it finds is read again under the
+    /// write lock, so two processes making one new store at once make it once.
+    package func migrate() throws(SQLiteError) {
+        useWAL()
+        try db.exec("BEGIN IMMEDIATE")
+        do throws(SQLiteError) {
+            let tables = try db.integer("SELECT count(*) FROM sqlite_schema") ?? 0
+            let version = tables == 0 ? 0 : (try db.integer("PRAGMA user_version") ?? 0)
+            if version < 1 {
+                try db.exec(SQLiteStore.schema)
+                try db.exec("PRAGMA application_id = \(SQLiteStore.applicationID)")
+                let s = Store()
+                try putMeta("nextId", String(s.nextID))
+                try putMeta("settings", JSONWriter.compact(.object(StoreCodec.settingsObject(s.settings))))
+                try rewrite("filters", s.filters.map { .object(StoreCodec.filterObject($0)) })
+            }
+            if version == 1 { try addSums() }
+            // Later versions: `if version < 3 { … }`, each in this same transaction.
+            if version < SQLiteStore.schemaVersion { try db.exec("PRAGMA user_version = \(SQLiteStore.schemaVersion)") }
+            try db.exec("COMMIT")
+        } catch {
+            db.rollbackQuietly()
+            throw error
+        }
+    }
+
+    /// Version 1 to 2: every row that holds a record gets its checksum. A record that does not
+    /// decode, or whose id is not its row's, is damage found now: the migration fails and the
+    /// file stays as it was, rather than bless the damage with a checksum (the small tables are
+    /// read back through their decoders before the migration commits).
+    private func addSums() throws(SQLiteError) {
+        for table in ["tasks", "meta", "projects", "areas", "filters", "history", "tombstones"] {
+            try db.exec("ALTER TABLE \(table) ADD COLUMN checksum INTEGER")
+        }
+        try sumRows("SELECT key, value FROM meta", "UPDATE meta SET checksum = ?1 WHERE key = ?2") { st in
+            (StoreSum.row(st.text(1) ?? "", key: StoreSum.key(st.text(0) ?? "")), .text(st.text(0)))
+        }
+        for table in ["projects", "areas", "filters"] {
+            try sumRows("SELECT pos, record FROM \(table)", "UPDATE \(table) SET checksum = ?1 WHERE pos = ?2") { st in
+                (StoreSum.row(st.text(1) ?? "", key: st.int(0)), .int(st.int(0)))
+            }
+        }
+        try sumRows("SELECT seq, stack, step FROM history", "UPDATE history SET checksum = ?1 WHERE seq = ?2") { st in
+            (StoreSum.row((st.text(1) ?? "") + "\u{1F}" + (st.text(2) ?? ""), key: st.int(0)), .int(st.int(0)))
+        }
+        try sumRows("SELECT uid, deleted_at FROM tombstones", "UPDATE tombstones SET checksum = ?1 WHERE uid = ?2") { st in
+            (StoreSum.row((st.text(0) ?? "") + "\u{1F}" + (st.text(1) ?? ""), key: 0), .text(st.text(0)))
+        }
+        _ = try readMeta()
+        _ = try readHistory()
+        try sumRows("SELECT id, record FROM tasks", "UPDATE tasks SET checksum = ?1 WHERE id = ?2") { (read) throws(SQLiteError) in
+            var bytes: [UInt8] = []
+            bytes.removeAll(keepingCapacity: true)
+            _ = read.appendBytes(1, to: &bytes)
+            let id = read.int(0)
+            var r = JSONReader(bytes: bytes)
+            let recordID: Int
+            do throws(JSONError) {
+                recordID = try StoreCodec.decodeTask(&r).id
+            } catch {
+                throw SQLiteError.damage("tasks row id \(id): its record cannot be read: \(error.message)")
+            }
+            guard Int64(recordID) == id else { throw SQLiteError.damage("tasks row id \(id): its record says id \(recordID)") }
+            return (bytes.withUnsafeBytes { StoreSum.row($0, key: id) }, .int(id))
+        }
+    }
+
+    package enum RowKey {
+        case int(Int64)
+        case text(String?)
+    }
+
+    /// Gives each row `select` reads the checksum `sum` makes of it, through `update` (?1 the
+    /// checksum, ?2 the row's key). The rows are read whole first: SQLite does not promise what a
+    /// query sees of a table updated while it steps through it.
+    private func sumRows(_ select: String, _ update: String,
+                         _ sum: (SQLiteStatement) throws(SQLiteError) -> (Int64, RowKey)) throws(SQLiteError) {
+        var rows: [(Int64, RowKey)] = []
+        let read = try db.statement(select)
+        do throws(SQLiteError) {
+            while try read.step() { rows.append(try sum(read)) }
+        } catch {
+            read.reset()
+            throw error
+        }
+        read.reset()
+        let put = try db.statement(update)
+        for (value, key) in rows {
+            put.reset()
+            put.bind(1, value)
+            switch key {
+            case .int(let k): put.bind(2, k)
+            case .text(let k): put.bind(2, k)
+            }
+            try put.run()
+        }
+    }
+
+    // MARK: reading the small parts
+
+    /// Everything but the tasks, read through the JSON store's own decoder (so a damaged part
+    /// is refused as a JSON store would refuse it).
+    package func readMeta() throws(SQLiteError) -> Store.Meta {
+        var doc = "{\"format\": \"kept-store\", \"version\": 1"
+        var extra = "{}"
+        let st = try db.statement("SELECT key, value, \(sumColumn) FROM meta")
+        while try st.step() {
+            guard let k = st.text(0), let v = st.text(1) else { continue }
+            if hasSums, st.isNull(2) || StoreSum.row(v, key: StoreSum.key(k)) != st.int(2) {
+                st.reset()
+                throw SQLiteError.damage("meta \(k): its value does not match its checksum")
+            }
+            switch k {
+            case "nextId", "settings", "plan": doc += ", \(JSONWriter.compact(.string(k))): \(v)"
+            case "extra": extra = v
+            default: break
+            }
+        }
+        st.reset()
+        for table in ["projects", "areas", "filters"] {
+            doc += ", \"\(table)\": [" + (try records(table)).joined(separator: ",") + "]"
+        }
+        doc += "}"
+        guard case .success(var s) = StoreCodec.decode(Array(doc.utf8)) else {
+            throw SQLiteError(code: 11, message: "the store's settings, projects or filters cannot be read")
+        }
+        do throws(JSONError) {
+            if case .object(let o) = try JSONParser.parse(Array(extra.utf8)) { s.extra = o }
+        } catch {
+            throw SQLiteError(code: 11, message: "the store's other top-level fields cannot be read")
+        }
+        return s.meta
+    }
+
+    package func readHistory() throws(SQLiteError) -> Journal {
+        var undo: [String] = [], redo: [String] = []
+        let st = try db.statement("SELECT seq, stack, step, \(sumColumn) FROM history ORDER BY seq")
+        while try st.step() {
+            let stack = st.text(1) ?? "", step = st.text(2) ?? "null"
+            if hasSums, st.isNull(3) || StoreSum.row(stack + "\u{1F}" + step, key: st.int(0)) != st.int(3) {
+                let seq = st.int(0)
+                st.reset()
+                throw SQLiteError.damage("step \(seq): it does not match its checksum")
+            }
+            if stack == "redo" { redo.append(step) } else { undo.append(step) }
+        }
+        st.reset()
+        let doc = "{\"history\": {\"undo\": [" + undo.joined(separator: ",") + "], \"redo\": [" + redo.joined(separator: ",") + "]}}"
+        guard case .success(let s) = StoreCodec.decode(Array(doc.utf8)) else {
+            throw SQLiteError.damage(try damagedStep() ?? "the undo history cannot be read")
+        }
+        return s.history
+    }
+
+    /// Which step of the history does not read, each read alone: "step N: why".
+    private func damagedStep() throws(SQLiteError) -> String? {
+        let st = try db.statement("SELECT seq, step FROM history ORDER BY seq")
+        defer { st.reset() }
+        while try st.step() {
+            let doc = "{\"history\": {\"undo\": [" + (st.text(1) ?? "null") + "], \"redo\": []}}"
+            if case .failure(let e) = StoreCodec.decode(Array(doc.utf8)) { return "step \(st.int(0)): \(e.message)" }
+        }
+        return nil
+    }
+
+    /// The records of a small table (projects, areas, filters) in order, each checked against
+    /// its checksum.
+    private func records(_ table: String) throws(SQLiteError) -> [String] {
+        let st = try db.statement("SELECT pos, record, \(sumColumn) FROM \(table) ORDER BY pos")
+        defer { st.reset() }
+        var out: [String] = []
+        while try st.step() {
+            let r = st.text(1) ?? "null"
+            if hasSums, st.isNull(2) || StoreSum.row(r, key: st.int(0)) != st.int(2) {
+                throw SQLiteError.damage("\(table) row \(st.int(0)): its record does not match its checksum")
+            }
+            out.append(r)
+        }
+        return out
+    }
+
+    // MARK: writing
+
+    package func putMeta(_ key: String, _ value: String?) throws(SQLiteError) {
+        guard let value else {
+            let st = try db.statement("DELETE FROM meta WHERE key = ?1")
+            st.bind(1, key)
+            try st.run()
+            return
+        }
+        let st = try db.statement("INSERT INTO meta (key, value, checksum) VALUES (?1, ?2, ?3) "
+                                  + "ON CONFLICT (key) DO UPDATE SET value = excluded.value, checksum = excluded.checksum")
+        st.bind(1, key)
+        st.bind(2, value)
+        st.bind(3, StoreSum.row(value, key: StoreSum.key(key)))
+        try st.run()
+    }
+
+    /// Replaces a small table's rows (projects, areas, saved filters: few, and ordered).
+    package func rewrite(_ table: String, _ items: [JSONValue]) throws(SQLiteError) {
+        try db.exec("DELETE FROM \(table)")
+        let st = try db.statement("INSERT INTO \(table) (pos, record, checksum) VALUES (?1, ?2, ?3)")
+        for (k, v) in items.enumerated() {
+            st.reset()
+            let record = JSONWriter.compact(v)
+            st.bind(1, k)
+            st.bind(2, record)
+            st.bind(3, StoreSum.row(record, key: Int64(k)))
+            try st.step()
+        }
+        st.reset()
+    }
+
+    /// Makes one change of the change path in SQL, and in the caches that hold what it changes.
+    package func write(_ change: StoreChange) throws(SQLiteError) {
+        switch change {
+        case .item(.task(let b, let a)):
+            dropFullView()
+            if let a {
+                // A new task is inserted: a uid already there is an error, never a replacement.
+                try upsert(a, replacing: b != nil)
+                if let b, b.uid != a.uid { try deleteTask(b.uid) }
+            } else if let b {
+                try deleteTask(b.uid)
+            }
+        case .item(let c):
+            var s = Store()
+            s.meta = currentMeta
+            s.apply(.item(c))
+            let m = s.meta
+            currentMeta = m
+            switch c {
+            case .project: try rewrite("projects", m.projects.map { .object(StoreCodec.projectObject($0)) })
+            case .settings: try putMeta("settings", JSONWriter.compact(.object(StoreCodec.settingsObject(m.settings))))
+            case .filters: try rewrite("filters", m.filters.map { .object(StoreCodec.filterObject($0)) })
+            case .plan: try putMeta("plan", m.plan.map { JSONWriter.compact(StoreCodec.planValue($0)) })
+            case .task: break
+            }
+        case .nextID(let n):
+            currentMeta.nextID = n
+            try putMeta("nextId", String(n))
+        case .tombstone(let t):
+            let st = try db.statement("INSERT INTO tombstones (uid, deleted_at, seq, checksum) VALUES (?1, ?2, (SELECT coalesce(max(seq), 0) + 1 FROM tombstones), ?3) "
+                                      + "ON CONFLICT (uid) DO UPDATE SET deleted_at = excluded.deleted_at, seq = excluded.seq, checksum = excluded.checksum")
+            let at = TimeText.isoInstant(t.deletedAt, in: .utc)
+            st.bind(1, t.uid.description)
+            st.bind(2, at)
+            st.bind(3, StoreSum.row(t.uid.description + "\u{1F}" + at, key: 0))
+            try st.run()
+            hasTombstones = true
+            try db.exec("DELETE FROM tombstones WHERE seq <= (SELECT max(seq) FROM tombstones) - \(Tombstone.limit)")
+        case .untombstone(let uid):
+            let st = try db.statement("DELETE FROM tombstones WHERE uid = ?1")
+            st.bind(1, uid.description)
+            try st.run()
+        case .history(let h):
+            try writeHistory(h)
+        }
+    }
+
+    private func writeHistory(_ h: HistoryChange) throws(SQLiteError) {
+        // The cache follows when it is loaded; the table always does.
+        var j = loadedJournal
+        j?.apply(h)
+        loadedJournal = j
+        func insert(_ stack: String, _ s: JournalStep) throws(SQLiteError) {
+            // A step larger than the file keeps (a large import) is not written: the history in
+            // the database ends before it, as a JSON file's does (Journal.storedChanges), and the
+            // session that made it keeps it in memory.
+            guard s.changes.count <= Journal.storedChanges else {
+                if loadedJournal == nil {
+                    var all = try readHistory()
+                    all.apply(h)
+                    loadedJournal = all
+                }
+                try db.exec("DELETE FROM history WHERE stack = '\(stack)'")
+                return
+            }
+            let seq = (try db.integer("SELECT coalesce(max(seq), 0) + 1 FROM history")) ?? 1
+            let step = JSONWriter.compact(StoreCodec.stepValue(s))
+            let st = try db.statement("INSERT INTO history (seq, stack, changes, step, checksum) VALUES (?1, ?2, ?3, ?4, ?5)")
+            st.bind(1, seq)
+            st.bind(2, stack)
+            st.bind(3, s.changes.count)
+            st.bind(4, step)
+            st.bind(5, StoreSum.row(stack + "\u{1F}" + step, key: seq))
+            try st.run()
+        }
+        func popNewest(_ stack: String) throws(SQLiteError) {
+            try db.exec("DELETE FROM history WHERE seq = (SELECT max(seq) FROM history WHERE stack = '\(stack)')")
+        }
+        switch h {
+        case .record(let s):
+            try db.exec("DELETE FROM history WHERE stack = 'redo'")
+            try insert("undo", s)
+            try trimUndo()
+        case .popUndo: try popNewest("undo")
+        case .pushRedo(let s): try insert("redo", s)
+        case .popRedo: try popNewest("redo")
+        case .pushUndo(let s):
+            try insert("undo", s)
+            try trimUndo()
+        case .renumber:
+            // Rare (undo of a delete): the whole history, renumbered, is written again.
+            var all: Journal
+            if let j = loadedJournal {
+                all = j
+            } else {
+                all = try readHistory()
+                all.apply(h)
+            }
+            loadedJournal = all
+            try db.exec("DELETE FROM history")
+            for s in StoreCodec.storedSteps(all.undoStack) { try insert("undo", s) }
+            for s in StoreCodec.storedSteps(all.redoStack) { try insert("redo", s) }
+        }
+    }
+
+    /// Keeps what the JSON store keeps of the undo list: the newest 100 steps, fewer when they
+    /// hold more than 10,000 changes (Journal.storedSteps, Journal.storedChanges).
+    private func trimUndo() throws(SQLiteError) {
+        try db.exec("""
+        DELETE FROM history WHERE stack = 'undo' AND seq NOT IN (
+          SELECT seq FROM (SELECT seq, sum(changes) OVER (ORDER BY seq DESC) AS total,
+                                  row_number() OVER (ORDER BY seq DESC) AS k
+                           FROM history WHERE stack = 'undo')
+          WHERE k <= \(Journal.storedSteps) AND (total <= \(Journal.storedChanges) OR k = 1))
+        """)
+    }
+
+    private func deleteTask(_ uid: TaskUID) throws(SQLiteError) {
+        let st = try db.statement("DELETE FROM tasks WHERE uid = ?1")
+        st.bind(1, uid.description)
+        try st.run()
+    }
+
+    /// Writes a task's row: its columns and its record; `replacing` the row of its uid, or a new
+    /// one.
+    package func upsert(_ t: Task, replacing: Bool = true) throws(SQLiteError) {
+        let st = try db.statement(replacing ? SQLiteStore.upsertSQL : SQLiteStore.insertSQL)
+        try bindTask(st, t)
+        try st.run()
+    }
+
+    package static let columnsSQL = """
+    INSERT INTO tasks (uid, id, title, status, kind, due_day, due_minute, priority, project, project_key, area_key, tag_keys,
+                       parent, estimate, held_until, created, modified, completed, reminders, record, checksum)
+    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21)
+    """
+    package static let insertSQL = columnsSQL
+    package static let upsertSQL = columnsSQL + """
+
+    ON CONFLICT (uid) DO UPDATE SET id = excluded.id, title = excluded.title, status = excluded.status, kind = excluded.kind,
+      due_day = excluded.due_day, due_minute = excluded.due_minute, priority = excluded.priority, project = excluded.project,
+      project_key = excluded.project_key, area_key = excluded.area_key, tag_keys = excluded.tag_keys,
+      parent = excluded.parent, estimate = excluded.estimate, held_until = excluded.held_until,
+      created = excluded.created, modified = excluded.modified, completed = excluded.completed,
+      reminders = excluded.reminders, record = excluded.record, checksum = excluded.checksum
+    """
+
+    /// The lookup columns of a task's row, in the order of `columnsSQL` (1 to 19): what a write
+    /// binds and what `kept check` compares a row's columns with.
+    package static func lookupColumns<S: TaskColumnSink>(_ t: Task, into s: inout S) {
+        s.put(1, t.uid.description)
+        s.put(2, t.id)
+        s.put(3, t.title)
+        s.put(4, t.status.rawValue)
+        s.put(5, Int(StatusKind(t.status).rawValue))
+        s.put(6, t.due.map { $0.date.dayNumber })
+        s.put(7, t.due.flatMap { d in d.time.map { d.date.dayNumber * 1440 + $0.minuteOfDay } })
+        s.put(8, t.priority.rawValue)
+        s.put(9, t.project)
+        // Names as filters compare them: lowercased (an area without case or spacing; R-FIL-6).
+        s.put(10, t.project?.lowercased())
+        s.put(11, t.area.map(AreaName.key))
+        s.put(12, t.tags.isEmpty ? nil : SQLiteStore.tagKeys(t.tags))
+        s.put(13, t.parent)
+        s.put(14, t.estimate?.minutes)
+        s.put(15, t.heldUntil?.dayNumber)
+        s.put(16, Int(t.createdAt.seconds))
+        s.put(17, Int(t.modifiedAt.seconds))
+        s.put(18, t.completedAt.map { Int($0.seconds) })
+        s.put(19, t.reminders.count)
+    }
+
+    /// The names of the lookup columns, 1 to 19.
+    package static let lookupColumnNames = ["uid", "id", "title", "status", "kind", "due_day", "due_minute", "priority", "project", "project_key",
+                                    "area_key", "tag_keys", "parent", "estimate", "held_until", "created", "modified", "completed", "reminders"]
+
+    private func bindTask(_ st: SQLiteStatement, _ t: Task) throws(SQLiteError) {
+        var sink = BindSink(st: st)
+        SQLiteStore.lookupColumns(t, into: &sink)
+        // The compact record, written straight into bytes (the same bytes as taskObject's).
+        var record: [UInt8] = []
+        record.reserveCapacity(384)
+        StoreCodec.appendTaskRecord(t, to: &record, room: &recordRoom)
+        st.bind(20, bytes: record)
+        st.bind(21, record.withUnsafeBytes { StoreSum.row($0, key: Int64(t.id)) })
+    }
+
+    /// A task's tags as one column: each lowercased, between unit separators, so a tag is
+    /// found with `instr`.
+    package static func tagKeys(_ tags: [String]) -> String {
+        "\u{1F}" + tags.map { $0.lowercased() }.joined(separator: "\u{1F}") + "\u{1F}"
+    }
+
+    /// Makes a new database at `path` holding `s`, checkpointed and closed; the error, if any.
+    package static func make(_ path: String, holding s: Store) -> StoreError? {
+        switch open(path) {
+        case .failure(let e): return e
+        case .success(let made):
+            do throws(SQLiteError) {
+                try made.fill(with: s)
+                try made.db.exec("PRAGMA wal_checkpoint(TRUNCATE)")
+                try made.db.exec("PRAGMA journal_mode=DELETE")
+            } catch {
+                return .writeFailed(path: path, reason: error.message)
+            }
+            return nil
+        }
+    }
+
+    /// Writes a whole store into an empty database, in one transaction (`kept convert`).
+    package func fill(with s: Store) throws(SQLiteError) {
+        try db.exec("BEGIN IMMEDIATE")
+        do throws(SQLiteError) {
+            try db.exec("DELETE FROM tasks; DELETE FROM history; DELETE FROM tombstones")
+            // A second task with one uid is an error, never a replacement of the first.
+            for t in s.tasks { try upsert(t, replacing: false) }
+            try rewrite("projects", s.projects.map { .object(StoreCodec.projectObject($0)) })
+            try rewrite("areas", s.areas.map { .object(StoreCodec.areaObject($0)) })
+            try rewrite("filters", s.filters.map { .object(StoreCodec.filterObject($0)) })
+            try putMeta("settings", JSONWriter.compact(.object(StoreCodec.settingsObject(s.settings))))
+            try putMeta("plan", s.plan.map { JSONWriter.compact(StoreCodec.planValue($0)) })
+            try putMeta("nextId", String(s.nextID))
+            try putMeta("extra", s.extra.members.isEmpty ? nil : JSONWriter.compact(.object(s.extra)))
+            loadedJournal = Journal()
+            for st in StoreCodec.storedSteps(s.history.undoStack) { try writeHistory(.pushUndo(st)) }
+            for st in StoreCodec.storedSteps(s.history.redoStack) { try writeHistory(.pushRedo(st)) }
+            for t in s.tombstones { try write(.tombstone(t)) }
+            try db.exec("COMMIT")
+        } catch {
+            db.rollbackQuietly()
+            throw error
+        }
+        rollback()
+    }
+}
+
+/// Where a task's lookup columns go: bound to a statement, or compared with a row read.
+package protocol TaskColumnSink {
+    mutating func put(_ k: Int32, _ v: Int?)
+    mutating func put(_ k: Int32, _ v: String?)
+}
+
+/// Binds the columns to a statement's parameters.
+package struct BindSink: TaskColumnSink {
+    package let st: SQLiteStatement
+    package func put(_ k: Int32, _ v: Int?) { st.bind(k, v) }
+    package func put(_ k: Int32, _ v: String?) { st.bind(k, v) }
+}
+
+/// Compares the columns with a row whose result columns 0 to 18 are the lookup columns, and
+/// names the first that differs.
+package struct CompareSink: TaskColumnSink {
+    package let st: SQLiteStatement
+    package var differs: Int32?
+    package mutating func put(_ k: Int32, _ v: Int?) {
+        guard differs == nil else { return }
+        let c = k - 1
+        let same = v.map { !st.isNull(c) && st.int(c) == Int64($0) } ?? st.isNull(c)
+        if !same { differs = k }
+    }
+    package mutating func put(_ k: Int32, _ v: String?) {
+        guard differs == nil else { return }
+        let c = k - 1
+        let same = v.map { !st.isNull(c) && st.text(c) == $0 } ?? st.isNull(c)
+        if !same { differs = k }
+    }
+}

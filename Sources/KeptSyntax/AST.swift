@@ -1,0 +1,216 @@
+// The statement tree. The parser builds it from tokens; the interpreter runs it. Values whose
+// grammar belongs to another module (a capture line, a date phrase) stay as text with a range.
+
+import KeptRules
+
+/// How a statement names a task: by id, or by a quoted title that must match one open task.
+public enum TaskRef: Sendable, Equatable {
+    case id(Int, SourceRange)
+    case title(String, SourceRange)
+
+    public var range: SourceRange {
+        switch self {
+        case .id(_, let r), .title(_, let r): return r
+        }
+    }
+}
+
+/// What an action works on: one task, or every task a filter matches (a bulk action, R-TASK-5).
+public enum TaskTarget: Sendable {
+    case task(TaskRef)
+    /// `where FILTER`; the filter's range is where errors about the selection point.
+    case filter(FilterSource)
+
+    public var range: SourceRange {
+        switch self {
+        case .task(let r): return r.range
+        case .filter(let f): return f.range
+        }
+    }
+}
+
+/// What `step ID …` does to a task's checklist; numbers count from 1.
+public enum StepEdit: Sendable {
+    case add(TextArg)
+    case check(Int, SourceRange)
+    case uncheck(Int, SourceRange)
+    case remove(Int, SourceRange)
+}
+
+/// A change to a project's statuses.
+public enum StatusEdit: Sendable {
+    case add(TextArg)
+    case remove(TextArg)
+}
+
+/// What `project delete NAME` does with the project's tasks (R-TASK-6).
+public enum ProjectTasksChoice: String, Sendable {
+    case moveToInbox = "move-to inbox"
+    case deleteTasks = "delete-tasks"
+}
+
+/// What `plan` and `explain plan` show (R-PLAN-1…5).
+public struct PlanRequest: Sendable {
+    public enum Order: Sendable { case smart, byDate }
+    public var order: Order = .smart
+    /// `plan refresh`: score again now and pick a new Top 3.
+    public var refresh = false
+    /// `explain plan`: every row with its score.
+    public var explain = false
+    public var filter: FilterSource? = nil
+    /// `limit N` (rows of Quick wins and of the rest); nil for the default, Int.max for `all`.
+    public var limit: Int? = nil
+}
+
+/// What `top3 …` does (R-PLAN-7).
+public enum Top3Edit: Sendable {
+    case show
+    case change
+    case add(TaskRef)
+    case replace(TaskRef, with: TaskRef)
+}
+
+/// A change of a repeat's dates (EXDATE and RDATE): the task, and the date as written.
+public enum RepeatDateEdit: Sendable {
+    case skipNext(TaskTarget)
+    case skip(TaskTarget, TextArg)
+    case unskip(TaskTarget, TextArg)
+    case rdate(TaskTarget, TextArg)
+    case unrdate(TaskTarget, TextArg)
+}
+
+/// `import FILE [as FORMAT] [events] [dry-run]` (docs/INTEROP.md).
+public struct ImportRequest: Sendable {
+    public var file: TextArg
+    public var format: TextArg?
+    public var events = false
+    public var dryRun = false
+}
+
+/// `export FILE [as FORMAT] [FILTER]`.
+public struct ExportRequest: Sendable {
+    public var file: TextArg
+    public var format: TextArg?
+    public var filter: FilterSource?
+}
+
+/// A piece of statement text that another module parses (a date, a value).
+public struct TextArg: Sendable, Equatable {
+    public var text: String
+    public var range: SourceRange
+    public init(text: String, range: SourceRange) {
+        self.text = text
+        self.range = range
+    }
+}
+
+/// A filter's tokens: the statement's, from `start` to before `end` (where what follows the
+/// filter is: the end of the statement, or the `)` of `where (…)`, or a plan's `limit`). Parsed
+/// and bound when the statement runs (docs/FILTERS.md, "Stages").
+public struct FilterSource: Sendable {
+    public var tokens: [Token]
+    public var start: Int
+    public var end: Int
+    public var range: SourceRange
+
+    public init(tokens: [Token], start: Int, end: Int? = nil, range: SourceRange) {
+        self.tokens = tokens
+        self.start = start
+        self.end = end ?? tokens.count - 1
+        self.range = range
+    }
+}
+
+/// What a statement does.
+public enum StatementKind: Sendable {
+    case now(TextArg?)
+    case zone(TextArg?)
+    /// `set` alone lists the settings; `set KEY VALUE` changes one.
+    case setting(key: TextArg?, value: TextArg?)
+    case setField(TaskTarget, field: TextArg, value: TextArg)
+    case add(TextArg)
+    case capture(TextArg)
+    case parse(TextArg)
+    /// `parse filter F`: the filter's syntax tree.
+    case parseFilter(FilterSource)
+    case date(TextArg)
+    case explainDate(TextArg)
+    case repeatPreview(TextArg)
+    case rrule(TextArg)
+    case show(TaskRef, field: TextArg?)
+    case list(FilterSource?)
+    case filterDefine(TextArg, FilterSource)
+    case filterStar(TextArg, Bool)
+    case filterDelete(TextArg)
+    case filterRename(TextArg, TextArg)
+    case filterMove(TextArg, Int)
+    case filters
+    case explainFilter(FilterSource)
+    case areas
+    case count(FilterSource?)
+    case complete(TaskTarget)
+    case reopen(TaskTarget)
+    case delete(TaskTarget)
+    case archive(TaskTarget)
+    case unarchive(TaskTarget)
+    /// R-VIEW-6: one day later, keeping the time.
+    case tomorrow(TaskTarget)
+    case reschedule(TaskTarget, TextArg)
+    /// `move ID to GROUP`: a due group of R-VIEW-4.
+    case move(TaskTarget, group: TextArg)
+    case tag(TaskTarget, [TextArg], add: Bool)
+    case duplicate(TaskTarget)
+    case step(TaskRef, StepEdit)
+    case comment(TaskRef, TextArg)
+    case link(TaskTarget, TextArg, add: Bool)
+    case subtask(TaskRef, TextArg)
+    /// `remind ID PRESET|DATE-PHRASE` (R-TASK-7).
+    case remind(TaskTarget, TextArg)
+    /// `unremind ID N|all`.
+    case unremind(TaskTarget, TextArg)
+    case reminders
+    /// `skip`, `unskip`, `rdate`, `unrdate`: a repeat's taken-out and added dates.
+    case repeatDates(RepeatDateEdit)
+    case undo(count: Int)
+    case redo(count: Int)
+    case projectAdd(TextArg)
+    case projectRename(TextArg, to: TextArg)
+    case projectArchive(TextArg, archived: Bool)
+    case projectDelete(TextArg, ProjectTasksChoice?)
+    /// `project statuses NAME [add|remove STATUS]`: a project's own statuses.
+    case projectStatuses(TextArg, StatusEdit?)
+    case projects
+    case help(TextArg?)
+    case plan(PlanRequest)
+    case why(TaskRef)
+    case notToday(TaskTarget)
+    case back(TaskRef)
+    case top3(Top3Edit)
+    case importFile(ImportRequest)
+    case exportFile(ExportRequest)
+
+    /// Whether the statement can change the store (a plan stores its snapshot, so `plan` and
+    /// `why` can). Only reads are false: a store that locks takes its lock for the others.
+    public var mayChange: Bool {
+        switch self {
+        case .now, .zone, .parse, .parseFilter, .date, .explainDate, .repeatPreview, .rrule, .show, .list, .filters, .explainFilter,
+             .areas, .count, .reminders, .projects, .help, .exportFile:
+            return false
+        case .importFile(let r): return !r.dryRun
+        case .setting(_, let value): return value != nil
+        case .projectStatuses(_, let edit): return edit != nil
+        default: return true
+        }
+    }
+}
+
+/// One parsed statement with its source.
+public struct Statement: Sendable {
+    public var kind: StatementKind
+    public var keyword: Keyword
+    /// The whole statement's range.
+    public var range: SourceRange
+    /// The range of its first word, where errors about the command point.
+    public var keywordRange: SourceRange
+    public var source: StatementSource
+}

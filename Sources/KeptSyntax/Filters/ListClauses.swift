@@ -1,0 +1,181 @@
+// What `list` takes besides a filter: a view (`list today`), `order by`, `limit` and
+// `group by due` (docs/FILTERS.md, R-VIEW-1, R-VIEW-4). Read from the statement's tokens; the
+// filter is what stands before the first clause. Each parse function quotes its production.
+
+import KeptRules
+
+/// The views of R-VIEW-1.
+public enum ListView: String, Sendable, CaseIterable {
+    case today, tomorrow, next7 = "next 7 days", all, archived, doneToday = "done today"
+}
+
+/// A sort key of `order by`.
+public enum OrderKey: String, Sendable, CaseIterable {
+    case due, priority, created, title, id
+}
+
+/// One filter or view of a list: `list today, overdue` has two (Todoist's comma form), each
+/// printed as its own section.
+public struct ListPart: Sendable {
+    /// The view the part names, if it is one.
+    public var view: ListView?
+    /// The part's tokens: `start..<end` of the statement's.
+    public var start: Int
+    public var end: Int
+    /// The part as written, for its section's head.
+    public var text: String
+}
+
+/// The parts of a list statement after its command word.
+public struct ListClauses: Sendable {
+    /// The filters or views, in order; none for a plain `list`.
+    public var parts: [ListPart] = []
+    public var order: [(key: OrderKey, descending: Bool)] = []
+    public var limit: Int?
+    public var groupByDue = false
+
+    public init() {}
+}
+
+/// Reads the clauses of `list`.
+public struct ListClauseParser {
+    package let tokens: [Token]
+    package let source: StatementSource
+    package var pos: Int
+    package let end: Int
+
+    package var file: SourceFile { source.file }
+
+    public init(_ f: FilterSource, source: StatementSource) {
+        self.tokens = f.tokens
+        self.pos = f.start
+        self.end = f.end
+        self.source = source
+    }
+
+    package var peek: Token { tokens[min(pos, end)] }
+    package func at(_ k: Int) -> Token { tokens[min(pos + k, end)] }
+
+    package static func isClauseStart(_ tokens: [Token], _ k: Int) -> Bool {
+        let t = tokens[k]
+        let n = k + 1 < tokens.count ? tokens[k + 1] : t
+        return (t.isWord("order") && n.isWord("by")) || (t.isWord("group") && n.isWord("by")) || (t.isWord("limit") && looksLikeANumber(n))
+    }
+
+    /// A number, or a word that a reader takes for one (`-1`, `+5`, `2.5`): after `limit` it is
+    /// the clause's, and refused there, never quietly a text search for "limit -1".
+    package static func looksLikeANumber(_ t: Token) -> Bool {
+        if t.kind == .number { return true }
+        guard t.kind == .word else { return false }
+        var b = Substring(t.text)
+        if b.first == "-" || b.first == "+" { b = b.dropFirst() }
+        guard let d = b.first, d.isASCII, d.isNumber else { return false }
+        return b.allSatisfy { ($0.isASCII && $0.isNumber) || $0 == "." }
+    }
+
+    /// The indices of the commas of `tokens[range]` outside parentheses and patterns: where a
+    /// comma list of filters splits.
+    public static func commas(_ tokens: [Token], _ range: Range<Int>, source: StatementSource) -> [Int] {
+        var out: [Int] = []
+        var depth = 0
+        var k = range.lowerBound
+        while k < range.upperBound {
+            let t = tokens[k]
+            if t.isPunct("~"), let stop = FilterParser.patternEnd(source, after: t) {
+                k += 1
+                while k < range.upperBound, tokens[k].range.start < stop { k += 1 }
+                continue
+            }
+            if t.isPunct("(") { depth += 1 }
+            if t.isPunct(")") { depth -= 1 }
+            if depth == 0, t.isPunct(",") { out.append(k) }
+            k += 1
+        }
+        return out
+    }
+
+    /// list_body ::= [ list_part { "," list_part } ] { list_clause } ;
+    public mutating func parseListBody() throws(Diagnostic) -> ListClauses {
+        let start = pos
+        var stop = start
+        var depth = 0
+        while stop < end {
+            if tokens[stop].isPunct("(") { depth += 1 }
+            if tokens[stop].isPunct(")") { depth -= 1 }
+            if depth == 0, ListClauseParser.isClauseStart(tokens, stop) { break }
+            stop += 1
+        }
+        var c = ListClauses()
+        if stop > start {
+            var from = start
+            for k in ListClauseParser.commas(tokens, start..<stop, source: source) + [stop] {
+                guard k > from else {
+                    let r = k < tokens.count ? tokens[k].range : SourceRange.at(source.range.end)
+                    throw Catalog.emptyCommaFilter(range: from > start ? tokens[from - 1].range.union(r) : r, file: file)
+                }
+                c.parts.append(parseListPart(from, k))
+                from = k + 1
+            }
+        }
+        pos = stop
+        while pos < end {
+            try parseListClause(&c)
+        }
+        return c
+    }
+
+    /// list_part ::= list_view | filter ;
+    /// The filter itself is read when the list runs (Session+Query).
+    package func parseListPart(_ from: Int, _ to: Int) -> ListPart {
+        ListPart(view: parseListView(from, to), start: from, end: to, text: source.rawText(tokens[from].range.union(tokens[to - 1].range)))
+    }
+
+    /// list_view ::= "today" | "tomorrow" | "next" "7" "days" | "all" | "archived" | "done" "today" ;
+    package func parseListView(_ start: Int, _ end: Int) -> ListView? {
+        let words = tokens[start..<end].map { $0.text.lowercased() }.joined(separator: " ")
+        return ListView(rawValue: words)
+    }
+
+    /// list_clause ::= "order" "by" order_key { "," order_key } | "limit" NUMBER | "group" "by" "due" ;
+    package mutating func parseListClause(_ c: inout ListClauses) throws(Diagnostic) {
+        let t = peek
+        if t.isWord("limit") {
+            pos += 1
+            guard peek.kind == .number, let n = Int(peek.text) else { throw Catalog.badListLimit(peek, file: file) }
+            c.limit = n
+            pos += 1
+            return
+        }
+        if t.isWord("group") {
+            pos += 2
+            guard peek.isWord("due") else {
+                throw Catalog.groupByDueOnly(peek, file: file)
+            }
+            c.groupByDue = true
+            pos += 1
+            return
+        }
+        if t.isWord("order") {
+            pos += 2
+            try parseOrderKey(&c)
+            while peek.isPunct(",") {
+                pos += 1
+                try parseOrderKey(&c)
+            }
+            return
+        }
+        throw Catalog.unexpectedAfterClauses(t, file: file)
+    }
+
+    /// order_key ::= ORDER_FIELD [ "asc" | "desc" ] ;
+    package mutating func parseOrderKey(_ c: inout ListClauses) throws(Diagnostic) {
+        let t = peek
+        guard let k = OrderKey(rawValue: t.text.lowercased()) else {
+            throw Catalog.unknownField(t, file: file, candidates: OrderKey.allCases.map(\.rawValue), label: "not a key to order by")
+        }
+        pos += 1
+        var desc = false
+        if peek.isWord("desc") { desc = true; pos += 1 } else if peek.isWord("asc") { pos += 1 }
+        c.order.append((k, desc))
+    }
+}

@@ -1,0 +1,112 @@
+// The parser's plan statements (R-PLAN): plan, why, not today, back and top3. Each parse
+// function quotes its production of Grammar/kept.ebnf.
+
+import KeptRules
+
+extension Parser {
+    /// plan_stmt ::= "plan" ( "refresh" | [ "by" "date" ] plan_body ) ;
+    package mutating func parsePlanStmt() throws(Diagnostic) -> StatementKind {
+        if peek.isWord("refresh") {
+            _ = advance()
+            try expectEnd("plan refresh")
+            var r = PlanRequest()
+            r.refresh = true
+            return .plan(r)
+        }
+        var byDate = false
+        if peek.isWord("by") {
+            _ = advance()
+            guard peek.isWord("date") else {
+                throw Catalog.expected("'date'", after: "plan by", at: peek, file: file, help: "plan by date prints the date order; plan alone the Smart order")
+            }
+            _ = advance()
+            byDate = true
+        }
+        var r = try parsePlanBody()
+        if byDate { r.order = .byDate }
+        return .plan(r)
+    }
+
+    /// plan_body ::= [ filter ] [ "limit" ( NUMBER | "all" ) ] ;
+    package mutating func parsePlanBody() throws(Diagnostic) -> PlanRequest {
+        var r = PlanRequest()
+        guard !atEnd else { return r }
+        // The end token is last; `limit N` are the two words before it.
+        let end = tokens.count - 1
+        var filterEnd = end
+        if end - pos >= 2, tokens[end - 2].isWord("limit") {
+            let n = tokens[end - 1]
+            if n.isWord("all") {
+                r.limit = Int.max
+            } else if n.kind == .number, let k = Int(n.text), k >= 1 {
+                r.limit = k
+            } else {
+                throw Catalog.badPlanLimit(n, file: file)
+            }
+            filterEnd = end - 2
+        } else if end - pos >= 1, tokens[end - 1].isWord("limit") {
+            throw Catalog.badPlanLimit(tokens[end], file: file)
+        }
+        if filterEnd > pos {
+            r.filter = FilterSource(tokens: tokens, start: pos, end: filterEnd, range: tokens[pos].range.union(tokens[filterEnd - 1].range))
+        }
+        pos = end
+        return r
+    }
+
+    /// why_stmt ::= "why" task_ref ;
+    package mutating func parseWhyStmt() throws(Diagnostic) -> StatementKind {
+        let ref = try parseTaskRef(after: "why")
+        try expectEnd("why")
+        return .why(ref)
+    }
+
+    /// not_today_stmt ::= "not" "today" task_target ;
+    package mutating func parseNotTodayStmt(_ kw: Token) throws(Diagnostic) -> StatementKind {
+        guard peek.isWord("today") else {
+            if atEnd {
+                throw Catalog.expected("'today' and a task", after: "not", at: peek, file: file, help: "for example: not today 3")
+            }
+            throw Catalog.unknownSubcommand(peek, of: "not", file: file, candidates: Keyword.not.subcommands)
+        }
+        _ = advance()
+        return .notToday(try parseTaskTarget(after: "not today"))
+    }
+
+    /// back_stmt ::= "back" task_ref ;
+    package mutating func parseBackStmt() throws(Diagnostic) -> StatementKind {
+        let ref = try parseTaskRef(after: "back")
+        try expectEnd("back")
+        return .back(ref)
+    }
+
+    /// top3_stmt ::= "top3" [ "change" | "add" task_ref | "replace" task_ref "with" task_ref ] ;
+    package mutating func parseTop3Stmt() throws(Diagnostic) -> StatementKind {
+        if atEnd { return .top3(.show) }
+        let sub = peek
+        let verb = sub.kind == .word ? sub.text.lowercased() : ""
+        guard Keyword.top3.subcommands.contains(verb) else {
+            throw Catalog.unknownSubcommand(sub, of: "top3", file: file, candidates: Keyword.top3.subcommands)
+        }
+        _ = advance()
+        switch verb {
+        case "change":
+            try expectEnd("top3 change")
+            return .top3(.change)
+        case "add":
+            let ref = try parseTaskRef(after: "top3 add")
+            try expectEnd("top3 add")
+            return .top3(.add(ref))
+        default:
+            let old = try parseTaskRef(after: "top3 replace")
+            guard peek.isWord("with") else {
+                throw Catalog.expected("'with' and the task to pick", after: "top3 replace \(old.describe)", at: peek, file: file,
+                                       help: "for example: top3 replace \(old.describe) with 7")
+            }
+            _ = advance()
+            let new = try parseTaskRef(after: "with")
+            try expectEnd("top3 replace")
+            return .top3(.replace(old, with: new))
+        }
+    }
+}

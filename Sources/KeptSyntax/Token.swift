@@ -1,0 +1,39 @@
+// The tokens of the statement language. Capture lines keep their raw text as well, since the
+// quick-add parser reads sigils and spacing that the statement lexer does not keep.
+
+import KeptRules
+
+/// What a token is.
+public enum TokenKind: Hashable, Sendable {
+    /// A run of bytes up to white space or punctuation (`list`, `#errand`, `2026-06-15`, `15:00`).
+    case word
+    /// A word made only of ASCII digits.
+    case number
+    /// A `"quoted text"`; `text` holds it without quotes and with escapes undone.
+    case string
+    /// One of `( ) , = < > <= >= ~ & |`.
+    case punct
+    /// The end of the statement.
+    case end
+}
+
+/// One token with the byte range it came from.
+public struct Token: Hashable, Sendable {
+    public var kind: TokenKind
+    /// The token's value: the word, the unquoted string, the punctuation.
+    public var text: String
+    public var range: SourceRange
+
+    public init(kind: TokenKind, text: String, range: SourceRange) {
+        self.kind = kind
+        self.text = text
+        self.range = range
+    }
+
+    /// True for a word or number spelled `word`, ignoring ASCII case.
+    public func isWord(_ word: String) -> Bool {
+        (kind == .word || kind == .number) && text.lowercased() == word
+    }
+
+    public func isPunct(_ p: String) -> Bool { kind == .punct && text == p }
+}
