@@ -136,7 +136,7 @@ extension StoreCodec {
         } else {
             return nil
         }
-        let (k0, k1) = TaskKey.masked(w0, w1, n)
+        let (k0, k1) = ByteWords.masked(w0, w1, n)
         let end = p + 1 + n
         guard let key = TaskKey.of(k0, k1, n), byte(b, end + 1) == UInt8(ascii: ":") else { return nil }
         return (key, end)

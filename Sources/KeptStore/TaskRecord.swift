@@ -88,7 +88,7 @@ extension StoreCodec {
     @inline(__always)
     package static func canonicalPriority(_ b: UnsafeBufferPointer<UInt8>, _ start: Int, _ n: Int) -> Priority? {
         guard n >= 3, n <= 8 else { return nil }
-        let (w, _) = TaskKey.words(b, start, n)
+        let (w, _) = ByteWords.words(b, start, n)
         switch n {
         case 3: return w == 0x776f6c ? .low : nil // low
         case 4: return w == 0x68676968 ? .high : (w == 0x656e6f6e ? Priority.none : nil) // high, none

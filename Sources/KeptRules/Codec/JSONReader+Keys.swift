@@ -61,7 +61,7 @@ extension KeyLog {
     /// to loads and compares on this one value); false when the object has it already.
     @inline(__always)
     package mutating func notePlain(_ b: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Bool {
-        let (w0, w1) = TaskKey.words(b, start, end - start)
+        let (w0, w1) = ByteWords.words(b, start, end - start)
         return note(Entry(w0: w0, w1: w1, length: end - start, exact: true, start: start, end: end), b)
     }
 
@@ -125,7 +125,7 @@ extension JSONReader {
             let entry: KeyLog.Entry
             if text.count <= 16 {
                 // Decoded, a short key is exact like a plain one.
-                let (w0, w1) = text.withUnsafeBufferPointer { TaskKey.words($0, 0, $0.count) }
+                let (w0, w1) = text.withUnsafeBufferPointer { ByteWords.words($0, 0, $0.count) }
                 entry = KeyLog.Entry(w0: w0, w1: w1, length: text.count, exact: true, start: start, end: end)
             } else {
                 keys.decoded.append(text)

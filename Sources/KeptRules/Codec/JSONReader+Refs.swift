@@ -9,6 +9,7 @@ public struct JSONStringRef: Sendable {
     public var end: Int
     public var escaped: Bool
 
+    @inlinable @inline(__always)
     package init(start: Int, end: Int, escaped: Bool) {
         self.start = start
         self.end = end

@@ -25,7 +25,7 @@ extension JSONReader {
     }
 
     /// `plainRunEnd(from:)` over a buffer: the record fast path (StoreCodec+FastRecord) scans with it too.
-    @inline(__always)
+    @inlinable @inline(__always)
     package static func plainRunEnd(_ buffer: UnsafeBufferPointer<UInt8>, from index: Int) -> Int {
         var index = index
         // Eight bytes at a time while none of them is special (the classic SWAR tests: a byte

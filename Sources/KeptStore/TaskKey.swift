@@ -1,5 +1,9 @@
 // The keys of a task record, as names and as the 16-byte words the fast reader compares.
 
+import KeptRules
+import KeptDomain
+import KeptFiles
+
 /// The keys of a task record that the codec knows.
 package enum TaskKey: String, CaseIterable {
     case id, uid, title, status, due, start, priority, project, area, tags, notes, description, goal
@@ -53,7 +57,7 @@ package enum TaskKey: String, CaseIterable {
     package static func of(_ b: UnsafeBufferPointer<UInt8>, _ start: Int, _ n: Int) -> TaskKey? {
         guard n > 0, n <= 16 else { return nil }
         // The key's bytes as two little-endian words, compared with each known key's.
-        let (w0, w1) = TaskKey.words(b, start, n)
+        let (w0, w1) = ByteWords.words(b, start, n)
         return of(w0, w1, n)
     }
 
@@ -91,36 +95,6 @@ package enum TaskKey: String, CaseIterable {
         case 14: return w0 == Words.next.0 && w1 == Words.next.1 ? .nextOccurrence : nil
         default: return nil
         }
-    }
-
-    /// Two loaded words with the bytes past the first `n` (0...16) cleared.
-    @inline(__always)
-    package static func masked(_ w0: UInt64, _ w1: UInt64, _ n: Int) -> (UInt64, UInt64) {
-        let m0: UInt64 = n >= 8 ? ~0 : (1 << (8 * UInt64(n))) - 1
-        let m1: UInt64 = n >= 16 ? ~0 : (n <= 8 ? 0 : (1 << (8 * UInt64(n - 8))) - 1)
-        return (w0 & m0, w1 & m1)
-    }
-
-    /// Up to 16 bytes from `start` as two words, zero past `n`.
-    @inline(__always)
-    package static func words(_ b: UnsafeBufferPointer<UInt8>, _ start: Int, _ n: Int) -> (UInt64, UInt64) {
-        // Two unaligned loads when 16 bytes are there (a key is always followed by more of the
-        // record), masked to the key's length; byte by byte near the end of the buffer.
-        if n <= 16, start >= 0, start + 16 <= b.count, let base = b.baseAddress {
-            let raw = UnsafeRawPointer(base + start)
-            let a = UInt64(littleEndian: raw.loadUnaligned(as: UInt64.self))
-            let c = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
-            return masked(a, c, n)
-        }
-        var w0: UInt64 = 0
-        var w1: UInt64 = 0
-        var k = 0
-        while k < n, start + k < b.count {
-            let x = UInt64(b[start + k])
-            if k < 8 { w0 |= x << (8 * UInt64(k)) } else { w1 |= x << (8 * UInt64(k - 8)) }
-            k += 1
-        }
-        return (w0, w1)
     }
 
     /// The known keys as little-endian words (literals, so reading them costs nothing; the

@@ -1,6 +1,10 @@
 // Names interned straight from the bytes of a store file, for the column loader: a name that
 // repeats (a project, a tag, a status) costs a hash and a compare of two words, not a String.
 
+import KeptRules
+import KeptDomain
+import KeptFiles
+
 /// A hash table from (kind, bytes) to an interned id and a byte of the caller's, owning copies
 /// of the bytes it was given. Keys of up to 16 bytes are held and compared as two little-endian
 /// words; longer ones compare their first 16 bytes so, then the rest. Every byte of a key goes
@@ -37,7 +41,7 @@ package struct ByteInterner {
             var k = start + 16
             let end = start + n
             while k < end {
-                let (x, _) = TaskKey.words(b, k, min(8, end - k))
+                let (x, _) = ByteWords.words(b, k, min(8, end - k))
                 h = (h ^ h >> 29 ^ x) &* 0x94D0_49BB_1331_11EB
                 k += 8
             }
@@ -53,7 +57,7 @@ package struct ByteInterner {
     /// The id and byte stored for the `n` bytes at `start` of `b`, or nil.
     @inline(__always)
     package func find(_ b: UnsafeBufferPointer<UInt8>, _ start: Int, _ n: Int, _ kind: UInt8) -> (id: Int32, aux: UInt8)? {
-        let (w0, w1) = TaskKey.words(b, start, min(n, 16))
+        let (w0, w1) = ByteWords.words(b, start, min(n, 16))
         let h = ByteInterner.hash(w0, w1, b, start, n, kind)
         return slots.withUnsafeBufferPointer { s in
             let mask = s.count - 1
@@ -86,7 +90,7 @@ package struct ByteInterner {
     package mutating func insert(_ b: UnsafeBufferPointer<UInt8>, _ start: Int, _ n: Int, _ kind: UInt8, _ id: Int32, aux: UInt8 = 0) {
         guard start >= 0, n >= 0, n <= Int(Int32.max), start + n <= b.count else { return }
         if (used + 1) * 2 > slots.count { grow() }
-        let (w0, w1) = TaskKey.words(b, start, min(n, 16))
+        let (w0, w1) = ByteWords.words(b, start, min(n, 16))
         let h = ByteInterner.hash(w0, w1, b, start, n, kind)
         var slot = Slot(hash: h, w0: w0, w1: w1, start: rest.count, length: Int32(n), kind: kind, aux: aux, id: id)
         if n > 16 { rest.append(contentsOf: UnsafeBufferPointer(rebasing: b[(start + 16)..<(start + n)])) } else { slot.start = 0 }
