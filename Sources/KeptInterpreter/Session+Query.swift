@@ -40,6 +40,7 @@ extension Session {
             let e = try b.bindFilter(parsed.syntax)
             if e.looksAtDeleted, !deleted { throw Catalog.deletedNotActionable(range: f.range, file: s.source.file) }
             warnings += parsed.warnings
+            for t in parsed.syntax.terms { if case .regex(_, let re, let at) = t.kind { patterns.append((re.pattern, at)) } }
             return .success(e)
         } catch {
             return .failure(error)
@@ -53,15 +54,7 @@ extension Session {
     /// The error of a query whose patterns ran past their budget, under the pattern when the
     /// statement spells it (a saved filter's is under the statement).
     package func regexBudgetError(_ e: RegexBudgetError, _ s: Statement) -> Diagnostic {
-        let needle = Array("/\(e.pattern)/".utf8)
-        let b = s.source.bytes
-        var range = s.range
-        if needle.count <= b.count {
-            for k in 0...(b.count - needle.count) where b[k] == needle[0] && Array(b[k..<(k + needle.count)]) == needle {
-                range = SourceRange(start: s.source.range.start + k, end: s.source.range.start + k + needle.count)
-                break
-            }
-        }
+        let range = patterns.first { $0.pattern == e.pattern }?.range ?? s.range
         return Catalog.regexBudget(e.pattern, timedOut: e.timedOut, range: range, file: s.source.file)
     }
 
@@ -74,46 +67,46 @@ extension Session {
             do throws(Diagnostic) { clauses = try cp.parseListBody() } catch { return .error(error) }
         }
         guard clauses.parts.count > 1, let f else {
-            return listSection(s, clauses.parts.first, f, clauses, head: nil)
-        }
-        var out = CommandOutput()
-        var sections: [JSONValue] = []
-        for part in clauses.parts {
-            let r = listSection(s, part, f, clauses, head: part.text)
-            if r.failed { return r }
-            if format == .json {
-                if let line = r.lines.first, var v = try? JSONParser.parse(line), case .object(var o) = v {
-                    o.members.insert(("filter", .string(part.text)), at: 0)
-                    v = .object(o)
-                    sections.append(v)
-                }
-            } else {
-                out.lines += r.lines
+            switch listSection(s, clauses.parts.first, f, clauses, head: nil) {
+            case .success(let r): return out(r)
+            case .failure(let d): return .error(d)
             }
         }
-        if format == .json { out.lines = [JSONWriter.compact(.object(JSONObject([("sections", .array(sections))])))] }
-        return out
+        var lines: [String] = []
+        var sections: [JSONValue] = []
+        for part in clauses.parts {
+            switch listSection(s, part, f, clauses, head: part.text) {
+            case .failure(let d): return .error(d)
+            case .success(let r):
+                lines += r.lines
+                if case .object(var o) = r.json {
+                    o.members.insert(("filter", .string(part.text)), at: 0)
+                    sections.append(.object(o))
+                }
+            }
+        }
+        return out(lines, json: .object(JSONObject([("sections", .array(sections))])))
     }
 
     /// One list: a view, a filter, or every open task; a section of a comma list is headed by
     /// its filter as written.
-    package func listSection(_ s: Statement, _ part: ListPart?, _ f: FilterSource?, _ clauses: ListClauses, head named: String?) -> CommandOutput {
+    package func listSection(_ s: Statement, _ part: ListPart?, _ f: FilterSource?, _ clauses: ListClauses, head named: String?) -> Result<Rendered, Diagnostic> {
         if let v = part?.view {
             var r = runView(v, clauses)
             if let named, format == .text, let first = r.lines.first, !first.lowercased().hasPrefix(named.lowercased()) {
                 r.lines[0] = named + " · " + first
             }
-            return r
+            return .success(r)
         }
         let expr: FilterExpr?
         let source = part.map { p in f.map { FilterSource(tokens: $0.tokens, start: p.start, end: p.end, range: $0.tokens[p.start].range.union($0.tokens[p.end - 1].range)) } } ?? nil
         switch bindFilter(source, s, deleted: true) {
         case .success(let e): expr = e
-        case .failure(let d): return .error(d)
+        case .failure(let d): return .failure(d)
         }
-        if let e = expr, e.looksAtDeleted { return runDeletedList(e, clauses, named) }
+        if let e = expr, e.looksAtDeleted { return .success(runDeletedList(e, clauses, named)) }
         let matched: [Task], total: Int
-        do throws(RegexBudgetError) { (matched, total) = try select(expr) } catch { return .error(regexBudgetError(error, s)) }
+        do throws(RegexBudgetError) { (matched, total) = try select(expr) } catch { return .failure(regexBudgetError(error, s)) }
         var ordered = order(matched, clauses)
         if let n = clauses.limit { ordered = Array(ordered.prefix(n)) }
         var members: [(String, JSONValue)] = [("tasks", .array(ordered.map { TaskJSON.value($0, zone: zone) }))]
@@ -132,12 +125,12 @@ extension Session {
         }
         if let named { head = named + " · " + head }
         let body = clauses.groupByDue ? grouped(ordered) : text.rows(ordered)
-        return out([head] + body, json: json)
+        return .success(rendered([head] + body, json: json))
     }
 
     /// Deleted tasks through a filter: each one's uid and when it was deleted, the latest first;
     /// a deleted task keeps nothing else (docs/FILTERS.md, "Deleted tasks").
-    package func runDeletedList(_ e: FilterExpr, _ clauses: ListClauses, _ named: String?) -> CommandOutput {
+    package func runDeletedList(_ e: FilterExpr, _ clauses: ListClauses, _ named: String?) -> Rendered {
         let (matched, total) = engine.deleted(e)
         var rows = matched.sorted { ($0.deletedAt, $0.uid.description) > ($1.deletedAt, $1.uid.description) }
         if let n = clauses.limit { rows = Array(rows.prefix(n)) }
@@ -152,7 +145,7 @@ extension Session {
             ("shown", .number(JSONNumber(rows.count))),
             ("total", .number(JSONNumber(total))),
         ]))
-        return out([head] + lines, json: json)
+        return rendered([head] + lines, json: json)
     }
 
     /// Tasks in the order the clauses ask for; creation order, and ties on id, otherwise.
@@ -206,7 +199,7 @@ extension Session {
 
     /// The views of R-VIEW-1 with their counts; Today and Next 7 days list overdue first and
     /// end with what was done today (R-VIEW-2).
-    package func runView(_ v: ListView, _ c0: ListClauses) -> CommandOutput {
+    package func runView(_ v: ListView, _ c0: ListClauses) -> Rendered {
         let fc = filterContext
         var c = c0
         // Views read by date unless asked otherwise.
@@ -260,7 +253,7 @@ extension Session {
         if c.groupByDue { members.append(("groups", groupsJSON(rows))) }
         members.append(("shown", .number(JSONNumber(rows.count))))
         let json = JSONValue.object(JSONObject(members))
-        return out(lines, json: json)
+        return rendered(lines, json: json)
     }
 
     package func runCount(_ s: Statement, _ f: FilterSource?) -> CommandOutput {

@@ -34,6 +34,9 @@ public final class Session {
     package var confirmed = false
     /// The warnings the statement's filters gave (W0001), reported with its output.
     package var warnings: [Diagnostic] = []
+    /// The patterns of the statement's filters, as bound, and where each is written: where an
+    /// error about a pattern that ran past its budget points.
+    package var patterns: [(pattern: String, range: SourceRange)] = []
 
     public init(engine: Engine, format: OutputFormat = .text, commits: CommitPolicy = .eachStatement) {
         self.engine = engine
@@ -110,6 +113,7 @@ public final class Session {
             return CommandOutput(diagnostics: [d])
         }
         warnings = []
+        patterns = []
         var out = displayed(execute(stmt))
         out.diagnostics = warnings + out.diagnostics
         // A read that found damage fails the statement, whatever it printed from what was sound:
@@ -252,6 +256,21 @@ public final class Session {
         var step = Engine.StepChanges()
         engine.stage(changes, into: &step)
         engine.record(step, summary: summary)
+    }
+
+    /// What a statement prints, made in the session's format only: its lines in text, its
+    /// value in JSON. A comma list's sections are put together from these.
+    package struct Rendered {
+        package var lines: [String] = []
+        package var json: JSONValue = .null
+    }
+
+    package func rendered(_ text: @autoclosure () -> [String], json: @autoclosure () -> JSONValue) -> Rendered {
+        format == .text ? Rendered(lines: text()) : Rendered(json: json())
+    }
+
+    package func out(_ r: Rendered, changed: Bool = false) -> CommandOutput {
+        out(r.lines, json: r.json, changed: changed)
     }
 
     /// One line of output, text or JSON by the format.
