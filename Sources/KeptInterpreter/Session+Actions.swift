@@ -48,8 +48,7 @@ extension Session {
     package func resolve(_ ref: TaskRef, _ s: Statement, scope: TitleScope) -> Result<Task, Diagnostic> {
         switch ref {
         case .id(let id, let r):
-            guard let t = store.task(id) else { return .failure(Catalog.noTask(id, range: r, file: s.source.file)) }
-            return .success(t)
+            do { return .success(try engine.existing(id)) } catch { return .failure(diagnostic(error, s, at: r)) }
         case .title(let title, let r):
             let matches = store.tasks(.titled(title)).filter(scope.admits)
             if matches.count == 1, let t = matches.first { return .success(t) }
@@ -256,8 +255,6 @@ extension Session {
             return .error(Catalog.notADueGroup(groupText.text, range: groupText.range, file: s.source.file, candidates: names))
         }
         let words = ErrorWords(target: target.describe)
-        // Nothing moves into Overdue, whatever the target.
-        if group == .overdue { return .error(diagnostic(.cannotMove(.intoOverdue), s, at: groupText.range, words: words)) }
         return act(s, target, dueText("Moved", "move to \(group.rawValue)"), range: { e in
             if case .cannotMove = e { return groupText.range }
             return nil
