@@ -107,7 +107,7 @@ extension Session {
         if let e = expr, e.looksAtDeleted { return .success(runDeletedList(e, clauses, named)) }
         let matched: [Task], total: Int
         do throws(RegexBudgetError) { (matched, total) = try select(expr) } catch { return .failure(regexBudgetError(error, s)) }
-        var ordered = order(matched, clauses)
+        var ordered = engine.sorted(matched, by: clauses.order)
         if let n = clauses.limit { ordered = Array(ordered.prefix(n)) }
         var members: [(String, JSONValue)] = [("tasks", .array(ordered.map { TaskJSON.value($0, zone: zone) }))]
         if clauses.groupByDue { members.append(("groups", groupsJSON(ordered))) }
@@ -148,107 +148,43 @@ extension Session {
         return rendered([head] + lines, json: json)
     }
 
-    /// Tasks in the order the clauses ask for; creation order, and ties on id, otherwise.
-    package func order(_ tasks: [Task], _ c: ListClauses) -> [Task] {
-        guard !c.order.isEmpty else { return TaskOrder.creation(tasks) }
-        return tasks.sorted { a, b in
-            for (key, desc) in c.order {
-                let r: Int
-                switch key {
-                case .due:
-                    // Tasks without a due come last, whichever way.
-                    let x = a.due.map { $0.date.dayNumber * 1440 + ($0.time?.minuteOfDay ?? 1440) } ?? Int.max
-                    let y = b.due.map { $0.date.dayNumber * 1440 + ($0.time?.minuteOfDay ?? 1440) } ?? Int.max
-                    if x == y { continue }
-                    if x == Int.max || y == Int.max { return x < y }
-                    r = x < y ? -1 : 1
-                case .priority: r = a.priority == b.priority ? 0 : (a.priority < b.priority ? -1 : 1)
-                case .created: r = a.createdAt == b.createdAt ? 0 : (a.createdAt < b.createdAt ? -1 : 1)
-                case .title:
-                    let x = SearchText.fold(a.title), y = SearchText.fold(b.title)
-                    r = x == y ? 0 : (x < y ? -1 : 1)
-                case .id: r = a.id == b.id ? 0 : (a.id < b.id ? -1 : 1)
-                }
-                if r != 0 { return desc ? r > 0 : r < 0 }
-            }
-            return a.id < b.id
-        }
-    }
-
-    /// The due groups of R-VIEW-4, in order, each with its tasks; empty groups are left out.
-    package func groups(_ tasks: [Task]) -> [(group: DueGroup, tasks: [Task])] {
-        var buckets: [DueGroup: [Task]] = [:]
-        let fc = filterContext
-        let weekEnd = store.settings.day.endOfWeek(containing: today).dayNumber
-        for t in tasks { buckets[DueGroup.of(t, fc, weekEnd: weekEnd), default: []].append(t) }
-        return DueGroup.allCases.compactMap { g in buckets[g].flatMap { $0.isEmpty ? nil : (g, $0) } }
-    }
-
     /// The groups as text: a header with its count, then its rows.
     package func grouped(_ tasks: [Task]) -> [String] {
-        groups(tasks).flatMap { g in ["\(g.group.title) (\(g.tasks.count))"] + text.rows(g.tasks).map { "  " + $0 } }
+        engine.dueGroups(tasks).flatMap { g in ["\(g.group.title) (\(g.tasks.count))"] + text.rows(g.tasks).map { "  " + $0 } }
     }
 
     /// The groups as JSON: `[{"group": "overdue", "title": "Overdue", "tasks": [ids]}…]`.
     package func groupsJSON(_ tasks: [Task]) -> JSONValue {
-        .array(groups(tasks).map { g in
+        .array(engine.dueGroups(tasks).map { g in
             .object(JSONObject([("group", .string(g.group.rawValue)), ("title", .string(g.group.title)),
                                 ("tasks", .array(g.tasks.map { .number(JSONNumber($0.id)) }))]))
         })
     }
 
-    /// The views of R-VIEW-1 with their counts; Today and Next 7 days list overdue first and
-    /// end with what was done today (R-VIEW-2).
-    package func runView(_ v: ListView, _ c0: ListClauses) -> Rendered {
-        let fc = filterContext
-        var c = c0
-        // Views read by date unless asked otherwise.
-        if c.order.isEmpty, v != .archived, v != .doneToday { c.order = [(.due, false)] }
-        // One index for all the view's parts; no part reads text.
-        let index = store.columns(dayStart: store.settings.day.dayStart, withText: false, withSearch: false)
-        func match(_ e: FilterExpr) -> [Task] { matching(e, index, fc) }
-        let open = FilterExpr.term(.status(.open))
-        let doneToday = c.order.isEmpty ? TaskOrder.creation(match(.term(.doneToday))) : order(match(.term(.doneToday)), c)
-        var rows: [Task]
+    /// A view of R-VIEW-1 with its count; Today and Next 7 days end with what was done today
+    /// (R-VIEW-2).
+    package func runView(_ v: ListView, _ c: ListClauses) -> Rendered {
+        let r = engine.view(v, order: c.order, limit: c.limit)
+        let rows = r.tasks
         var head: String
-        var withDone = false
         switch v {
-        case .today, .next7:
-            let days = v == .today ? 1 : 7
-            let w = FilterExpr.term(.window(DayWindow(start: fc.today, end: fc.today + days)))
-            let overdue = order(match(.and([open, .term(.overdue)])), c)
-            let due = order(match(.and([open, w, .not(.term(.overdue))])), c)
-            rows = overdue + due
-            let name = v == .today ? "Today" : "Next 7 days"
-            head = "\(name) · \(Session.tasks(rows.count))"
-            if v == .today { head += " · \(doneToday.count) of \(doneToday.count + rows.count) done today" }
-            withDone = true
-        case .tomorrow:
-            rows = order(match(.and([open, .term(.window(DayWindow(start: fc.today + 1, end: fc.today + 2)))])), c)
-            head = "Tomorrow · \(Session.tasks(rows.count))"
-        case .all:
-            rows = order(match(open), c)
-            head = "All \(Session.tasks(rows.count))"
-        case .archived:
-            rows = order(match(.term(.status(.archived))), c)
-            head = "Archived · \(Session.tasks(rows.count))"
-        case .doneToday:
-            rows = doneToday
-            head = "Done today · \(Session.tasks(rows.count))"
+        case .today: head = "Today · \(Session.tasks(r.count)) · \(r.done.count) of \(r.done.count + r.count) done today"
+        case .next7: head = "Next 7 days · \(Session.tasks(r.count))"
+        case .tomorrow: head = "Tomorrow · \(Session.tasks(r.count))"
+        case .all: head = "All \(Session.tasks(r.count))"
+        case .archived: head = "Archived · \(Session.tasks(r.count))"
+        case .doneToday: head = "Done today · \(Session.tasks(r.count))"
         }
-        if let n = c.limit, n < rows.count {
-            head += " · showing \(n)"
-            rows = Array(rows.prefix(n))
-        }
+        if rows.count < r.count { head += " · showing \(rows.count)" }
         var lines = [head] + (c.groupByDue ? grouped(rows) : text.rows(rows))
-        if withDone, !doneToday.isEmpty {
-            lines.append("Done (\(doneToday.count))")
-            lines += text.rows(doneToday).map { "  " + $0 }
+        if !r.done.isEmpty {
+            lines.append("Done (\(r.done.count))")
+            lines += text.rows(r.done).map { "  " + $0 }
         }
         var members: [(String, JSONValue)] = [
             ("view", .string(v.rawValue)),
             ("tasks", .array(rows.map { TaskJSON.value($0, zone: zone) })),
-            ("done", .array((withDone ? doneToday : []).map { TaskJSON.value($0, zone: zone) })),
+            ("done", .array(r.done.map { TaskJSON.value($0, zone: zone) })),
         ]
         if c.groupByDue { members.append(("groups", groupsJSON(rows))) }
         members.append(("shown", .number(JSONNumber(rows.count))))

@@ -4,16 +4,6 @@
 
 import KeptRules
 
-/// The views of R-VIEW-1.
-public enum ListView: String, Sendable, CaseIterable {
-    case today, tomorrow, next7 = "next 7 days", all, archived, doneToday = "done today"
-}
-
-/// A sort key of `order by`.
-public enum OrderKey: String, Sendable, CaseIterable {
-    case due, priority, created, title, id
-}
-
 /// One filter or view of a list: `list today, overdue` has two (Todoist's comma form), each
 /// printed as its own section.
 public struct ListPart: Sendable {
@@ -30,7 +20,7 @@ public struct ListPart: Sendable {
 public struct ListClauses: Sendable {
     /// The filters or views, in order; none for a plain `list`.
     public var parts: [ListPart] = []
-    public var order: [(key: OrderKey, descending: Bool)] = []
+    public var order: SortOrder = []
     public var limit: Int?
     public var groupByDue = false
 
