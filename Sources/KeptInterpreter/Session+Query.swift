@@ -12,26 +12,13 @@ extension Session {
         FilterScope(projects: store.projects.map(\.name), saved: store.filters, dates: dateContext, clock: filterContext)
     }
 
-    /// Stage one: a filter's syntax, with no store and no clock.
-    package func parseFilter(_ f: FilterSource, _ s: Statement) -> Result<ParsedFilter, Diagnostic> {
-        var p = FilterParser(source: s.source, tokens: f.tokens, range: f.start..<f.end)
-        do throws(Diagnostic) {
-            return .success(try p.parseWhole())
-        } catch {
-            return .failure(error)
-        }
-    }
-
-    /// Stages one and two: a statement's one filter, read and bound against the store and now;
-    /// nil when there is none. A comma list is refused here (only `list` takes one), and so is
-    /// a filter over deleted tasks unless `deleted` says the statement shows them.
+    /// Binds a statement's one filter, as the parser read it, against the store and now; nil
+    /// when there is none. A filter over deleted tasks is refused unless `deleted` says the
+    /// statement shows them.
     package func bindFilter(_ f: FilterSource?, _ s: Statement, deleted: Bool = false) -> Result<FilterExpr?, Diagnostic> {
         guard let f else { return .success(nil) }
-        if let k = ListClauseParser.commas(f.tokens, f.start..<f.end, source: s.source).first {
-            return .failure(Catalog.commaListHere(s.keyword.rawValue, range: f.tokens[k].range, file: s.source.file))
-        }
         let parsed: ParsedFilter
-        switch parseFilter(f, s) {
+        switch f.parsed {
         case .success(let p): parsed = p
         case .failure(let d): return .failure(d)
         }
@@ -60,14 +47,14 @@ extension Session {
 
     /// `list`: a view or a filter, or a comma list of them, each its own section (Todoist's
     /// `list today, overdue`), with the clauses applying to every section.
-    package func runList(_ s: Statement, _ f: FilterSource?) -> CommandOutput {
-        var clauses = ListClauses()
-        if let f {
-            var cp = ListClauseParser(f, source: s.source)
-            do throws(Diagnostic) { clauses = try cp.parseListBody() } catch { return .error(error) }
+    package func runList(_ s: Statement, _ body: Result<ListClauses, Diagnostic>) -> CommandOutput {
+        let clauses: ListClauses
+        switch body {
+        case .success(let c): clauses = c
+        case .failure(let d): return .error(d)
         }
-        guard clauses.parts.count > 1, let f else {
-            switch listSection(s, clauses.parts.first, f, clauses, head: nil) {
+        guard clauses.parts.count > 1 else {
+            switch listSection(s, clauses.parts.first, clauses, head: nil) {
             case .success(let r): return out(r)
             case .failure(let d): return .error(d)
             }
@@ -75,7 +62,7 @@ extension Session {
         var lines: [String] = []
         var sections: [JSONValue] = []
         for part in clauses.parts {
-            switch listSection(s, part, f, clauses, head: part.text) {
+            switch listSection(s, part, clauses, head: part.text) {
             case .failure(let d): return .error(d)
             case .success(let r):
                 lines += r.lines
@@ -90,7 +77,7 @@ extension Session {
 
     /// One list: a view, a filter, or every open task; a section of a comma list is headed by
     /// its filter as written.
-    package func listSection(_ s: Statement, _ part: ListPart?, _ f: FilterSource?, _ clauses: ListClauses, head named: String?) -> Result<Rendered, Diagnostic> {
+    package func listSection(_ s: Statement, _ part: ListPart?, _ clauses: ListClauses, head named: String?) -> Result<Rendered, Diagnostic> {
         if let v = part?.view {
             var r = runView(v, clauses)
             if let named, format == .text, let first = r.lines.first, !first.lowercased().hasPrefix(named.lowercased()) {
@@ -99,8 +86,7 @@ extension Session {
             return .success(r)
         }
         let expr: FilterExpr?
-        let source = part.map { p in f.map { FilterSource(tokens: $0.tokens, start: p.start, end: p.end, range: $0.tokens[p.start].range.union($0.tokens[p.end - 1].range)) } } ?? nil
-        switch bindFilter(source, s, deleted: true) {
+        switch bindFilter(part?.filter, s, deleted: true) {
         case .success(let e): expr = e
         case .failure(let d): return .failure(d)
         }
@@ -219,7 +205,7 @@ extension Session {
     /// with its bytes in the filter; its warnings as diagnostics.
     package func runParseFilter(_ s: Statement, _ f: FilterSource) -> CommandOutput {
         let parsed: ParsedFilter
-        switch parseFilter(f, s) {
+        switch f.parsed {
         case .success(let p): parsed = p
         case .failure(let d): return .error(d)
         }
