@@ -143,17 +143,6 @@ extension Session {
         return out(lines, json: json, changed: w.stored)
     }
 
-    /// A number rounded for JSON, as text shows it.
-    package static func decimal(_ x: Double, _ digits: Int) -> JSONValue {
-        .number(JSONNumber(validatedText: Urgency.text(x, digits: digits)))
-    }
-
-    package static func termJSON(_ term: UrgencyTerm) -> JSONValue {
-        let o = JSONObject([("name", .string(term.name)), ("value", decimal(term.value, 3)),
-                            ("weight", .number(JSONNumber(term.weight) ?? JSONNumber(0)))])
-        return .object(o)
-    }
-
     /// What a term stands for on this task, in a user's words.
     package func termNote(_ name: String, _ t: Task) -> String? {
         switch name {
@@ -265,21 +254,5 @@ extension Session {
                 return .error(diagnostic(error, s, at: newRef.range))
             }
         }
-    }
-
-    /// The pick a reference names (R-PLAN-7): an id, or a title matched among the picks first
-    /// (open or finished today), so a pick titled like another open task is still found; two
-    /// picks of one title are ambiguous, with both as candidates. A title no pick has is
-    /// looked up among the open tasks, so the error says what it matches.
-    package func resolvePick(_ ref: TaskRef, _ s: Statement, picks: [Int]) -> Result<Task, Diagnostic> {
-        guard case .title(let title, let r) = ref else { return resolve(ref, s, scope: .open) }
-        let matches = picks.compactMap { store.task($0) }.filter { $0.title == title }
-        if matches.count == 1, let t = matches.first { return .success(t) }
-        if matches.isEmpty { return resolve(ref, s, scope: .open) }
-        var d = Catalog.ambiguousTitle(title, ids: matches.map(\.id), range: r, file: s.source.file)
-        d.message = "\(matches.count) Top 3 picks are titled \"\(title)\""
-        let txt = text
-        d.notes = matches.map { "candidate: " + txt.summary($0) }
-        return .failure(d)
     }
 }

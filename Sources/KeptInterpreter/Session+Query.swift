@@ -7,33 +7,6 @@ import KeptInterop
 import KeptSyntax
 
 extension Session {
-    /// What filters are bound against: the store's projects and saved filters, and now.
-    package var filterScope: FilterScope {
-        FilterScope(projects: store.projects.map(\.name), saved: store.filters, dates: dateContext, clock: filterContext)
-    }
-
-    /// Binds a statement's one filter, as the parser read it, against the store and now; nil
-    /// when there is none. A filter over deleted tasks is refused unless `deleted` says the
-    /// statement shows them.
-    package func bindFilter(_ f: FilterSource?, _ s: Statement, deleted: Bool = false) -> Result<FilterExpr?, Diagnostic> {
-        guard let f else { return .success(nil) }
-        let parsed: ParsedFilter
-        switch f.parsed {
-        case .success(let p): parsed = p
-        case .failure(let d): return .failure(d)
-        }
-        var b = FilterBinder(scope: filterScope, file: s.source.file)
-        do throws(Diagnostic) {
-            let e = try b.bindFilter(parsed.syntax)
-            if e.looksAtDeleted, !deleted { throw Catalog.deletedNotActionable(range: f.range, file: s.source.file) }
-            warnings += parsed.warnings
-            for t in parsed.syntax.terms { if case .regex(_, let re, let at) = t.kind { patterns.append((re.pattern, at)) } }
-            return .success(e)
-        } catch {
-            return .failure(error)
-        }
-    }
-
     package func select(_ expr: FilterExpr?) throws(RegexBudgetError) -> (matched: [Task], total: Int) { try engine.select(expr) }
     package func selectRows(_ expr: FilterExpr?) throws(RegexBudgetError) -> (matched: [Int], total: Int) { try engine.selectRows(expr) }
     package func matching(_ expr: FilterExpr, _ index: TaskIndex, _ fc: FilterContext) -> [Task] { engine.matching(expr, index, fc) }
@@ -132,19 +105,6 @@ extension Session {
             ("total", .number(JSONNumber(total))),
         ]))
         return rendered([head] + lines, json: json)
-    }
-
-    /// The groups as text: a header with its count, then its rows.
-    package func grouped(_ tasks: [Task]) -> [String] {
-        engine.dueGroups(tasks).flatMap { g in ["\(g.group.title) (\(g.tasks.count))"] + text.rows(g.tasks).map { "  " + $0 } }
-    }
-
-    /// The groups as JSON: `[{"group": "overdue", "title": "Overdue", "tasks": [ids]}…]`.
-    package func groupsJSON(_ tasks: [Task]) -> JSONValue {
-        .array(engine.dueGroups(tasks).map { g in
-            .object(JSONObject([("group", .string(g.group.rawValue)), ("title", .string(g.group.title)),
-                                ("tasks", .array(g.tasks.map { .number(JSONNumber($0.id)) }))]))
-        })
     }
 
     /// A view of R-VIEW-1 with its count; Today and Next 7 days end with what was done today

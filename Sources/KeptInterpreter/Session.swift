@@ -94,7 +94,6 @@ public final class Session {
         engine.replaceStore(s)
     }
 
-
     // MARK: running
 
     /// Parses and runs one statement; `confirmed` is the user's yes to a question it asked.
@@ -170,23 +169,6 @@ public final class Session {
     /// The diagnostic of a store that could not be committed.
     public static func diagnostic(_ e: StoreError) -> Diagnostic { Catalog.store(e) }
 
-    /// What a statement prints, as it reaches a terminal or a transcript: in text, control
-    /// characters of user text are escaped here, once for every statement (DisplayText); JSON
-    /// keeps the text as it is, and so does a file's text (CommandOutput.verbatim). Diagnostics
-    /// escape their own text (Diagnostic.init).
-    package func displayed(_ r: CommandOutput) -> CommandOutput {
-        guard format == .text, !r.verbatim else { return r }
-        var o = r
-        o.lines = r.lines.map(DisplayText.escaped)
-        if var q = r.confirmation {
-            q.question = DisplayText.escaped(q.question)
-            q.details = q.details.map(DisplayText.escaped)
-            q.declined = q.declined.map(DisplayText.escaped)
-            o.confirmation = q
-        }
-        return o
-    }
-
     /// Runs a parsed statement. Each statement kind goes to the module that owns it.
     public func execute(_ s: Statement) -> CommandOutput {
         switch s.kind {
@@ -256,29 +238,6 @@ public final class Session {
         var step = Engine.StepChanges()
         engine.stage(changes, into: &step)
         engine.record(step, summary: summary)
-    }
-
-    /// What a statement prints, made in the session's format only: its lines in text, its
-    /// value in JSON. A comma list's sections are put together from these.
-    package struct Rendered {
-        package var lines: [String] = []
-        package var json: JSONValue = .null
-    }
-
-    package func rendered(_ text: @autoclosure () -> [String], json: @autoclosure () -> JSONValue) -> Rendered {
-        format == .text ? Rendered(lines: text()) : Rendered(json: json())
-    }
-
-    package func out(_ r: Rendered, changed: Bool = false) -> CommandOutput {
-        out(r.lines, json: r.json, changed: changed)
-    }
-
-    /// One line of output, text or JSON by the format.
-    package func out(_ text: @autoclosure () -> [String], json: @autoclosure () -> JSONValue, changed: Bool = false) -> CommandOutput {
-        switch format {
-        case .text: return CommandOutput(lines: text(), changed: changed)
-        case .json: return CommandOutput(lines: [JSONWriter.compact(json())], changed: changed)
-        }
     }
 }
 
