@@ -108,7 +108,7 @@ public struct FilterBinder {
         case .parent(let id): return .term(.parent(id))
         case .estimate(let c, let m): return .term(.estimate(c, minutes: m))
         case .words(let ws, _): return .term(.words(ws))
-        case .regex(let f, let re): return .term(.regex(field: f, re))
+        case .regex(let f, let re, _): return .term(.regex(field: f, re))
         case .saved(let name): return .term(try saved(name, r, depth: t.depth))
         case .dateIn(let f, let w, let doneOnly):
             let days = try window(w, r)

@@ -7,86 +7,7 @@ import KeptDomain
 import KeptInterop
 import KeptSyntax
 
-/// Where a quoted title is looked up: most actions name an open task, `reopen` a done one and
-/// `unarchive` an archived one.
-package enum TitleScope {
-    case open, done, archived
-
-    package func admits(_ t: Task) -> Bool {
-        switch self {
-        case .open: return t.isOpen
-        case .done: return t.status == .done
-        case .archived: return t.status == .archived
-        }
-    }
-
-    package var word: String {
-        switch self {
-        case .open: return "open"
-        case .done: return "completed"
-        case .archived: return "archived"
-        }
-    }
-}
-
-/// How one action's results read: the verb that starts each line, and each result's line and JSON.
-package struct ActionText<R> {
-    package var verb: String
-    /// The action as a bulk action's JSON names it (`complete`, `set priority`).
-    package var name: String
-    package var line: (R) -> String
-    package var json: (R) -> JSONValue
-}
-
 extension Session {
-    /// Finds the task a reference names: an id, or a title matching exactly one open task.
-    package func resolve(_ ref: TaskRef, _ s: Statement) -> Result<Task, Diagnostic> {
-        resolve(ref, s, scope: .open)
-    }
-
-    /// A task by reference, with a title looked up in `scope`; the error lists the candidates.
-    package func resolve(_ ref: TaskRef, _ s: Statement, scope: TitleScope) -> Result<Task, Diagnostic> {
-        switch ref {
-        case .id(let id, let r):
-            guard let t = store.task(id) else { return .failure(Catalog.noTask(id, range: r, file: s.source.file)) }
-            return .success(t)
-        case .title(let title, let r):
-            let matches = store.tasks(.titled(title)).filter(scope.admits)
-            if matches.count == 1, let t = matches.first { return .success(t) }
-            if matches.isEmpty {
-                var d = Catalog.noTitle(title, range: r, file: s.source.file, candidates: store.tasks(.all).filter(scope.admits).map(\.title))
-                if scope != .open { d.message = "no \(scope.word) task titled \"\(title)\"" }
-                return .failure(d)
-            }
-            var d = Catalog.ambiguousTitle(title, ids: matches.map(\.id), range: r, file: s.source.file)
-            if scope != .open { d.message = "\(matches.count) \(scope.word) tasks are titled \"\(title)\"" }
-            let txt = text
-            d.notes = matches.prefix(10).map { "candidate: " + txt.summary($0) }
-            return .failure(d)
-        }
-    }
-
-    /// The filter of a `where`, read and bound; a filter over deleted tasks picks nothing (E0231).
-    package func compileTarget(_ f: FilterSource, _ s: Statement) -> Result<FilterExpr, Diagnostic> {
-        bindFilter(f, s).map { $0 ?? .and([]) }
-    }
-
-    /// The ids a target names: the task of a reference, or what a `where` filter matches.
-    package func selection(_ target: TaskTarget, _ s: Statement, scope: TitleScope = .open) -> Result<Selection, Diagnostic> {
-        switch target {
-        case .task(let ref): return resolve(ref, s, scope: scope).map { .task($0.id) }
-        case .filter(let f):
-            // A pattern past its budget fails the bulk action before anything changes (E0226).
-            return compileTarget(f, s).flatMap { e in
-                do throws(RegexBudgetError) {
-                    return .success(.tasks(try engine.ids(matching: e), label: "where " + s.source.rawText(f.range)))
-                } catch {
-                    return .failure(regexBudgetError(error, s))
-                }
-            }
-        }
-    }
-
     /// Runs an engine action on a statement's target and renders what it did. Errors point at
     /// the target unless `range` says which words they are about.
     package func act<R>(_ s: Statement, _ target: TaskTarget, scope: TitleScope = .open, _ text: ActionText<R>,
@@ -103,39 +24,6 @@ extension Session {
             return .error(diagnostic(error, s, at: range(error) ?? target.range, words: words))
         }
     }
-
-    /// The text and JSON of an action's outcome.
-    package func render<R>(_ o: Outcome<R>, _ t: ActionText<R>, _ s: Statement, _ target: TaskTarget) -> CommandOutput {
-        switch o {
-        case .done(let r): return out(["\(t.verb) \(t.line(r))"], json: t.json(r), changed: true)
-        case .unchanged(let task):
-            return out(["Unchanged \(task.id) · \(task.title)"], json: .object(JSONObject([("unchanged", TaskJSON.value(task, zone: zone))])))
-        case .bulk(let b):
-            let where_: String
-            if case .filter(let f) = target { where_ = "where " + s.source.rawText(f.range) } else { where_ = "" }
-            let skippedJSON = JSONValue.array(b.skipped.map { .object(JSONObject([("id", .number(JSONNumber($0.task.id))),
-                                                                                   ("reason", .string(diagnostic($0.error, s, at: target.range).message))])) })
-            guard !b.empty else {
-                return out(["Nothing matches \(where_); nothing changed"],
-                           json: .object(JSONObject([("bulk", .string(t.name)), ("results", .array([])), ("skipped", .array([]))])))
-            }
-            // R-TASK-5: a bulk action prints everything it changed, and is one step.
-            var lines = ["\(t.verb) \(Session.tasks(b.done.count)) \(where_):"]
-            if b.done.isEmpty { lines = ["Nothing changed \(where_)"] }
-            lines += b.done.map { "  " + t.line($0) }
-            lines += b.skipped.map { "  skipped \($0.task.id) · \($0.task.title): \(diagnostic($0.error, s, at: target.range).message)" }
-            if b.unchanged > 0 { lines.append("  \(Session.tasks(b.unchanged)) already so") }
-            let json = JSONValue.object(JSONObject([
-                ("bulk", .string(t.name)), ("results", .array(b.done.map(t.json))), ("skipped", skippedJSON),
-            ]))
-            return out(lines, json: json, changed: b.changed)
-        }
-    }
-
-    package static func tasks(_ n: Int) -> String { n == 1 ? "1 task" : "\(n) tasks" }
-
-    /// `{"updated": task}`, the JSON of most edits.
-    package func updatedJSON(_ t: Task) -> JSONValue { .object(JSONObject([("updated", TaskJSON.value(t, zone: zone))])) }
 
     // MARK: complete, reopen, delete
 
@@ -237,18 +125,6 @@ extension Session {
         return act(s, target, dueText("Rescheduled", "reschedule")) { (sel) throws(DomainError) in try engine.reschedule(sel, to: picked) }
     }
 
-    /// A date phrase that must be read whole.
-    package func wholeDate(_ value: TextArg, _ s: Statement, help: String? = nil) -> Result<Due, Diagnostic> {
-        let file = s.source.file
-        let words = value.text.split(separator: " ").map(String.init)
-        switch DatePhrase.resolve(words, in: dateContext) {
-        case .success(let (r, used)) where used == words.count: return .success(r.due)
-        case .success: return .failure(Catalog.badDate(value.text, range: value.range, file: file, help: help))
-        case .failure(let e):
-            return .failure(Catalog.wholeDate(e, range: value.range, file: file))
-        }
-    }
-
     /// R-VIEW-4: moving into a due group reschedules and keeps the time of day.
     package func runMove(_ s: Statement, _ target: TaskTarget, _ groupText: TextArg) -> CommandOutput {
         guard let group = DueGroup(words: groupText.text) else {
@@ -256,8 +132,6 @@ extension Session {
             return .error(Catalog.notADueGroup(groupText.text, range: groupText.range, file: s.source.file, candidates: names))
         }
         let words = ErrorWords(target: target.describe)
-        // Nothing moves into Overdue, whatever the target.
-        if group == .overdue { return .error(diagnostic(.cannotMove(.intoOverdue), s, at: groupText.range, words: words)) }
         return act(s, target, dueText("Moved", "move to \(group.rawValue)"), range: { e in
             if case .cannotMove = e { return groupText.range }
             return nil

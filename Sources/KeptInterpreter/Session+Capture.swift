@@ -13,36 +13,6 @@ extension Session {
         return Diagnostic(code: e.code, message: e.message, file: s.source.file, range: r, label: e.label, help: e.help)
     }
 
-    /// Parses a capture line and checks it against the store (the project, the status, the
-    /// parent); an error points at the token it is about.
-    package func draft(_ s: Statement, _ line: TextArg, natural: Bool, explain: Bool = false, parent: Int? = nil) -> Result<TaskDraft, Diagnostic> {
-        switch QuickAdd.parse(line.text, in: dateContext, natural: natural, explain: explain) {
-        case .failure(let e): return .failure(diagnostic(e, line, s))
-        case .success(let d):
-            do {
-                return .success(try engine.checked(d, parent: parent))
-            } catch {
-                return .failure(diagnostic(error, s, at: draftRange(error, d, line)))
-            }
-        }
-    }
-
-    /// The range of the token an error about a draft is about.
-    package func draftRange(_ e: DomainError, _ d: TaskDraft, _ line: TextArg) -> SourceRange {
-        func token(_ kind: CaptureToken.Kind) -> SourceRange {
-            let tok = d.tokens.first { $0.kind == kind }
-            return SourceRange(start: line.range.start + (tok?.start ?? 0), end: line.range.start + (tok?.end ?? line.text.utf8.count))
-        }
-        switch e {
-        case .unknownProject, .archivedProject:
-            let (a, b) = d.projectRange ?? (0, line.text.utf8.count)
-            return SourceRange(start: line.range.start + a, end: line.range.start + b)
-        case .unknownStatus: return token(.status)
-        case .noTask: return token(.parent)
-        default: return line.range
-        }
-    }
-
     package func runAdd(_ s: Statement, _ line: TextArg, natural: Bool, parent: Int? = nil) -> CommandOutput {
         let d: TaskDraft
         switch draft(s, line, natural: natural, parent: parent) {
@@ -73,10 +43,8 @@ extension Session {
         case .success(let x): d = x
         case .failure(let e):
             // A title-less line still shows its tokens: parse explores, it files nothing.
-            if e.code == .E0208, case .success(let x) = QuickAdd.parse(line.text + " x", in: dateContext) {
-                var y = x
-                y.title = ""
-                return parseOutput(y)
+            if e.code == .E0208, case .success(let x) = QuickAdd.parse(line.text, in: dateContext, untitled: true) {
+                return parseOutput(x)
             }
             return .error(e)
         }

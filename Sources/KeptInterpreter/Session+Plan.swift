@@ -112,74 +112,35 @@ extension Session {
         case .success(let x): t = x
         case .failure(let d): return .error(d)
         }
-        guard t.isOpen else {
-            return .error(Catalog.notInPlan(t, range: ref.range, file: s.source.file, why: "only open tasks are planned"))
-        }
-        let v = planView(nil, limit: nil)
-        guard let row = SmartPlan.row(of: t.id, in: v.input.index) else {
-            return .error(Catalog.notInPlan(t, range: ref.range, file: s.source.file, why: "not in the store's columns"))
-        }
-        let p = v.plan
-        let sections: [(PlanSection, [PlanRow])] = [(.top3, p.top3), (.quickWins, p.quickWins), (.rest, p.rest)]
-        let flat = p.top3 + p.quickWins + p.rest
-        guard let at = flat.firstIndex(where: { $0.id == t.id }) else {
-            return .error(Catalog.notInPlan(t, range: ref.range, file: s.source.file, why: "not in any section"))
-        }
-        var section = PlanSection.rest
-        var position = 0
-        var size = 0
-        var base = 0
-        for (name, rows) in sections {
-            if at < base + rows.count {
-                section = name
-                position = at - base + 1
-                size = rows.count
-                break
-            }
-            base += rows.count
-        }
-        let x = SmartPlan.input(of: row, v.input)
-        let terms = v.input.urgency.terms(x)
-        let score = v.input.urgency.score(x)
-        let sectionName = section == .rest && p.top3.isEmpty && p.quickWinCount == 0 ? "All tasks" : section.rawValue
-        var lines = ["\(t.id) · \(t.title) · \(sectionName), \(section == .top3 ? "seat" : "row") \(position) of \(size) · score \(Urgency.text(score))"]
-        let nameWidth = terms.map(\.name.count).max() ?? 0
-        for term in terms {
+        let w: PlanPlace
+        do { w = try engine.why(t.id) } catch { return .error(diagnostic(error, s, at: ref.range)) }
+        var lines = ["\(t.id) · \(t.title) · \(w.sectionName), \(w.section == .top3 ? "seat" : "row") \(w.position) of \(w.size) · score \(Urgency.text(w.score))"]
+        let nameWidth = w.terms.map(\.name.count).max() ?? 0
+        for term in w.terms {
             var line = "  " + term.name + String(repeating: " ", count: nameWidth - term.name.count)
             line += "  " + Urgency.text(term.value, digits: 2) + " × " + UrgencyWeights.text(term.weight) + " = " + Urgency.text(term.points)
             if let note = termNote(term.name, t) { line += "  (\(note))" }
             lines.append(line)
         }
-        if let h = t.heldUntil, h > today {
+        if let h = w.heldUntil {
             lines.append("held by Not today until \(TimeText.shortDate(h)): out of Top 3 and Quick wins")
         }
-        func neighbour(_ k: Int) -> String {
-            guard k >= 0, k < flat.count, let n = store.task(atRow: flat[k].row) else { return "nothing" }
-            return "\(n.id) · \(n.title) (score \(Urgency.text(flat[k].score)))"
+        func neighbour(_ n: PlanNeighbour?) -> String {
+            guard let n, let task = n.task else { return "nothing" }
+            return "\(task.id) · \(task.title) (score \(Urgency.text(n.score)))"
         }
-        lines.append("above: " + neighbour(at - 1))
-        lines.append("below: " + neighbour(at + 1))
+        lines.append("above: " + neighbour(w.above))
+        lines.append("below: " + neighbour(w.below))
         let json = JSONValue.object(JSONObject([
             ("id", .number(JSONNumber(t.id))),
-            ("score", Session.decimal(score, 2)),
-            ("section", .string(sectionName)),
-            ("position", .number(JSONNumber(position))),
-            ("terms", .array(terms.map(Session.termJSON))),
-            ("above", at > 0 ? .number(JSONNumber(flat[at - 1].id)) : .null),
-            ("below", at + 1 < flat.count ? .number(JSONNumber(flat[at + 1].id)) : .null),
+            ("score", Session.decimal(w.score, 2)),
+            ("section", .string(w.sectionName)),
+            ("position", .number(JSONNumber(w.position))),
+            ("terms", .array(w.terms.map(Session.termJSON))),
+            ("above", w.above.map { .number(JSONNumber($0.id)) } ?? .null),
+            ("below", w.below.map { .number(JSONNumber($0.id)) } ?? .null),
         ]))
-        return out(lines, json: json, changed: v.stored)
-    }
-
-    /// A number rounded for JSON, as text shows it.
-    package static func decimal(_ x: Double, _ digits: Int) -> JSONValue {
-        .number(JSONNumber(validatedText: Urgency.text(x, digits: digits)))
-    }
-
-    package static func termJSON(_ term: UrgencyTerm) -> JSONValue {
-        let o = JSONObject([("name", .string(term.name)), ("value", decimal(term.value, 3)),
-                            ("weight", .number(JSONNumber(term.weight) ?? JSONNumber(0)))])
-        return .object(o)
+        return out(lines, json: json, changed: w.stored)
     }
 
     /// What a term stands for on this task, in a user's words.
@@ -293,21 +254,5 @@ extension Session {
                 return .error(diagnostic(error, s, at: newRef.range))
             }
         }
-    }
-
-    /// The pick a reference names (R-PLAN-7): an id, or a title matched among the picks first
-    /// (open or finished today), so a pick titled like another open task is still found; two
-    /// picks of one title are ambiguous, with both as candidates. A title no pick has is
-    /// looked up among the open tasks, so the error says what it matches.
-    package func resolvePick(_ ref: TaskRef, _ s: Statement, picks: [Int]) -> Result<Task, Diagnostic> {
-        guard case .title(let title, let r) = ref else { return resolve(ref, s, scope: .open) }
-        let matches = picks.compactMap { store.task($0) }.filter { $0.title == title }
-        if matches.count == 1, let t = matches.first { return .success(t) }
-        if matches.isEmpty { return resolve(ref, s, scope: .open) }
-        var d = Catalog.ambiguousTitle(title, ids: matches.map(\.id), range: r, file: s.source.file)
-        d.message = "\(matches.count) Top 3 picks are titled \"\(title)\""
-        let txt = text
-        d.notes = matches.map { "candidate: " + txt.summary($0) }
-        return .failure(d)
     }
 }

@@ -7,45 +7,6 @@ import KeptInterop
 import KeptSyntax
 
 extension Session {
-    /// What filters are bound against: the store's projects and saved filters, and now.
-    package var filterScope: FilterScope {
-        FilterScope(projects: store.projects.map(\.name), saved: store.filters, dates: dateContext, clock: filterContext)
-    }
-
-    /// Stage one: a filter's syntax, with no store and no clock.
-    package func parseFilter(_ f: FilterSource, _ s: Statement) -> Result<ParsedFilter, Diagnostic> {
-        var p = FilterParser(source: s.source, tokens: f.tokens, range: f.start..<f.end)
-        do throws(Diagnostic) {
-            return .success(try p.parseWhole())
-        } catch {
-            return .failure(error)
-        }
-    }
-
-    /// Stages one and two: a statement's one filter, read and bound against the store and now;
-    /// nil when there is none. A comma list is refused here (only `list` takes one), and so is
-    /// a filter over deleted tasks unless `deleted` says the statement shows them.
-    package func bindFilter(_ f: FilterSource?, _ s: Statement, deleted: Bool = false) -> Result<FilterExpr?, Diagnostic> {
-        guard let f else { return .success(nil) }
-        if let k = ListClauseParser.commas(f.tokens, f.start..<f.end, source: s.source).first {
-            return .failure(Catalog.commaListHere(s.keyword.rawValue, range: f.tokens[k].range, file: s.source.file))
-        }
-        let parsed: ParsedFilter
-        switch parseFilter(f, s) {
-        case .success(let p): parsed = p
-        case .failure(let d): return .failure(d)
-        }
-        var b = FilterBinder(scope: filterScope, file: s.source.file)
-        do throws(Diagnostic) {
-            let e = try b.bindFilter(parsed.syntax)
-            if e.looksAtDeleted, !deleted { throw Catalog.deletedNotActionable(range: f.range, file: s.source.file) }
-            warnings += parsed.warnings
-            return .success(e)
-        } catch {
-            return .failure(error)
-        }
-    }
-
     package func select(_ expr: FilterExpr?) throws(RegexBudgetError) -> (matched: [Task], total: Int) { try engine.select(expr) }
     package func selectRows(_ expr: FilterExpr?) throws(RegexBudgetError) -> (matched: [Int], total: Int) { try engine.selectRows(expr) }
     package func matching(_ expr: FilterExpr, _ index: TaskIndex, _ fc: FilterContext) -> [Task] { engine.matching(expr, index, fc) }
@@ -53,68 +14,59 @@ extension Session {
     /// The error of a query whose patterns ran past their budget, under the pattern when the
     /// statement spells it (a saved filter's is under the statement).
     package func regexBudgetError(_ e: RegexBudgetError, _ s: Statement) -> Diagnostic {
-        let needle = Array("/\(e.pattern)/".utf8)
-        let b = s.source.bytes
-        var range = s.range
-        if needle.count <= b.count {
-            for k in 0...(b.count - needle.count) where b[k] == needle[0] && Array(b[k..<(k + needle.count)]) == needle {
-                range = SourceRange(start: s.source.range.start + k, end: s.source.range.start + k + needle.count)
-                break
-            }
-        }
+        let range = patterns.first { $0.pattern == e.pattern }?.range ?? s.range
         return Catalog.regexBudget(e.pattern, timedOut: e.timedOut, range: range, file: s.source.file)
     }
 
     /// `list`: a view or a filter, or a comma list of them, each its own section (Todoist's
     /// `list today, overdue`), with the clauses applying to every section.
-    package func runList(_ s: Statement, _ f: FilterSource?) -> CommandOutput {
-        var clauses = ListClauses()
-        if let f {
-            var cp = ListClauseParser(f, source: s.source)
-            do throws(Diagnostic) { clauses = try cp.parseListBody() } catch { return .error(error) }
+    package func runList(_ s: Statement, _ body: Result<ListClauses, Diagnostic>) -> CommandOutput {
+        let clauses: ListClauses
+        switch body {
+        case .success(let c): clauses = c
+        case .failure(let d): return .error(d)
         }
-        guard clauses.parts.count > 1, let f else {
-            return listSection(s, clauses.parts.first, f, clauses, head: nil)
-        }
-        var out = CommandOutput()
-        var sections: [JSONValue] = []
-        for part in clauses.parts {
-            let r = listSection(s, part, f, clauses, head: part.text)
-            if r.failed { return r }
-            if format == .json {
-                if let line = r.lines.first, var v = try? JSONParser.parse(line), case .object(var o) = v {
-                    o.members.insert(("filter", .string(part.text)), at: 0)
-                    v = .object(o)
-                    sections.append(v)
-                }
-            } else {
-                out.lines += r.lines
+        guard clauses.parts.count > 1 else {
+            switch listSection(s, clauses.parts.first, clauses, head: nil) {
+            case .success(let r): return out(r)
+            case .failure(let d): return .error(d)
             }
         }
-        if format == .json { out.lines = [JSONWriter.compact(.object(JSONObject([("sections", .array(sections))])))] }
-        return out
+        var lines: [String] = []
+        var sections: [JSONValue] = []
+        for part in clauses.parts {
+            switch listSection(s, part, clauses, head: part.text) {
+            case .failure(let d): return .error(d)
+            case .success(let r):
+                lines += r.lines
+                if case .object(var o) = r.json {
+                    o.members.insert(("filter", .string(part.text)), at: 0)
+                    sections.append(.object(o))
+                }
+            }
+        }
+        return out(lines, json: .object(JSONObject([("sections", .array(sections))])))
     }
 
     /// One list: a view, a filter, or every open task; a section of a comma list is headed by
     /// its filter as written.
-    package func listSection(_ s: Statement, _ part: ListPart?, _ f: FilterSource?, _ clauses: ListClauses, head named: String?) -> CommandOutput {
+    package func listSection(_ s: Statement, _ part: ListPart?, _ clauses: ListClauses, head named: String?) -> Result<Rendered, Diagnostic> {
         if let v = part?.view {
             var r = runView(v, clauses)
             if let named, format == .text, let first = r.lines.first, !first.lowercased().hasPrefix(named.lowercased()) {
                 r.lines[0] = named + " · " + first
             }
-            return r
+            return .success(r)
         }
         let expr: FilterExpr?
-        let source = part.map { p in f.map { FilterSource(tokens: $0.tokens, start: p.start, end: p.end, range: $0.tokens[p.start].range.union($0.tokens[p.end - 1].range)) } } ?? nil
-        switch bindFilter(source, s, deleted: true) {
+        switch bindFilter(part?.filter, s, deleted: true) {
         case .success(let e): expr = e
-        case .failure(let d): return .error(d)
+        case .failure(let d): return .failure(d)
         }
-        if let e = expr, e.looksAtDeleted { return runDeletedList(e, clauses, named) }
+        if let e = expr, e.looksAtDeleted { return .success(runDeletedList(e, clauses, named)) }
         let matched: [Task], total: Int
-        do throws(RegexBudgetError) { (matched, total) = try select(expr) } catch { return .error(regexBudgetError(error, s)) }
-        var ordered = order(matched, clauses)
+        do throws(RegexBudgetError) { (matched, total) = try select(expr) } catch { return .failure(regexBudgetError(error, s)) }
+        var ordered = engine.sorted(matched, by: clauses.order)
         if let n = clauses.limit { ordered = Array(ordered.prefix(n)) }
         var members: [(String, JSONValue)] = [("tasks", .array(ordered.map { TaskJSON.value($0, zone: zone) }))]
         if clauses.groupByDue { members.append(("groups", groupsJSON(ordered))) }
@@ -132,12 +84,12 @@ extension Session {
         }
         if let named { head = named + " · " + head }
         let body = clauses.groupByDue ? grouped(ordered) : text.rows(ordered)
-        return out([head] + body, json: json)
+        return .success(rendered([head] + body, json: json))
     }
 
     /// Deleted tasks through a filter: each one's uid and when it was deleted, the latest first;
     /// a deleted task keeps nothing else (docs/FILTERS.md, "Deleted tasks").
-    package func runDeletedList(_ e: FilterExpr, _ clauses: ListClauses, _ named: String?) -> CommandOutput {
+    package func runDeletedList(_ e: FilterExpr, _ clauses: ListClauses, _ named: String?) -> Rendered {
         let (matched, total) = engine.deleted(e)
         var rows = matched.sorted { ($0.deletedAt, $0.uid.description) > ($1.deletedAt, $1.uid.description) }
         if let n = clauses.limit { rows = Array(rows.prefix(n)) }
@@ -152,115 +104,38 @@ extension Session {
             ("shown", .number(JSONNumber(rows.count))),
             ("total", .number(JSONNumber(total))),
         ]))
-        return out([head] + lines, json: json)
+        return rendered([head] + lines, json: json)
     }
 
-    /// Tasks in the order the clauses ask for; creation order, and ties on id, otherwise.
-    package func order(_ tasks: [Task], _ c: ListClauses) -> [Task] {
-        guard !c.order.isEmpty else { return TaskOrder.creation(tasks) }
-        return tasks.sorted { a, b in
-            for (key, desc) in c.order {
-                let r: Int
-                switch key {
-                case .due:
-                    // Tasks without a due come last, whichever way.
-                    let x = a.due.map { $0.date.dayNumber * 1440 + ($0.time?.minuteOfDay ?? 1440) } ?? Int.max
-                    let y = b.due.map { $0.date.dayNumber * 1440 + ($0.time?.minuteOfDay ?? 1440) } ?? Int.max
-                    if x == y { continue }
-                    if x == Int.max || y == Int.max { return x < y }
-                    r = x < y ? -1 : 1
-                case .priority: r = a.priority == b.priority ? 0 : (a.priority < b.priority ? -1 : 1)
-                case .created: r = a.createdAt == b.createdAt ? 0 : (a.createdAt < b.createdAt ? -1 : 1)
-                case .title:
-                    let x = SearchText.fold(a.title), y = SearchText.fold(b.title)
-                    r = x == y ? 0 : (x < y ? -1 : 1)
-                case .id: r = a.id == b.id ? 0 : (a.id < b.id ? -1 : 1)
-                }
-                if r != 0 { return desc ? r > 0 : r < 0 }
-            }
-            return a.id < b.id
-        }
-    }
-
-    /// The due groups of R-VIEW-4, in order, each with its tasks; empty groups are left out.
-    package func groups(_ tasks: [Task]) -> [(group: DueGroup, tasks: [Task])] {
-        var buckets: [DueGroup: [Task]] = [:]
-        let fc = filterContext
-        let weekEnd = store.settings.day.endOfWeek(containing: today).dayNumber
-        for t in tasks { buckets[DueGroup.of(t, fc, weekEnd: weekEnd), default: []].append(t) }
-        return DueGroup.allCases.compactMap { g in buckets[g].flatMap { $0.isEmpty ? nil : (g, $0) } }
-    }
-
-    /// The groups as text: a header with its count, then its rows.
-    package func grouped(_ tasks: [Task]) -> [String] {
-        groups(tasks).flatMap { g in ["\(g.group.title) (\(g.tasks.count))"] + text.rows(g.tasks).map { "  " + $0 } }
-    }
-
-    /// The groups as JSON: `[{"group": "overdue", "title": "Overdue", "tasks": [ids]}…]`.
-    package func groupsJSON(_ tasks: [Task]) -> JSONValue {
-        .array(groups(tasks).map { g in
-            .object(JSONObject([("group", .string(g.group.rawValue)), ("title", .string(g.group.title)),
-                                ("tasks", .array(g.tasks.map { .number(JSONNumber($0.id)) }))]))
-        })
-    }
-
-    /// The views of R-VIEW-1 with their counts; Today and Next 7 days list overdue first and
-    /// end with what was done today (R-VIEW-2).
-    package func runView(_ v: ListView, _ c0: ListClauses) -> CommandOutput {
-        let fc = filterContext
-        var c = c0
-        // Views read by date unless asked otherwise.
-        if c.order.isEmpty, v != .archived, v != .doneToday { c.order = [(.due, false)] }
-        // One index for all the view's parts; no part reads text.
-        let index = store.columns(dayStart: store.settings.day.dayStart, withText: false, withSearch: false)
-        func match(_ e: FilterExpr) -> [Task] { matching(e, index, fc) }
-        let open = FilterExpr.term(.status(.open))
-        let doneToday = c.order.isEmpty ? TaskOrder.creation(match(.term(.doneToday))) : order(match(.term(.doneToday)), c)
-        var rows: [Task]
+    /// A view of R-VIEW-1 with its count; Today and Next 7 days end with what was done today
+    /// (R-VIEW-2).
+    package func runView(_ v: ListView, _ c: ListClauses) -> Rendered {
+        let r = engine.view(v, order: c.order, limit: c.limit)
+        let rows = r.tasks
         var head: String
-        var withDone = false
         switch v {
-        case .today, .next7:
-            let days = v == .today ? 1 : 7
-            let w = FilterExpr.term(.window(DayWindow(start: fc.today, end: fc.today + days)))
-            let overdue = order(match(.and([open, .term(.overdue)])), c)
-            let due = order(match(.and([open, w, .not(.term(.overdue))])), c)
-            rows = overdue + due
-            let name = v == .today ? "Today" : "Next 7 days"
-            head = "\(name) · \(Session.tasks(rows.count))"
-            if v == .today { head += " · \(doneToday.count) of \(doneToday.count + rows.count) done today" }
-            withDone = true
-        case .tomorrow:
-            rows = order(match(.and([open, .term(.window(DayWindow(start: fc.today + 1, end: fc.today + 2)))])), c)
-            head = "Tomorrow · \(Session.tasks(rows.count))"
-        case .all:
-            rows = order(match(open), c)
-            head = "All \(Session.tasks(rows.count))"
-        case .archived:
-            rows = order(match(.term(.status(.archived))), c)
-            head = "Archived · \(Session.tasks(rows.count))"
-        case .doneToday:
-            rows = doneToday
-            head = "Done today · \(Session.tasks(rows.count))"
+        case .today: head = "Today · \(Session.tasks(r.count)) · \(r.done.count) of \(r.done.count + r.count) done today"
+        case .next7: head = "Next 7 days · \(Session.tasks(r.count))"
+        case .tomorrow: head = "Tomorrow · \(Session.tasks(r.count))"
+        case .all: head = "All \(Session.tasks(r.count))"
+        case .archived: head = "Archived · \(Session.tasks(r.count))"
+        case .doneToday: head = "Done today · \(Session.tasks(r.count))"
         }
-        if let n = c.limit, n < rows.count {
-            head += " · showing \(n)"
-            rows = Array(rows.prefix(n))
-        }
+        if rows.count < r.count { head += " · showing \(rows.count)" }
         var lines = [head] + (c.groupByDue ? grouped(rows) : text.rows(rows))
-        if withDone, !doneToday.isEmpty {
-            lines.append("Done (\(doneToday.count))")
-            lines += text.rows(doneToday).map { "  " + $0 }
+        if !r.done.isEmpty {
+            lines.append("Done (\(r.done.count))")
+            lines += text.rows(r.done).map { "  " + $0 }
         }
         var members: [(String, JSONValue)] = [
             ("view", .string(v.rawValue)),
             ("tasks", .array(rows.map { TaskJSON.value($0, zone: zone) })),
-            ("done", .array((withDone ? doneToday : []).map { TaskJSON.value($0, zone: zone) })),
+            ("done", .array(r.done.map { TaskJSON.value($0, zone: zone) })),
         ]
         if c.groupByDue { members.append(("groups", groupsJSON(rows))) }
         members.append(("shown", .number(JSONNumber(rows.count))))
         let json = JSONValue.object(JSONObject(members))
-        return out(lines, json: json)
+        return rendered(lines, json: json)
     }
 
     package func runCount(_ s: Statement, _ f: FilterSource?) -> CommandOutput {
@@ -290,7 +165,7 @@ extension Session {
     /// with its bytes in the filter; its warnings as diagnostics.
     package func runParseFilter(_ s: Statement, _ f: FilterSource) -> CommandOutput {
         let parsed: ParsedFilter
-        switch parseFilter(f, s) {
+        switch f.parsed {
         case .success(let p): parsed = p
         case .failure(let d): return .error(d)
         }

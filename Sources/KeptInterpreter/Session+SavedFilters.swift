@@ -25,11 +25,8 @@ extension Session {
         others.append(SavedFilter(name: name.text, filter: text))
         // Its syntax is read first, with no store and no clock; then it is bound against the
         // store, as every use of it will be.
-        if let k = ListClauseParser.commas(f.tokens, f.start..<f.end, source: s.source).first {
-            return .error(Catalog.commaListHere("filter", range: f.tokens[k].range, file: s.source.file))
-        }
         let parsed: ParsedFilter
-        switch parseFilter(f, s) {
+        switch f.parsed {
         case .success(let p): parsed = p
         case .failure(let d): return .error(d)
         }

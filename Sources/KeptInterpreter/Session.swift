@@ -34,6 +34,9 @@ public final class Session {
     package var confirmed = false
     /// The warnings the statement's filters gave (W0001), reported with its output.
     package var warnings: [Diagnostic] = []
+    /// The patterns of the statement's filters, as bound, and where each is written: where an
+    /// error about a pattern that ran past its budget points.
+    package var patterns: [(pattern: String, range: SourceRange)] = []
 
     public init(engine: Engine, format: OutputFormat = .text, commits: CommitPolicy = .eachStatement) {
         self.engine = engine
@@ -91,7 +94,6 @@ public final class Session {
         engine.replaceStore(s)
     }
 
-
     // MARK: running
 
     /// Parses and runs one statement; `confirmed` is the user's yes to a question it asked.
@@ -110,6 +112,7 @@ public final class Session {
             return CommandOutput(diagnostics: [d])
         }
         warnings = []
+        patterns = []
         var out = displayed(execute(stmt))
         out.diagnostics = warnings + out.diagnostics
         // A read that found damage fails the statement, whatever it printed from what was sound:
@@ -165,23 +168,6 @@ public final class Session {
 
     /// The diagnostic of a store that could not be committed.
     public static func diagnostic(_ e: StoreError) -> Diagnostic { Catalog.store(e) }
-
-    /// What a statement prints, as it reaches a terminal or a transcript: in text, control
-    /// characters of user text are escaped here, once for every statement (DisplayText); JSON
-    /// keeps the text as it is, and so does a file's text (CommandOutput.verbatim). Diagnostics
-    /// escape their own text (Diagnostic.init).
-    package func displayed(_ r: CommandOutput) -> CommandOutput {
-        guard format == .text, !r.verbatim else { return r }
-        var o = r
-        o.lines = r.lines.map(DisplayText.escaped)
-        if var q = r.confirmation {
-            q.question = DisplayText.escaped(q.question)
-            q.details = q.details.map(DisplayText.escaped)
-            q.declined = q.declined.map(DisplayText.escaped)
-            o.confirmation = q
-        }
-        return o
-    }
 
     /// Runs a parsed statement. Each statement kind goes to the module that owns it.
     public func execute(_ s: Statement) -> CommandOutput {
@@ -252,14 +238,6 @@ public final class Session {
         var step = Engine.StepChanges()
         engine.stage(changes, into: &step)
         engine.record(step, summary: summary)
-    }
-
-    /// One line of output, text or JSON by the format.
-    package func out(_ text: @autoclosure () -> [String], json: @autoclosure () -> JSONValue, changed: Bool = false) -> CommandOutput {
-        switch format {
-        case .text: return CommandOutput(lines: text(), changed: changed)
-        case .json: return CommandOutput(lines: [JSONWriter.compact(json())], changed: changed)
-        }
     }
 }
 

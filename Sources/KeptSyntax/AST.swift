@@ -104,19 +104,16 @@ public struct TextArg: Sendable, Equatable {
     }
 }
 
-/// A filter's tokens: the statement's, from `start` to before `end` (where what follows the
-/// filter is: the end of the statement, or the `)` of `where (…)`, or a plan's `limit`). Parsed
-/// and bound when the statement runs (docs/FILTERS.md, "Stages").
+/// A filter as the parser read it, in the statement's one pass (docs/FILTERS.md, "Stages"): its
+/// syntax tree with the warnings its words gave, or the error that stopped it, and the range it
+/// covers. An error is reported when the statement runs, after those of its other parts, and
+/// the warnings with the statement's output.
 public struct FilterSource: Sendable {
-    public var tokens: [Token]
-    public var start: Int
-    public var end: Int
+    public var parsed: Result<ParsedFilter, Diagnostic>
     public var range: SourceRange
 
-    public init(tokens: [Token], start: Int, end: Int? = nil, range: SourceRange) {
-        self.tokens = tokens
-        self.start = start
-        self.end = end ?? tokens.count - 1
+    public init(parsed: Result<ParsedFilter, Diagnostic>, range: SourceRange) {
+        self.parsed = parsed
         self.range = range
     }
 }
@@ -138,7 +135,8 @@ public enum StatementKind: Sendable {
     case repeatPreview(TextArg)
     case rrule(TextArg)
     case show(TaskRef, field: TextArg?)
-    case list(FilterSource?)
+    /// `list` and its parts and clauses, or the error that stopped them (reported when it runs).
+    case list(Result<ListClauses, Diagnostic>)
     case filterDefine(TextArg, FilterSource)
     case filterStar(TextArg, Bool)
     case filterDelete(TextArg)

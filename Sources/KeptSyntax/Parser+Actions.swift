@@ -153,7 +153,7 @@ extension Parser {
         if k == open + 1 { throw Catalog.whereWithoutFilter(w, file: file, command: command) }
         let range = tokens[open].range.union(close.range)
         pos = k + 1
-        return .filter(FilterSource(tokens: tokens, start: open, end: k + 1, range: range))
+        return .filter(filter(open, k + 1, range: range, commas: keyword?.rawValue))
     }
 }
 

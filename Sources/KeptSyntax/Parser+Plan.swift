@@ -48,7 +48,7 @@ extension Parser {
             throw Catalog.badPlanLimit(tokens[end], file: file)
         }
         if filterEnd > pos {
-            r.filter = FilterSource(tokens: tokens, start: pos, end: filterEnd, range: tokens[pos].range.union(tokens[filterEnd - 1].range))
+            r.filter = filter(pos, filterEnd, range: tokens[pos].range.union(tokens[filterEnd - 1].range), commas: keyword?.rawValue)
         }
         pos = end
         return r

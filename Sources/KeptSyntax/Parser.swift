@@ -10,6 +10,8 @@ public struct Parser {
     package var tokens: [Token]
     package var pos = 0
     package var diagnostics: [Diagnostic] = []
+    /// The statement's command, which an error about a comma list names.
+    package var keyword: Keyword? = nil
 
     package var file: SourceFile { source.file }
 
@@ -92,6 +94,7 @@ public struct Parser {
             throw Catalog.unknownCommand(first, file: file, candidates: Keyword.commands.map(\.rawValue))
         }
         _ = advance()
+        keyword = kw
         let kind: StatementKind
         switch kw {
         case .now: kind = parseNowStmt()
@@ -201,7 +204,7 @@ public struct Parser {
     package mutating func parseParseStmt() throws(Diagnostic) -> StatementKind {
         if peek.isWord("filter"), tokens[min(pos + 1, tokens.count - 1)].kind != .end {
             _ = advance()
-            if let f = restAsFilter() { return .parseFilter(f) }
+            if let f = restAsFilter(commas: nil) { return .parseFilter(f) }
         }
         return .parse(try requireRest("a quick-add line", after: "parse", example: "parse Call mom @tomorrow 6pm"))
     }
@@ -282,7 +285,7 @@ public struct Parser {
                                        help: "filter NAME = FILTER saves one; filter star|unstar|delete|rename|move changes one")
             }
             _ = advance()
-            guard let f = restAsFilter() else { throw Catalog.expected("a filter", after: "=", at: peek, file: file) }
+            guard let f = restAsFilter(commas: "filter") else { throw Catalog.expected("a filter", after: "=", at: peek, file: file) }
             return .filterDefine(n, f)
         }
     }
@@ -322,8 +325,11 @@ public struct Parser {
     }
 
     /// list_stmt ::= "list" list_body ;
-    package mutating func parseListStmt() -> FilterSource? {
-        restAsFilter()
+    package mutating func parseListStmt() -> Result<ListClauses, Diagnostic> {
+        guard !atEnd else { return .success(ListClauses()) }
+        var cp = ListClauseParser(source: source, tokens: tokens, range: pos..<(tokens.count - 1))
+        pos = tokens.count - 1
+        do throws(Diagnostic) { return .success(try cp.parseListBody()) } catch { return .failure(error) }
     }
 
     /// count_stmt ::= "count" [ filter ] ;
@@ -331,12 +337,33 @@ public struct Parser {
         restAsFilter()
     }
 
-    /// The remaining tokens, for a filter the session parses when it runs.
+    /// The remaining tokens as a filter.
     package mutating func restAsFilter() -> FilterSource? {
+        restAsFilter(commas: keyword?.rawValue)
+    }
+
+    /// The remaining tokens as a filter; `commas` names the statement a comma list is refused
+    /// for (nil: the filter parser says what a comma is).
+    package mutating func restAsFilter(commas statement: String?) -> FilterSource? {
         guard !atEnd else { return nil }
-        let src = FilterSource(tokens: tokens, start: pos, range: SourceRange(start: peek.range.start, end: source.range.end))
+        let f = filter(pos, tokens.count - 1, range: SourceRange(start: peek.range.start, end: source.range.end), commas: statement)
         pos = tokens.count - 1
-        return src
+        return f
+    }
+
+    /// `tokens[start..<end]` read as one filter (`tokens[end]` is what follows it). Only `list`
+    /// takes a comma list: elsewhere a comma outside parentheses and patterns is refused,
+    /// before anything else about the filter, naming `statement`.
+    package func filter(_ start: Int, _ end: Int, range: SourceRange, commas statement: String?) -> FilterSource {
+        if let statement, let k = ListClauseParser.commas(tokens, start..<end, source: source).first {
+            return FilterSource(parsed: .failure(Catalog.commaListHere(statement, range: tokens[k].range, file: file)), range: range)
+        }
+        var p = FilterParser(source: source, tokens: tokens, range: start..<end)
+        do throws(Diagnostic) {
+            return FilterSource(parsed: .success(try p.parseWhole()), range: range)
+        } catch {
+            return FilterSource(parsed: .failure(error), range: range)
+        }
     }
 
     /// complete_stmt ::= "complete" task_target ;

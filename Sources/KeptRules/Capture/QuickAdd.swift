@@ -135,9 +135,12 @@ public enum QuickAdd {
     }
 
     /// Parses one line. `natural` also reads a trailing date without `@` (R-CAP-4, `capture`).
-    public static func parse(_ line: String, in ctx: DateContext, natural: Bool = false, explain: Bool = false) -> Result<TaskDraft, CaptureError> {
+    /// `untitled` reads a line of tokens only (`parse`): no title is needed, and no last word
+    /// is taken for an unfinished one.
+    public static func parse(_ line: String, in ctx: DateContext, natural: Bool = false, explain: Bool = false,
+                             untitled: Bool = false) -> Result<TaskDraft, CaptureError> {
         let bytes = Array(line.utf8)
-        return bytes.withUnsafeBufferPointer { b in parse(b, in: ctx, natural: natural, explain: explain, tokens: true) }
+        return bytes.withUnsafeBufferPointer { b in parse(b, in: ctx, natural: natural, explain: explain, tokens: true, untitled: untitled) }
     }
 
     /// Parses one line given as UTF-8 bytes (the benchmark's and the REPL's path).
@@ -150,13 +153,14 @@ public enum QuickAdd {
         String(decoding: UnsafeBufferPointer(rebasing: b[s..<e]), as: UTF8.self)
     }
 
-    package static func parse(_ b: UnsafeBufferPointer<UInt8>, in ctx: DateContext, natural: Bool, explain: Bool, tokens wantTokens: Bool) -> Result<TaskDraft, CaptureError> {
+    package static func parse(_ b: UnsafeBufferPointer<UInt8>, in ctx: DateContext, natural: Bool, explain: Bool, tokens wantTokens: Bool,
+                              untitled: Bool = false) -> Result<TaskDraft, CaptureError> {
         let (ws, literalFrom) = words(b)
         var draft = TaskDraft()
         // The tags seen, so a line of 100,000 tags is read in linear time (issue 20).
         var tagSet = Set<String>()
         var keep = [Bool](repeating: true, count: ws.count)
-        let endsOpen = b.count > 0 && !isSpace(b[b.count - 1]) && literalFrom == nil
+        let endsOpen = !untitled && b.count > 0 && !isSpace(b[b.count - 1]) && literalFrom == nil
         var k = 0
         func err(_ code: DiagnosticCode, _ message: String, _ s: Int, _ e: Int, _ label: String, _ help: String? = nil) -> Result<TaskDraft, CaptureError> {
             .failure(CaptureError(code: code, message: message, start: s, end: e, label: label, help: help, tokens: draft.tokens, completion: draft.completion))
@@ -347,7 +351,7 @@ public enum QuickAdd {
             naturalDate(b, ws, &keep, &draft, ctx, explain: explain, tokens: wantTokens)
         }
         draft.title = title(b, ws, keep, literalFrom)
-        if draft.title.isEmpty {
+        if draft.title.isEmpty, !untitled {
             return err(.E0208, "the task has no title", 0, b.count, "only tokens here",
                        "write a title, or escape a token with '\\' to keep it as text")
         }

@@ -139,6 +139,7 @@ extension FilterParser {
             throw Catalog.unterminatedPattern(SourceRange(start: source.range.start + start, end: source.range.start + start + 1), file: file)
         }
         i += 1
+        let literal = SourceRange(start: source.range.start + start, end: source.range.start + i)
         var caseless = false
         var multiline = false
         while i < b.count, b[i] != 0x20, b[i] != UInt8(ascii: ")"), b[i] != UInt8(ascii: ",") {
@@ -161,7 +162,7 @@ extension FilterParser {
         }
         // Skip the tokens the pattern covered.
         while !atEnd, peek.range.start < stop { advance() }
-        return .regex(field, re)
+        return .regex(field, re, at: literal)
     }
 
     /// Where the `/pattern/flags` after a `~` ends, as a file offset: what a splitter of

@@ -55,7 +55,7 @@ extension TermKind {
         case .date(let f, let c, let v): return "\(f.rawValue) \(c.rawValue) \(v.described)"
         case .dateIn(let f, let w, let doneOnly): return doneOnly ? "done, completed in \(w.described)" : "\(f.rawValue) in \(w.described)"
         case .words(let ws, let quoted): return "search \"\(ws.joined(separator: " "))\"" + (quoted ? "" : " (bare words)")
-        case .regex(let f, let re): return "\(f.rawValue) ~ /\(re.pattern)/"
+        case .regex(let f, let re, _): return "\(f.rawValue) ~ /\(re.pattern)/"
         case .saved(let n): return "saved filter \(n)"
         }
     }

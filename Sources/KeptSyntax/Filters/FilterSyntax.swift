@@ -136,7 +136,8 @@ public enum TermKind: Sendable {
     /// Bare words and quoted text: every word must appear (R-FIL-3). `quoted` when written in
     /// quotes or after `search`.
     case words([String], quoted: Bool)
-    case regex(RegexField, RegexPattern)
+    /// `title ~ /re/i`; `at` is where `/re/` is written, the slashes included.
+    case regex(RegexField, RegexPattern, at: SourceRange)
     /// `filter:NAME`, expanded when bound.
     case saved(String)
 }

@@ -1,27 +1,17 @@
 // What `list` takes besides a filter: a view (`list today`), `order by`, `limit` and
-// `group by due` (docs/FILTERS.md, R-VIEW-1, R-VIEW-4). Read from the statement's tokens; the
-// filter is what stands before the first clause. Each parse function quotes its production.
+// `group by due` (docs/FILTERS.md, R-VIEW-1, R-VIEW-4). Read from the statement's tokens with
+// the statement; each filter is what stands before a comma or the first clause, read to its
+// syntax as it is met. Each parse function quotes its production.
 
 import KeptRules
-
-/// The views of R-VIEW-1.
-public enum ListView: String, Sendable, CaseIterable {
-    case today, tomorrow, next7 = "next 7 days", all, archived, doneToday = "done today"
-}
-
-/// A sort key of `order by`.
-public enum OrderKey: String, Sendable, CaseIterable {
-    case due, priority, created, title, id
-}
 
 /// One filter or view of a list: `list today, overdue` has two (Todoist's comma form), each
 /// printed as its own section.
 public struct ListPart: Sendable {
     /// The view the part names, if it is one.
     public var view: ListView?
-    /// The part's tokens: `start..<end` of the statement's.
-    public var start: Int
-    public var end: Int
+    /// The part's filter, read, when it is no view.
+    public var filter: FilterSource?
     /// The part as written, for its section's head.
     public var text: String
 }
@@ -30,7 +20,7 @@ public struct ListPart: Sendable {
 public struct ListClauses: Sendable {
     /// The filters or views, in order; none for a plain `list`.
     public var parts: [ListPart] = []
-    public var order: [(key: OrderKey, descending: Bool)] = []
+    public var order: SortOrder = []
     public var limit: Int?
     public var groupByDue = false
 
@@ -46,10 +36,11 @@ public struct ListClauseParser {
 
     package var file: SourceFile { source.file }
 
-    public init(_ f: FilterSource, source: StatementSource) {
-        self.tokens = f.tokens
-        self.pos = f.start
-        self.end = f.end
+    /// A reader of `tokens[range]`; `range.upperBound` is the index of the token after the body.
+    public init(source: StatementSource, tokens: [Token], range: Range<Int>) {
+        self.tokens = tokens
+        self.pos = range.lowerBound
+        self.end = range.upperBound
         self.source = source
     }
 
@@ -125,9 +116,18 @@ public struct ListClauseParser {
     }
 
     /// list_part ::= list_view | filter ;
-    /// The filter itself is read when the list runs (Session+Query).
     package func parseListPart(_ from: Int, _ to: Int) -> ListPart {
-        ListPart(view: parseListView(from, to), start: from, end: to, text: source.rawText(tokens[from].range.union(tokens[to - 1].range)))
+        let range = tokens[from].range.union(tokens[to - 1].range)
+        let view = parseListView(from, to)
+        var filter: FilterSource? = nil
+        if view == nil {
+            // A part's error is its section's: the sections before it still print their errors first.
+            var p = FilterParser(source: source, tokens: tokens, range: from..<to)
+            do throws(Diagnostic) { filter = FilterSource(parsed: .success(try p.parseWhole()), range: range) } catch {
+                filter = FilterSource(parsed: .failure(error), range: range)
+            }
+        }
+        return ListPart(view: view, filter: filter, text: source.rawText(range))
     }
 
     /// list_view ::= "today" | "tomorrow" | "next" "7" "days" | "all" | "archived" | "done" "today" ;

@@ -1,0 +1,89 @@
+// The views of R-VIEW-1 and R-VIEW-2, the sort orders of `order by` and the due groups of
+// R-VIEW-4, as queries with typed results: tasks in order, which the session renders. A view
+// reads one index of the store's columns, with no text.
+
+import KeptRules
+
+/// What a view holds (R-VIEW-1).
+public struct ViewList {
+    public var view: ListView
+    /// The rows in order, at most the limit: Today and Next 7 days list overdue tasks first.
+    public var tasks: [Task]
+    /// How many rows the view has before its limit.
+    public var count: Int
+    /// What was done today (R-VIEW-2): the Done section of Today and Next 7 days; empty for
+    /// the other views (Done today's own rows are `tasks`).
+    public var done: [Task]
+}
+
+extension Engine {
+    /// A view's tasks. Views read by date unless an order is given (Archived and Done today
+    /// in creation order).
+    public func view(_ v: ListView, order given: SortOrder, limit: Int?) -> ViewList {
+        let fc = filterContext
+        var order = given
+        if order.isEmpty, v != .archived, v != .doneToday { order = [(.due, false)] }
+        // One index for all the view's parts; no part reads text.
+        let index = store.columns(dayStart: store.settings.day.dayStart, withText: false, withSearch: false)
+        func match(_ e: FilterExpr) -> [Task] { sorted(matching(e, index, fc), by: order) }
+        let open = FilterExpr.term(.status(.open))
+        var rows: [Task]
+        var done: [Task] = []
+        switch v {
+        case .today, .next7:
+            // R-VIEW-1: overdue first, then what is due in the window; R-VIEW-2: what was done today.
+            let days = v == .today ? 1 : 7
+            let w = FilterExpr.term(.window(DayWindow(start: fc.today, end: fc.today + days)))
+            rows = match(.and([open, .term(.overdue)])) + match(.and([open, w, .not(.term(.overdue))]))
+            done = match(.term(.doneToday))
+        case .tomorrow:
+            rows = match(.and([open, .term(.window(DayWindow(start: fc.today + 1, end: fc.today + 2)))]))
+        case .all:
+            rows = match(open)
+        case .archived:
+            rows = match(.term(.status(.archived)))
+        case .doneToday:
+            rows = match(.term(.doneToday))
+        }
+        let count = rows.count
+        if let n = limit, n < rows.count { rows = Array(rows.prefix(max(0, n))) }
+        return ViewList(view: v, tasks: rows, count: count, done: done)
+    }
+
+    /// Tasks in a sort order, key by key, ties on id; in creation order (ties on id) without one.
+    public func sorted(_ tasks: [Task], by order: SortOrder) -> [Task] {
+        guard !order.isEmpty else { return TaskOrder.creation(tasks) }
+        return tasks.sorted { a, b in
+            for (key, desc) in order {
+                let r: Int
+                switch key {
+                case .due:
+                    // Tasks without a due come last, whichever way.
+                    let x = a.due.map { $0.date.dayNumber * 1440 + ($0.time?.minuteOfDay ?? 1440) } ?? Int.max
+                    let y = b.due.map { $0.date.dayNumber * 1440 + ($0.time?.minuteOfDay ?? 1440) } ?? Int.max
+                    if x == y { continue }
+                    if x == Int.max || y == Int.max { return x < y }
+                    r = x < y ? -1 : 1
+                case .priority: r = a.priority == b.priority ? 0 : (a.priority < b.priority ? -1 : 1)
+                case .created: r = a.createdAt == b.createdAt ? 0 : (a.createdAt < b.createdAt ? -1 : 1)
+                case .title:
+                    let x = SearchText.fold(a.title), y = SearchText.fold(b.title)
+                    r = x == y ? 0 : (x < y ? -1 : 1)
+                case .id: r = a.id == b.id ? 0 : (a.id < b.id ? -1 : 1)
+                }
+                if r != 0 { return desc ? r > 0 : r < 0 }
+            }
+            return a.id < b.id
+        }
+    }
+
+    /// The due groups of R-VIEW-4, in order, each with its tasks in the order given; empty
+    /// groups are left out.
+    public func dueGroups(_ tasks: [Task]) -> [(group: DueGroup, tasks: [Task])] {
+        var buckets: [DueGroup: [Task]] = [:]
+        let fc = filterContext
+        let weekEnd = store.settings.day.endOfWeek(containing: today).dayNumber
+        for t in tasks { buckets[DueGroup.of(t, fc, weekEnd: weekEnd), default: []].append(t) }
+        return DueGroup.allCases.compactMap { g in buckets[g].flatMap { $0.isEmpty ? nil : (g, $0) } }
+    }
+}

@@ -1,0 +1,117 @@
+// The render stage (docs/ARCHITECTURE.md): what the engine returned, as text or JSON in the
+// session's format. An action's outcome (one task, unchanged, or a bulk action's results), the
+// due groups, plan numbers, and the escaping every statement's text gets. The engine's errors
+// are rendered by Session+DomainErrors.
+
+import KeptRules
+import KeptDomain
+import KeptInterop
+import KeptSyntax
+
+/// How one action's results read: the verb that starts each line, and each result's line and JSON.
+package struct ActionText<R> {
+    package var verb: String
+    /// The action as a bulk action's JSON names it (`complete`, `set priority`).
+    package var name: String
+    package var line: (R) -> String
+    package var json: (R) -> JSONValue
+}
+
+extension Session {
+    /// What a statement prints, as it reaches a terminal or a transcript: in text, control
+    /// characters of user text are escaped here, once for every statement (DisplayText); JSON
+    /// keeps the text as it is, and so does a file's text (CommandOutput.verbatim). Diagnostics
+    /// escape their own text (Diagnostic.init).
+    package func displayed(_ r: CommandOutput) -> CommandOutput {
+        guard format == .text, !r.verbatim else { return r }
+        var o = r
+        o.lines = r.lines.map(DisplayText.escaped)
+        if var q = r.confirmation {
+            q.question = DisplayText.escaped(q.question)
+            q.details = q.details.map(DisplayText.escaped)
+            q.declined = q.declined.map(DisplayText.escaped)
+            o.confirmation = q
+        }
+        return o
+    }
+
+    /// What a statement prints, made in the session's format only: its lines in text, its
+    /// value in JSON. A comma list's sections are put together from these.
+    package struct Rendered {
+        package var lines: [String] = []
+        package var json: JSONValue = .null
+    }
+
+    package func rendered(_ text: @autoclosure () -> [String], json: @autoclosure () -> JSONValue) -> Rendered {
+        format == .text ? Rendered(lines: text()) : Rendered(json: json())
+    }
+
+    package func out(_ r: Rendered, changed: Bool = false) -> CommandOutput {
+        out(r.lines, json: r.json, changed: changed)
+    }
+
+    /// One line of output, text or JSON by the format.
+    package func out(_ text: @autoclosure () -> [String], json: @autoclosure () -> JSONValue, changed: Bool = false) -> CommandOutput {
+        switch format {
+        case .text: return CommandOutput(lines: text(), changed: changed)
+        case .json: return CommandOutput(lines: [JSONWriter.compact(json())], changed: changed)
+        }
+    }
+
+    /// The text and JSON of an action's outcome.
+    package func render<R>(_ o: Outcome<R>, _ t: ActionText<R>, _ s: Statement, _ target: TaskTarget) -> CommandOutput {
+        switch o {
+        case .done(let r): return out(["\(t.verb) \(t.line(r))"], json: t.json(r), changed: true)
+        case .unchanged(let task):
+            return out(["Unchanged \(task.id) · \(task.title)"], json: .object(JSONObject([("unchanged", TaskJSON.value(task, zone: zone))])))
+        case .bulk(let b):
+            let where_: String
+            if case .filter(let f) = target { where_ = "where " + s.source.rawText(f.range) } else { where_ = "" }
+            let skippedJSON = JSONValue.array(b.skipped.map { .object(JSONObject([("id", .number(JSONNumber($0.task.id))),
+                                                                                   ("reason", .string(diagnostic($0.error, s, at: target.range).message))])) })
+            guard !b.empty else {
+                return out(["Nothing matches \(where_); nothing changed"],
+                           json: .object(JSONObject([("bulk", .string(t.name)), ("results", .array([])), ("skipped", .array([]))])))
+            }
+            // R-TASK-5: a bulk action prints everything it changed, and is one step.
+            var lines = ["\(t.verb) \(Session.tasks(b.done.count)) \(where_):"]
+            if b.done.isEmpty { lines = ["Nothing changed \(where_)"] }
+            lines += b.done.map { "  " + t.line($0) }
+            lines += b.skipped.map { "  skipped \($0.task.id) · \($0.task.title): \(diagnostic($0.error, s, at: target.range).message)" }
+            if b.unchanged > 0 { lines.append("  \(Session.tasks(b.unchanged)) already so") }
+            let json = JSONValue.object(JSONObject([
+                ("bulk", .string(t.name)), ("results", .array(b.done.map(t.json))), ("skipped", skippedJSON),
+            ]))
+            return out(lines, json: json, changed: b.changed)
+        }
+    }
+
+    package static func tasks(_ n: Int) -> String { n == 1 ? "1 task" : "\(n) tasks" }
+
+    /// `{"updated": task}`, the JSON of most edits.
+    package func updatedJSON(_ t: Task) -> JSONValue { .object(JSONObject([("updated", TaskJSON.value(t, zone: zone))])) }
+
+    /// The groups as text: a header with its count, then its rows.
+    package func grouped(_ tasks: [Task]) -> [String] {
+        engine.dueGroups(tasks).flatMap { g in ["\(g.group.title) (\(g.tasks.count))"] + text.rows(g.tasks).map { "  " + $0 } }
+    }
+
+    /// The groups as JSON: `[{"group": "overdue", "title": "Overdue", "tasks": [ids]}…]`.
+    package func groupsJSON(_ tasks: [Task]) -> JSONValue {
+        .array(engine.dueGroups(tasks).map { g in
+            .object(JSONObject([("group", .string(g.group.rawValue)), ("title", .string(g.group.title)),
+                                ("tasks", .array(g.tasks.map { .number(JSONNumber($0.id)) }))]))
+        })
+    }
+
+    /// A number rounded for JSON, as text shows it.
+    package static func decimal(_ x: Double, _ digits: Int) -> JSONValue {
+        .number(JSONNumber(validatedText: Urgency.text(x, digits: digits)))
+    }
+
+    package static func termJSON(_ term: UrgencyTerm) -> JSONValue {
+        let o = JSONObject([("name", .string(term.name)), ("value", decimal(term.value, 3)),
+                            ("weight", .number(JSONNumber(term.weight) ?? JSONNumber(0)))])
+        return .object(o)
+    }
+}
