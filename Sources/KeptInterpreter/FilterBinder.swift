@@ -174,7 +174,7 @@ public struct FilterBinder {
         switch v {
         case .phrase(let spec, let text):
             switch DatePhrase.resolve(spec, in: scope.dates) {
-            case .failure(let e): throw Catalog.dateInFilter(e, range: r, file: file, label: "not a date", help: e.help)
+            case .failure(let e): throw Catalog.dateInFilter(e, range: r, file: file, label: "not a date")
             case .success(let d):
                 guard let time = d.due.time else { return .day(d.due.date.dayNumber) }
                 _ = text

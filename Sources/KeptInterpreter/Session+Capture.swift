@@ -9,8 +9,7 @@ import KeptSyntax
 extension Session {
     /// Turns a capture error (byte offsets in the line) into a diagnostic in the file.
     package func diagnostic(_ e: CaptureError, _ line: TextArg, _ s: Statement) -> Diagnostic {
-        let r = SourceRange(start: line.range.start + e.start, end: line.range.start + e.end)
-        return Diagnostic(code: e.code, message: e.message, file: s.source.file, range: r, label: e.label, help: e.help)
+        Catalog.capture(e, lineStart: line.range.start, file: s.source.file)
     }
 
     /// Parses a capture line and checks it against the store (the project, the status, the
@@ -172,8 +171,7 @@ extension Session {
         switch DatePhrase.resolve(words, in: dateContext, explain: explain) {
         case .failure(let e):
             let r = e.word == 0 && !e.impossible ? range(0) : (e.impossible ? phrase.range : range(e.word))
-            return .error(Diagnostic(code: e.code, message: e.message, file: file, range: r,
-                                     label: e.label, help: e.help))
+            return .error(Catalog.datePhrase(e, range: r, file: file))
         case .success(let (r, used)):
             guard used == words.count else {
                 let rest = SourceRange(start: range(used).start, end: phrase.range.end)

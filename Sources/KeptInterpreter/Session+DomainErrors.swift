@@ -96,7 +96,7 @@ extension Session {
             return Catalog.wrongState("task \(id) is already archived", range: range, file: file, help: "'unarchive \(id)' brings it back")
         case .notArchived(let id): return Catalog.wrongState("task \(id) is not archived", range: range, file: file)
         case .notOpen(let id, let what):
-            let help = what == "not today" ? "Not today holds open tasks" : "\(what) works on open tasks; 'reopen \(id)' opens it again"
+            let help = what == .notToday ? "Not today holds open tasks" : "\(Catalog.words(what)) works on open tasks; 'reopen \(id)' opens it again"
             return Catalog.wrongState("task \(id) is not open", range: range, file: file, help: help)
         case .remindersCancelled(let id, let status):
             return Catalog.wrongState("task \(id) is \(status == .done ? "completed" : status.rawValue); its reminders are cancelled",

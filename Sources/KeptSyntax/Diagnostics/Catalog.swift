@@ -59,7 +59,7 @@ public enum Catalog {
 
     /// A run of digits past `Limits.largestNumber`.
     public static func numberTooLarge(_ text: String, range: SourceRange, file: SourceFile) -> Diagnostic {
-        Diagnostic(code: .E0007, message: Limits.numberTooLargeMessage(text), file: file, range: range,
+        Diagnostic(code: .E0007, message: numberTooLargeText(text), file: file, range: range,
                    label: "too large", help: "numbers go from 0 to \(Limits.grouped(Limits.largestNumber)) (docs/LIMITS.md)")
     }
 
@@ -195,12 +195,6 @@ public enum Catalog {
                    label: "expected \(expected)", help: help)
     }
 
-    /// Words that are not a whole date phrase where one is needed.
-    package static func wholeDate(_ e: DatePhraseError, range: SourceRange, file: SourceFile) -> Diagnostic {
-        Diagnostic(code: e.impossible ? .E0205 : .E0203, message: e.message, file: file, range: range,
-                   label: e.impossible ? "no such day" : "not a date phrase", help: e.help)
-    }
-
     /// A date or repeat token typed only in part.
     package static func unfinished(_ typed: String, completed: String, range: SourceRange, file: SourceFile) -> Diagnostic {
         Diagnostic(code: .E0203, message: "'\(typed)' is unfinished", file: file, range: range,
@@ -216,12 +210,6 @@ public enum Catalog {
     /// `repeat … next N` past the preview's limit.
     package static func badPreviewCount(_ n: String, range: SourceRange, file: SourceFile) -> Diagnostic {
         Diagnostic(code: .E0209, message: "'next \(n)' shows from 1 to \(Limits.repeatPreviewDates) dates", file: file, range: range, label: "too many")
-    }
-
-    /// A rule that no RRULE can say.
-    package static func noRRULE(_ rule: String, why: String, range: SourceRange, file: SourceFile) -> Diagnostic {
-        Diagnostic(code: .E0211, message: "'\(rule)' cannot be written as an RRULE", file: file, range: range,
-                   label: "no RRULE says this", notes: [why])
     }
 
     /// A date past 9999-12-31 or before 0001-01-01.
@@ -316,11 +304,6 @@ public enum Catalog {
 
     package static func badPattern(_ why: String, range: SourceRange, file: SourceFile) -> Diagnostic {
         Diagnostic(code: .E0212, message: "bad pattern: \(why)", file: file, range: range, label: "here")
-    }
-
-    /// A date phrase error at the words of a filter.
-    package static func dateInFilter(_ e: DatePhraseError, range: SourceRange, file: SourceFile, label: String, help: String?) -> Diagnostic {
-        Diagnostic(code: e.code, message: e.message, file: file, range: range, label: label, help: help)
     }
 
     /// A term about deleted tasks beside one about anything else (docs/FILTERS.md, "Deleted tasks").
@@ -485,9 +468,12 @@ public enum Catalog {
                    help: "'project delete \(name) move-to inbox' keeps them without a project; 'project delete \(name) delete-tasks' deletes them")
     }
 
-    package static func badReminderTime(_ text: String, range: SourceRange, file: SourceFile) -> Diagnostic {
-        Diagnostic(code: .E0315, message: "'\(text)' is not a reminder time", file: file, range: range, label: "not a preset or a date phrase",
-                   help: "presets: later today, in an hour, this evening, tomorrow morning, next week, in 1 month; or a date and time like fri 9am")
+    /// Words that are neither a preset nor a whole date phrase; a date that does not exist is
+    /// that date phrase's error, and another phrase's error lends its help.
+    package static func badReminderTime(_ text: String, range: SourceRange, file: SourceFile, dateError: DatePhraseError? = nil) -> Diagnostic {
+        if let e = dateError, e.impossible { return datePhrase(e, range: range, file: file) }
+        return Diagnostic(code: .E0315, message: "'\(text)' is not a reminder time", file: file, range: range, label: "not a preset or a date phrase",
+                          help: dateError.flatMap(help) ?? "presets: later today, in an hour, this evening, tomorrow morning, next week, in 1 month; or a date and time like fri 9am")
     }
 
     package static func reminderPassed(_ message: String, range: SourceRange, file: SourceFile, label: String, help: String? = nil) -> Diagnostic {
