@@ -16,7 +16,7 @@ public struct PlanView {
     /// Whether making the view stored a new snapshot or new picks.
     public var stored = false
     /// Set when the filter's patterns ran past their budget: the view is empty, and the
-    /// statement fails with E0226.
+    /// statement fails (docs/LIMITS.md).
     public var failure: RegexBudgetError? = nil
 }
 

@@ -265,16 +265,8 @@ public struct FilterBinder {
         }
     }
 
-    /// An error inside a saved filter, where the statement uses it: a cycle and the depth limit
-    /// as they are, anything else as "in saved filter NAME: …".
+    /// An error inside a saved filter, where the statement uses it (Catalog.inSavedFilter).
     package static func reported(_ d: Diagnostic, _ name: String, _ r: SourceRange, _ file: SourceFile) -> Diagnostic {
-        if d.code == .E0214 || d.code == .E0008 {
-            var x = d
-            x.file = file
-            x.range = r
-            x.secondary = []
-            return x
-        }
-        return Catalog.inSavedFilter(name, d, range: r, file: file)
+        Catalog.inSavedFilter(name, d, range: r, file: file)
     }
 }

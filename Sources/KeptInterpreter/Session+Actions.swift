@@ -66,7 +66,7 @@ extension Session {
         }
     }
 
-    /// The filter of a `where`, read and bound; a filter over deleted tasks picks nothing (E0231).
+    /// The filter of a `where`, read and bound; a filter over deleted tasks picks nothing (docs/FILTERS.md).
     package func compileTarget(_ f: FilterSource, _ s: Statement) -> Result<FilterExpr, Diagnostic> {
         bindFilter(f, s).map { $0 ?? .and([]) }
     }
@@ -76,7 +76,7 @@ extension Session {
         switch target {
         case .task(let ref): return resolve(ref, s, scope: scope).map { .task($0.id) }
         case .filter(let f):
-            // A pattern past its budget fails the bulk action before anything changes (E0226).
+            // A pattern past its budget fails the bulk action before anything changes (docs/LIMITS.md).
             return compileTarget(f, s).flatMap { e in
                 do throws(RegexBudgetError) {
                     return .success(.tasks(try engine.ids(matching: e), label: "where " + s.source.rawText(f.range)))
@@ -183,7 +183,7 @@ extension Session {
         return act(s, target, t) { (sel) throws(DomainError) in try engine.delete(sel) }
     }
 
-    /// What a bulk delete would take, as a question and as the E0318 error for a front end that
+    /// What a bulk delete would take, as a question and as the error for a front end that
     /// cannot ask.
     package func confirmDelete(_ s: Statement, _ f: FilterSource, _ ids: [Int]) -> CommandOutput {
         let where_ = "where " + s.source.rawText(f.range)

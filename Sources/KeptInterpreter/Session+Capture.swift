@@ -72,7 +72,7 @@ extension Session {
         case .success(let x): d = x
         case .failure(let e):
             // A title-less line still shows its tokens: parse explores, it files nothing.
-            if e.code == .E0208, case .success(let x) = QuickAdd.parse(line.text + " x", in: dateContext) {
+            if Catalog.saysNoTitle(e), case .success(let x) = QuickAdd.parse(line.text + " x", in: dateContext) {
                 var y = x
                 y.title = ""
                 return parseOutput(y)

@@ -32,7 +32,7 @@ public final class Session {
     public var pathPolicy: PathPolicy = .unrestricted
     /// True while a statement the user confirmed runs.
     package var confirmed = false
-    /// The warnings the statement's filters gave (W0001), reported with its output.
+    /// The warnings the statement's filters gave (a word that looks like an operator), reported with its output.
     package var warnings: [Diagnostic] = []
 
     public init(engine: Engine, format: OutputFormat = .text, commits: CommitPolicy = .eachStatement) {

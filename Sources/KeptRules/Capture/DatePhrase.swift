@@ -196,7 +196,7 @@ public enum DatePhrase {
         let today = ctx.today
         let rules = ctx.settings.day
         // Every date is worked out with checked arithmetic: one past 9999-12-31 (or before
-        // 0001-01-01) is refused (E0225), never clamped to the calendar's end.
+        // 0001-01-01) is refused (docs/LIMITS.md), never clamped to the calendar's end.
         func ok(_ d: CivilDate?, _ why: @autoclosure () -> String) -> Result<(CivilDate, String), DatePhraseError> {
             guard let d else { return .failure(.outOfCalendar()) }
             return .success((d, explain ? why() : ""))

@@ -454,7 +454,7 @@ public struct RepeatRuleParser {
     }
 
     /// The times of day as BYHOUR × BYMINUTE: every hour with every minute, so `9am and 5pm`
-    /// is a rule and `9am and 5:30pm` is not (E0218).
+    /// is a rule and `9am and 5:30pm` is not.
     package mutating func setTimes(_ times: [WallTime], _ r: inout RepeatRule) -> Bool {
         let hours = times.reduce(UInt32(0)) { $0 | UInt32(1) << UInt32($1.hour) }
         let minutes = times.reduce(UInt64(0)) { $0 | UInt64(1) << UInt64($1.minute) }

@@ -1,6 +1,6 @@
 // A task's repeat as stored: the rule, its anchor (R-REP-4), the rule's words and RRULE, and the
 // occurrences taken out (EXDATE) and added (RDATE) as iCalendar has them. The store's loader
-// refuses a repeat neither of whose texts reads (E0308); one made otherwise keeps its text and
+// refuses a repeat neither of whose texts reads (docs/STORE.md); one made otherwise keeps its text and
 // is written back as it was.
 
 /// A repeat as a task holds it.

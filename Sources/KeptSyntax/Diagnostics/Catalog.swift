@@ -19,6 +19,20 @@ public enum Catalog {
         DiagnosticCode(rawValue: code)?.summary
     }
 
+    // MARK: codes others ask about
+
+    /// The code of a run that wrote nothing because a statement failed (`kept help run` cites it).
+    public static var runNotWrittenCode: DiagnosticCode { .E0326 }
+
+    /// The code of a bulk delete a front end that cannot ask refuses (`--yes` cites it).
+    public static var unconfirmedDeleteCode: DiagnosticCode { .E0318 }
+
+    /// Whether a lexer's diagnostic is a string or a pattern never closed: the REPL reads on.
+    public static func isUnclosedQuote(_ d: Diagnostic) -> Bool { d.code == .E0001 }
+
+    /// Whether a diagnostic says a capture line left no title: `parse` still shows its tokens.
+    public static func saysNoTitle(_ d: Diagnostic) -> Bool { d.code == .E0208 }
+
     // MARK: E00xx lexical
 
     package static func unterminatedString(file: SourceFile, range: SourceRange) -> Diagnostic {
@@ -274,10 +288,15 @@ public enum Catalog {
         Diagnostic(code: .E0214, message: "saved filters refer to each other in a cycle: \(chain)", file: file, range: range, label: "this makes the cycle")
     }
 
-    /// A saved filter that no longer reads, reported where it is used.
+    /// An error inside a saved filter, reported where the statement uses it: a cycle and the
+    /// depth limit as they are, anything else as a saved filter that no longer reads.
     package static func inSavedFilter(_ name: String, _ d: Diagnostic, range: SourceRange, file: SourceFile) -> Diagnostic {
-        Diagnostic(code: d.code, message: "in saved filter '\(name)': \(d.message)", file: file, range: range,
-                   label: "this saved filter does not read", help: d.help)
+        if d.code == .E0214 || d.code == .E0008 {
+            return Diagnostic(code: d.code, severity: d.severity, message: d.message, file: file, range: range, label: d.label,
+                              notes: d.notes, help: d.help)
+        }
+        return Diagnostic(code: d.code, message: "in saved filter '\(name)': \(d.message)", file: file, range: range,
+                          label: "this saved filter does not read", help: d.help)
     }
 
     package static func badRange(_ text: String, range: SourceRange, file: SourceFile) -> Diagnostic {
@@ -442,6 +461,11 @@ public enum Catalog {
     /// A transcript's `@store` names a file that is not there.
     public static func noStoreFile(_ path: String, file: SourceFile, range: SourceRange) -> Diagnostic {
         Diagnostic(code: .E0308, message: "no store file '\(path)'", file: file, range: range)
+    }
+
+    /// `kept test PATH` where PATH holds no transcript.
+    public static func noScripts(_ path: String) -> Diagnostic {
+        Diagnostic(code: .E0309, message: "no .kept scripts at '\(path)'")
     }
 
     public static func scriptUnreadable(_ path: String, reason: String) -> Diagnostic {

@@ -31,7 +31,7 @@ public struct DiagnosticRenderer: Sendable {
         return "\(sev): \(d.message)"
     }
 
-    /// `file:line:col: error[E0207]: message; help: …`
+    /// `file:line:col: error[CODE]: message; help: …`
     public func short(_ d: Diagnostic) -> String {
         var s = ""
         if let file = d.file, let loc = d.location {
