@@ -260,7 +260,8 @@ extension Catalog {
     }
 
     public static func unknownFormat(_ name: String, range: SourceRange, file: SourceFile) -> Diagnostic {
-        Diagnostic(code: .E0602, message: "'\(name)' is not a format Kept reads or writes", file: file, range: range,
-                   label: "not a format", help: Suggestion.help(name, in: InteropFormat.names.map(\.0)) ?? "formats: tw, ics, jsonl, csv")
+        let m = didYouMean(name, in: InteropFormat.names.map(\.0), at: range, file: file)
+        return Diagnostic(code: .E0602, message: "'\(name)' is not a format Kept reads or writes", file: file, range: range,
+                          label: "not a format", help: m.help(else: "formats: tw, ics, jsonl, csv"), fixIts: m.fixIts)
     }
 }

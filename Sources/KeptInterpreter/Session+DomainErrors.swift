@@ -74,7 +74,7 @@ extension Session {
         case .noSavedFilter(let name, let known): return Catalog.noSavedFilter(name, range: range, file: file, known: known)
         case .savedFilterExists(let name): return Catalog.savedFilterExists(name, range: range, file: file)
         case .unknownSetting(let key, let known):
-            return Catalog.unknownSetting(Token(kind: .word, text: key, range: range), file: file, candidates: known)
+            return Catalog.unknownSetting(key, range: range, file: file, candidates: known)
         case .badSettingValue(let key, let value, let expected):
             return Catalog.badSettingValue(key, value: value, range: range, file: file, expected: expected)
         case .notInPlan(let t, let why): return Catalog.notInPlan(t, range: range, file: file, why: why)

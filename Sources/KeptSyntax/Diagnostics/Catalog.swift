@@ -83,39 +83,82 @@ public enum Catalog {
                    label: "one level too many", help: "parentheses, 'not', '-' and saved filters inside saved filters count together (docs/LIMITS.md)")
     }
 
+    // MARK: did you mean
+
+    /// A did-you-mean for a misspelled word: a fix-it when the word stands at its range (the
+    /// fix-it's title is then the diagnostic's help), else only the help line.
+    package struct DidYouMean {
+        package var help: String?
+        package var fixIts: [FixIt] = []
+
+        /// The help to give: none of its own with a fix-it (the fix-it's title is shown), the
+        /// did-you-mean, or `fallback` when nothing is near.
+        package func help(else fallback: String?) -> String? {
+            fixIts.isEmpty ? (help ?? fallback) : nil
+        }
+    }
+
+    /// The nearest candidate to `word`, as `did you mean 'SIGNword'?` and as a fix-it replacing
+    /// the word where `range` holds it (alone, after its sign, or inside quotes). A candidate
+    /// that would need quotes where the word has none is only said, not offered as a fix.
+    package static func didYouMean(_ word: String, in candidates: [String], at range: SourceRange?, file: SourceFile?,
+                                   sign: String = "") -> DidYouMean {
+        guard let near = Suggestion.nearest(word, in: candidates) else { return DidYouMean() }
+        let title = "did you mean '\(sign)\(near)'?"
+        guard let range, let file else { return DidYouMean(help: title) }
+        let text = file.text(range)
+        let n = word.utf8.count
+        var at: SourceRange? = nil
+        var quoted = false
+        if text == word {
+            at = range
+        } else if text.count >= 2, text.hasPrefix("\""), text.hasSuffix("\""), String(text.dropFirst().dropLast()) == word {
+            at = SourceRange(start: range.start + 1, end: range.end - 1)
+            quoted = true
+        } else if text.hasSuffix(word), range.end - n >= range.start {
+            at = SourceRange(start: range.end - n, end: range.end)
+        }
+        let plain = near.utf8.allSatisfy { $0 > 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "'") }
+        guard let at, quoted || plain else { return DidYouMean(help: title) }
+        return DidYouMean(fixIts: [FixIt(title: title, range: at, replacement: near)])
+    }
+
     // MARK: E01xx syntax
 
-    public static func unknownCommand(_ t: Token, file: SourceFile, candidates: [String]) -> Diagnostic {
-        Diagnostic(code: .E0101, message: "unknown command '\(t.text)'", file: file, range: t.range,
-                   label: "not a command", help: Suggestion.help(t.text, in: candidates) ?? "'help' lists the commands")
+    public static func unknownCommand(_ word: String, range: SourceRange, file: SourceFile, candidates: [String]) -> Diagnostic {
+        let m = didYouMean(word, in: candidates, at: range, file: file)
+        return Diagnostic(code: .E0101, message: "unknown command '\(word)'", file: file, range: range,
+                          label: "not a command", help: m.help(else: "'help' lists the commands"), fixIts: m.fixIts)
     }
 
-    public static func expected(_ what: String, after: String, at t: Token, file: SourceFile, help: String? = nil) -> Diagnostic {
-        let found = t.kind == .end ? "the end of the line" : "'\(t.text)'"
-        return Diagnostic(code: .E0102, message: "expected \(what) after '\(after)'", file: file,
-                          range: t.kind == .end ? SourceRange.at(t.range.start) : t.range,
-                          label: "found \(found)", help: help)
+    /// Something missing after a word: `found` is what stands there instead, nil at the end of
+    /// the line (`range` then marks where the line ends).
+    public static func expected(_ what: String, after: String, found: String?, range: SourceRange, file: SourceFile,
+                                help: String? = nil) -> Diagnostic {
+        Diagnostic(code: .E0102, message: "expected \(what) after '\(after)'", file: file,
+                   range: found == nil ? SourceRange.at(range.start) : range,
+                   label: "found \(found.map { "'\($0)'" } ?? "the end of the line")", help: help)
     }
 
-    public static func unexpected(_ t: Token, file: SourceFile, statement: String) -> Diagnostic {
-        Diagnostic(code: .E0103, message: "unexpected '\(t.text)' after a complete '\(statement)' statement",
-                   file: file, range: t.range, label: "not part of the statement")
+    public static func unexpected(_ word: String, range: SourceRange, file: SourceFile, statement: String) -> Diagnostic {
+        Diagnostic(code: .E0103, message: "unexpected '\(word)' after a complete '\(statement)' statement",
+                   file: file, range: range, label: "not part of the statement")
     }
 
-    public static func unknownSubcommand(_ t: Token, of command: String, file: SourceFile, candidates: [String]) -> Diagnostic {
-        Diagnostic(code: .E0104, message: "unknown subcommand '\(t.text)' of '\(command)'", file: file, range: t.range,
-                   label: "expected one of: \(candidates.joined(separator: ", "))",
-                   help: Suggestion.help(t.text, in: candidates))
+    public static func unknownSubcommand(_ word: String, range: SourceRange, of command: String, file: SourceFile, candidates: [String]) -> Diagnostic {
+        let m = didYouMean(word, in: candidates, at: range, file: file)
+        return Diagnostic(code: .E0104, message: "unknown subcommand '\(word)' of '\(command)'", file: file, range: range,
+                          label: "expected one of: \(candidates.joined(separator: ", "))", help: m.help(else: nil), fixIts: m.fixIts)
     }
 
     public static func unknownDirective(_ d: TranscriptDirective, file: SourceFile, candidates: [String]) -> Diagnostic {
-        Diagnostic(code: .E0105, message: "unknown directive '@\(d.name)'", file: file, range: d.range,
-                   label: "not a directive",
-                   help: Suggestion.nearest(d.name, in: candidates).map { "did you mean '@\($0)'?" })
+        let m = didYouMean(d.name, in: candidates, at: d.range, file: file, sign: "@")
+        return Diagnostic(code: .E0105, message: "unknown directive '@\(d.name)'", file: file, range: d.range,
+                          label: "not a directive", help: m.help(else: nil), fixIts: m.fixIts)
     }
 
-    package static func whereWithoutFilter(_ w: Token, file: SourceFile, command: String) -> Diagnostic {
-        Diagnostic(code: .E0107, message: "'where' needs a filter", file: file, range: w.range,
+    package static func whereWithoutFilter(range: SourceRange, file: SourceFile, command: String) -> Diagnostic {
+        Diagnostic(code: .E0107, message: "'where' needs a filter", file: file, range: range,
                    label: "no filter after this", help: "for example: \(command) where #errand; a bulk action never runs on every task by accident")
     }
 
@@ -135,20 +178,20 @@ public enum Catalog {
         Diagnostic(code: .E0103, message: "unexpected '\(word)' after the date '\(date)'", file: file, range: range, label: "not part of the date")
     }
 
-    /// A token after a complete filter.
-    public static func unexpectedInFilter(_ t: Token, file: SourceFile) -> Diagnostic {
-        Diagnostic(code: .E0103, message: "unexpected '\(t.text)' in the filter", file: file, range: t.range, label: "not part of the filter")
+    /// A word after a complete filter.
+    public static func unexpectedInFilter(_ word: String, range: SourceRange, file: SourceFile) -> Diagnostic {
+        Diagnostic(code: .E0103, message: "unexpected '\(word)' in the filter", file: file, range: range, label: "not part of the filter")
     }
 
-    /// A token after the clauses of a list.
-    package static func unexpectedAfterClauses(_ t: Token, file: SourceFile) -> Diagnostic {
-        Diagnostic(code: .E0103, message: "unexpected '\(t.text)' after the list's clauses", file: file, range: t.range,
+    /// A word after the clauses of a list.
+    package static func unexpectedAfterClauses(_ word: String, range: SourceRange, file: SourceFile) -> Diagnostic {
+        Diagnostic(code: .E0103, message: "unexpected '\(word)' after the list's clauses", file: file, range: range,
                    label: "not part of the list", help: "a filter comes before order by, limit and group by")
     }
 
     /// `group by` something other than due.
-    package static func groupByDueOnly(_ t: Token, file: SourceFile) -> Diagnostic {
-        Diagnostic(code: .E0104, message: "lists are grouped by due only", file: file, range: t.range, label: "expected 'due'", help: "group by due")
+    package static func groupByDueOnly(range: SourceRange, file: SourceFile) -> Diagnostic {
+        Diagnostic(code: .E0104, message: "lists are grouped by due only", file: file, range: range, label: "expected 'due'", help: "group by due")
     }
 
     /// `@format` with a value that is not a format.
@@ -163,9 +206,10 @@ public enum Catalog {
 
     // MARK: E02xx meaning
 
-    public static func unknownSetting(_ t: Token, file: SourceFile, candidates: [String]) -> Diagnostic {
-        Diagnostic(code: .E0201, message: "unknown setting '\(t.text)'", file: file, range: t.range,
-                   label: "not a setting", help: Suggestion.help(t.text, in: candidates) ?? "'set' lists the settings")
+    public static func unknownSetting(_ key: String, range: SourceRange, file: SourceFile, candidates: [String]) -> Diagnostic {
+        let m = didYouMean(key, in: candidates, at: range, file: file)
+        return Diagnostic(code: .E0201, message: "unknown setting '\(key)'", file: file, range: range,
+                          label: "not a setting", help: m.help(else: "'set' lists the settings"), fixIts: m.fixIts)
     }
 
     public static func badSettingValue(_ key: String, value: String, range: SourceRange, file: SourceFile, expected: String,
@@ -189,13 +233,22 @@ public enum Catalog {
     }
 
     public static func unknownProject(_ name: String, range: SourceRange, file: SourceFile, candidates: [String]) -> Diagnostic {
-        Diagnostic(code: .E0206, message: "unknown project '\(name)'", file: file, range: range, label: "no such project",
-                   help: Suggestion.help(name, in: candidates) ?? "create it first with 'project add \(name)'")
+        let m = didYouMean(name, in: candidates, at: range, file: file)
+        return Diagnostic(code: .E0206, message: "unknown project '\(name)'", file: file, range: range, label: "no such project",
+                          help: m.help(else: "create it first with 'project add \(name)'"), fixIts: m.fixIts)
     }
 
-    public static func unknownField(_ t: Token, file: SourceFile, candidates: [String], label: String = "not a task field") -> Diagnostic {
-        Diagnostic(code: .E0207, message: "unknown field '\(t.text)'", file: file, range: t.range, label: label,
-                   help: Suggestion.help(t.text, in: candidates))
+    public static func unknownField(_ field: String, range: SourceRange, file: SourceFile, candidates: [String],
+                                    label: String = "not a task field") -> Diagnostic {
+        let m = didYouMean(field, in: candidates, at: range, file: file)
+        return Diagnostic(code: .E0207, message: "unknown field '\(field)'", file: file, range: range, label: label,
+                          help: m.help(else: nil), fixIts: m.fixIts)
+    }
+
+    /// `set ID FIELD` with a field that is shown but not set (`id`, `created`).
+    package static func fieldNotSettable(_ field: String, range: SourceRange, file: SourceFile, settable: [String]) -> Diagnostic {
+        Diagnostic(code: .E0207, message: "field '\(field)' cannot be set", file: file, range: range, label: "not settable",
+                   help: "settable fields: \(settable.joined(separator: ", "))")
     }
 
     public static func emptyTitle(range: SourceRange, file: SourceFile) -> Diagnostic {
@@ -217,8 +270,9 @@ public enum Catalog {
 
     /// Words that name no due group.
     package static func notADueGroup(_ words: String, range: SourceRange, file: SourceFile, candidates: [String]) -> Diagnostic {
-        Diagnostic(code: .E0209, message: "'\(words)' is not a due group", file: file, range: range,
-                   label: "expected today, tomorrow, this week, later or no due date", help: Suggestion.help(words, in: candidates))
+        let m = didYouMean(words, in: candidates, at: range, file: file)
+        return Diagnostic(code: .E0209, message: "'\(words)' is not a due group", file: file, range: range,
+                          label: "expected today, tomorrow, this week, later or no due date", help: m.help(else: nil), fixIts: m.fixIts)
     }
 
     /// `repeat … next N` past the preview's limit.
@@ -266,8 +320,8 @@ public enum Catalog {
                    secondary: [DiagnosticLabel(range: open, text: "'(' opened here")])
     }
 
-    package static func notAFilterTerm(_ t: Token, file: SourceFile) -> Diagnostic {
-        Diagnostic(code: .E0103, message: "unexpected '\(t.text)' in a filter", file: file, range: t.range, label: "not a filter term")
+    package static func notAFilterTerm(_ word: String, range: SourceRange, file: SourceFile) -> Diagnostic {
+        Diagnostic(code: .E0103, message: "unexpected '\(word)' in a filter", file: file, range: range, label: "not a filter term")
     }
 
     /// A field name followed by a word: a comparison without its operator.
@@ -536,8 +590,9 @@ public enum Catalog {
     }
 
     package static func noSavedFilter(_ name: String, range: SourceRange, file: SourceFile, known: [String]) -> Diagnostic {
-        Diagnostic(code: .E0213, message: "no saved filter named '\(name)'", file: file, range: range, label: "not a saved filter",
-                   help: Suggestion.nearest(name, in: known).map { "did you mean '\($0)'?" } ?? "'filters' lists them")
+        let m = didYouMean(name, in: known, at: range, file: file)
+        return Diagnostic(code: .E0213, message: "no saved filter named '\(name)'", file: file, range: range, label: "not a saved filter",
+                          help: m.help(else: "'filters' lists them"), fixIts: m.fixIts)
     }
 
     package static func savedFilterExists(_ name: String, range: SourceRange, file: SourceFile) -> Diagnostic {
@@ -558,8 +613,9 @@ public enum Catalog {
     // MARK: E05xx the REPL's dot-commands
 
     public static func unknownDotCommand(_ name: String, range: SourceRange, file: SourceFile, candidates: [String]) -> Diagnostic {
-        Diagnostic(code: .E0501, message: "unknown dot-command '.\(name)'", file: file, range: range, label: "not a dot-command",
-                   help: Suggestion.nearest(name, in: candidates).map { "did you mean '.\($0)'?" } ?? "'.help' lists the dot-commands")
+        let m = didYouMean(name, in: candidates, at: range, file: file, sign: ".")
+        return Diagnostic(code: .E0501, message: "unknown dot-command '.\(name)'", file: file, range: range, label: "not a dot-command",
+                          help: m.help(else: "'.help' lists the dot-commands"), fixIts: m.fixIts)
     }
 
     public static func dotArgument(_ message: String, range: SourceRange, file: SourceFile, label: String, usage: String) -> Diagnostic {
@@ -613,14 +669,15 @@ public enum Catalog {
 
     // MARK: E04xx the plan
 
-    /// `list limit -1`, `limit 2.5`: a list's limit is a count of rows.
-    package static func badListLimit(_ t: Token, file: SourceFile) -> Diagnostic {
-        expected("a whole number of rows", after: "limit", at: t, file: file, help: "limit takes a whole number, 0 or more: list limit 5")
+    /// `list limit -1`, `limit 2.5`: a list's limit is a count of rows; `found` nil at the end.
+    package static func badListLimit(found: String?, range: SourceRange, file: SourceFile) -> Diagnostic {
+        expected("a whole number of rows", after: "limit", found: found, range: range, file: file,
+                 help: "limit takes a whole number, 0 or more: list limit 5")
     }
 
-    package static func badPlanLimit(_ t: Token, file: SourceFile) -> Diagnostic {
+    package static func badPlanLimit(atEnd: Bool, range: SourceRange, file: SourceFile) -> Diagnostic {
         Diagnostic(code: .E0401, message: "a plan limit is a whole number from 1, or all", file: file,
-                   range: t.kind == .end ? SourceRange.at(t.range.start) : t.range, label: "not a row count", help: "for example: plan limit 50")
+                   range: atEnd ? SourceRange.at(range.start) : range, label: "not a row count", help: "for example: plan limit 50")
     }
 
     package static func notInPlan(_ t: Task, range: SourceRange, file: SourceFile, why: String) -> Diagnostic {
