@@ -35,6 +35,31 @@ extension Catalog {
         }
     }
 
+    /// Where a statement met a store error: taking the store's lock before it could change it,
+    /// reading a damaged store, or committing (`reread` when the store was read again after).
+    package enum StoreMoment {
+        case locking, damagedRead
+        case commit(reread: Bool)
+    }
+
+    /// A store error of a statement, pointing at the statement.
+    package static func store(_ e: StoreError, at moment: StoreMoment, statement: StatementSource) -> Diagnostic {
+        let d = store(e)
+        var label = d.label, notes = d.notes, help = d.help
+        switch moment {
+        case .locking: break
+        case .damagedRead: label = "read a damaged store"
+        case .commit(let reread):
+            label = "not written"
+            if case .conflict = e {
+                if reread { notes = ["the store has been read again with the other process's changes"] }
+                help = "run '\(statement.text)' again"
+            }
+        }
+        return Diagnostic(code: d.code, severity: d.severity, message: d.message, file: statement.file, range: statement.range,
+                          label: label, secondary: d.secondary, notes: notes, help: help)
+    }
+
     /// The diagnostic of what a store says when it is opened.
     public static func store(_ n: StoreNotice) -> Diagnostic {
         switch n {
@@ -63,22 +88,6 @@ extension Catalog {
                               notes: ["a new version is a new file: the other names would keep the old one"],
                               help: "keep one name and use a symlink for the others ('ln -sf'), or copy the file")
         }
-    }
-
-    /// Why a repeat's skipped or added dates cannot change so: the code of each problem.
-    public static func repeatDate(_ p: RepeatDateProblem, message: String, range: SourceRange, file: SourceFile, label: String,
-                           help: String? = nil) -> Diagnostic {
-        let code: DiagnosticCode
-        switch p {
-        case .notRepeating: code = .E0221
-        case .notAnOccurrence: code = .E0222
-        case .seriesEnds: code = .E0223
-        case .alreadyAnOccurrence: code = .E0224
-        case .notListed: code = .E0329
-        case .passed: code = .E0330
-        case .timeDoesNotFit: code = .E0331
-        }
-        return Diagnostic(code: code, message: message, file: file, range: range, label: label, help: help)
     }
 
     /// A file refused by a reader or by the import: where in the file, and that nothing changed.

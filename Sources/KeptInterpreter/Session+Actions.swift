@@ -54,15 +54,12 @@ extension Session {
             let matches = store.tasks(.titled(title)).filter(scope.admits)
             if matches.count == 1, let t = matches.first { return .success(t) }
             if matches.isEmpty {
-                var d = Catalog.noTitle(title, range: r, file: s.source.file, candidates: store.tasks(.all).filter(scope.admits).map(\.title))
-                if scope != .open { d.message = "no \(scope.word) task titled \"\(title)\"" }
-                return .failure(d)
+                return .failure(Catalog.noTitle(title, among: scope, range: r, file: s.source.file,
+                                                candidates: store.tasks(.all).filter(scope.admits).map(\.title)))
             }
-            var d = Catalog.ambiguousTitle(title, ids: matches.map(\.id), range: r, file: s.source.file)
-            if scope != .open { d.message = "\(matches.count) \(scope.word) tasks are titled \"\(title)\"" }
             let txt = text
-            d.notes = matches.prefix(10).map { "candidate: " + txt.summary($0) }
-            return .failure(d)
+            return .failure(Catalog.ambiguousTitle(title, among: .tasks(scope), ids: matches.map(\.id),
+                                                   candidates: matches.prefix(10).map(txt.summary), range: r, file: s.source.file))
         }
     }
 
@@ -190,8 +187,8 @@ extension Session {
         let (hit, below) = engine.deletion(of: ids)
         let what = Session.tasks(hit.count) + (below == 0 ? "" : below == 1 ? " and 1 subtask" : " and \(below) subtasks")
         let txt = text
-        var d = Catalog.bulkDeleteNeedsConfirmation("'delete \(where_)' would delete \(what)", range: f.range, file: s.source.file)
-        d.notes = hit.prefix(10).map { "would delete: " + txt.summary($0) } + (hit.count > 10 ? ["and \(hit.count - 10) more"] : [])
+        let d = Catalog.bulkDeleteNeedsConfirmation(where_, tasks: hit.count, subtasks: below, shown: hit.prefix(10).map(txt.summary),
+                                                    range: f.range, file: s.source.file)
         var o = CommandOutput(diagnostics: [d])
         // In JSON mode too the answer no prints one object: a bulk delete's, with nothing deleted.
         let no = out(["Nothing deleted"], json: .object(JSONObject([("bulk", .string("delete")), ("results", .array([])),

@@ -304,10 +304,8 @@ extension Session {
         let matches = picks.compactMap { store.task($0) }.filter { $0.title == title }
         if matches.count == 1, let t = matches.first { return .success(t) }
         if matches.isEmpty { return resolve(ref, s, scope: .open) }
-        var d = Catalog.ambiguousTitle(title, ids: matches.map(\.id), range: r, file: s.source.file)
-        d.message = "\(matches.count) Top 3 picks are titled \"\(title)\""
         let txt = text
-        d.notes = matches.map { "candidate: " + txt.summary($0) }
-        return .failure(d)
+        return .failure(Catalog.ambiguousTitle(title, among: .picks, ids: matches.map(\.id), candidates: matches.map(txt.summary),
+                                               range: r, file: s.source.file))
     }
 }

@@ -37,9 +37,8 @@ extension Session {
             if DatePhrase.classify([first]).first == .impossible {
                 return .error(Catalog.impossibleDate(arg.text, range: arg.range, file: file, why: "no such day"))
             }
-            var d = Catalog.badDate(arg.text, range: arg.range, file: file)
-            d.help = "write now as 2026-06-15 09:00, 2026-06-15T09:00 or an instant like 2026-06-15T07:00:00Z"
-            return .error(d)
+            return .error(Catalog.badDate(arg.text, range: arg.range, file: file,
+                                          help: "write now as 2026-06-15 09:00, 2026-06-15T09:00 or an instant like 2026-06-15T07:00:00Z"))
         }
         clock = .wall(w)
         return out([], json: nowJSON)

@@ -436,16 +436,6 @@ public enum Catalog {
         Diagnostic(code: .E0304, message: "a project named '\(name)' exists", file: file, range: range, label: "already in the store")
     }
 
-    public static func noTitle(_ title: String, range: SourceRange, file: SourceFile, candidates: [String]) -> Diagnostic {
-        Diagnostic(code: .E0305, message: "no open task titled \"\(title)\"", file: file, range: range,
-                   label: "no exact match", help: Suggestion.help(title, in: candidates).map { $0.replacingOccurrences(of: "'", with: "\"") })
-    }
-
-    public static func ambiguousTitle(_ title: String, ids: [Int], range: SourceRange, file: SourceFile) -> Diagnostic {
-        Diagnostic(code: .E0306, message: "\(ids.count) open tasks are titled \"\(title)\"", file: file, range: range,
-                   label: "matches \(ids.map(String.init).joined(separator: ", "))", help: "refer to one by its id")
-    }
-
     public static func storeWriteFailed(_ path: String, reason: String) -> Diagnostic {
         Diagnostic(code: .E0307, message: "could not write the store '\(path)': \(reason)",
                    notes: ["the store file was left as it was"])
@@ -532,14 +522,6 @@ public enum Catalog {
                    help: "'step \(t.id) add TEXT' adds one")
     }
 
-    package static func cannotMove(_ message: String, range: SourceRange, file: SourceFile, reason: String, help: String? = nil) -> Diagnostic {
-        Diagnostic(code: .E0312, message: message, file: file, range: range, label: reason, help: help)
-    }
-
-    package static func parentCycle(_ message: String, range: SourceRange, file: SourceFile) -> Diagnostic {
-        Diagnostic(code: .E0313, message: message, file: file, range: range, label: "this would make a loop of subtasks")
-    }
-
     package static func projectHasTasks(_ name: String, count: Int, range: SourceRange, file: SourceFile) -> Diagnostic {
         Diagnostic(code: .E0314, message: "project '\(name)' has \(count == 1 ? "1 task" : "\(count) tasks")", file: file, range: range,
                    label: "say what happens to its tasks",
@@ -554,34 +536,21 @@ public enum Catalog {
                           help: dateError.flatMap(help) ?? "presets: later today, in an hour, this evening, tomorrow morning, next week, in 1 month; or a date and time like fri 9am")
     }
 
-    package static func reminderPassed(_ message: String, range: SourceRange, file: SourceFile, label: String, help: String? = nil) -> Diagnostic {
-        Diagnostic(code: .E0316, message: message, file: file, range: range, label: label, help: help)
-    }
-
     package static func noReminder(_ n: Int, of t: Task, range: SourceRange, file: SourceFile) -> Diagnostic {
         Diagnostic(code: .E0317, message: "task \(t.id) has no reminder \(n)", file: file, range: range,
                    label: t.reminders.isEmpty ? "it has no reminders" : "its reminders are 1 to \(t.reminders.count)",
                    help: "'show \(t.id) reminders' lists them in order")
     }
 
-    package static func bulkDeleteNeedsConfirmation(_ message: String, range: SourceRange, file: SourceFile) -> Diagnostic {
-        Diagnostic(code: .E0318, message: message, file: file, range: range, label: "these tasks would be deleted",
-                   help: "confirm it: answer y in the REPL, pass --yes to 'kept run' or 'kept test', or write @yes before it in a transcript")
-    }
-
-    package static func unknownStatus(_ message: String, range: SourceRange, file: SourceFile, allowed: [String]) -> Diagnostic {
-        Diagnostic(code: .E0319, message: message, file: file, range: range, label: "not one of its statuses",
-                   help: "statuses: " + allowed.joined(separator: ", "))
-    }
-
-    package static func statusExists(_ message: String, range: SourceRange, file: SourceFile, builtIn: Bool) -> Diagnostic {
-        Diagnostic(code: .E0320, message: message, file: file, range: range, label: builtIn ? "a built-in status" : "already in its list",
-                   help: builtIn ? "open, waiting, done and archived are every task's; any and all are words of the status: filter" : nil)
-    }
-
-    package static func noSuchStatus(_ message: String, range: SourceRange, file: SourceFile, own: [String], project: String) -> Diagnostic {
-        Diagnostic(code: .E0321, message: message, file: file, range: range, label: "not in its list",
-                   help: own.isEmpty ? "it has no statuses of its own" : "its own: " + own.joined(separator: ", "))
+    /// `delete where FILTER` that a front end that cannot ask refuses: how many tasks and
+    /// subtasks it would take, and the first of them (`shown`).
+    package static func bulkDeleteNeedsConfirmation(_ filter: String, tasks: Int, subtasks: Int, shown: [String], range: SourceRange,
+                                                    file: SourceFile) -> Diagnostic {
+        let what = (tasks == 1 ? "1 task" : "\(tasks) tasks") + (subtasks == 0 ? "" : subtasks == 1 ? " and 1 subtask" : " and \(subtasks) subtasks")
+        return Diagnostic(code: .E0318, message: "'delete \(filter)' would delete \(what)", file: file, range: range,
+                          label: "these tasks would be deleted",
+                          notes: shown.map { "would delete: " + $0 } + (tasks > shown.count ? ["and \(tasks - shown.count) more"] : []),
+                          help: "confirm it: answer y in the REPL, pass --yes to 'kept run' or 'kept test', or write @yes before it in a transcript")
     }
 
     package static func archivedProject(_ name: String, range: SourceRange, file: SourceFile) -> Diagnostic {
@@ -602,10 +571,6 @@ public enum Catalog {
     package static func filterInUse(_ name: String, by user: String, range: SourceRange, file: SourceFile) -> Diagnostic {
         Diagnostic(code: .E0310, message: "filter \(user) uses \(name)", file: file, range: range, label: "still used",
                    help: "change or delete \(user) first")
-    }
-
-    public static func wrongState(_ message: String, range: SourceRange, file: SourceFile, help: String? = nil) -> Diagnostic {
-        Diagnostic(code: .E0310, message: message, file: file, range: range, label: "see the task's status", help: help)
     }
 
     // MARK: a repeat's dates (skip, unskip, rdate, unrdate)
