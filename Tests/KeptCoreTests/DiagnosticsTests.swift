@@ -187,6 +187,48 @@ final class DiagnosticsTests: XCTestCase {
         XCTAssertEqual(Self.diagnosticMakers(planted, codesAllowed: true).count, 6)
     }
 
+    /// A did-you-mean is a fix-it: the range of the misspelled word and the word to put there.
+    /// The help a renderer prints (the REPL's too) is the fix-it's title, and the fix made
+    /// gives a statement that reads.
+    func testDidYouMeanIsAFixIt() throws {
+        let session = Session(store: JSONStore(memory: Store()), clock: .wall(CivilDateTime(iso: "2026-06-15T09:00") ?? CivilDateTime(date: CivilDate(dayNumber: 0), time: .midnight)),
+                              defaultZone: Zone.utc)
+        for setup in ["project add Home", "add Pay rent"] {
+            XCTAssertFalse(session.run(StatementSource(file: SourceFile(name: "t", text: setup))).failed, setup)
+        }
+        let cases: [(String, String, String)] = [
+            ("lsit", "did you mean 'list'?", "list"),
+            ("show 1 titel", "did you mean 'title'?", "show 1 title"),
+            ("set wek-start monday", "did you mean 'week-start'?", "set week-start monday"),
+            ("add Pay rent +Hme", "did you mean 'Home'?", "add Pay rent +Home"),
+            ("add Pay rent !hgh", "did you mean '!high'?", "add Pay rent !high"),
+            ("add Pay rent @tomor dentist", "did you mean '@tomorrow'?", "add Pay rent @tomorrow dentist"),
+            ("add Pay rent @frdiay", "did you mean 'friday'?", "add Pay rent @friday"),
+            ("move 1 to tomorow", "did you mean 'tomorrow'?", "move 1 to tomorrow"),
+            ("project archiv Home", "did you mean 'archive'?", "project archive Home"),
+        ]
+        for (line, title, fixed) in cases {
+            let d = try XCTUnwrap(session.run(StatementSource(file: SourceFile(name: "t", text: line))).diagnostics.first, line)
+            XCTAssertEqual(d.fixIts.map(\.title), [title], line)
+            XCTAssertEqual(d.help, title, "\(line): the help is the fix-it's title")
+            XCTAssertTrue(DiagnosticRenderer(style: .rich).render(d).hasSuffix("= help: \(title)"), line)
+            XCTAssertEqual(d.fixIts.first?.applied(to: line), fixed, line)
+        }
+        // No near word: no fix-it, and the help says where to look.
+        let far = try XCTUnwrap(session.run(StatementSource(file: SourceFile(name: "t", text: "frobnicate"))).diagnostics.first)
+        XCTAssertEqual(far.fixIts, [])
+        XCTAssertEqual(far.help, "'help' lists the commands")
+        // A word that would need quotes where the typed one has none is said, not offered.
+        let file = SourceFile(name: "t", text: "list +HomeOffice")
+        let m = Catalog.didYouMean("HomeOffice", in: ["Home Office"], at: SourceRange(start: 5, end: 16), file: file, sign: "+")
+        XCTAssertEqual(m.fixIts, [])
+        XCTAssertEqual(m.help, "did you mean '+Home Office'?")
+        // Inside quotes it is offered, the quotes kept.
+        let quoted = SourceFile(name: "t", text: "list +\"HomeOffice\"")
+        let q = Catalog.didYouMean("HomeOffice", in: ["Home Office"], at: SourceRange(start: 6, end: 18), file: quoted, sign: "+")
+        XCTAssertEqual(q.fixIts.first?.applied(to: "list +\"HomeOffice\""), "list +\"Home Office\"")
+    }
+
     func testSuggestions() {
         let table: [(String, String, [String], String?)] = [
             ("sug-01", "lsit", ["list", "add"], "list"),

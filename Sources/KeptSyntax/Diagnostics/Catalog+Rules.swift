@@ -98,9 +98,16 @@ extension Catalog {
         return base == nil || base?.hasPrefix("for example") == true ? comp : nil
     }
 
-    /// The did-you-mean of a completion, replacing the words at `range`.
-    package static func completionFix(_ e: DatePhraseError, range: SourceRange) -> FixIt? {
-        completion(e).map { FixIt(title: "did you mean '@\($0)'?", range: range, replacement: $0) }
+    /// The did-you-mean of a date phrase's error whose first word stands at `range`: the
+    /// completion of an `@` phrase, or the date word nearest a first word that is none.
+    package static func dateFix(_ e: DatePhraseError, range: SourceRange, file: SourceFile) -> DidYouMean {
+        if let comp = completion(e) {
+            return DidYouMean(fixIts: [FixIt(title: "did you mean '@\(comp)'?", range: range, replacement: comp)])
+        }
+        if case .notADate(let w) = e.reason, e.word == 0 {
+            return didYouMean(w.lowercased(), in: DateVocabulary.spelled, at: range, file: file)
+        }
+        return DidYouMean()
     }
 
     package static func help(_ e: DatePhraseError) -> String? {
@@ -118,9 +125,9 @@ extension Catalog {
 
     /// A date phrase's error at the words it is about.
     package static func datePhrase(_ e: DatePhraseError, range: SourceRange, file: SourceFile) -> Diagnostic {
-        let fix = completionFix(e, range: range)
+        let m = dateFix(e, range: range, file: file)
         return Diagnostic(code: code(e), message: message(e), file: file, range: range, label: label(e),
-                          help: fix == nil ? reasonHelp(e) : nil, fixIts: fix.map { [$0] } ?? [])
+                          help: m.help(else: reasonHelp(e)), fixIts: m.fixIts)
     }
 
     /// Words that are not a whole date phrase where one is needed.
@@ -307,35 +314,38 @@ extension Catalog {
     }
 
     /// The did-you-mean of a capture error whose words are at `range`.
-    package static func fix(_ e: CaptureError, range: SourceRange) -> FixIt? {
+    package static func fix(_ e: CaptureError, range: SourceRange, file: SourceFile?) -> DidYouMean {
         switch e.reason {
-        case .date(let d): return completionFix(d, range: range)
+        case .date(let d):
+            guard let file else { return DidYouMean(help: help(d)) }
+            return dateFix(d, range: range, file: file)
         case .priority(let word):
             // The range holds `!word`; the fix replaces the word.
-            return Suggestion.nearest(word, in: ["low", "medium", "med", "high", "critical", "urgent"])
-                .map { FixIt(title: "did you mean '!\($0)'?", range: SourceRange(start: range.start + 1, end: range.end), replacement: $0) }
-        default: return nil
+            return didYouMean(word, in: ["low", "medium", "med", "high", "critical", "urgent"], at: range, file: file, sign: "!")
+        default: return DidYouMean()
         }
     }
 
     package static func help(_ e: CaptureError) -> String? {
-        if let f = fix(e, range: SourceRange(start: e.start, end: e.end)) { return f.title }
+        let fallback: String?
         switch e.reason {
-        case .secondDue: return "keep one '@' date"
-        case .date(let d), .startDate(let d): return help(d)
-        case .repeat(let r): return help(r) ?? "write \\every to keep the words in the title"
-        case .priority(let word): return "write \\!\(word) to keep it as text"
-        case .startNotOneDate: return "quote a phrase of several words: start:\"next fri\""
-        case .parentNotAnID: return nil
-        case .noTitle: return "write a title, or escape a token with '\\' to keep it as text"
+        case .secondDue: fallback = "keep one '@' date"
+        case .date(let d), .startDate(let d): fallback = help(d)
+        case .repeat(let r): fallback = help(r) ?? "write \\every to keep the words in the title"
+        case .priority(let word): fallback = "write \\!\(word) to keep it as text"
+        case .startNotOneDate: fallback = "quote a phrase of several words: start:\"next fri\""
+        case .parentNotAnID: fallback = nil
+        case .noTitle: fallback = "write a title, or escape a token with '\\' to keep it as text"
         }
+        let m = fix(e, range: SourceRange(start: e.start, end: e.end), file: nil)
+        return m.fixIts.first?.title ?? m.help ?? fallback
     }
 
     /// A capture line's error at its words: `line` is where the line starts in the file.
     package static func capture(_ e: CaptureError, lineStart: Int, file: SourceFile) -> Diagnostic {
         let r = SourceRange(start: lineStart + e.start, end: lineStart + e.end)
-        let fix = fix(e, range: r)
+        let m = fix(e, range: r, file: file)
         return Diagnostic(code: code(e), message: message(e), file: file, range: r, label: label(e),
-                          help: fix == nil ? help(e) : nil, fixIts: fix.map { [$0] } ?? [])
+                          help: m.help(else: help(e)), fixIts: m.fixIts)
     }
 }
