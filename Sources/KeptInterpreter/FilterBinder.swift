@@ -188,12 +188,12 @@ public struct FilterBinder {
             case .month: d = today.addingChecked(months: -n)
             case .year: d = today.addingChecked(years: -n)
             }
-            guard let d else { throw Catalog.dateOutOfRange("'\(text)' is before 0001-01-01, the first day of the calendar", range: r, file: file) }
+            guard let d else { throw Catalog.dateBeforeCalendar(text, range: r, file: file) }
             return .day(d.dayNumber)
         case .minutesAgo(let m, let text):
             let i = scope.clock.now.adding(minutes: -m)
             guard Instant.supportedSeconds.contains(Int(clamping: i.seconds)) else {
-                throw Catalog.dateOutOfRange("'\(text)' is before 0001-01-01, the first day of the calendar", range: r, file: file)
+                throw Catalog.dateBeforeCalendar(text, range: r, file: file)
             }
             return .instant(i)
         }

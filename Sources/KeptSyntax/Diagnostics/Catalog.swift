@@ -280,10 +280,10 @@ public enum Catalog {
         Diagnostic(code: .E0209, message: "'next \(n)' shows from 1 to \(Limits.repeatPreviewDates) dates", file: file, range: range, label: "too many")
     }
 
-    /// A date past 9999-12-31 or before 0001-01-01.
-    public static func dateOutOfRange(_ message: String, range: SourceRange, file: SourceFile, label: String = "outside the calendar") -> Diagnostic {
-        Diagnostic(code: .E0225, message: message, file: file, range: range, label: label,
-                   help: "dates go from 0001-01-01 to 9999-12-31 (docs/LIMITS.md)")
+    /// A filter's date before 0001-01-01 (`99999999 days ago`, `-99999999d`).
+    public static func dateBeforeCalendar(_ text: String, range: SourceRange, file: SourceFile) -> Diagnostic {
+        Diagnostic(code: .E0225, message: "'\(text)' is before 0001-01-01, the first day of the calendar", file: file, range: range,
+                   label: "outside the calendar", help: "dates go from 0001-01-01 to 9999-12-31 (docs/LIMITS.md)")
     }
 
     /// A regular expression that reached PCRE2's limits on a subject, or the query's time.
@@ -583,8 +583,45 @@ public enum Catalog {
                           help: m.help(else: "'.help' lists the dot-commands"), fixIts: m.fixIts)
     }
 
-    public static func dotArgument(_ message: String, range: SourceRange, file: SourceFile, label: String, usage: String) -> Diagnostic {
-        Diagnostic(code: .E0502, message: message, file: file, range: range, label: label, help: "usage: \(usage)")
+    /// What is wrong with a dot-command's argument.
+    public enum DotArgument: Sendable {
+        /// `.timer maybe`: a switch takes on or off.
+        case notOnOff(command: String, value: String)
+        /// `.mode yaml`.
+        case notAMode(String)
+        /// `.open`, `.read` or `.record` without its file.
+        case noFile(FileCommand)
+        /// `.save` in a session without a store file.
+        case noStoreFile
+        /// A store file's name that says no kind of store, with the reason the store layer gives.
+        case notAStoreName(String)
+        /// A store file that cannot be opened, with the reason the front end gives.
+        case cannotOpen(String)
+    }
+
+    /// The dot-commands that take a file.
+    public enum FileCommand: String, Sendable {
+        case open, read, record
+    }
+
+    public static func dotArgument(_ a: DotArgument, range: SourceRange, file: SourceFile, usage: String) -> Diagnostic {
+        let message: String, label: String
+        switch a {
+        case .notOnOff(let command, let value): (message, label) = ("'.\(command)' takes on or off, not '\(value)'", "expected on or off")
+        case .notAMode(let value): (message, label) = ("'.mode' takes text or json, not '\(value)'", "expected text or json")
+        case .noFile(let command):
+            let what: String
+            switch command {
+            case .open: what = "a store file"
+            case .read: what = "a script"
+            case .record: what = "a file to write"
+            }
+            (message, label) = ("'.\(command.rawValue)' needs \(what)", "expected a file name")
+        case .noStoreFile: (message, label) = ("this session has no store file", "expected a file name")
+        case .notAStoreName(let reason): (message, label) = (reason, "not a store file name")
+        case .cannotOpen(let reason): (message, label) = (reason, "this file")
+        }
+        return Diagnostic(code: .E0502, message: message, file: file, range: range, label: label, help: "usage: \(usage)")
     }
 
     public static func dotWriteFailed(_ path: String, reason: String, range: SourceRange, file: SourceFile) -> Diagnostic {
