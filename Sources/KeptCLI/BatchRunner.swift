@@ -136,7 +136,7 @@ final class BatchRunner {
         return !(result.failed && options.bail)
     }
 
-    /// The store's notices (W0002), on standard error in every format: they speak of the store,
+    /// The store's notices (its warnings), on standard error in every format: they speak of the store,
     /// not of a statement, so they never stand among the statements' outputs.
     func showNotices() {
         for n in session.store.notices { err.line(renderer.render(Catalog.store(n))) }

@@ -24,7 +24,7 @@ public struct SessionOptions: Sendable {
     /// Print each command (`> …`) before its output, as a transcript reads.
     public var echo = false
     /// Confirm every bulk delete in advance (`--yes`); without it `run` and `test` refuse one
-    /// (E0318) and the REPL asks.
+    /// (docs/SCRIPTS.md) and the REPL asks.
     public var yes = false
     /// `kept run --write`: write what succeeded even when a statement failed.
     public var keepGoing = false
@@ -82,7 +82,7 @@ public struct ReportTarget: Sendable, Equatable {
 public enum RunSource: Sendable, Equatable {
     case script(String)
     /// A `-e` command; `bytes` are the argument as the process got it, when known, so a command
-    /// that is not UTF-8 is refused (E0003) as a script is, not read with U+FFFD in it.
+    /// that is not UTF-8 is refused as a script is, not read with U+FFFD in it.
     case expression(String, bytes: [UInt8]? = nil)
 }
 
@@ -268,7 +268,7 @@ public enum CommandLineOptions {
                 $0.session.color = c
                 return nil
             },
-            Flag(["--yes", "-y"], session + interop, "confirm bulk deletes ('delete where …') in advance; without it 'run' and 'test' refuse one (E0318)") {
+            Flag(["--yes", "-y"], session + interop, "confirm bulk deletes ('delete where …') in advance; without it 'run' and 'test' refuse one (\(Catalog.unconfirmedDeleteCode))") {
                 $0.session.yes = true
             },
             Flag(["--write"], ["run"], "let 'run' write the store, once at the end and only when every statement succeeded") {

@@ -1,5 +1,5 @@
 // The JSON shape of an error (docs/OUTPUT.md): {"error":{"code","message","file","line","column"}},
-// with "help" when there is one.
+// with "help" when there is one and "fixIts" when the catalog knows a fix.
 
 import KeptRules
 import KeptFiles
@@ -22,6 +22,16 @@ enum DiagnosticJSON {
             o["column"] = .null
         }
         if let h = d.help { o["help"] = .string(h) }
+        if let file = d.file, !d.fixIts.isEmpty { o["fixIts"] = .array(d.fixIts.map { fixIt($0, in: file) }) }
         return .object(JSONObject([("error", .object(o))]))
+    }
+
+    /// A fix-it: its title, the replacement, and the range it replaces as 1-based lines and
+    /// columns (in Unicode scalars, as the error's own), the end not included.
+    static func fixIt(_ f: FixIt, in file: SourceFile) -> JSONValue {
+        let start = file.lineColumn(of: f.range.start), end = file.lineColumn(of: f.range.end)
+        return .object(JSONObject([("title", .string(f.title)), ("replacement", .string(f.replacement)),
+                                   ("line", .number(JSONNumber(start.line))), ("column", .number(JSONNumber(start.column))),
+                                   ("endLine", .number(JSONNumber(end.line))), ("endColumn", .number(JSONNumber(end.column)))]))
     }
 }

@@ -18,7 +18,7 @@ enum ExpectedLine {
     case regex(RegexPattern?, String)
     case glob(String, String)
     case anyLines
-    /// `! E0101` without a message: any message of that code.
+    /// `! CODE` without a message: any message of that code.
     case errorCode(String)
 
     init(_ raw: String) {

@@ -1,7 +1,7 @@
 // Live filter colouring: while a `list`, `count` or `explain` line, or the filter of `filter NAME
 // = …`, is typed, each term the filter parser reads is coloured by kind (the colours of capture
 // lines: tags green, projects blue, priorities red, notes yellow, dates and windows cyan), and a
-// word that looks like an operator but is searched for (W0001) is underlined. The parser is the
+// word that looks like an operator but is searched for (a warning) is underlined. The parser is the
 // one `list` runs (FilterParser, no store and no clock), so the colours never disagree with it;
 // a filter that does not read yet (half typed) is drawn plain. Pure: returns text.
 

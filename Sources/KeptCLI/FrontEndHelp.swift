@@ -55,7 +55,7 @@ enum FrontEndHelp {
          "A script is a transcript ('> ' commands; expected blocks are ignored) or a plain script (a statement a line).",
          "A failing statement is reported with file:line:col and the next one still runs, unless --bail.",
          "The store file changes only with --write, and then the run is one transaction: written once at the end,",
-         "and only when every statement succeeded (E0326 otherwise; --keep-going writes what succeeded).",
+         "and only when every statement succeeded (\(Catalog.runNotWrittenCode) otherwise; --keep-going writes what succeeded).",
          "",
          "Options:"] + optionLines(for: "run")
     }

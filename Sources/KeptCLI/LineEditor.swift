@@ -79,7 +79,7 @@ final class PlainLineEditor: LineEditor {
                 return PlainLineEditor.decode(line)
             }
             if buffer.count > Limits.statementBytes {
-                // A line past the limit (docs/LIMITS.md) is unreadable input (E0004); its rest
+                // A line past the limit (docs/LIMITS.md) is unreadable input (a statement too long); its rest
                 // is dropped as it comes, never kept.
                 let line = Array(buffer[..<min(buffer.count, 80)])
                 buffer.removeAll(keepingCapacity: true)

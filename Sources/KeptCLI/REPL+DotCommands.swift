@@ -29,9 +29,9 @@ extension REPL {
         let file = SourceFile(name: name, bytes: bytes, firstLine: number)
         guard let cmd = DotCommand(Array(bytes[min(from, bytes.count)...])) else { return }
         func shift(_ r: SourceRange) -> SourceRange { SourceRange(start: r.start + from, end: r.end + from) }
-        func argError(_ message: String, _ label: String, range: SourceRange? = nil) {
+        func argError(_ a: Catalog.DotArgument, range: SourceRange? = nil) {
             let r = range.map(shift) ?? SourceRange.at(bytes.count)
-            report(Catalog.dotArgument(message, range: r, file: file, label: label, usage: DotCommand.usage(cmd.name)))
+            report(Catalog.dotArgument(a, range: r, file: file, usage: DotCommand.usage(cmd.name)))
         }
         func onOff(_ current: Bool, _ what: String) -> Bool? {
             guard let a = cmd.arguments.first else {
@@ -46,7 +46,7 @@ extension REPL {
                 say([], json: REPL.object([(what, .string("off"))]))
                 return false
             default:
-                argError("'.\(cmd.name)' takes on or off, not '\(a.text)'", "expected on or off", range: a.range)
+                argError(.notOnOff(command: cmd.name, value: a.text), range: a.range)
                 return nil
             }
         }
@@ -62,7 +62,7 @@ extension REPL {
                 return
             }
             guard let f = OutputFormat(rawValue: a.text.lowercased()), cmd.arguments.count == 1 else {
-                argError("'.mode' takes text or json, not '\(cmd.rest)'", "expected text or json", range: a.range)
+                argError(.notAMode(cmd.rest), range: a.range)
                 return
             }
             // Printed in the mode the command started in.
@@ -82,7 +82,7 @@ extension REPL {
             say(editor.history.enumerated().map { k, h in "\(String(k + 1).leftPadded(5))  \(h)" },
                 json: REPL.object([("history", .array(editor.history.map { .string($0) }))]))
         case "open":
-            guard !cmd.rest.isEmpty else { return argError("'.open' needs a store file", "expected a file name") }
+            guard !cmd.rest.isEmpty else { return argError(.noFile(.open)) }
             switch SessionFactory.backend(cmd.rest, writable: true) {
             case .success(let s):
                 session.replaceStore(s)
@@ -95,11 +95,11 @@ extension REPL {
             case .failure(.store(let d)):
                 report(d)
             case .failure(.usage(let m)):
-                argError(m, "this file", range: cmd.restRange)
+                argError(.cannotOpen(m), range: cmd.restRange)
             }
         case "save":
             guard let path = cmd.rest.isEmpty ? options.store : cmd.rest else {
-                return argError("this session has no store file", "expected a file name")
+                return argError(.noStoreFile)
             }
             // The store commits after each statement; `.save` commits what is left, and `.save
             // FILE` writes a copy there (the session stays on its own store).
@@ -109,7 +109,7 @@ extension REPL {
             } else {
                 switch StoreKind.of(path) {
                 case .success(let kind): saved = kind.write(session.store.snapshot(), to: path)
-                case .failure(let e): return argError(e.message, "not a store file name", range: cmd.restRange)
+                case .failure(let e): return argError(.notAStoreName(e.message), range: cmd.restRange)
                 }
             }
             switch saved {
@@ -117,7 +117,7 @@ extension REPL {
             case .failure(let e): report(Session.diagnostic(e))
             }
         case "read":
-            guard !cmd.rest.isEmpty else { return argError("'.read' needs a script", "expected a file name") }
+            guard !cmd.rest.isEmpty else { return argError(.noFile(.read)) }
             guard let f = runner.load(cmd.rest) else {
                 // The script could not be read: this command failed, the session goes on.
                 runner.unreadable = false
@@ -130,7 +130,7 @@ extension REPL {
                 runner.failed = true
             }
         case "record":
-            guard !cmd.rest.isEmpty else { return argError("'.record' needs a file to write", "expected a file name") }
+            guard !cmd.rest.isEmpty else { return argError(.noFile(.record)) }
             switch recorder.write(to: cmd.rest) {
             case .success(let stores):
                 let n = recorder.commandCount

@@ -61,7 +61,7 @@ struct TestRunner {
         let human = test.reports.contains { $0.path == "-" } ? err : out
         let reports = test.reports.map { TestReportWriter($0, stdout: out) }
         for m in missing {
-            err.line("error[E0309]: no .kept scripts at '\(m)'")
+            err.line(DiagnosticRenderer(style: .short).render(Catalog.noScripts(m)))
         }
         err.flush()
         let selection = TestSelection(patterns: test.patterns, lines: lines)

@@ -11,13 +11,18 @@ public enum StateProblem: Sendable, Equatable {
     case notCompleted(Int)
     case alreadyArchived(Int)
     case notArchived(Int)
-    /// An action on open tasks only (`what` names it: `not today`, `back`, `top3 add`).
-    case notOpen(Int, what: String)
+    /// An action on open tasks only.
+    case notOpen(Int, what: OpenAction)
     /// A reminder for a task whose reminders are cancelled (completed or archived).
     case remindersCancelled(Int, status: TaskStatus)
     case projectArchived(String, archived: Bool)
     /// A saved filter another one uses.
     case filterInUse(String, by: String)
+}
+
+/// The actions that apply to open tasks only.
+public enum OpenAction: Sendable, Equatable {
+    case notToday, back, top3Add, top3Replace, skip, unskip, rdate, unrdate
 }
 
 /// Why a reminder time is refused.

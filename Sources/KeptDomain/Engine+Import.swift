@@ -88,8 +88,7 @@ package struct ImportRun {
     package mutating func mark(_ r: ImportedTask, _ id: Int) throws(ImportError) {
         guard r.hasUID else { return }
         guard seen.updateValue(id, forKey: r.task.uid) == nil else {
-            throw ImportError(.E0608, "uid \(r.task.uid) appears twice in the file", line: r.line,
-                              help: "each task of a file has its own uid; remove or renumber the second one")
+            throw ImportError(.uidTwice(r.task.uid), line: r.line)
         }
     }
 
@@ -130,7 +129,7 @@ package struct ImportRun {
         r.task.title = ImportRun.oneLine(r.task.title)
         if let f = r.task.title.utf8.first, let l = r.task.title.utf8.last, f == 0x20 || l == 0x20 { r.task.title = r.task.title.trimmedSpaces }
         guard !r.task.title.isEmpty else {
-            throw ImportError(.E0607, "the record has no title", line: r.line, help: "every task needs a title (Taskwarrior description, SUMMARY, CONTENT)")
+            throw ImportError(.noTitle, line: r.line)
         }
         if !r.hasModified { r.task.modifiedAt = now }
         try project(for: &r)
@@ -251,7 +250,7 @@ package struct ImportRun {
         if before == nil { newProjects.append(name) }
         if custom, !p.statuses.contains(where: { $0.lowercased() == status.rawValue }) {
             guard !TaskStatus.reserved.contains(status.rawValue), status.rawValue.count <= 40 else {
-                throw ImportError(.E0604, "'\(status.rawValue)' cannot be a status", line: r.line, help: "a status of open work is a name of one line, up to 40 characters")
+                throw ImportError(.cannotBeAStatus(status.rawValue), line: r.line)
             }
             p.statuses.append(status.rawValue)
         }

@@ -16,7 +16,7 @@ public struct PlanView {
     /// Whether making the view stored a new snapshot or new picks.
     public var stored = false
     /// Set when the filter's patterns ran past their budget: the view is empty, and the
-    /// statement fails with E0226.
+    /// statement fails (docs/LIMITS.md).
     public var failure: RegexBudgetError? = nil
 }
 
@@ -136,7 +136,7 @@ extension Engine {
     }
 
     /// An open task by id, for the plan's actions.
-    package func openTask(_ id: Int, for what: String) throws(DomainError) -> Task {
+    package func openTask(_ id: Int, for what: OpenAction) throws(DomainError) -> Task {
         let t = try existing(id)
         guard t.isOpen else { throw .wrongState(.notOpen(t.id, what: what)) }
         return t
@@ -152,7 +152,7 @@ extension Engine {
             // The plan of today first, so a pick that leaves is known as a pick.
             let picksBefore = planView(nil, limit: 0).snapshot.top3
             let o = try act(sel, "not today") { (t, step) throws(DomainError) in
-                guard t.isOpen else { throw .wrongState(.notOpen(t.id, what: "not today")) }
+                guard t.isOpen else { throw .wrongState(.notOpen(t.id, what: .notToday)) }
                 var after = t
                 let end = Holds.end(today: self.today, lastNotToday: t.notTodayOn)
                 after.heldUntil = end
@@ -177,7 +177,7 @@ extension Engine {
     /// "Show in Top 3" (R-PLAN-6): ends a hold and takes a free seat; a full Top 3 says which
     /// picks the task could replace (R-PLAN-7).
     public func back(_ id: Int) throws(DomainError) -> Back {
-        let t = try openTask(id, for: "back")
+        let t = try openTask(id, for: .back)
         let v = planView(nil, limit: 0)
         var changes: [Change] = []
         var result = Back(task: t, endedHold: false, inTop3: false, picked: false, full: nil, view: v)
@@ -235,7 +235,7 @@ extension Engine {
     public func addToTop3(_ id: Int) throws(DomainError) -> PlanView {
         try keepingPlanOnError { () throws(DomainError) in
             let v = planView(nil, limit: 0)
-            let t = try openTask(id, for: "top3 add")
+            let t = try openTask(id, for: .top3Add)
             let seats = v.snapshot.top3
             if let h = t.heldUntil, h > today { throw .held(t, until: h) }
             if seats.contains(t.id) { throw .alreadyPicked(t) }
@@ -253,7 +253,7 @@ extension Engine {
             let seats = v.snapshot.top3
             let o = try existing(old)
             guard let k = seats.firstIndex(of: o.id) else { throw .notAPick(o, picks: seats) }
-            let t = try openTask(new, for: "top3 replace")
+            let t = try openTask(new, for: .top3Replace)
             if let h = t.heldUntil, h > today { throw .held(t, until: h) }
             if seats.contains(t.id) { throw .alreadyPicked(t) }
             var after = v.snapshot

@@ -1,7 +1,7 @@
 // Reading the store through a filter: the rows a compiled filter matches over the columns, and
 // the tasks a filter looks at (open ones, unless it names a status). Only the columns are read;
 // the tasks printed are built one by one. A filter whose patterns run past their budget fails
-// the query (RegexBudgetError, E0226), never a silent no-match.
+// the query (RegexBudgetError, docs/LIMITS.md), never a silent no-match.
 
 import KeptRules
 

@@ -29,7 +29,7 @@ extension Engine {
     /// task then due on the next one still ahead; or a later one, the task staying where it is.
     public func skip(_ sel: Selection, _ which: SkipTarget) throws(DomainError) -> Outcome<RepeatDateChange> {
         try act(sel, "skip", summary: { "skip \($0.id) · \($0.title)" }) { (t, step) throws(DomainError) in
-            let (spec, open) = try self.series(t, "skip")
+            let (spec, open) = try self.series(t, .skip)
             let dueTime = open.time
             let timed = spec.isTimed(dueTime: dueTime)
             var d = open
@@ -65,7 +65,7 @@ extension Engine {
     /// task moves back to one when it comes before its open occurrence and has not passed.
     public func unskip(_ sel: Selection, _ d: Due) throws(DomainError) -> Outcome<RepeatDateChange> {
         try act(sel, "unskip", summary: { "unskip \($0.id) · \($0.title)" }) { (t, step) throws(DomainError) in
-            let (spec, open) = try self.series(t, "unskip")
+            let (spec, open) = try self.series(t, .unskip)
             let timed = spec.isTimed(dueTime: open.time)
             try self.checkTime(d, of: t, spec, timed: timed, adding: false)
             let form = d.time == nil ? d : spec.exceptionForm(d)
@@ -89,7 +89,7 @@ extension Engine {
     /// none; the task moves to it when it comes before the open occurrence.
     public func addDate(_ sel: Selection, _ d: Due) throws(DomainError) -> Outcome<RepeatDateChange> {
         try act(sel, "rdate", summary: { "rdate \($0.id) · \($0.title)" }) { (t, step) throws(DomainError) in
-            let (spec, open) = try self.series(t, "rdate")
+            let (spec, open) = try self.series(t, .rdate)
             let timed = spec.isTimed(dueTime: open.time)
             let x = try self.checkTime(d, of: t, spec, timed: timed, adding: true)
             // Already added: nothing changes.
@@ -113,7 +113,7 @@ extension Engine {
     /// task stood for one, it moves to the next occurrence still ahead.
     public func removeAddedDate(_ sel: Selection, _ d: Due) throws(DomainError) -> Outcome<RepeatDateChange> {
         try act(sel, "unrdate", summary: { "unrdate \($0.id) · \($0.title)" }) { (t, step) throws(DomainError) in
-            let (spec, open) = try self.series(t, "unrdate")
+            let (spec, open) = try self.series(t, .unrdate)
             try self.checkTime(d, of: t, spec, timed: spec.isTimed(dueTime: open.time), adding: false)
             let gone = spec.additions.filter { $0 == d || (d.time == nil && $0.date == d.date) }
             guard !gone.isEmpty else { throw .repeatDate(t, .notListed(d, added: true, listed: spec.additions)) }
@@ -134,7 +134,7 @@ extension Engine {
     // MARK: shared
 
     /// The repeat and the open occurrence of an open repeating task.
-    package func series(_ t: Task, _ what: String) throws(DomainError) -> (RepeatSpec, Due) {
+    package func series(_ t: Task, _ what: OpenAction) throws(DomainError) -> (RepeatSpec, Due) {
         guard t.isOpen else { throw .wrongState(.notOpen(t.id, what: what)) }
         guard let spec = t.repeatRule, spec.rule != nil, let open = t.due else {
             throw .repeatDate(t, .notRepeating(hasRepeat: t.repeatRule != nil))

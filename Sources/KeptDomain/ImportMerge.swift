@@ -97,7 +97,7 @@ package struct UIDLookup {
             // Nothing to match: no question a record.
             ids = [:]
         }
-        // A uid comes once in a file (E0608), so what this import tombstones is never asked.
+        // A uid comes once in a file (a second is refused), so what this import tombstones is never asked.
         tombs = store.tombstoneTable()
     }
 

@@ -147,22 +147,102 @@ public struct ImportList: ImportSource {
     }
 }
 
-/// Why an import file is refused: a code of the catalog (E06xx), where, and why.
+/// Why an import file is refused: what is wrong, and where. The catalog words each problem and
+/// gives it its code (Catalog+Layers).
 public struct ImportError: Error, Sendable, Equatable {
-    public var code: DiagnosticCode
-    public var message: String
+    /// What is wrong with the file or one of its records.
+    public enum Problem: Sendable, Equatable {
+        // The file cannot be read.
+        /// The file (`name`, `<stdin>` for standard input) cannot be opened or read.
+        case unreadable(name: String, Unreadable)
+
+        // JSON that is not well-formed, or text that is not UTF-8.
+        /// The file is not JSON.
+        case notJSON(JSONError)
+        /// A JSON array of tasks: its `]` is missing.
+        case listNotClosed
+        /// A byte after the array of tasks.
+        case afterList(UInt8)
+        /// A byte where the array of tasks should start.
+        case notAList(UInt8)
+        /// A byte where a task's object should start.
+        case notATask(UInt8)
+        /// A line of a JSON Lines file that is not JSON.
+        case lineNotJSON(Int, JSONError)
+        /// A line of a JSON Lines file that is not an object.
+        case lineNotObject(Int)
+        case notUTF8(line: Int)
+
+        // A field's value the format does not allow.
+        /// `'key' is not …`: a field by its name.
+        case field(String, not: Expected)
+        /// `NAME 'value' is not …`: a property or column with its value.
+        case value(String, String, not: Expected)
+        /// A status the engine cannot give a project.
+        case cannotBeAStatus(String)
+        case notATaskwarriorStatus(String)
+        /// A Taskwarrior `rrule` that is neither an RRULE nor Kept's words.
+        case notARepeat(String)
+
+        // iCalendar that is not well-formed.
+        case propertyNameMissing
+        case parameterNotNameValue(property: String)
+        case quotedParameterNotClosed(property: String)
+        case colonExpected(property: String)
+        case notStartingWithVCALENDAR
+        /// END:`what` where `open` (or nothing) is open.
+        case endMismatch(String, open: String?)
+        case outsideCalendar(String)
+        case endsInside(String)
+        case noCalendar
+        /// An RRULE the reader cannot read.
+        case malformedRepeat(String, RRULEError)
+
+        // CSV that is not well-formed.
+        case quoteNotClosed
+        case quoteInUnquotedField
+        case textAfterQuotedField
+        case noContentColumn
+        case fieldCount(Int, header: Int)
+
+        // A record without a title: as the engine finds it, a JSON Lines record, a Taskwarrior task.
+        case noTitle
+        case noTitleInLine
+        case noDescription
+
+        /// A uid the file gives twice.
+        case uidTwice(TaskUID)
+    }
+
+    /// Why a file cannot be read.
+    public enum Unreadable: Sendable, Equatable {
+        /// What the system said (`no such file or directory`).
+        case system(String)
+        /// Past the import size limit.
+        case tooLarge(limit: Int)
+        case directory
+        case device
+        case notAFile
+    }
+
+    /// What a field's value should have been.
+    public enum Expected: Sendable, Equatable {
+        case string, strings, instant, dueWithOffset, isoDate, uuidLike, status, priorityWord, minutes, uuid
+        case steps, stepObjects, reminders, reminderObjects, list, repeatObject, readableRepeat
+        case icalDue, icalInstant, icalPriority, percentage, keptRepeat, keptComment, keptField
+        case todoistPriority, indent, wholeNumber, taskwarriorDate, taskwarriorMinutes
+    }
+
+    public var problem: Problem
     /// 1-based; 0 when the error is about the file as a whole.
     public var line: Int
     /// 1-based, in characters; nil where a format has no columns to speak of.
     public var column: Int?
-    public var help: String?
 
-    public init(_ code: DiagnosticCode, _ message: String, line: Int, column: Int? = nil, help: String? = nil) {
-        self.code = code
-        self.message = message
+    public init(_ problem: Problem, line: Int, column: Int? = nil) {
+        self.problem = problem
         self.line = line
         self.column = column
-        self.help = help
     }
 }
 

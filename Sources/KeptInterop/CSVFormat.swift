@@ -45,7 +45,7 @@ public struct CSVReader: ImportSource {
                 // Inside a quote at the end of the line: the field goes on on the next line.
                 guard inQuote else { break }
                 guard let more = try lines.next() else {
-                    throw ImportError(.E0606, "a quoted field is not closed", line: startLine, column: fieldCol, help: "a field that starts with \" ends with \"")
+                    throw ImportError(.quoteNotClosed, line: startLine, column: fieldCol)
                 }
                 cur.append("\n")
                 chars += Array(try utf8Line(more, line: lines.line))
@@ -59,7 +59,7 @@ public struct CSVReader: ImportSource {
                 } else { cur.append(c) }
             } else if c == "\"" {
                 guard cur.isEmpty, !wasQuoted else {
-                    throw ImportError(.E0606, "a quote inside an unquoted field", line: startLine, column: col, help: "quote the whole field and double the quotes in it")
+                    throw ImportError(.quoteInUnquotedField, line: startLine, column: col)
                 }
                 inQuote = true
                 wasQuoted = true
@@ -69,7 +69,7 @@ public struct CSVReader: ImportSource {
                 wasQuoted = false
                 fieldCol = col + 1
             } else {
-                if wasQuoted, c != " " { throw ImportError(.E0606, "text after a quoted field", line: startLine, column: col) }
+                if wasQuoted, c != " " { throw ImportError(.textAfterQuotedField, line: startLine, column: col) }
                 cur.append(c)
             }
             col += 1
@@ -83,14 +83,13 @@ public struct CSVReader: ImportSource {
             guard let (h, n) = try record() else { return nil }
             header = h.map { $0.0.trimmedSpaces.uppercased() }
             guard header.contains("CONTENT") else {
-                throw ImportError(.E0606, "the header has no CONTENT column", line: n, column: 1,
-                                  help: "the first row names the columns: TYPE,CONTENT,DESCRIPTION,PRIORITY,INDENT,DATE,…")
+                throw ImportError(.noContentColumn, line: n, column: 1)
             }
         }
         while let (row, n) = try record() {
             if row.count == 1, row[0].0.trimmedSpaces.isEmpty { continue }
             guard row.count <= header.count else {
-                throw ImportError(.E0606, "row has \(row.count) fields and the header \(header.count)", line: n, column: row[header.count].1)
+                throw ImportError(.fieldCount(row.count, header: header.count), line: n, column: row[header.count].1)
             }
             var f: [String: (String, Int)] = [:]
             for (k, v) in row.enumerated() { f[header[k]] = v }
@@ -137,13 +136,13 @@ public struct CSVReader: ImportSource {
         if let d = f["DESCRIPTION"]?.0, !d.isEmpty { t.description = d }
         if let (p, col) = f["PRIORITY"], !p.trimmedSpaces.isEmpty {
             guard let n = Int(p.trimmedSpaces), (1...4).contains(n) else {
-                throw ImportError(.E0604, "PRIORITY '\(p)' is not 1, 2, 3 or 4", line: line, column: col, help: "Todoist's 4 is p1, the highest")
+                throw ImportError(.value("PRIORITY", p, not: .todoistPriority), line: line, column: col)
             }
             t.priority = [.none, .medium, .high, .critical][n - 1]
         }
         var indent = 1
         if let (s, col) = f["INDENT"], !s.trimmedSpaces.isEmpty {
-            guard let n = Int(s.trimmedSpaces), (1...20).contains(n) else { throw ImportError(.E0604, "INDENT '\(s)' is not a number from 1", line: line, column: col) }
+            guard let n = Int(s.trimmedSpaces), (1...20).contains(n) else { throw ImportError(.value("INDENT", s, not: .indent), line: line, column: col) }
             indent = n
         }
         if indent > 1, indent - 2 < parents.count { r.parentUID = parents[indent - 2] }
@@ -165,7 +164,7 @@ public struct CSVReader: ImportSource {
         }
         if let (d, col) = f["DURATION"], !d.trimmedSpaces.isEmpty {
             let unit = (f["DURATION_UNIT"]?.0 ?? "minute").trimmedSpaces.lowercased()
-            guard let n = Int(d.trimmedSpaces), n >= 0, n <= 100_000 else { throw ImportError(.E0604, "DURATION '\(d)' is not a whole number", line: line, column: col) }
+            guard let n = Int(d.trimmedSpaces), n >= 0, n <= 100_000 else { throw ImportError(.value("DURATION", d, not: .wholeNumber), line: line, column: col) }
             t.estimate = Estimate(minutes: unit.hasPrefix("day") ? n * 1440 : n)
         }
         for (k, v) in f where !v.0.isEmpty && !["TYPE", "CONTENT", "DESCRIPTION", "PRIORITY", "INDENT", "DATE", "DATE_LANG", "TIMEZONE", "DURATION", "DURATION_UNIT"].contains(k) {

@@ -30,18 +30,17 @@ package struct ContentLine {
             (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A) || (c >= 0x30 && c <= 0x39) || c == 0x2D
         }
         while k < b.count, isNameByte(b[k]) { k += 1 }
-        func fail(_ m: String, _ at: Int) -> Result<ContentLine, ImportError> {
-            .failure(ImportError(.E0605, m, line: line, column: String(decoding: b[0..<min(at, b.count)], as: UTF8.self).count + 1,
-                                 help: "an iCalendar line is NAME[;PARAM=VALUE]:VALUE"))
+        func fail(_ p: ImportError.Problem, _ at: Int) -> Result<ContentLine, ImportError> {
+            .failure(ImportError(p, line: line, column: String(decoding: b[0..<min(at, b.count)], as: UTF8.self).count + 1))
         }
-        guard k > 0 else { return fail("a property name is missing", 0) }
+        guard k > 0 else { return fail(.propertyNameMissing, 0) }
         var cl = ContentLine(String(decoding: b[0..<k], as: UTF8.self).uppercased(), "")
         cl.line = line
         while k < b.count, b[k] == 0x3B {
             k += 1
             let ns = k
             while k < b.count, isNameByte(b[k]) { k += 1 }
-            guard k > ns, k < b.count, b[k] == 0x3D else { return fail("a parameter of \(cl.name) is not NAME=VALUE", k) }
+            guard k > ns, k < b.count, b[k] == 0x3D else { return fail(.parameterNotNameValue(property: cl.name), k) }
             let pname = String(decoding: b[ns..<k], as: UTF8.self).uppercased()
             k += 1
             var values: [String] = []
@@ -51,7 +50,7 @@ package struct ContentLine {
                     let vs = k + 1
                     k = vs
                     while k < b.count, b[k] != 0x22 { k += 1 }
-                    guard k < b.count else { return fail("a quoted parameter value of \(cl.name) is not closed", vs - 1) }
+                    guard k < b.count else { return fail(.quotedParameterNotClosed(property: cl.name), vs - 1) }
                     values.append(String(decoding: b[vs..<k], as: UTF8.self))
                     k += 1
                 } else {
@@ -62,7 +61,7 @@ package struct ContentLine {
             } while k < b.count && b[k] == 0x2C
             cl.params.append((pname, values.joined(separator: ",")))
         }
-        guard k < b.count, b[k] == 0x3A else { return fail("expected ':' after \(cl.name)", k) }
+        guard k < b.count, b[k] == 0x3A else { return fail(.colonExpected(property: cl.name), k) }
         cl.value = String(decoding: b[(k + 1)...], as: UTF8.self)
         return .success(cl)
     }

@@ -51,7 +51,7 @@ public struct ICalendarReader: ImportSource {
             if c.name == "BEGIN" {
                 let what = c.value.uppercased()
                 if stack.isEmpty {
-                    guard what == "VCALENDAR" else { throw ImportError(.E0605, "the file does not start with BEGIN:VCALENDAR", line: n, column: 1) }
+                    guard what == "VCALENDAR" else { throw ImportError(.notStartingWithVCALENDAR, line: n, column: 1) }
                     sawCalendar = true
                 }
                 stack.append(what)
@@ -62,7 +62,7 @@ public struct ICalendarReader: ImportSource {
             if c.name == "END" {
                 let what = c.value.uppercased()
                 guard let top = stack.last, top == what else {
-                    throw ImportError(.E0605, stack.last.map { "END:\(what) closes BEGIN:\($0)" } ?? "END:\(what) without its BEGIN", line: n, column: 1)
+                    throw ImportError(.endMismatch(what, open: stack.last), line: n, column: 1)
                 }
                 stack.removeLast()
                 if what == "VALARM", let a = alarm {
@@ -81,7 +81,7 @@ public struct ICalendarReader: ImportSource {
                 if what == "VTIMEZONE" { vtimezoneID = nil }
                 continue
             }
-            guard !stack.isEmpty else { throw ImportError(.E0605, "\(c.name) outside BEGIN:VCALENDAR", line: n, column: 1) }
+            guard !stack.isEmpty else { throw ImportError(.outsideCalendar(c.name), line: n, column: 1) }
             if alarm != nil { alarm?.append(c) }
             else if current != nil { current?.props.append(c) }
             else if stack.last == "VTIMEZONE" {
@@ -89,8 +89,8 @@ public struct ICalendarReader: ImportSource {
                 if c.name == "X-LIC-LOCATION", let id = vtimezoneID, let z = Zone(identifier: c.value) { zones[id] = z }
             }
         }
-        if let open = stack.last { throw ImportError(.E0605, "the file ends inside BEGIN:\(open)", line: 0, help: "every BEGIN needs its END") }
-        if !sawCalendar { throw ImportError(.E0605, "the file holds no calendar", line: 1, column: 1, help: "an iCalendar file starts with BEGIN:VCALENDAR") }
+        if let open = stack.last { throw ImportError(.endsInside(open), line: 0) }
+        if !sawCalendar { throw ImportError(.noCalendar, line: 1, column: 1) }
         return nil
     }
 
@@ -103,8 +103,7 @@ public struct ICalendarReader: ImportSource {
 
     /// A DATE, DATE-TIME (TZID, UTC or floating) as a due in the account zone.
     package func due(_ c: ContentLine) throws(ImportError) -> Due {
-        let bad = ImportError(.E0604, "\(c.name) '\(c.value)' is not a date like 20260615 or a date-time like 20260615T090000",
-                              line: c.line)
+        let bad = ImportError(.value(c.name, c.value, not: .icalDue), line: c.line)
         guard let s = ICalendarStamp(c.value.trimmedSpaces) else { throw bad }
         guard let t = s.time else { return Due(date: s.date) }
         let wall = CivilDateTime(date: s.date, time: t)
@@ -121,7 +120,7 @@ public struct ICalendarReader: ImportSource {
 
     package func instant(_ c: ContentLine) throws(ImportError) -> Instant {
         guard let s = ICalendarStamp(c.value.trimmedSpaces) else {
-            throw ImportError(.E0604, "\(c.name) '\(c.value)' is not a date-time like 20260615T070000Z", line: c.line)
+            throw ImportError(.value(c.name, c.value, not: .icalInstant), line: c.line)
         }
         let wall = CivilDateTime(date: s.date, time: s.time ?? .midnight)
         if s.utc { return Zone.utc.instant(for: wall).adding(seconds: Int64(s.second)) }
@@ -156,7 +155,7 @@ public struct ICalendarReader: ImportSource {
         // appending to a task's steps, notes, comments or reminders one at a time copies them
         // each time, since they sit in its copy-on-write details (100,000 steps took minutes).
         var notes: [String] = [], steps: [Step] = [], comments: [JSONValue] = [], reminders: [Reminder] = []
-        func fail(_ c: ContentLine, _ what: String) -> ImportError { ImportError(.E0604, "\(c.name) '\(c.value)' is not \(what)", line: c.line) }
+        func fail(_ c: ContentLine, _ what: ImportError.Expected) -> ImportError { ImportError(.value(c.name, c.value, not: what), line: c.line) }
         for c in comp.props {
             let text = ContentLine.unescape(c.value)
             switch c.name {
@@ -169,13 +168,13 @@ public struct ICalendarReader: ImportSource {
             case "DUE": due = try self.due(c)
             case "DTSTART": start = try self.due(c)
             case "PRIORITY":
-                guard let p = Int(c.value.trimmedSpaces), (0...9).contains(p) else { throw fail(c, "a priority from 0 to 9") }
+                guard let p = Int(c.value.trimmedSpaces), (0...9).contains(p) else { throw fail(c, .icalPriority) }
                 t.priority = p == 0 ? .none : p == 1 ? .critical : p <= 4 ? .high : p == 5 ? .medium : .low
             case "CATEGORIES": t.tags += ContentLine.list(c.value)
             case "STATUS": status = c.value.uppercased().trimmedSpaces
             case "COMPLETED": t.completedAt = try instant(c)
             case "PERCENT-COMPLETE":
-                guard let p = Int(c.value.trimmedSpaces), (0...100).contains(p) else { throw fail(c, "a percentage") }
+                guard let p = Int(c.value.trimmedSpaces), (0...100).contains(p) else { throw fail(c, .percentage) }
                 percent = p
             case "CREATED": created = try instant(c)
             case "LAST-MODIFIED":
@@ -195,26 +194,26 @@ public struct ICalendarReader: ImportSource {
                 steps.append(Step(title: text, done: c.param("X-DONE")?.uppercased() == "TRUE"))
                 r.fields.insert(.steps)
             case "X-KEPT-ESTIMATE":
-                guard let m = Int(c.value.trimmedSpaces), m >= 0, m <= 1_000_000 else { throw fail(c, "a number of minutes") }
+                guard let m = Int(c.value.trimmedSpaces), m >= 0, m <= 1_000_000 else { throw fail(c, .minutes) }
                 t.estimate = Estimate(minutes: m, source: c.param("X-SOURCE")?.uppercased() == "SUGGESTED" ? .suggested : .user)
                 r.fields.insert(.estimate)
             case "X-KEPT-HELD-UNTIL": t.heldUntil = try self.due(c).date; r.fields.insert(.held)
             case "X-KEPT-NOT-TODAY-ON": t.notTodayOn = try self.due(c).date; r.fields.insert(.held)
             case "X-KEPT-START":
-                guard let d = RepeatExtras.due(Array(c.value.utf8)) else { throw fail(c, "a date like 2026-06-15") }
+                guard let d = RepeatExtras.due(Array(c.value.utf8)) else { throw fail(c, .isoDate) }
                 keptStart = d
             case "X-KEPT-REPEAT":
                 var jr = JSONReader(bytes: Array(text.utf8))
-                guard let v = try? jr.readValue(), let o = v.objectValue else { throw fail(c, "a repeat as Kept writes it") }
+                guard let v = try? jr.readValue(), let o = v.objectValue else { throw fail(c, .keptRepeat) }
                 keptRepeat = o
             case "X-KEPT-COMMENT":
                 var jr = JSONReader(bytes: Array(text.utf8))
-                guard let v = try? jr.readValue() else { throw fail(c, "a comment as Kept writes it") }
+                guard let v = try? jr.readValue() else { throw fail(c, .keptComment) }
                 comments.append(v)
                 r.fields.insert(.comments)
             case "X-KEPT-FIELD":
                 var jr = JSONReader(bytes: Array(text.utf8))
-                guard let key = c.param("X-KEY"), let v = try? jr.readValue() else { throw fail(c, "a field as Kept writes it") }
+                guard let key = c.param("X-KEY"), let v = try? jr.readValue() else { throw fail(c, .keptField) }
                 t.extra[key] = v
             default:
                 other.append(.string(ICalendarReader.raw(c)))

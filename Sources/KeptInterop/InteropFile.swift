@@ -52,35 +52,35 @@ public final class ByteInput {
             // O_NONBLOCK: a FIFO nobody writes would hold the open forever; it is read
             // blocking again below, to its end.
             fd = Glibc.open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-            guard fd >= 0 else { return .failure(unreadable(name, String(cString: strerror(errno)).lowercased())) }
+            guard fd >= 0 else { return .failure(unreadable(name, .system(String(cString: strerror(errno)).lowercased()))) }
         }
         let owned = path != "-"
         var st = stat()
         guard fstat(fd, &st) == 0 else {
             let e = errno
             if owned { close(fd) }
-            return .failure(unreadable(name, String(cString: strerror(e)).lowercased()))
+            return .failure(unreadable(name, .system(String(cString: strerror(e)).lowercased())))
         }
-        var refusal: String? = nil
+        var refusal: ImportError.Unreadable? = nil
         switch st.st_mode & S_IFMT {
         case S_IFREG:
-            if Int(st.st_size) > limit { refusal = tooLarge(limit) }
+            if Int(st.st_size) > limit { refusal = .tooLarge(limit: limit) }
         case S_IFIFO:
             // A named pipe is waited for as a store's is (Files.awaitWriter); standard
             // input is read as it comes.
-            if owned, let e = Files.awaitWriter(fd) { refusal = e.reason }
-        case S_IFDIR: refusal = "it is a directory"
+            if owned, let e = Files.awaitWriter(fd) { refusal = .system(e.reason) }
+        case S_IFDIR: refusal = .directory
         // A terminal is someone typing; any other device (/dev/zero, /dev/urandom) never ends.
         case S_IFCHR where isatty(fd) == 1: break
-        case S_IFCHR, S_IFBLK: refusal = "it is a device, not a file"
+        case S_IFCHR, S_IFBLK: refusal = .device
         // Standard input may be a socket (some process spawners give one); it is a stream,
         // bounded by the limit as a pipe is.
         case S_IFSOCK: break
-        default: refusal = "it is not a regular file"
+        default: refusal = .notAFile
         }
         if refusal == nil, owned {
             let flags = fcntl(fd, F_GETFL)
-            if flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0 { refusal = String(cString: strerror(errno)).lowercased() }
+            if flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0 { refusal = .system(String(cString: strerror(errno)).lowercased()) }
         }
         if let refusal {
             if owned { close(fd) }
@@ -91,12 +91,8 @@ public final class ByteInput {
         return .success(i)
     }
 
-    package static func unreadable(_ name: String, _ reason: String) -> ImportError {
-        ImportError(.E0601, "could not read '\(name)': \(reason)", line: 0)
-    }
-
-    package static func tooLarge(_ limit: Int) -> String {
-        "it is larger than \(Limits.grouped(limit)) bytes, the import size limit (docs/LIMITS.md)"
+    package static func unreadable(_ name: String, _ why: ImportError.Unreadable) -> ImportError {
+        ImportError(.unreadable(name: name, why), line: 0)
     }
 
     /// Where `read` reads into before appending (one chunk, allocated once).
@@ -111,7 +107,7 @@ public final class ByteInput {
             let n = Glibc.read(fd, scratch.baseAddress, want)
             if n < 0, errno == EINTR { continue }
             if n < 0 {
-                throw ImportError(.E0601, "could not read '\(name)': \(String(cString: strerror(errno)).lowercased())", line: 0)
+                throw ByteInput.unreadable(name, .system(String(cString: strerror(errno)).lowercased()))
             }
             if n == 0 {
                 atEnd = true
@@ -119,7 +115,7 @@ public final class ByteInput {
             }
             // A pipe, or a file that grew after it was opened, is refused once past the limit.
             consumed += n
-            if consumed > limit { throw ByteInput.unreadable(name, ByteInput.tooLarge(limit)) }
+            if consumed > limit { throw ByteInput.unreadable(name, .tooLarge(limit: limit)) }
             buf.append(contentsOf: UnsafeRawBufferPointer(rebasing: scratch[0..<n]))
             total += n
             if n < want { break }
@@ -193,7 +189,7 @@ package struct LineReader {
 extension ImportError {
     /// A line that is not UTF-8.
     package static func notUTF8(_ line: Int) -> ImportError {
-        ImportError(.E0603, "line \(line) is not valid UTF-8", line: line, help: "save the file as UTF-8")
+        ImportError(.notUTF8(line: line), line: line)
     }
 }
 

@@ -90,11 +90,10 @@ package enum InteropValues {
             r.weekStart = r.weekStart ?? .monday
             guard let a = anchor else { return nil }
             return .success(RepeatSpec(rule: r, anchor: a.date, anchorTime: a.time))
-        case .failure(let e) where e.code == .E0220 || e.code == .E0219:
+        case .failure(let e) where e.keptCannotHold:
             return nil
         case .failure(let e):
-            return .failure(ImportError(.E0605, "the repeat '\(rrule)' is malformed: \(e.message)", line: line,
-                                        help: "RFC 5545 section 3.3.10 says how an RRULE is written"))
+            return .failure(ImportError(.malformedRepeat(rrule, e), line: line))
         }
     }
 

@@ -46,24 +46,24 @@ package struct JSONArrayStream {
                     state = .done
                     return nil
                 case .inArray:
-                    throw fail(JSONError(message: "the list of tasks is not closed with ']'", offset: buf.count, line: 0, column: 0), at: buf.count)
+                    throw fail(.listNotClosed, at: buf.count)
                 }
             }
             let b = buf[pos]
             switch state {
             case .done:
-                throw fail(JSONError(message: "unexpected \(describe(b)) after the list of tasks", offset: pos, line: 0, column: 0), at: pos)
+                throw fail(.afterList(b), at: pos)
             case .start:
                 if b == UInt8(ascii: "[") { pos += 1; state = .inArray; continue }
                 guard b == UInt8(ascii: "{") else {
-                    throw fail(JSONError(message: "expected a list of tasks ('['), found \(describe(b))", offset: pos, line: 0, column: 0), at: pos)
+                    throw fail(.notAList(b), at: pos)
                 }
                 state = .bare
             case .inArray, .bare:
                 if b == UInt8(ascii: ",") { pos += 1; continue }
                 if b == UInt8(ascii: "]"), state == .inArray { pos += 1; state = .done; continue }
                 guard b == UInt8(ascii: "{") else {
-                    throw fail(JSONError(message: "expected a task ('{'), found \(describe(b))", offset: pos, line: 0, column: 0), at: pos)
+                    throw fail(.notATask(b), at: pos)
                 }
             }
             let start = pos
@@ -92,7 +92,7 @@ package struct JSONArrayStream {
                 case .failure(let error):
                     // Past the bytes read so far: read more and parse the element again.
                     if error.offset >= buf.count - 16, try input.read(into: &buf, max: max(ByteInput.chunk, buf.count)) { continue }
-                    throw fail(error, at: error.offset)
+                    throw fail(.notJSON(error), at: error.offset)
                 }
             }
         }
@@ -159,18 +159,15 @@ package struct JSONArrayStream {
         return scanLine
     }
 
-    package func describe(_ b: UInt8) -> String { b >= 0x20 && b < 0x7F ? "'\(Character(UnicodeScalar(b)))'" : "byte 0x\(String(b, radix: 16))" }
-
-    /// A JSON error as the import's, at its line and column in the file.
-    package func fail(_ e: JSONError, at offset: Int) -> ImportError {
+    /// JSON that is not well-formed, at its line and column in the file.
+    package func fail(_ p: ImportError.Problem, at offset: Int) -> ImportError {
         let (line, column) = place(of: offset)
-        return ImportError(.E0603, "the file is not valid JSON: \(e.message)", line: line, column: column)
+        return ImportError(p, line: line, column: column)
     }
 
-    /// A value the format does not allow, with its code, at its line and column in the file.
+    /// A value the format does not allow, at its line and column in the file.
     package func refuse(_ f: JSONValueFault) -> ImportError {
-        let (line, column) = place(of: f.offset)
-        return ImportError(f.code, f.message, line: line, column: column, help: f.help)
+        fail(f.problem, at: f.offset)
     }
 
     /// The line and column (in scalars) in the whole file of an offset in the buffer.
@@ -182,10 +179,8 @@ package struct JSONArrayStream {
 }
 
 /// A value of a JSON element that JSON allows and the import format does not: a field's value
-/// (E0604) or a missing title (E0607), at the byte where it starts (docs/INTEROP.md, "Errors").
+/// or a missing title, at the byte where it starts (docs/INTEROP.md, "Errors").
 package struct JSONValueFault: Equatable {
-    package let code: DiagnosticCode
-    package let message: String
+    package let problem: ImportError.Problem
     package let offset: Int
-    package var help: String? = nil
 }

@@ -30,60 +30,60 @@ public struct JSONLinesReader: ImportSource {
                 v = try r.readValue()
                 try r.finish()
             } catch {
-                throw ImportError(.E0603, "line \(n) is not JSON: \(error.message)", line: n, column: error.column)
+                throw ImportError(.lineNotJSON(n, error), line: n, column: error.column)
             }
             guard case .object(let o) = v else {
-                throw ImportError(.E0603, "line \(n) is not a JSON object", line: n, column: 1, help: "each line holds one task, like {\"title\": \"Pay rent\"}")
+                throw ImportError(.lineNotObject(n), line: n, column: 1)
             }
             return try JSONLinesReader.task(o, line: n, zone: zone)
         }
         return nil
     }
 
-    package static func bad(_ key: String, _ what: String, _ line: Int) -> ImportError {
-        ImportError(.E0604, "'\(key)' is not \(what)", line: line)
+    package static func bad(_ key: String, _ what: ImportError.Expected, _ line: Int) -> ImportError {
+        ImportError(.field(key, not: what), line: line)
     }
 
     package static func task(_ o: JSONObject, line: Int, zone: Zone) throws(ImportError) -> ImportedTask {
         func str(_ k: String) throws(ImportError) -> String? {
             guard let v = o[k], !v.isNull else { return nil }
-            guard let s = v.stringValue else { throw bad(k, "a string", line) }
+            guard let s = v.stringValue else { throw bad(k, .string, line) }
             return s
         }
         func strings(_ k: String) throws(ImportError) -> [String] {
             guard let v = o[k], !v.isNull else { return [] }
-            guard let a = v.arrayValue else { throw bad(k, "a list of strings", line) }
+            guard let a = v.arrayValue else { throw bad(k, .strings, line) }
             var out: [String] = []
             for x in a {
-                guard let s = x.stringValue else { throw bad(k, "a list of strings", line) }
+                guard let s = x.stringValue else { throw bad(k, .strings, line) }
                 out.append(s)
             }
             return out
         }
         func instant(_ k: String) throws(ImportError) -> Instant? {
             guard let s = try str(k) else { return nil }
-            guard let i = InteropValues.instant(Array(s.utf8)) else { throw bad(k, "an instant like 2026-06-15T07:00:00Z", line) }
+            guard let i = InteropValues.instant(Array(s.utf8)) else { throw bad(k, .instant, line) }
             return i
         }
         func due(_ k: String) throws(ImportError) -> Due? {
             guard let s = try str(k) else { return nil }
-            guard let d = InteropValues.due(s, zone: zone) else { throw bad(k, "a date like 2026-06-15 or a date-time with an offset", line) }
+            guard let d = InteropValues.due(s, zone: zone) else { throw bad(k, .dueWithOffset, line) }
             return d
         }
         func date(_ k: String) throws(ImportError) -> CivilDate? {
             guard let s = try str(k) else { return nil }
-            guard let d = CivilDate(iso: s) else { throw bad(k, "a date like 2026-06-15", line) }
+            guard let d = CivilDate(iso: s) else { throw bad(k, .isoDate, line) }
             return d
         }
         guard let title = try str("title") else {
-            throw ImportError(.E0607, "the record has no title", line: line, help: "each line needs \"title\"")
+            throw ImportError(.noTitleInLine, line: line)
         }
         let created = try instant("createdAt")
         var t = Task(id: 0, title: title, createdAt: created ?? Instant.epoch, uid: TaskUID(hi: 0, lo: 0))
         var f: ImportFields = [.title]
         var r = ImportedTask(task: t, hasUID: false, fields: [], line: line)
         if let u = try str("uid") {
-            guard let uid = TaskUID(u) else { throw bad("uid", "a UUID like 0b7e5c1e-3f1a-4c2b-9d4e-5f6a7b8c9d0e", line) }
+            guard let uid = TaskUID(u) else { throw bad("uid", .uuidLike, line) }
             t.uid = uid
             r.hasUID = true
         }
@@ -94,7 +94,7 @@ public struct JSONLinesReader: ImportSource {
             case "title", "uid", "createdAt", "id", "dueHasTime":
                 break
             case "status":
-                guard let s = v.stringValue else { throw bad(k, "a status", line) }
+                guard let s = v.stringValue else { throw bad(k, .status, line) }
                 switch s.lowercased() {
                 case "pending", "open": t.status = .open
                 case "completed", "done": t.status = .done
@@ -110,7 +110,7 @@ public struct JSONLinesReader: ImportSource {
             case "goal": t.goal = try str(k); f.insert(.goal)
             case "priority":
                 let p = try str(k) ?? "none"
-                guard let pr = p == "urgent" ? Priority.critical : Priority(word: p) else { throw bad(k, "none, low, medium, high, urgent or critical", line) }
+                guard let pr = p == "urgent" ? Priority.critical : Priority(word: p) else { throw bad(k, .priorityWord, line) }
                 t.priority = pr
                 f.insert(.priority)
             case "due": t.due = try due(k); f.insert(.due)
@@ -126,44 +126,44 @@ public struct JSONLinesReader: ImportSource {
                     t.estimate = Estimate(minutes: n)
                 } else if let e = v.objectValue, let n = e["minutes"]?.numberValue?.int, n >= 0, n <= 1_000_000 {
                     t.estimate = Estimate(minutes: n, source: e["source"]?.stringValue == "suggested" ? .suggested : .user)
-                } else { throw bad(k, "a number of minutes", line) }
+                } else { throw bad(k, .minutes, line) }
                 f.insert(.estimate)
             case "heldUntil": t.heldUntil = try date(k); f.insert(.held)
             case "notTodayOn": t.notTodayOn = try date(k); f.insert(.held)
             case "parentUid":
                 if let s = try str(k) {
-                    guard let p = TaskUID(s) else { throw bad(k, "a UUID", line) }
+                    guard let p = TaskUID(s) else { throw bad(k, .uuid, line) }
                     r.parentUID = p
                 }
                 f.insert(.parent)
             case "steps":
-                guard let a = v.arrayValue else { throw bad(k, "a list of steps", line) }
+                guard let a = v.arrayValue else { throw bad(k, .steps, line) }
                 var steps: [Step] = []
                 for s in a {
-                    guard let title = s.objectValue?["title"]?.stringValue else { throw bad(k, "a list of {\"title\", \"done\"}", line) }
+                    guard let title = s.objectValue?["title"]?.stringValue else { throw bad(k, .stepObjects, line) }
                     steps.append(Step(title: title, done: s.objectValue?["done"]?.boolValue ?? false))
                 }
                 t.steps = steps
                 f.insert(.steps)
             case "reminders":
-                guard let a = v.arrayValue else { throw bad(k, "a list of reminders", line) }
+                guard let a = v.arrayValue else { throw bad(k, .reminders, line) }
                 var rs: [Reminder] = []
                 for x in a {
                     guard let at = x.objectValue?["at"]?.stringValue.flatMap(CivilDateTime.init(iso:)) else {
-                        throw bad(k, "a list of {\"at\": \"2026-06-15T09:00\"}", line)
+                        throw bad(k, .reminderObjects, line)
                     }
                     rs.append(Reminder(at: at, pastDue: x.objectValue?["pastDue"]?.boolValue ?? false))
                 }
                 t.reminders = rs.sorted { $0.at < $1.at }
                 f.insert(.reminders)
             case "comments":
-                guard let a = v.arrayValue else { throw bad(k, "a list", line) }
+                guard let a = v.arrayValue else { throw bad(k, .list, line) }
                 t.comments = a
                 f.insert(.comments)
             case "repeat":
                 f.insert(.repeat)
                 guard let ro = v.objectValue else {
-                    guard v.isNull else { throw bad(k, "{\"text\", \"rrule\"} or null", line) }
+                    guard v.isNull else { throw bad(k, .repeatObject, line) }
                     continue
                 }
                 repeatObject = ro
@@ -174,7 +174,7 @@ public struct JSONLinesReader: ImportSource {
             }
         }
         if let ro = repeatObject {
-            guard let spec = InteropValues.repeatSpec(ro, due: t.due) else { throw bad("repeat", "a repeat this version reads", line) }
+            guard let spec = InteropValues.repeatSpec(ro, due: t.due) else { throw bad("repeat", .readableRepeat, line) }
             t.repeatRule = spec
         }
         if created == nil { t.createdAt = t.modifiedAt }

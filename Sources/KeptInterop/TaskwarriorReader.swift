@@ -121,9 +121,9 @@ package struct TaskwarriorRecord {
     package var isTemplate: Bool { status == "recurring" }
     /// Everything else, as written.
     package var other = JSONObject()
-    /// The first value JSON allows and Taskwarrior's format does not (E0604), or a missing
-    /// description (E0607): the record is read to its end and refused there with this code, not
-    /// as JSON that is not well-formed (E0603). The fast path gives up on any such value, so
+    /// The first value JSON allows and Taskwarrior's format does not, or a missing description:
+    /// the record is read to its end and refused there for this, not as JSON that is not
+    /// well-formed. The fast path gives up on any such value, so
     /// only the general reader sets it.
     package var fault: JSONValueFault? = nil
 
@@ -138,14 +138,14 @@ package struct TaskwarriorRecord {
         var t = TaskwarriorRecord()
         let at = r.offset
         try r.beginObject()
-        func refuse(_ message: String, at offset: Int) {
-            if t.fault == nil { t.fault = JSONValueFault(code: .E0604, message: message, offset: offset) }
+        func refuse(_ field: String, _ what: ImportError.Expected, at offset: Int) {
+            if t.fault == nil { t.fault = JSONValueFault(problem: .field(field, not: what), offset: offset) }
         }
         func date(_ r: inout JSONReader, _ name: String) throws(JSONError) -> Instant? {
             let start = r.offset
             guard let ref = try r.readStringRefOrNull() else { return nil }
             guard let i = r.withText(ref, { t in t.withUnsafeBufferPointer { InteropValues.instant($0) } }) else {
-                refuse("'\(name)' is not a date like 20260615T070000Z", at: start)
+                refuse(name, .taskwarriorDate, at: start)
                 return nil
             }
             return i
@@ -154,7 +154,7 @@ package struct TaskwarriorRecord {
             if r.text(k, is: "uuid") {
                 let start = r.offset
                 let ref = try r.readStringRef()
-                if let u = r.withText(ref, { t in t.withUnsafeBufferPointer { TaskUID.parse($0) } }) { t.uuid = u } else { refuse("'uuid' is not a UUID", at: start) }
+                if let u = r.withText(ref, { t in t.withUnsafeBufferPointer { TaskUID.parse($0) } }) { t.uuid = u } else { refuse("uuid", .uuid, at: start) }
             } else if r.text(k, is: "description") { t.description = try r.readStringOrNull() }
             else if r.text(k, is: "status") { t.status = try r.readStringOrNull() }
             else if r.text(k, is: "project") { t.project = try r.readStringOrNull() }
@@ -206,7 +206,7 @@ package struct TaskwarriorRecord {
                     try r.skipValue()
                     minutes = nil
                 }
-                if let m = minutes { t.estimate = m } else { refuse("'estimate' is not a number of minutes from 0 to 1000000", at: start) }
+                if let m = minutes { t.estimate = m } else { refuse("estimate", .taskwarriorMinutes, at: start) }
             }
             else if r.text(k, is: "rrule") { t.rrule = try r.readStringOrNull() }
             else if r.text(k, is: "recur") { t.recur = try r.readStringOrNull(); t.other["recur"] = t.recur.map { .string($0) } }
@@ -220,8 +220,7 @@ package struct TaskwarriorRecord {
             }
         }
         if t.description == nil, t.fault == nil {
-            t.fault = JSONValueFault(code: .E0607, message: "the task has no 'description'", offset: at,
-                                     help: "every task needs a title (Taskwarrior description)")
+            t.fault = JSONValueFault(problem: .noDescription, offset: at)
         }
         return t
     }
@@ -259,8 +258,7 @@ package struct TaskwarriorRecord {
         case "completed": t.status = .done
         case "deleted": r.deleted = true
         default:
-            throw ImportError(.E0604, "'\(status ?? "")' is not a Taskwarrior status", line: line,
-                              help: "statuses: pending, waiting, completed, deleted, recurring")
+            throw ImportError(.notATaskwarriorStatus(status ?? ""), line: line)
         }
         // Kept's own status, when Kept wrote the file.
         if case .string(let s)? = kept["keptstatus"] {
@@ -310,7 +308,7 @@ package struct TaskwarriorRecord {
         } else if let rr = rrule, !RepeatRule.saysFREQ(rr) {
             // Kept's words for a rule no RRULE says (`after completion`).
             let spec = RepeatSpec(text: rr, anchor: t.due?.date)
-            guard spec.rule != nil else { throw ImportError(.E0604, "'rrule' '\(rr)' is neither an RRULE nor a repeat Kept reads", line: line) }
+            guard spec.rule != nil else { throw ImportError(.notARepeat(rr), line: line) }
             t.repeatRule = spec
         } else if let rr = rrule {
             switch InteropValues.repeatSpec(rrule: rr, anchor: t.due, line: line, cache: &rrules) {

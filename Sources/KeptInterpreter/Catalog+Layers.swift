@@ -35,6 +35,31 @@ extension Catalog {
         }
     }
 
+    /// Where a statement met a store error: taking the store's lock before it could change it,
+    /// reading a damaged store, or committing (`reread` when the store was read again after).
+    package enum StoreMoment {
+        case locking, damagedRead
+        case commit(reread: Bool)
+    }
+
+    /// A store error of a statement, pointing at the statement.
+    package static func store(_ e: StoreError, at moment: StoreMoment, statement: StatementSource) -> Diagnostic {
+        let d = store(e)
+        var label = d.label, notes = d.notes, help = d.help
+        switch moment {
+        case .locking: break
+        case .damagedRead: label = "read a damaged store"
+        case .commit(let reread):
+            label = "not written"
+            if case .conflict = e {
+                if reread { notes = ["the store has been read again with the other process's changes"] }
+                help = "run '\(statement.text)' again"
+            }
+        }
+        return Diagnostic(code: d.code, severity: d.severity, message: d.message, file: statement.file, range: statement.range,
+                          label: label, secondary: d.secondary, notes: notes, help: help)
+    }
+
     /// The diagnostic of what a store says when it is opened.
     public static func store(_ n: StoreNotice) -> Diagnostic {
         switch n {
@@ -65,28 +90,154 @@ extension Catalog {
         }
     }
 
-    /// Why a repeat's skipped or added dates cannot change so: the code of each problem.
-    public static func repeatDate(_ p: RepeatDateProblem, message: String, range: SourceRange, file: SourceFile, label: String,
-                           help: String? = nil) -> Diagnostic {
-        let code: DiagnosticCode
-        switch p {
-        case .notRepeating: code = .E0221
-        case .notAnOccurrence: code = .E0222
-        case .seriesEnds: code = .E0223
-        case .alreadyAnOccurrence: code = .E0224
-        case .notListed: code = .E0329
-        case .passed: code = .E0330
-        case .timeDoesNotFit: code = .E0331
-        }
-        return Diagnostic(code: code, message: message, file: file, range: range, label: label, help: help)
-    }
-
     /// A file refused by a reader or by the import: where in the file, and that nothing changed.
     public static func importRefused(_ e: ImportError, path: String, range: SourceRange, file: SourceFile) -> Diagnostic {
         var at = ""
         if e.line > 0 { at = "line \(e.line)" + (e.column.map { ", column \($0)" } ?? "") + ": " }
-        return Diagnostic(code: e.code, message: "could not import '\(path)': \(at)\(e.message)", file: file, range: range,
-                          label: "nothing was imported", help: e.help)
+        return Diagnostic(code: code(e), message: "could not import '\(path)': \(at)\(message(e))", file: file, range: range,
+                          label: "nothing was imported", help: help(e))
+    }
+
+    /// The words of an action on open tasks only, as the statement says it.
+    package static func words(_ a: OpenAction) -> String {
+        switch a {
+        case .notToday: return "not today"
+        case .back: return "back"
+        case .top3Add: return "top3 add"
+        case .top3Replace: return "top3 replace"
+        case .skip: return "skip"
+        case .unskip: return "unskip"
+        case .rdate: return "rdate"
+        case .unrdate: return "unrdate"
+        }
+    }
+
+    // MARK: import errors (docs/INTEROP.md, "Errors")
+
+    /// The code of a file an import refuses.
+    package static func code(_ e: ImportError) -> DiagnosticCode {
+        switch e.problem {
+        case .unreadable: return .E0601
+        case .notJSON, .listNotClosed, .afterList, .notAList, .notATask, .lineNotJSON, .lineNotObject, .notUTF8: return .E0603
+        case .field, .value, .cannotBeAStatus, .notATaskwarriorStatus, .notARepeat: return .E0604
+        case .propertyNameMissing, .parameterNotNameValue, .quotedParameterNotClosed, .colonExpected, .notStartingWithVCALENDAR,
+             .endMismatch, .outsideCalendar, .endsInside, .noCalendar, .malformedRepeat:
+            return .E0605
+        case .quoteNotClosed, .quoteInUnquotedField, .textAfterQuotedField, .noContentColumn, .fieldCount: return .E0606
+        case .noTitle, .noTitleInLine, .noDescription: return .E0607
+        case .uidTwice: return .E0608
+        }
+    }
+
+    /// A byte as an error quotes it: `'x'`, or `byte 0x7`.
+    package static func describe(_ b: UInt8) -> String {
+        b >= 0x20 && b < 0x7F ? "'\(Character(UnicodeScalar(b)))'" : "byte 0x\(String(b, radix: 16))"
+    }
+
+    /// What a field's value should have been, in words.
+    package static func words(_ x: ImportError.Expected) -> String {
+        switch x {
+        case .string: return "a string"
+        case .strings: return "a list of strings"
+        case .instant: return "an instant like 2026-06-15T07:00:00Z"
+        case .dueWithOffset: return "a date like 2026-06-15 or a date-time with an offset"
+        case .isoDate: return "a date like 2026-06-15"
+        case .uuidLike: return "a UUID like 0b7e5c1e-3f1a-4c2b-9d4e-5f6a7b8c9d0e"
+        case .status: return "a status"
+        case .priorityWord: return "none, low, medium, high, urgent or critical"
+        case .minutes: return "a number of minutes"
+        case .uuid: return "a UUID"
+        case .steps: return "a list of steps"
+        case .stepObjects: return "a list of {\"title\", \"done\"}"
+        case .reminders: return "a list of reminders"
+        case .reminderObjects: return "a list of {\"at\": \"2026-06-15T09:00\"}"
+        case .list: return "a list"
+        case .repeatObject: return "{\"text\", \"rrule\"} or null"
+        case .readableRepeat: return "a repeat this version reads"
+        case .icalDue: return "a date like 20260615 or a date-time like 20260615T090000"
+        case .icalInstant: return "a date-time like 20260615T070000Z"
+        case .icalPriority: return "a priority from 0 to 9"
+        case .percentage: return "a percentage"
+        case .keptRepeat: return "a repeat as Kept writes it"
+        case .keptComment: return "a comment as Kept writes it"
+        case .keptField: return "a field as Kept writes it"
+        case .todoistPriority: return "1, 2, 3 or 4"
+        case .indent: return "a number from 1"
+        case .wholeNumber: return "a whole number"
+        case .taskwarriorDate: return "a date like 20260615T070000Z"
+        case .taskwarriorMinutes: return "a number of minutes from 0 to 1000000"
+        }
+    }
+
+    /// What an import refuses, without where.
+    package static func message(_ e: ImportError) -> String {
+        let notJSON = "the file is not valid JSON: "
+        switch e.problem {
+        case .unreadable(let name, let why):
+            let reason: String
+            switch why {
+            case .system(let text): reason = text
+            case .tooLarge(let limit): reason = "it is larger than \(Limits.grouped(limit)) bytes, the import size limit (docs/LIMITS.md)"
+            case .directory: reason = "it is a directory"
+            case .device: reason = "it is a device, not a file"
+            case .notAFile: reason = "it is not a regular file"
+            }
+            return "could not read '\(name)': \(reason)"
+        case .notJSON(let j): return notJSON + j.message
+        case .listNotClosed: return notJSON + "the list of tasks is not closed with ']'"
+        case .afterList(let b): return notJSON + "unexpected \(describe(b)) after the list of tasks"
+        case .notAList(let b): return notJSON + "expected a list of tasks ('['), found \(describe(b))"
+        case .notATask(let b): return notJSON + "expected a task ('{'), found \(describe(b))"
+        case .lineNotJSON(let n, let j): return "line \(n) is not JSON: \(j.message)"
+        case .lineNotObject(let n): return "line \(n) is not a JSON object"
+        case .notUTF8(let n): return "line \(n) is not valid UTF-8"
+        case .field(let key, let what): return "'\(key)' is not \(words(what))"
+        case .value(let name, let value, let what): return "\(name) '\(value)' is not \(words(what))"
+        case .cannotBeAStatus(let s): return "'\(s)' cannot be a status"
+        case .notATaskwarriorStatus(let s): return "'\(s)' is not a Taskwarrior status"
+        case .notARepeat(let rr): return "'rrule' '\(rr)' is neither an RRULE nor a repeat Kept reads"
+        case .propertyNameMissing: return "a property name is missing"
+        case .parameterNotNameValue(let p): return "a parameter of \(p) is not NAME=VALUE"
+        case .quotedParameterNotClosed(let p): return "a quoted parameter value of \(p) is not closed"
+        case .colonExpected(let p): return "expected ':' after \(p)"
+        case .notStartingWithVCALENDAR: return "the file does not start with BEGIN:VCALENDAR"
+        case .endMismatch(let what, let open): return open.map { "END:\(what) closes BEGIN:\($0)" } ?? "END:\(what) without its BEGIN"
+        case .outsideCalendar(let name): return "\(name) outside BEGIN:VCALENDAR"
+        case .endsInside(let open): return "the file ends inside BEGIN:\(open)"
+        case .noCalendar: return "the file holds no calendar"
+        case .malformedRepeat(let rrule, let r): return "the repeat '\(rrule)' is malformed: \(message(r))"
+        case .quoteNotClosed: return "a quoted field is not closed"
+        case .quoteInUnquotedField: return "a quote inside an unquoted field"
+        case .textAfterQuotedField: return "text after a quoted field"
+        case .noContentColumn: return "the header has no CONTENT column"
+        case .fieldCount(let n, let header): return "row has \(n) fields and the header \(header)"
+        case .noTitle, .noTitleInLine: return "the record has no title"
+        case .noDescription: return "the task has no 'description'"
+        case .uidTwice(let uid): return "uid \(uid) appears twice in the file"
+        }
+    }
+
+    package static func help(_ e: ImportError) -> String? {
+        switch e.problem {
+        case .lineNotObject: return "each line holds one task, like {\"title\": \"Pay rent\"}"
+        case .notUTF8: return "save the file as UTF-8"
+        case .value(_, _, .todoistPriority): return "Todoist's 4 is p1, the highest"
+        case .cannotBeAStatus: return "a status of open work is a name of one line, up to 40 characters"
+        case .notATaskwarriorStatus: return "statuses: pending, waiting, completed, deleted, recurring"
+        case .propertyNameMissing, .parameterNotNameValue, .quotedParameterNotClosed, .colonExpected:
+            return "an iCalendar line is NAME[;PARAM=VALUE]:VALUE"
+        case .endsInside: return "every BEGIN needs its END"
+        case .noCalendar: return "an iCalendar file starts with BEGIN:VCALENDAR"
+        case .malformedRepeat: return "RFC 5545 section 3.3.10 says how an RRULE is written"
+        case .quoteNotClosed: return "a field that starts with \" ends with \""
+        case .quoteInUnquotedField: return "quote the whole field and double the quotes in it"
+        case .noContentColumn: return "the first row names the columns: TYPE,CONTENT,DESCRIPTION,PRIORITY,INDENT,DATE,…"
+        case .noTitle: return "every task needs a title (Taskwarrior description, SUMMARY, CONTENT)"
+        case .noTitleInLine: return "each line needs \"title\""
+        case .noDescription: return "every task needs a title (Taskwarrior description)"
+        case .uidTwice: return "each task of a file has its own uid; remove or renumber the second one"
+        default: return nil
+        }
     }
 
     /// An export that would write into a device or a pipe, replace a folder, or destroy the
@@ -118,7 +269,8 @@ extension Catalog {
     }
 
     public static func unknownFormat(_ name: String, range: SourceRange, file: SourceFile) -> Diagnostic {
-        Diagnostic(code: .E0602, message: "'\(name)' is not a format Kept reads or writes", file: file, range: range,
-                   label: "not a format", help: Suggestion.help(name, in: InteropFormat.names.map(\.0)) ?? "formats: tw, ics, jsonl, csv")
+        let m = didYouMean(name, in: InteropFormat.names.map(\.0), at: range, file: file)
+        return Diagnostic(code: .E0602, message: "'\(name)' is not a format Kept reads or writes", file: file, range: range,
+                          label: "not a format", help: m.help(else: "formats: tw, ics, jsonl, csv"), fixIts: m.fixIts)
     }
 }

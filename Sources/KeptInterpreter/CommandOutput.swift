@@ -30,7 +30,7 @@ public struct CommandOutput: Sendable {
     /// True when the statement changed the store.
     public var changed = false
     /// Set when the statement waits for the user's yes (a bulk delete under `.ask`); it changed
-    /// nothing, and `diagnostics` holds the E0318 error a front end that cannot ask reports.
+    /// nothing, and `diagnostics` holds the error a front end that cannot ask reports.
     public var confirmation: Confirmation?
     /// Set when the lines are a file's own bytes (an export to standard output): shown as they
     /// are, so `export - > f` writes what `export f` writes (CRLF and all).

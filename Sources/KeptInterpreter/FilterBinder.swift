@@ -174,7 +174,7 @@ public struct FilterBinder {
         switch v {
         case .phrase(let spec, let text):
             switch DatePhrase.resolve(spec, in: scope.dates) {
-            case .failure(let e): throw Catalog.dateInFilter(e, range: r, file: file, label: "not a date", help: e.help)
+            case .failure(let e): throw Catalog.dateInFilter(e, range: r, file: file, label: "not a date")
             case .success(let d):
                 guard let time = d.due.time else { return .day(d.due.date.dayNumber) }
                 _ = text
@@ -188,12 +188,12 @@ public struct FilterBinder {
             case .month: d = today.addingChecked(months: -n)
             case .year: d = today.addingChecked(years: -n)
             }
-            guard let d else { throw Catalog.dateOutOfRange("'\(text)' is before 0001-01-01, the first day of the calendar", range: r, file: file) }
+            guard let d else { throw Catalog.dateBeforeCalendar(text, range: r, file: file) }
             return .day(d.dayNumber)
         case .minutesAgo(let m, let text):
             let i = scope.clock.now.adding(minutes: -m)
             guard Instant.supportedSeconds.contains(Int(clamping: i.seconds)) else {
-                throw Catalog.dateOutOfRange("'\(text)' is before 0001-01-01, the first day of the calendar", range: r, file: file)
+                throw Catalog.dateBeforeCalendar(text, range: r, file: file)
             }
             return .instant(i)
         }
@@ -265,16 +265,8 @@ public struct FilterBinder {
         }
     }
 
-    /// An error inside a saved filter, where the statement uses it: a cycle and the depth limit
-    /// as they are, anything else as "in saved filter NAME: …".
+    /// An error inside a saved filter, where the statement uses it (Catalog.inSavedFilter).
     package static func reported(_ d: Diagnostic, _ name: String, _ r: SourceRange, _ file: SourceFile) -> Diagnostic {
-        if d.code == .E0214 || d.code == .E0008 {
-            var x = d
-            x.file = file
-            x.range = r
-            x.secondary = []
-            return x
-        }
-        return Catalog.inSavedFilter(name, d, range: r, file: file)
+        Catalog.inSavedFilter(name, d, range: r, file: file)
     }
 }

@@ -71,15 +71,15 @@ extension Session {
         return act(s, target, t) { (sel) throws(DomainError) in try engine.delete(sel) }
     }
 
-    /// What a bulk delete would take, as a question and as the E0318 error for a front end that
+    /// What a bulk delete would take, as a question and as the error for a front end that
     /// cannot ask.
     package func confirmDelete(_ s: Statement, _ f: FilterSource, _ ids: [Int]) -> CommandOutput {
         let where_ = "where " + s.source.rawText(f.range)
         let (hit, below) = engine.deletion(of: ids)
         let what = Session.tasks(hit.count) + (below == 0 ? "" : below == 1 ? " and 1 subtask" : " and \(below) subtasks")
         let txt = text
-        var d = Catalog.bulkDeleteNeedsConfirmation("'delete \(where_)' would delete \(what)", range: f.range, file: s.source.file)
-        d.notes = hit.prefix(10).map { "would delete: " + txt.summary($0) } + (hit.count > 10 ? ["and \(hit.count - 10) more"] : [])
+        let d = Catalog.bulkDeleteNeedsConfirmation(where_, tasks: hit.count, subtasks: below, shown: hit.prefix(10).map(txt.summary),
+                                                    range: f.range, file: s.source.file)
         var o = CommandOutput(diagnostics: [d])
         // In JSON mode too the answer no prints one object: a bulk delete's, with nothing deleted.
         let no = out(["Nothing deleted"], json: .object(JSONObject([("bulk", .string("delete")), ("results", .array([])),

@@ -9,8 +9,7 @@ import KeptSyntax
 extension Session {
     /// Turns a capture error (byte offsets in the line) into a diagnostic in the file.
     package func diagnostic(_ e: CaptureError, _ line: TextArg, _ s: Statement) -> Diagnostic {
-        let r = SourceRange(start: line.range.start + e.start, end: line.range.start + e.end)
-        return Diagnostic(code: e.code, message: e.message, file: s.source.file, range: r, label: e.label, help: e.help)
+        Catalog.capture(e, lineStart: line.range.start, file: s.source.file)
     }
 
     package func runAdd(_ s: Statement, _ line: TextArg, natural: Bool, parent: Int? = nil) -> CommandOutput {
@@ -43,7 +42,7 @@ extension Session {
         case .success(let x): d = x
         case .failure(let e):
             // A title-less line still shows its tokens: parse explores, it files nothing.
-            if e.code == .E0208, case .success(let x) = QuickAdd.parse(line.text, in: dateContext, untitled: true) {
+            if Catalog.saysNoTitle(e), case .success(let x) = QuickAdd.parse(line.text, in: dateContext, untitled: true) {
                 return parseOutput(x)
             }
             return .error(e)
@@ -140,8 +139,7 @@ extension Session {
         switch DatePhrase.resolve(words, in: dateContext, explain: explain) {
         case .failure(let e):
             let r = e.word == 0 && !e.impossible ? range(0) : (e.impossible ? phrase.range : range(e.word))
-            return .error(Diagnostic(code: e.code, message: e.message, file: file, range: r,
-                                     label: e.label, help: e.help))
+            return .error(Catalog.datePhrase(e, range: r, file: file))
         case .success(let (r, used)):
             guard used == words.count else {
                 let rest = SourceRange(start: range(used).start, end: phrase.range.end)

@@ -14,12 +14,10 @@ extension Session {
         if case .task(let ref) = target, case .failure(let d) = resolve(ref, s) { return .error(d) }
         let settable = TaskField.allCases.filter(\.isSettable).map(\.rawValue)
         guard let f = TaskField(rawValue: field.text.lowercased()), f.isSettable else {
-            let tok = Token(kind: .word, text: field.text, range: field.range)
-            let known = TaskField(rawValue: field.text.lowercased()) != nil
-            var d = Catalog.unknownField(tok, file: file, candidates: settable,
-                                         label: known ? "not settable" : "not a task field")
-            if known { d.message = "field '\(field.text)' cannot be set"; d.help = "settable fields: \(settable.joined(separator: ", "))" }
-            return .error(d)
+            guard TaskField(rawValue: field.text.lowercased()) == nil else {
+                return .error(Catalog.fieldNotSettable(field.text, range: field.range, file: file, settable: settable))
+            }
+            return .error(Catalog.unknownField(field.text, range: field.range, file: file, candidates: settable))
         }
         let v: FieldValue
         switch fieldValue(f, value, s) {

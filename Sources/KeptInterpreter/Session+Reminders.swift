@@ -18,10 +18,7 @@ extension Session {
         case .success:
             return .failure(Catalog.badReminderTime(when.text, range: when.range, file: file))
         case .failure(let e):
-            if e.impossible { return .failure(Diagnostic(code: e.code, message: e.message, file: file, range: when.range, label: e.label, help: e.help)) }
-            var d = Catalog.badReminderTime(when.text, range: when.range, file: file)
-            if let h = e.help { d.help = h }
-            return .failure(d)
+            return .failure(Catalog.badReminderTime(when.text, range: when.range, file: file, dateError: e))
         }
     }
 

@@ -25,7 +25,7 @@ extension Session {
                 }
                 return .success(r)
             case .failure(let e):
-                return .failure(Diagnostic(code: e.code, message: e.message, file: file, range: range, label: "not an RRULE Kept reads"))
+                return .failure(Catalog.badRRULE(e, range: range, file: file))
             }
         } else {
             let ws = words.first?.lowercased() == "every" ? words : ["every"] + words
@@ -36,8 +36,7 @@ extension Session {
                 let bad = ws[used]
                 return .failure(Catalog.unexpectedAfterRepeat(bad, rule: ws[..<used].joined(separator: " "), range: range, file: file))
             case .failure(let e):
-                return .failure(Diagnostic(code: e.outOfRange ?? e.code, message: e.message, file: file, range: range, label: "not a repeat rule",
-                                           help: e.help ?? "for example: every day, every mon and thu, every month on the 31st"))
+                return .failure(Catalog.badRepeat(e, range: range, file: file))
             }
         }
     }
@@ -68,13 +67,13 @@ extension Session {
             switch rr {
             case .success(let x): return out([x], json: .object(JSONObject([("rule", .string(words_)), ("rrule", .string(x))])))
             case .failure(let e):
-                return .error(Catalog.noRRULE(words_, why: e.message, range: arg.range, file: file))
+                return .error(Catalog.noRRULE(words_, e, range: arg.range, file: file))
             }
         }
         // An hourly rule without `from` starts now.
         let time = rule.dependsOnAnchorTime && rule.from == nil ? nowLocal.time : nil
         let dates = rule.occurrences(anchor: anchor, time: time, limit: limit, weekStart: weekStart, zone: zone)
-        let rrText = (try? rr.get()) ?? "none (\((rr.failure?.message) ?? ""))"
+        let rrText = (try? rr.get()) ?? "none (\(rr.failure.map(Catalog.message) ?? ""))"
         let json = JSONValue.object(JSONObject([
             ("rule", .string(words_)),
             ("rrule", (try? rr.get()).map { .string($0) } ?? .null),

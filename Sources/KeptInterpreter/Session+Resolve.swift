@@ -1,5 +1,5 @@
 // The resolve stage (docs/ARCHITECTURE.md): the names of a statement to values. A task
-// reference becomes a task by id (the engine's lookup, E0301) or by title, a `where` filter the
+// reference becomes a task by id (the engine's lookup) or by title, a `where` filter the
 // ids it matches, a filter's syntax a bound FilterExpr, a date phrase a Due, a capture line a
 // checked TaskDraft. Nothing here changes the store or prints.
 
@@ -45,15 +45,12 @@ extension Session {
             let matches = store.tasks(.titled(title)).filter(scope.admits)
             if matches.count == 1, let t = matches.first { return .success(t) }
             if matches.isEmpty {
-                var d = Catalog.noTitle(title, range: r, file: s.source.file, candidates: store.tasks(.all).filter(scope.admits).map(\.title))
-                if scope != .open { d.message = "no \(scope.word) task titled \"\(title)\"" }
-                return .failure(d)
+                return .failure(Catalog.noTitle(title, among: scope, range: r, file: s.source.file,
+                                                candidates: store.tasks(.all).filter(scope.admits).map(\.title)))
             }
-            var d = Catalog.ambiguousTitle(title, ids: matches.map(\.id), range: r, file: s.source.file)
-            if scope != .open { d.message = "\(matches.count) \(scope.word) tasks are titled \"\(title)\"" }
             let txt = text
-            d.notes = matches.prefix(10).map { "candidate: " + txt.summary($0) }
-            return .failure(d)
+            return .failure(Catalog.ambiguousTitle(title, among: .tasks(scope), ids: matches.map(\.id),
+                                                   candidates: matches.prefix(10).map(txt.summary), range: r, file: s.source.file))
         }
     }
 
@@ -66,11 +63,9 @@ extension Session {
         let matches = picks.compactMap { store.task($0) }.filter { $0.title == title }
         if matches.count == 1, let t = matches.first { return .success(t) }
         if matches.isEmpty { return resolve(ref, s, scope: .open) }
-        var d = Catalog.ambiguousTitle(title, ids: matches.map(\.id), range: r, file: s.source.file)
-        d.message = "\(matches.count) Top 3 picks are titled \"\(title)\""
         let txt = text
-        d.notes = matches.map { "candidate: " + txt.summary($0) }
-        return .failure(d)
+        return .failure(Catalog.ambiguousTitle(title, among: .picks, ids: matches.map(\.id), candidates: matches.map(txt.summary),
+                                               range: r, file: s.source.file))
     }
 
     /// The ids a target names: the task of a reference, or what a `where` filter matches.
@@ -78,7 +73,7 @@ extension Session {
         switch target {
         case .task(let ref): return resolve(ref, s, scope: scope).map { .task($0.id) }
         case .filter(let f):
-            // A pattern past its budget fails the bulk action before anything changes (E0226).
+            // A pattern past its budget fails the bulk action before anything changes (docs/LIMITS.md).
             return compileTarget(f, s).flatMap { e in
                 do throws(RegexBudgetError) {
                     return .success(.tasks(try engine.ids(matching: e), label: "where " + s.source.rawText(f.range)))
@@ -89,7 +84,7 @@ extension Session {
         }
     }
 
-    /// The filter of a `where`, read and bound; a filter over deleted tasks picks nothing (E0231).
+    /// The filter of a `where`, read and bound; a filter over deleted tasks picks nothing (docs/FILTERS.md).
     package func compileTarget(_ f: FilterSource, _ s: Statement) -> Result<FilterExpr, Diagnostic> {
         bindFilter(f, s).map { $0 ?? .and([]) }
     }

@@ -90,7 +90,7 @@ extension Session {
         let expr: FilterExpr
         switch bindFilter(f, s, deleted: true) {
         case .success(let e?): expr = e
-        case .success(nil): return .error(Catalog.expected("a filter", after: "explain", at: Token(kind: .end, text: "", range: f.range), file: s.source.file))
+        case .success(nil): return .error(Catalog.expected("a filter", after: "explain", found: nil, range: f.range, file: s.source.file))
         case .failure(let d): return .error(d)
         }
         let printer = FilterText(context: filterContext, hourCycle: .h24)

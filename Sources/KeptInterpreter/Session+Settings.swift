@@ -37,9 +37,8 @@ extension Session {
             if DatePhrase.classify([first]).first == .impossible {
                 return .error(Catalog.impossibleDate(arg.text, range: arg.range, file: file, why: "no such day"))
             }
-            var d = Catalog.badDate(arg.text, range: arg.range, file: file)
-            d.help = "write now as 2026-06-15 09:00, 2026-06-15T09:00 or an instant like 2026-06-15T07:00:00Z"
-            return .error(d)
+            return .error(Catalog.badDate(arg.text, range: arg.range, file: file,
+                                          help: "write now as 2026-06-15 09:00, 2026-06-15T09:00 or an instant like 2026-06-15T07:00:00Z"))
         }
         clock = .wall(w)
         return out([], json: nowJSON)
@@ -72,9 +71,8 @@ extension Session {
             let json = JSONValue.object(JSONObject(specs.map { ($0.key, JSONValue.string($0.get(store.settings))) }))
             return out(lines, json: json)
         }
-        let tok = Token(kind: .word, text: key.text, range: key.range)
         guard let spec = Settings.spec(key.text) else {
-            return .error(Catalog.unknownSetting(tok, file: file, candidates: Settings.specs.map(\.key)))
+            return .error(Catalog.unknownSetting(key.text, range: key.range, file: file, candidates: Settings.specs.map(\.key)))
         }
         guard let value else {
             return out([spec.get(store.settings)], json: .object(JSONObject([(spec.key, .string(spec.get(store.settings)))])))
@@ -114,8 +112,7 @@ extension Session {
             return out(["\(topic.text.uppercased()): \(summary)"], json: .object(JSONObject([("code", .string(topic.text.uppercased())), ("summary", .string(summary))])))
         }
         guard let kw = Keyword(rawValue: word), kw.isCommand else {
-            let tok = Token(kind: .word, text: topic.text, range: topic.range)
-            return .error(Catalog.unknownCommand(tok, file: s.source.file, candidates: Keyword.commands.map(\.rawValue) + ["settings", "errors"]))
+            return .error(Catalog.unknownCommand(topic.text, range: topic.range, file: s.source.file, candidates: Keyword.commands.map(\.rawValue) + ["settings", "errors"]))
         }
         let lines = ["\(kw.rawValue): \(kw.summary)", "usage:   \(kw.usage)", "example: \(kw.example)"]
         return out(lines, json: .object(JSONObject([("command", .string(kw.rawValue)), ("usage", .string(kw.usage)), ("example", .string(kw.example))])))

@@ -17,8 +17,7 @@ extension Session {
             return out(detail(t, txt), json: TaskJSON.value(t, zone: zone))
         }
         guard let f = TaskField(rawValue: field.text.lowercased()) else {
-            let tok = Token(kind: .word, text: field.text, range: field.range)
-            return .error(Catalog.unknownField(tok, file: s.source.file, candidates: TaskField.allCases.map(\.rawValue)))
+            return .error(Catalog.unknownField(field.text, range: field.range, file: s.source.file, candidates: TaskField.allCases.map(\.rawValue)))
         }
         let value = fieldText(t, f, txt)
         let json: JSONValue

@@ -32,7 +32,7 @@ public final class Session {
     public var pathPolicy: PathPolicy = .unrestricted
     /// True while a statement the user confirmed runs.
     package var confirmed = false
-    /// The warnings the statement's filters gave (W0001), reported with its output.
+    /// The warnings the statement's filters gave (a word that looks like an operator), reported with its output.
     package var warnings: [Diagnostic] = []
     /// The patterns of the statement's filters, as bound, and where each is written: where an
     /// error about a pattern that ran past its budget points.
@@ -106,10 +106,7 @@ public final class Session {
         if commits == .eachStatement, !store.hasPending, store.changedElsewhere() { _ = store.reload() }
         // A store that locks takes its lock before a statement that may change it reads it.
         if commits != .never, stmt.kind.mayChange, case .failure(let e) = store.prepareToWrite() {
-            var d = Session.diagnostic(e)
-            d.file = source.file
-            d.range = source.range
-            return CommandOutput(diagnostics: [d])
+            return CommandOutput(diagnostics: [Catalog.store(e, at: .locking, statement: source)])
         }
         warnings = []
         patterns = []
@@ -119,11 +116,7 @@ public final class Session {
         // an answer from part of the store is never given as the answer (docs/STORE.md, "Damage").
         if let e = store.readFailure {
             if store.hasPending { engine.rollback() }
-            var d = Session.diagnostic(e)
-            d.file = source.file
-            d.range = source.range
-            d.label = "read a damaged store"
-            return CommandOutput(diagnostics: [d])
+            return CommandOutput(diagnostics: [Catalog.store(e, at: .damagedRead, statement: source)])
         }
         guard commits == .eachStatement, store.hasPending else { return out }
         // A statement that failed changed nothing; what it looked at (a plan snapshot) goes too.
@@ -136,16 +129,8 @@ public final class Session {
             // the next statement sees what the other process wrote.
             engine.rollback()
             let reread = store.reload()
-            var d = Session.diagnostic(e)
             // The statement that did not happen is where the error points.
-            d.file = source.file
-            d.range = source.range
-            d.label = "not written"
-            if case .conflict = e {
-                d.notes = reread.isSuccess ? ["the store has been read again with the other process's changes"] : d.notes
-                d.help = "run '\(source.text)' again"
-            }
-            out = CommandOutput(diagnostics: [d])
+            out = CommandOutput(diagnostics: [Catalog.store(e, at: .commit(reread: reread.isSuccess), statement: source)])
         }
         return out
     }

@@ -19,7 +19,7 @@ public struct StoreCheckReport: Sendable {
     /// How many tasks were read sound.
     public var tasks: Int
     public var damage: [StoreDamage]
-    /// What the store said when opened (W0002: a JSON file changed after Kept wrote it).
+    /// What the store said when opened (a JSON file changed after Kept wrote it).
     public var notices: [StoreNotice] = []
 }
 

@@ -24,7 +24,7 @@ public enum StoreFile {
         case missing(Store)
     }
 
-    /// Loads a store; a missing file is an empty store, anything unreadable a diagnostic E0308.
+    /// Loads a store; a missing file is an empty store, anything unreadable a `StoreProblem`.
     public static func load(_ path: String) -> Result<Loaded, StoreProblem> {
         switch Files.readBytes(path) {
         case .failure(let e):

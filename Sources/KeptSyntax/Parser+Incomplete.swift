@@ -13,7 +13,7 @@ extension Parser {
     public static func isIncomplete(_ source: StatementSource) -> Bool {
         var lexer = Lexer(file: source.file, statement: source)
         let tokens = lexer.tokenize()
-        if lexer.diagnostics.contains(where: { $0.code == .E0001 }) { return true }
+        if lexer.diagnostics.contains(where: Catalog.isUnclosedQuote) { return true }
         guard let first = tokens.first, first.kind == .word else { return false }
         let kw = Keyword(rawValue: first.text.lowercased())
         let hasWhere = tokens.contains { $0.isWord("where") }

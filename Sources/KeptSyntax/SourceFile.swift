@@ -28,7 +28,7 @@ public final class SourceFile: Sendable {
     }
 
     /// The bytes of a script or transcript file without a UTF-8 byte order mark at its very
-    /// start: editors on Windows write one, and it is no part of the script (kept, it was E0101
+    /// start: editors on Windows write one, and it is no part of the script (kept, it was an unknown command
     /// on a character no one can see). One anywhere else stays, and is reported where it is.
     /// Stores are not read through this: their errors' offsets are into the file's own bytes.
     public static func droppingBOM(_ bytes: [UInt8]) -> [UInt8] {

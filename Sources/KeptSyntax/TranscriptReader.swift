@@ -20,7 +20,7 @@ public struct TranscriptReader: Sendable {
         case blank
         case comment
         case directive
-        /// Text outside any block of a transcript (E0002).
+        /// Text outside any block of a transcript (docs/SCRIPTS.md).
         case stray
     }
 

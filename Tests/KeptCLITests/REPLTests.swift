@@ -214,6 +214,20 @@ final class REPLTests: XCTestCase {
         XCTAssertEqual(bail.stdout, "", bail.summary)
     }
 
+    /// The REPL's did-you-mean is the diagnostic's fix-it: the rich help line is its title, and
+    /// in JSON mode the error carries it with the range to replace.
+    func testDidYouMeanIsTheFixIt() throws {
+        let r = try Kept.run(["repl", "--errors", "rich"] + Kept.clock, stdin: Data(".bail off\nlsit\n.mode json\nlsit\n".utf8))
+        XCTAssertTrue(r.stderr.contains("   = help: did you mean 'list'?"), r.summary)
+        let json = try XCTUnwrap(r.stdoutLines.last, r.summary)
+        let error = try XCTUnwrap(try JSONParser.parse(json)["error"]?.objectValue, json)
+        XCTAssertEqual(error["help"]?.stringValue, "did you mean 'list'?", json)
+        let fix = try XCTUnwrap(error["fixIts"]?.arrayValue?.first?.objectValue, json)
+        XCTAssertEqual(fix["title"]?.stringValue, error["help"]?.stringValue, json)
+        XCTAssertEqual(fix["replacement"]?.stringValue, "list", json)
+        XCTAssertEqual([fix["line"], fix["column"], fix["endLine"], fix["endColumn"]].map { $0?.numberValue?.int }, [4, 1, 4, 5], json)
+    }
+
     /// `.read` runs a script as `kept run` would; `.open` switches the store.
     func testReadAndOpen() throws {
         let tmp = try TempDir()

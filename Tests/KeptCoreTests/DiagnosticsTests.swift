@@ -107,28 +107,126 @@ final class DiagnosticsTests: XCTestCase {
         XCTAssertEqual(Catalog.entries.map(\.code.rawValue), Catalog.entries.map(\.code.rawValue).sorted(), "the catalog is in code order")
     }
 
-    /// Every diagnostic is made in the catalog (`Catalog.swift`, and `Catalog+Layers.swift` for the
-    /// values of the layers the syntax does not see): no other source builds one from a code
-    /// (`Diagnostic(code: .E…`) or spells a code as a string, so each code is one row.
+    /// The catalog's files: the only sources that make a diagnostic or change one's code or
+    /// message, and, with `DiagnosticCode.swift`, the only ones that name a code.
+    static let catalogFiles: Set<String> = [
+        "KeptSyntax/Diagnostics/Catalog.swift", "KeptSyntax/Diagnostics/Catalog+Rules.swift", "KeptSyntax/Diagnostics/Catalog+Tokens.swift",
+        "KeptInterpreter/Catalog+Layers.swift", "KeptInterpreter/Catalog+Domain.swift",
+    ]
+
+    /// Every way a source can make a diagnostic or change what it says, by line: a call of its
+    /// initializer (`Diagnostic(`, `Diagnostic.init(`, `.init(code:`), a code as a value
+    /// (`.E0301`) or as a string (`"E0301"`), and an assignment to a diagnostic's code,
+    /// severity or message (`d.message = …`; a type's own `self.message` is not one).
+    static func diagnosticMakers(_ source: String, codesAllowed: Bool = false) -> [String] {
+        var patterns = [#"(?<![A-Za-z0-9_.])Diagnostic(\.init)?\("#, #"(?<!Diagnostic)\.init\(code:"#,
+                        #"(?<!self)\.(code|severity|message)\s*(=(?!=)|\+=)"#]
+        if !codesAllowed { patterns += [#"\.[EW]0[0-9]{3}\b"#, #""[EW]0[0-9]{3}""#] }
+        let res = patterns.compactMap { try? NSRegularExpression(pattern: $0) }
+        var out: [String] = []
+        for (k, raw) in source.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = String(raw) as NSString
+            for re in res {
+                for m in re.matches(in: line as String, range: NSRange(location: 0, length: line.length)) {
+                    out.append("\(k + 1): \(line.substring(with: m.range))")
+                }
+            }
+        }
+        return out
+    }
+
+    /// Every diagnostic is made in the catalog (`Catalog.swift`; `Catalog+Rules.swift` for the
+    /// rules' errors; `Catalog+Tokens.swift`, the parser's forwards; `Catalog+Layers.swift` and
+    /// `Catalog+Domain.swift` for the values of the layers the syntax does not see): no other
+    /// source builds one, names a code, or edits a diagnostic's code or message, so each code
+    /// is one row and each message is written once.
     func testEveryDiagnosticComesFromTheCatalog() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let sources = root.appendingPathComponent("Sources")
         let en = FileManager.default.enumerator(atPath: sources.path)
         var outside: [String] = []
         var inCatalog = 0
-        let literal = try NSRegularExpression(pattern: #"Diagnostic\(code: \.[EW][0-9]{4}|"[EW][0-9]{4}""#)
+        var seen: Set<String> = []
         while let rel = en?.nextObject() as? String {
             guard rel.hasSuffix(".swift") else { continue }
             let text = try String(contentsOf: sources.appendingPathComponent(rel), encoding: .utf8)
-            let n = literal.numberOfMatches(in: text, range: NSRange(text.startIndex..., in: text))
-            if rel == "KeptSyntax/Diagnostics/Catalog.swift" || rel == "KeptInterpreter/Catalog+Layers.swift" {
-                inCatalog += n
-            } else if n > 0 {
-                outside.append("\(rel): \(n)")
+            if Self.catalogFiles.contains(rel) {
+                seen.insert(rel)
+                inCatalog += Self.diagnosticMakers(text).count
+            } else {
+                // The type's own file and the codes' enum name codes; nothing else may.
+                let codes = rel == "KeptSyntax/Diagnostics/DiagnosticCode.swift"
+                outside += Self.diagnosticMakers(text, codesAllowed: codes).map { "\(rel):\($0)" }
             }
         }
-        XCTAssertGreaterThan(inCatalog, 60, "the catalog makes its diagnostics")
-        XCTAssertEqual(outside, [], "diagnostics made outside the catalog")
+        XCTAssertEqual(seen, Self.catalogFiles, "every catalog file is there")
+        XCTAssertGreaterThan(inCatalog, 150, "the catalog makes its diagnostics")
+        XCTAssertEqual(outside, [], "diagnostics made, coded or edited outside the catalog")
+    }
+
+    /// The guard can fail: each way of making or changing a diagnostic is found in a planted
+    /// source, and what only looks like one is not.
+    func testAPlantedDiagnosticIsFound() {
+        let planted = """
+            let a = Diagnostic(code: code, message: "made here")
+            let b = Diagnostic.init(code: code, message: "and here")
+            let c: Diagnostic = .init(code: code, message: "and here")
+            d.message = "edited here"
+            d.code = other
+            d.message += "!"
+            if d.code == .E0208 { print("E0208") }
+            self.message = message
+            let e = Catalog.noTask(1, range: r, file: f)
+            let same = d.code == other
+            func stateDiagnostic(_ p: StateProblem) {}
+            """
+        XCTAssertEqual(Self.diagnosticMakers(planted), [
+            "1: Diagnostic(", "2: Diagnostic.init(", "3: .init(code:", "4: .message =", "5: .code =", "6: .message +=",
+            "7: .E0208", "7: \"E0208\"",
+        ])
+        XCTAssertEqual(Self.diagnosticMakers(planted, codesAllowed: true).count, 6)
+    }
+
+    /// A did-you-mean is a fix-it: the range of the misspelled word and the word to put there.
+    /// The help a renderer prints (the REPL's too) is the fix-it's title, and the fix made
+    /// gives a statement that reads.
+    func testDidYouMeanIsAFixIt() throws {
+        let session = Session(store: JSONStore(memory: Store()), clock: .wall(CivilDateTime(iso: "2026-06-15T09:00") ?? CivilDateTime(date: CivilDate(dayNumber: 0), time: .midnight)),
+                              defaultZone: Zone.utc)
+        for setup in ["project add Home", "add Pay rent"] {
+            XCTAssertFalse(session.run(StatementSource(file: SourceFile(name: "t", text: setup))).failed, setup)
+        }
+        let cases: [(String, String, String)] = [
+            ("lsit", "did you mean 'list'?", "list"),
+            ("show 1 titel", "did you mean 'title'?", "show 1 title"),
+            ("set wek-start monday", "did you mean 'week-start'?", "set week-start monday"),
+            ("add Pay rent +Hme", "did you mean 'Home'?", "add Pay rent +Home"),
+            ("add Pay rent !hgh", "did you mean '!high'?", "add Pay rent !high"),
+            ("add Pay rent @tomor dentist", "did you mean '@tomorrow'?", "add Pay rent @tomorrow dentist"),
+            ("add Pay rent @frdiay", "did you mean 'friday'?", "add Pay rent @friday"),
+            ("move 1 to tomorow", "did you mean 'tomorrow'?", "move 1 to tomorrow"),
+            ("project archiv Home", "did you mean 'archive'?", "project archive Home"),
+        ]
+        for (line, title, fixed) in cases {
+            let d = try XCTUnwrap(session.run(StatementSource(file: SourceFile(name: "t", text: line))).diagnostics.first, line)
+            XCTAssertEqual(d.fixIts.map(\.title), [title], line)
+            XCTAssertEqual(d.help, title, "\(line): the help is the fix-it's title")
+            XCTAssertTrue(DiagnosticRenderer(style: .rich).render(d).hasSuffix("= help: \(title)"), line)
+            XCTAssertEqual(d.fixIts.first?.applied(to: line), fixed, line)
+        }
+        // No near word: no fix-it, and the help says where to look.
+        let far = try XCTUnwrap(session.run(StatementSource(file: SourceFile(name: "t", text: "frobnicate"))).diagnostics.first)
+        XCTAssertEqual(far.fixIts, [])
+        XCTAssertEqual(far.help, "'help' lists the commands")
+        // A word that would need quotes where the typed one has none is said, not offered.
+        let file = SourceFile(name: "t", text: "list +HomeOffice")
+        let m = Catalog.didYouMean("HomeOffice", in: ["Home Office"], at: SourceRange(start: 5, end: 16), file: file, sign: "+")
+        XCTAssertEqual(m.fixIts, [])
+        XCTAssertEqual(m.help, "did you mean '+Home Office'?")
+        // Inside quotes it is offered, the quotes kept.
+        let quoted = SourceFile(name: "t", text: "list +\"HomeOffice\"")
+        let q = Catalog.didYouMean("HomeOffice", in: ["Home Office"], at: SourceRange(start: 6, end: 18), file: quoted, sign: "+")
+        XCTAssertEqual(q.fixIts.first?.applied(to: "list +\"HomeOffice\""), "list +\"Home Office\"")
     }
 
     func testSuggestions() {

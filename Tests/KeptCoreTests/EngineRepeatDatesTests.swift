@@ -248,7 +248,7 @@ final class EngineRepeatDatesTests: XCTestCase {
         XCTAssertEqual(problem { try e.skip(.task(t.id), .next) }, .seriesEnds(after: Self.due("2026-06-16")), "COUNT counts the skipped one")
         _ = try e.complete(.task(t.id))
         XCTAssertThrowsError(try e.addDate(.task(t.id), Self.due("2026-06-20"))) {
-            XCTAssertEqual($0 as? DomainError, .wrongState(.notOpen(t.id, what: "rdate")))
+            XCTAssertEqual($0 as? DomainError, .wrongState(.notOpen(t.id, what: .rdate)))
         }
     }
 

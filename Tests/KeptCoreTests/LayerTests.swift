@@ -1,8 +1,9 @@
 // The layers the compiler keeps (docs/ARCHITECTURE.md, "Layers"): Package.swift's graph of
-// targets, the table in ARCHITECTURE.md and every source file's imports must agree, and the
-// graph must keep its walls. SwiftPM alone does not hold the imports: on Linux every module is
-// built into one folder, so an undeclared `import` can compile when the module happens to be
-// built first. This test reads the files instead.
+// targets, the table in ARCHITECTURE.md and every source file's imports must agree, the graph
+// must keep its walls, and the layers below the interpreter must name no diagnostic code.
+// SwiftPM alone does not hold the imports: on Linux every module is built into one folder, so
+// an undeclared `import` can compile when the module happens to be built first. This test
+// reads the files instead.
 
 import Foundation
 import XCTest
@@ -31,6 +32,11 @@ final class LayerTests: XCTestCase {
         // The interpreter picks no backend: the front end does.
         "KeptInterpreter": ["KeptStore", "KeptCLI"],
     ]
+
+    /// The layers below the interpreter: they know no diagnostic, so no source of theirs names
+    /// `DiagnosticCode` or a code, in code or in a comment. Their errors are typed values the
+    /// catalog words and codes (`Catalog+Rules`, `Catalog+Layers`).
+    static let codeless = ["KeptRules", "KeptFiles", "KeptDomain", "KeptStore", "KeptInterop"]
 
     /// Targets a layer must not import itself, though a layer it uses may.
     static let directWalls: [String: Set<String>] = [
@@ -121,6 +127,19 @@ final class LayerTests: XCTestCase {
         return imports(source).filter { !allowed.contains($0.module) }.map { "\(file):\($0.line): \(target) imports \($0.module), which Package.swift does not give it" }
     }
 
+    /// Each mention of `DiagnosticCode` or of a code (`E0301`, `W0002`) in a source, by line.
+    static func codeMentions(file: String, source: String) -> [String] {
+        guard let re = try? NSRegularExpression(pattern: #"DiagnosticCode|\b[EW]0[0-9]{3}\b"#) else { return ["no pattern"] }
+        var out: [String] = []
+        for (k, raw) in source.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = String(raw) as NSString
+            for m in re.matches(in: line as String, range: NSRange(location: 0, length: line.length)) {
+                out.append("\(file):\(k + 1): \(line.substring(with: m.range))")
+            }
+        }
+        return out
+    }
+
     func text(_ path: String) throws -> String {
         try String(contentsOf: Self.root.appendingPathComponent(path), encoding: .utf8)
     }
@@ -162,6 +181,34 @@ final class LayerTests: XCTestCase {
         XCTAssertEqual(problems, [])
         // Nothing is left in the old single target.
         XCTAssertFalse(FileManager.default.fileExists(atPath: Self.root.appendingPathComponent("Sources/KeptCore").path))
+    }
+
+    /// No source of the layers below the interpreter mentions a diagnostic code: the codes live
+    /// in the catalog (`Catalog*.swift`) and `DiagnosticCode.swift`, both in KeptSyntax.
+    func testLowerLayersKnowNoDiagnosticCode() throws {
+        var problems: [String] = []
+        var files = 0
+        for target in Self.codeless {
+            let dir = Self.root.appendingPathComponent("Sources/\(target)")
+            guard let walk = FileManager.default.enumerator(atPath: dir.path) else { problems.append("no folder for \(target)"); continue }
+            for case let rel as String in walk where rel.hasSuffix(".swift") {
+                let source = try String(contentsOf: dir.appendingPathComponent(rel), encoding: .utf8)
+                problems += Self.codeMentions(file: "Sources/\(target)/\(rel)", source: source)
+                files += 1
+            }
+        }
+        XCTAssertGreaterThan(files, 100)
+        XCTAssertEqual(problems, [])
+        XCTAssertTrue(FileManager.default.fileExists(atPath: Self.root.appendingPathComponent("Sources/KeptSyntax/Diagnostics/DiagnosticCode.swift").path))
+    }
+
+    /// The check can fail: a planted code in a comment and a planted `DiagnosticCode` are found,
+    /// and a hexadecimal number that looks like one is not.
+    func testAPlantedCodeIsFound() {
+        let planted = "/// Refused with E0301, or W0002.\nstruct Refusal { let code: DiagnosticCode }\nlet mask = 0xE0301\n"
+        XCTAssertEqual(Self.codeMentions(file: "Sources/KeptDomain/Planted.swift", source: planted),
+                       ["Sources/KeptDomain/Planted.swift:1: E0301", "Sources/KeptDomain/Planted.swift:1: W0002",
+                        "Sources/KeptDomain/Planted.swift:2: DiagnosticCode"])
     }
 
     /// The checks can fail: a planted import across a wall, and a planted dependency, are found.

@@ -4,9 +4,9 @@ prints is one JSON object of a shape in docs/schema/output.schema.json (docs/OUT
 
 Through the real binary: every command's example from `kept help`, in help order, against
 examples/home.store.json (each must succeed and print one object of its command's shape);
-every other statement form, setters included; errors (with their file); dot-commands in the
-piped REPL; a store that cannot be read. Each line is checked against the one shape it must
-have, with Python's jsonschema. The schema is checked to reject what it must reject, so the
+every other statement form, setters included; errors (with their file, and a did-you-mean as
+a fix-it); dot-commands in the piped REPL; a store that cannot be read. Each line is checked
+against the one shape it must have, with Python's jsonschema. The schema is checked to reject what it must reject, so the
 test can fail.
 
 Usage: python3 Tests/schema/json_schema_test.py [path/to/kept]
@@ -146,6 +146,12 @@ ERRORS = ["show 99", "lsit", "list priorty >= high", "add", "undo 99", "date feb
 for value, s in zip(run_statements([(s, ["error"]) for s in ERRORS], "errors", yes=False), ERRORS):
     if isinstance(value, dict) and value.get("error", {}).get("file") != "-e":
         failures.append(f"error of '{s}' does not name its file '-e': {value}")
+    # A did-you-mean is a fix-it whose title is the help.
+    if s == "lsit":
+        fixes = value.get("error", {}).get("fixIts") if isinstance(value, dict) else None
+        want = [{"title": "did you mean 'list'?", "replacement": "list", "line": 1, "column": 1, "endLine": 1, "endColumn": 5}]
+        if fixes != want or value["error"].get("help") != want[0]["title"]:
+            failures.append(f"the error of 'lsit' does not carry its fix-it: {value}")
 
 # 4. Dot-commands, piped into the REPL in JSON mode: one object each.
 DOTS = [(".mode", ["dotMode"]), (".timer", ["dotSwitch"]), (".timer on", ["dotSwitch"]), (".timer off", ["dotSwitch"]),
@@ -185,8 +191,11 @@ no_uid = json.loads(json.dumps(good)); del no_uid["added"]["uid"]
 extra_key = json.loads(json.dumps(good)); extra_key["added"]["colour"] = "red"
 bad_date = json.loads(json.dumps(good)); bad_date["added"]["due"]["date"] = "June 15"
 no_file = {"error": {"code": "E0301", "message": "no task with id 9", "line": 1, "column": 6}}
+half_fix = {"error": {"code": "E0101", "message": "unknown command 'lsit'", "file": "-e", "line": 1, "column": 1,
+                      "fixIts": [{"title": "did you mean 'list'?", "line": 1, "column": 1, "endLine": 1, "endColumn": 5}]}}
 for name, value, s in [("no uid", no_uid, "added"), ("an extra key", extra_key, "added"), ("a date in words", bad_date, "added"),
-                       ("an error without file", no_file, "error"), ("an empty object", {}, "error")]:
+                       ("an error without file", no_file, "error"), ("a fix-it without its replacement", half_fix, "error"),
+                       ("an empty object", {}, "error")]:
     if shape(s).is_valid(value):
         failures.append(f"the schema takes a {s} with {name}")
 

@@ -188,7 +188,7 @@ func loadRules(_ path: String) -> [BenchRule] {
             out.append(BenchRule(rule: rule, anchor: anchor, oldAnchor: olderAnchor(rule, anchor),
                                  after: hhmm > "09:00" ? d14 : d15, dateutilNext: next, rrule: rr))
         case .failure(let e):
-            refused[e.message, default: 0] += 1
+            refused[Catalog.message(e), default: 0] += 1
         }
     }
     for (m, k) in refused.sorted(by: { $0.value > $1.value }) {

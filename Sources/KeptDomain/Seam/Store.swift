@@ -23,7 +23,7 @@ public struct Store: Sendable {
     /// refuses larger ids, and a nextId past one more, so id arithmetic cannot overflow and a
     /// store written after its last id is used still reads back (Limits.largestID).
     public static let maxID = Limits.largestID
-    /// Whether a new task can still get an id; an add past the last one is refused (E0227).
+    /// Whether a new task can still get an id; an add past the last one is refused (docs/LIMITS.md).
     public var hasIDsLeft: Bool { nextID <= Store.maxID }
     /// Whether `n` new tasks can get ids.
     public func hasIDsLeft(_ n: Int) -> Bool { n <= 0 || nextID <= Store.maxID - (n - 1) }

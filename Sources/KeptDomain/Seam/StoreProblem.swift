@@ -1,5 +1,5 @@
-// Why a store cannot be read, as values: the interpreter's catalog words each one (E0228, E0308,
-// E0327, E0328, E0332, E0333) and a front end shows it. The store layer knows no diagnostic.
+// Why a store cannot be read, as values: the interpreter's catalog words each one and gives it
+// its code (docs/STORE.md), and a front end shows it. The store layer knows no diagnostic.
 
 import KeptRules
 

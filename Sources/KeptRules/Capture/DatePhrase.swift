@@ -52,12 +52,10 @@ public enum DatePhrase {
     /// Parses classified words; a first word that is not a date word gets a did-you-mean.
     public static func parse(_ classes: [DateWord], words: [String]) -> Result<(DateSpec, used: Int), DatePhraseError> {
         guard let first = classes.first else {
-            return .failure(DatePhraseError(word: 0, message: "a date is missing", help: "for example: today, fri 3pm, may 17, in 2 weeks"))
+            return .failure(DatePhraseError(word: 0, .missing))
         }
         if case .impossible = first {
-            let w = words.first ?? ""
-            let what = w.contains(":") || w.lowercased().hasSuffix("m") ? "time" : "date"
-            return .failure(DatePhraseError(word: 0, message: "'\(w)' is not a \(what) that exists", impossible: true))
+            return .failure(DatePhraseError(word: 0, .doesNotExist(words.first ?? "")))
         }
         if let e = limitError(classes, words: words, upTo: 0) { return .failure(e) }
         switch DatePhraseParser.parse(classes) {
@@ -68,14 +66,12 @@ public enum DatePhrase {
             // A word with the shape of a date or time but impossible values (`the 32nd`).
             if let k = classes.firstIndex(of: .impossible), k <= e.word + 1 {
                 let w = k < words.count ? words[k] : ""
-                return .failure(DatePhraseError(word: k, message: "'\(w)' is not a date or time that exists", impossible: true))
+                return .failure(DatePhraseError(word: k, .wordDoesNotExist(w)))
             }
             if e.word == 0 || !(e.word < words.count) {
                 let w = words.first ?? ""
                 if case .other = first {
-                    e = DatePhraseError(word: 0, message: "'\(w)' is not a date or time",
-                                        help: Suggestion.help(w.lowercased(), in: DateVocabulary.spelled)
-                                            ?? "for example: today, fri 3pm, may 17, in 2 weeks")
+                    e = DatePhraseError(word: 0, .notADate(w))
                 }
             }
             return .failure(e)
@@ -89,12 +85,9 @@ public enum DatePhrase {
             let w = k < words.count ? words[k] : ""
             switch classes[k] {
             case .tooLarge:
-                return DatePhraseError(word: k, message: Limits.numberTooLargeMessage(w),
-                                       help: "numbers go from 0 to \(Limits.grouped(Limits.largestNumber))", limit: .E0007)
+                return DatePhraseError(word: k, .numberTooLarge(w))
             case .outOfCalendar:
-                var e = DatePhraseError.outOfCalendar(k)
-                e.message = "'\(w)' is after 9999-12-31, the last day of the calendar"
-                return e
+                return DatePhraseError(word: k, .yearPastCalendar(w))
             default:
                 k += 1
             }
@@ -127,8 +120,7 @@ public enum DatePhrase {
                 note(&rule, explain, "'\(n.rawValue)' is \(time.map { $0.iso } ?? "") (setting '\(n.rawValue)')")
             case .bareHour(let h):
                 guard h == 0 || (h >= 8 && h <= 23) else {
-                    return .failure(DatePhraseError(word: 0, message: "'at \(h)' could be \(h) AM or \(h) PM",
-                                                    help: "write at \(h)am or at \(h)pm"))
+                    return .failure(DatePhraseError(word: 0, .ambiguousHour(h)))
                 }
                 time = WallTime(hour: h, minute: 0)
                 note(&rule, explain, "'at \(h)' is \(h):00 on the 24-hour clock (hours 1 to 7 need am or pm)")
@@ -136,7 +128,7 @@ public enum DatePhrase {
         }
         guard let dayRef = spec.day else {
             guard let t = time else {
-                return .failure(DatePhraseError(word: 0, message: "not a date or time"))
+                return .failure(DatePhraseError(word: 0, .notADateOrTime))
             }
             if case .named(_, let today)? = spec.time, today {
                 note(&rule, explain, "'\(spec.time.map(describe) ?? "")' is today's")
@@ -204,7 +196,7 @@ public enum DatePhrase {
         let today = ctx.today
         let rules = ctx.settings.day
         // Every date is worked out with checked arithmetic: one past 9999-12-31 (or before
-        // 0001-01-01) is refused (E0225), never clamped to the calendar's end.
+        // 0001-01-01) is refused (docs/LIMITS.md), never clamped to the calendar's end.
         func ok(_ d: CivilDate?, _ why: @autoclosure () -> String) -> Result<(CivilDate, String), DatePhraseError> {
             guard let d else { return .failure(.outOfCalendar()) }
             return .success((d, explain ? why() : ""))
@@ -261,12 +253,11 @@ public enum DatePhrase {
         case .monthDay(let m, let dd, let y):
             let name = m >= 1 && m <= 12 ? TimeText.monthShort(m) : String(m)
             guard m >= 1, m <= 12, dd >= 1, dd <= 31, dd <= maxDay(m) else {
-                return .failure(DatePhraseError(word: 0, message: "\(name) \(dd) is not a date that exists", impossible: true))
+                return .failure(DatePhraseError(word: 0, .noSuchDay(month: m, day: dd, year: nil)))
             }
             if let y {
                 guard let d = CivilDate(year: y, month: m, day: dd) else {
-                    return .failure(DatePhraseError(word: 0, message: "\(name) \(dd) \(y) is not a date that exists",
-                                                    help: m == 2 && dd == 29 ? "\(y) is not a leap year" : nil, impossible: true))
+                    return .failure(DatePhraseError(word: 0, .noSuchDay(month: m, day: dd, year: y)))
                 }
                 return ok(d, "a day with its year is that day")
             }
@@ -279,7 +270,7 @@ public enum DatePhrase {
                 }
                 year += 1
             }
-            return .failure(DatePhraseError(word: 0, message: "\(name) \(dd) is not a date that exists", impossible: true))
+            return .failure(DatePhraseError(word: 0, .noSuchDay(month: m, day: dd, year: nil)))
         case .dayOfMonth(let dd):
             var first = today.firstOfMonth
             for _ in 0..<13 {
@@ -289,7 +280,7 @@ public enum DatePhrase {
                 guard let next = first.addingChecked(months: 1) else { return .failure(.outOfCalendar()) }
                 first = next
             }
-            return .failure(DatePhraseError(word: 0, message: "the \(ordinal(dd)) is not a day of any month", impossible: true))
+            return .failure(DatePhraseError(word: 0, .noSuchDayOfMonth(dd)))
         case .slash(let a, let b, let y):
             let mdy = ctx.settings.dateOrder == .mdy
             let (m, dd) = mdy ? (a, b) : (b, a)
@@ -297,9 +288,7 @@ public enum DatePhrase {
             switch day(.monthDay(month: m, day: dd, year: y), ctx, explain: explain) {
             case .success(let (d, why)): return ok(d, "\(a)/\(b) reads as \(order); " + why)
             case .failure:
-                return .failure(DatePhraseError(word: 0, message: "\(a)/\(b)\(y.map { "/\($0)" } ?? "") is not a date as \(order)",
-                                                help: mdy ? "set date-order dmy to read it as day/month" : "set date-order mdy to read it as month/day",
-                                                impossible: true))
+                return .failure(DatePhraseError(word: 0, .notASlashDate(a, b, year: y, monthFirst: mdy)))
             }
         case .inDays(let n, let u):
             // n ≤ Limits.largestNumber (the classifier reads no more), so 7 * n cannot overflow.

@@ -2,42 +2,80 @@
 // words. It decides where a phrase ends (`@may 17 dentist` stops after 17) and what it says;
 // DatePhrase+Resolve turns what it says into a date. Each parse function quotes its production.
 
-/// Why words do not make a date phrase: which word, and what would fix it.
+/// Why words do not make a date phrase: which word, and what is wrong with it. The catalog
+/// words each reason and gives it its code (Catalog+Rules).
 public struct DatePhraseError: Error, Sendable, Equatable {
-    /// The index of the word at fault, among the words given.
-    public var word: Int
-    public var message: String
-    public var help: String?
-    /// A date that does not exist (`feb 30`), as opposed to words that are not a date.
-    public var impossible: Bool
-    /// The code of a limit the words went past (E0007, E0225), when that is why.
-    public var limit: DiagnosticCode?
-
-    public init(word: Int, message: String, help: String? = nil, impossible: Bool = false, limit: DiagnosticCode? = nil) {
-        self.word = word
-        self.message = message
-        self.help = help
-        self.impossible = impossible
-        self.limit = limit
+    /// What is wrong with the words.
+    public enum Reason: Sendable, Equatable {
+        /// No words at all.
+        case missing
+        /// The first word has the shape of a date or time but impossible values (`25:00`).
+        case doesNotExist(String)
+        /// A later word with the shape of a date or time but impossible values (`the 32nd`).
+        case wordDoesNotExist(String)
+        /// A first word that is no date word.
+        case notADate(String)
+        /// Words that say no date or time.
+        case notADateOrTime
+        /// A number past `Limits.largestNumber`.
+        case numberTooLarge(String)
+        /// A year past the calendar's last (`10000-01-01`).
+        case yearPastCalendar(String)
+        /// A date the words name past 9999-12-31 (`after`), or before 0001-01-01.
+        case outOfCalendar(after: Bool)
+        /// `at 3`: an hour from 1 to 7 without am or pm.
+        case ambiguousHour(Int)
+        /// `13 pm`: an hour that am or pm does not take.
+        case notAnHour(Int, pm: Bool)
+        /// A month and day no year has (`feb 30`), or the 29th of February in a common year.
+        case noSuchDay(month: Int, day: Int, year: Int?)
+        /// `the 31st` when no month has it.
+        case noSuchDayOfMonth(Int)
+        /// `31/31`: no date in the account's order (`monthFirst` for month/day).
+        case notASlashDate(Int, Int, year: Int?, monthFirst: Bool)
+        /// A word the grammar needs is missing after another.
+        case expected(Expectation)
     }
 
-    /// The catalog code: a limit's, E0205 for a date that does not exist, else E0203.
-    public var code: DiagnosticCode { limit ?? (impossible ? .E0205 : .E0203) }
+    /// What the grammar expected where the words stopped.
+    public enum Expectation: Sendable, Equatable {
+        case timeAfterAt, afterNext, afterEndOf, dayAfterMonth, amountAfterIn
+    }
 
-    /// The label under the words: what is wrong with them.
-    public var label: String {
-        switch limit {
-        case .E0007: return "too large"
-        case .E0225: return "outside the calendar"
-        default: return impossible ? "no such day" : "not a date phrase"
+    /// The index of the word at fault, among the words given.
+    public var word: Int
+    public var reason: Reason
+    /// The phrase an unfinished first word completes to (`tomorrow` for `tommorow`'s `tom`),
+    /// offered as a did-you-mean where the reason has no better help.
+    public var completion: String?
+
+    public init(word: Int, _ reason: Reason, completion: String? = nil) {
+        self.word = word
+        self.reason = reason
+        self.completion = completion
+    }
+
+    /// A date that does not exist (`feb 30`, a date past the calendar), as opposed to words
+    /// that are not a date.
+    public var impossible: Bool {
+        switch reason {
+        case .doesNotExist, .wordDoesNotExist, .yearPastCalendar, .outOfCalendar, .noSuchDay, .noSuchDayOfMonth, .notASlashDate: return true
+        default: return false
         }
     }
 
-    /// A date the words name that lies outside 0001-01-01...9999-12-31 (E0225).
+    /// The limit the words went past (the numbers, the years), when that is why.
+    public var limit: Limit.Kind? {
+        switch reason {
+        case .numberTooLarge: return .numbers
+        case .yearPastCalendar, .outOfCalendar: return .years
+        default: return nil
+        }
+    }
+
+    /// A date the words name that lies outside 0001-01-01...9999-12-31.
     package static func outOfCalendar(_ word: Int = 0, after: Bool = true) -> DatePhraseError {
-        DatePhraseError(word: word, message: after ? "that date is after 9999-12-31, the last day of the calendar"
-                            : "that date is before 0001-01-01, the first day of the calendar",
-                        help: "dates go from 0001-01-01 to 9999-12-31", impossible: true, limit: .E0225)
+        DatePhraseError(word: word, .outOfCalendar(after: after))
     }
 }
 
@@ -61,10 +99,10 @@ public struct DatePhraseParser {
         return false
     }
 
-    package mutating func fail(_ message: String, at word: Int? = nil, help: String? = nil) {
+    package mutating func fail(_ reason: DatePhraseError.Reason, at word: Int? = nil) {
         let w = word ?? pos
         if failure == nil || w >= (failure?.word ?? 0) {
-            failure = DatePhraseError(word: w, message: message, help: help)
+            failure = DatePhraseError(word: w, reason)
         }
     }
 
@@ -72,7 +110,7 @@ public struct DatePhraseParser {
     public static func parse(_ words: [DateWord]) -> Result<(DateSpec, used: Int), DatePhraseError> {
         var p = DatePhraseParser(words: words)
         if let spec = p.parseDatePhrase() { return .success((spec, p.pos)) }
-        return .failure(p.failure ?? DatePhraseError(word: 0, message: "not a date or time"))
+        return .failure(p.failure ?? DatePhraseError(word: 0, .notADateOrTime))
     }
 
     /// date_phrase ::= relative_time | time_part [ [ "on" ] day_ref ] | day_ref [ time_part ] ;
@@ -145,7 +183,7 @@ public struct DatePhraseParser {
                 }
             }
             if let t = parseTimeOfDay() { return t }
-            fail("expected a time after 'at'", help: "for example: at 9, at 3pm, at 15:30")
+            fail(.expected(.timeAfterAt))
             pos = start
             return nil
         }
@@ -161,7 +199,7 @@ public struct DatePhraseParser {
         case .number(let h, let digits) where digits <= 2:
             if case .meridiem(let pm) = at(1) {
                 guard case .time(let t) = DateVocabulary.meridiemTime(h, 0, pm: pm) else {
-                    fail("\(h) \(pm ? "pm" : "am") is not a time", help: "hours with am or pm go from 1 to 12")
+                    fail(.notAnHour(h, pm: pm))
                     return nil
                 }
                 pos += 2
@@ -240,7 +278,7 @@ public struct DatePhraseParser {
         case .keyword(.next):
             if let u = period(at(1)) { pos += 2; return .nextPeriod(u) }
             if isKeyword(.weekend, 1) { pos += 2; return .weekend(next: true) }
-            fail("expected a weekday, week, month or year after 'next'", at: pos + 1, help: "for example: next fri, next week, next month")
+            fail(.expected(.afterNext), at: pos + 1)
             return nil
         case .keyword(.this):
             if isKeyword(.weekend, 1) { pos += 2; return .weekend(next: false) }
@@ -250,7 +288,7 @@ public struct DatePhraseParser {
             var k = 2
             if isKeyword(.the, 2) { k = 3 }
             guard let u = period(at(k)) else {
-                fail("expected week, month or year after 'end of'", at: pos + k)
+                fail(.expected(.afterEndOf), at: pos + k)
                 return nil
             }
             pos += k + 1
@@ -268,7 +306,7 @@ public struct DatePhraseParser {
         }
         if case .month(let m) = peek {
             guard let d = parseDayNumber(at(1)) else {
-                fail("expected a day after the month", at: pos + 1, help: "for example: may 17")
+                fail(.expected(.dayAfterMonth), at: pos + 1)
                 return nil
             }
             pos += 2
@@ -321,7 +359,7 @@ public struct DatePhraseParser {
                 return .inDays(n, u)
             default: break
             }
-            fail("expected an amount of time after 'in'", at: pos + 1, help: "for example: in 3 days, in 2 weeks, in an hour")
+            fail(.expected(.amountAfterIn), at: pos + 1)
             return nil
         }
         if case .number(let n, _) = peek, let u = dateUnit(at(1)), isKeyword(.from, 2), isKeyword(.now, 3) {

@@ -51,14 +51,33 @@ public struct TaskDraft: Sendable {
     }
 }
 
-/// Why a capture line cannot be filed: a code, a message, its byte range in the line, a help.
+/// Why a capture line cannot be filed: the reason, and its byte range in the line. The
+/// catalog words each reason and gives it its code (Catalog+Rules).
 public struct CaptureError: Error, Sendable {
-    public var code: DiagnosticCode
-    public var message: String
+    /// What is wrong with the line.
+    public enum Reason: Sendable, Equatable {
+        /// A second `@` date.
+        case secondDue
+        /// An `@` date phrase that does not read.
+        case date(DatePhraseError)
+        /// An `every …` repeat with a value out of its range: refused, not kept as title text.
+        case `repeat`(RepeatRuleError)
+        /// `!word` that is no priority.
+        case priority(String)
+        /// `start:` with a phrase that does not read.
+        case startDate(DatePhraseError)
+        /// `start:` with words that are more than one date.
+        case startNotOneDate(String)
+        /// `parent:` with something other than an id.
+        case parentNotAnID(String)
+        /// Nothing is left for the title.
+        case noTitle
+    }
+
+    public var reason: Reason
+    /// Byte offsets of the words at fault in the line.
     public var start: Int
     public var end: Int
-    public var label: String
-    public var help: String?
     /// The tokens recognised before the error, so a front end can still highlight them.
     public var tokens: [CaptureToken] = []
     /// The completion offered for an unfinished last word, if one was found before the error.
@@ -162,8 +181,8 @@ public enum QuickAdd {
         var keep = [Bool](repeating: true, count: ws.count)
         let endsOpen = !untitled && b.count > 0 && !isSpace(b[b.count - 1]) && literalFrom == nil
         var k = 0
-        func err(_ code: DiagnosticCode, _ message: String, _ s: Int, _ e: Int, _ label: String, _ help: String? = nil) -> Result<TaskDraft, CaptureError> {
-            .failure(CaptureError(code: code, message: message, start: s, end: e, label: label, help: help, tokens: draft.tokens, completion: draft.completion))
+        func err(_ reason: CaptureError.Reason, _ s: Int, _ e: Int) -> Result<TaskDraft, CaptureError> {
+            .failure(CaptureError(reason: reason, start: s, end: e, tokens: draft.tokens, completion: draft.completion))
         }
         while k < ws.count {
             let w = ws[k]
@@ -207,7 +226,7 @@ public enum QuickAdd {
                     case .success(let r):
                         let last = ws[k + used - 1]
                         if draft.due != nil {
-                            return err(.E0203, "a task takes one due date", w.start, last.end, "a second date", "keep one '@' date")
+                            return err(.secondDue, w.start, last.end)
                         }
                         draft.due = r.due
                         if explain { draft.dueRule = r.rule }
@@ -217,12 +236,11 @@ public enum QuickAdd {
                         continue
                     case .failure(let e):
                         let last = ws[min(k + max(used, 1), ws.count) - 1]
-                        return err(e.code, e.message, w.start + 1, last.end,
-                                   e.label, e.help)
+                        return err(.date(e), w.start + 1, last.end)
                     }
                 case .failure:
                     let t = phraseTexts(b, ws, k, classes.count)
-                    var e = DatePhrase.parse(classes, words: t).failure ?? DatePhraseError(word: 0, message: "not a date or time")
+                    var e = DatePhrase.parse(classes, words: t).failure ?? DatePhraseError(word: 0, .notADateOrTime)
                     // An unfinished last word is offered its completion rather than an error.
                     let wordIndex = min(k + e.word, ws.count - 1)
                     if endsOpen, wordIndex == ws.count - 1, let comp = complete(t, upTo: e.word, date: true) {
@@ -232,13 +250,10 @@ public enum QuickAdd {
                         k = ws.count
                         continue
                     }
-                    if e.word == 0, let comp = complete(t, upTo: 0, date: true), e.help == nil || e.help?.hasPrefix("for example") == true {
-                        e.help = "did you mean '@\(comp)'?"
-                    }
+                    if e.word == 0, let comp = complete(t, upTo: 0, date: true) { e.completion = comp }
                     let bad = ws[wordIndex]
                     let s = e.word == 0 ? bad.start + 1 : bad.start
-                    return err(e.code, e.message, s, bad.end,
-                               e.label, e.help)
+                    return err(.date(e), s, bad.end)
                 }
             }
             // `every …` repeat.
@@ -255,12 +270,11 @@ public enum QuickAdd {
                     for m in k..<(k + used) { keep[m] = false }
                     k += used
                     continue
-                case .failure(let e) where e.outOfRange != nil:
+                case .failure(let e) where e.refused:
                     // A repeat with a value out of range is refused, not kept in the title:
                     // `every 999999999 days` is not a title (write `\every` to keep the words).
                     let bad = ws[min(k + max(e.word, 1), j - 1)]
-                    return err(e.outOfRange ?? .E0210, e.message, w.start, bad.end, "not a repeat Kept makes",
-                               e.help ?? "write \\every to keep the words in the title")
+                    return err(.repeat(e), w.start, bad.end)
                 case .failure:
                     break
                 }
@@ -273,9 +287,7 @@ public enum QuickAdd {
             if c0 == UInt8(ascii: "!"), len > 1, isNameByte(b[w.start + 1]) {
                 let word = string(b, w.start + 1, w.end)
                 guard let p = Priority(word: word), word != "0", word.lowercased() != "none" else {
-                    return err(.E0209, "'!\(word)' is not a priority", w.start, w.end, "expected !low, !medium, !high, !critical or !1 to !4",
-                               Suggestion.nearest(word, in: ["low", "medium", "med", "high", "critical", "urgent"]).map { "did you mean '!\($0)'?" }
-                                   ?? "write \\!\(word) to keep it as text")
+                    return err(.priority(word), w.start, w.end)
                 }
                 draft.priority = p
                 if wantTokens { draft.tokens.append(CaptureToken(kind: .priority, start: w.start, end: w.end, text: string(b, w.start, w.end))) }
@@ -317,9 +329,9 @@ public enum QuickAdd {
                     case .success(let (r, used)) where used == vw.count:
                         draft.start = r.due
                     case .failure(let e):
-                        return err(e.code, e.message, colon + 1, w.end, "not a start date", e.help)
+                        return err(.startDate(e), colon + 1, w.end)
                     default:
-                        return err(.E0203, "'\(value)' is not one date", colon + 1, w.end, "not a start date", "quote a phrase of several words: start:\"next fri\"")
+                        return err(.startNotOneDate(value), colon + 1, w.end)
                     }
                     if wantTokens { draft.tokens.append(CaptureToken(kind: .start, start: w.start, end: w.end, text: string(b, w.start, w.end))) }
                     keep[k] = false
@@ -333,7 +345,7 @@ public enum QuickAdd {
                     continue
                 case "parent":
                     guard let p = Int(value), p >= 1 else {
-                        return err(.E0209, "'\(value)' is not a task id", colon + 1, w.end, "expected the id of the parent task")
+                        return err(.parentNotAnID(value), colon + 1, w.end)
                     }
                     draft.parent = p
                     if wantTokens { draft.tokens.append(CaptureToken(kind: .parent, start: w.start, end: w.end, text: string(b, w.start, w.end))) }
@@ -352,8 +364,7 @@ public enum QuickAdd {
         }
         draft.title = title(b, ws, keep, literalFrom)
         if draft.title.isEmpty, !untitled {
-            return err(.E0208, "the task has no title", 0, b.count, "only tokens here",
-                       "write a title, or escape a token with '\\' to keep it as text")
+            return err(.noTitle, 0, b.count)
         }
         return .success(draft)
     }

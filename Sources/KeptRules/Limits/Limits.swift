@@ -1,26 +1,27 @@
 // The named limits of Kept: how much input it reads, how deep it nests, how large a number it
-// takes, how long a query's patterns may run. One table, each row with its error; docs/LIMITS.md
-// prints it and a test holds the two alike. The values live here and the code reads them here.
+// takes, how long a query's patterns may run. One table, each row with its kind; docs/LIMITS.md
+// prints it with the code the catalog gives each kind, and a test holds the two alike. The
+// values live here and the code reads them here.
 
-/// One limit: its name, its value in words, and the error past it.
+/// One limit: which it is, its name, and its value in words.
 public struct Limit: Sendable {
+    /// Which limit: the catalog gives each the code of the error past it.
+    public enum Kind: Sendable, CaseIterable {
+        case statementSize, scriptSize, statementTokens, numbers, filterNesting, years, regexSteps, regexTime
+        case taskIDs, storeSize, importSize, storeNesting, repeatPreview, repeatInterval, readNesting
+    }
+
+    public let kind: Kind
     /// The name docs/LIMITS.md uses (`statement size`).
     public let name: String
     /// The value as the documentation writes it (`1 MiB (1,048,576 bytes)`).
     public let value: String
-    /// The code of the error past it.
-    public let code: DiagnosticCode
     /// What the limit bounds and what happens past it.
     public let meaning: String
 }
 
 /// Kept's limits.
 public enum Limits {
-    /// The words of E0007: a number past `largestNumber`.
-    public static func numberTooLargeMessage(_ text: String) -> String {
-        "'\(text.count > 24 ? String(text.prefix(20)) + "…" : text)' is larger than \(Limits.grouped(Limits.largestNumber)), the largest number Kept reads"
-    }
-
     /// The bytes of one statement (a line with its continuations, a `-e` argument, a REPL line).
     public static let statementBytes = 1 << 20
     /// The bytes of a script file or of standard input read as one.
@@ -56,35 +57,35 @@ public enum Limits {
 
     /// Every limit, in the order docs/LIMITS.md lists them.
     public static let table: [Limit] = [
-        Limit(name: "statement size", value: "1 MiB (1,048,576 bytes)", code: .E0004,
+        Limit(kind: .statementSize, name: "statement size", value: "1 MiB (1,048,576 bytes)",
               meaning: "one statement: a script line with its continuations, a -e argument, a REPL line, a saved filter"),
-        Limit(name: "script size", value: "64 MiB (67,108,864 bytes)", code: .E0005,
+        Limit(kind: .scriptSize, name: "script size", value: "64 MiB (67,108,864 bytes)",
               meaning: "a script file, a transcript, or standard input read by kept run; nothing of it runs"),
-        Limit(name: "tokens per statement", value: "200,000", code: .E0006,
+        Limit(kind: .statementTokens, name: "tokens per statement", value: "200,000",
               meaning: "words, numbers, strings and punctuation of one statement"),
-        Limit(name: "numbers", value: "0 to 999,999,999", code: .E0007,
+        Limit(kind: .numbers, name: "numbers", value: "0 to 999,999,999",
               meaning: "every whole number of a date phrase, a duration, an estimate, a window or a repeat; longer digits are refused, never wrapped"),
-        Limit(name: "filter nesting", value: "100 levels", code: .E0008,
+        Limit(kind: .filterNesting, name: "filter nesting", value: "100 levels",
               meaning: "parentheses, not, a glued - and saved filters used by saved filters, counted together"),
-        Limit(name: "years", value: "0001 to 9999", code: .E0225,
+        Limit(kind: .years, name: "years", value: "0001 to 9999",
               meaning: "every date a phrase, a window, a comparison or a repeat lands on; a date past either end is refused, never clamped"),
-        Limit(name: "regex steps", value: "1,000,000 steps and depth 10,000 for one subject", code: .E0226,
+        Limit(kind: .regexSteps, name: "regex steps", value: "1,000,000 steps and depth 10,000 for one subject",
               meaning: "PCRE2's match and depth limits; a subject that reaches one fails the query, it is not counted as no match"),
-        Limit(name: "regex time", value: "1,000 ms per query", code: .E0226,
+        Limit(kind: .regexTime, name: "regex time", value: "1,000 ms per query",
               meaning: "all matching of one list, count, explain, plan or where, across its threads; past it the query fails"),
-        Limit(name: "task ids", value: "1 to 9,007,199,254,740,991 (2^53 - 1)", code: .E0227,
+        Limit(kind: .taskIDs, name: "task ids", value: "1 to 9,007,199,254,740,991 (2^53 - 1)",
               meaning: "ids and nextId (one more at most) stay exact in any JSON reader; an add past the last id is refused"),
-        Limit(name: "store size", value: "1 GiB (1,073,741,824 bytes)", code: .E0228,
+        Limit(kind: .storeSize, name: "store size", value: "1 GiB (1,073,741,824 bytes)",
               meaning: "a store file; a larger file, a device or anything but a regular file or a pipe is refused unread"),
-        Limit(name: "import size", value: "2 GiB (2,147,483,648 bytes)", code: .E0601,
+        Limit(kind: .importSize, name: "import size", value: "2 GiB (2,147,483,648 bytes)",
               meaning: "a file or standard input an import reads; a larger file, a device (a terminal aside) or a folder is refused unread, a pipe once past the limit, and nothing is imported"),
-        Limit(name: "store nesting", value: "512 levels", code: .E0308,
+        Limit(kind: .storeNesting, name: "store nesting", value: "512 levels",
               meaning: "arrays and objects inside one another in a store file"),
-        Limit(name: "repeat preview", value: "1 to 1,000 dates", code: .E0209,
+        Limit(kind: .repeatPreview, name: "repeat preview", value: "1 to 1,000 dates",
               meaning: "repeat … next N"),
-        Limit(name: "repeat interval", value: "1 to 1,000", code: .E0210,
+        Limit(kind: .repeatInterval, name: "repeat interval", value: "1 to 1,000",
               meaning: "every N days, weeks, months or years; INTERVAL of an RRULE"),
-        Limit(name: ".read nesting", value: "16 scripts", code: .E0504,
+        Limit(kind: .readNesting, name: ".read nesting", value: "16 scripts",
               meaning: "scripts read with .read from scripts read with .read, in the REPL"),
     ]
 

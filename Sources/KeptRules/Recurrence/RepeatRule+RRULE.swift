@@ -5,18 +5,80 @@
 // UNTIL of a timed rule becomes the end of that day as a UTC instant. A rule RRULE cannot say
 // (`after completion`) is refused, not exported as another.
 
-/// Why a rule cannot be written as an RRULE, or an RRULE not read: a catalog code and a message.
-public struct RRULEError: Error, Sendable, Equatable {
-    public var code: DiagnosticCode
-    public var message: String
+/// Why a rule cannot be written as an RRULE, or an RRULE (or a repeat's iCalendar lines) not
+/// read. The catalog words each case and gives it its code (Catalog+Rules).
+public enum RRULEError: Error, Sendable, Equatable {
+    // Not an RRULE Kept reads.
+    /// A part without its `=` (`'FREQ' is not NAME=VALUE`).
+    case notNameValue(String)
+    /// FREQ missing, or not a frequency.
+    case badFrequency
+    /// A part Kept's rules do not have.
+    case unknownPart(String)
+    /// A line of a repeat's iCalendar text that is not one of its properties.
+    case notARepeatProperty(String)
+    /// A repeat's iCalendar text without its RRULE line.
+    case noRRULELine
+    /// A repeat's iCalendar text without its DTSTART line.
+    case noDTSTARTLine
+    /// Text that does not start with an RRULE.
+    case notAnRRULE
+    /// Words after a whole RRULE.
+    case wordsAfterRRULE
 
-    public init(_ code: DiagnosticCode = .E0210, _ message: String) {
-        self.code = code
-        self.message = message
-    }
+    // Rules no RRULE says.
+    /// `after completion`.
+    case afterCompletion
+    /// A stored repeat whose rule did not read.
+    case unreadableRepeat
 
-    public init(message: String) {
-        self.init(.E0210, message)
+    // A part with a value that is not allowed.
+    case partTwice(String)
+    /// An item of a comma list outside its range (`zero` when 0 is allowed).
+    case itemOutOfRange(part: String, value: String, item: String, range: ClosedRange<Int>, zero: Bool)
+    case badInterval
+    case skipWithoutRSCALE
+    case badSkip
+    case badWeekStart(String)
+    case badCount
+    /// A BYDAY item that is not a weekday with an optional ordinal.
+    case badWeekday(value: String, item: String)
+    /// An ordinal weekday past five a month, or 53 a year (`inMonth`).
+    case tooManyOfAWeekday(String, inMonth: Bool)
+    case badUntil(String)
+    /// A repeat's iCalendar line that is not NAME:VALUE.
+    case notNameColonValue(String)
+    /// A DTSTART, EXDATE or RDATE value that is not a date or a date-time.
+    case badDateValue(property: String, item: String)
+
+    // A part the rule's frequency does not allow.
+    case weekNumberNotYearly
+    case yearDayNotAllowed
+    case monthDayInWeekly
+    case setPositionAlone
+    case countAndUntil
+    case numberedWeekday(String)
+    case numberedWeekdayWithWeekNumber(String)
+
+    /// A date UNTIL of a rule with times of day.
+    case dateUntilOfTimedRule(String)
+    /// No month the rule allows has the day it asks for.
+    case noDates
+
+    // What Kept does not have.
+    case secondly
+    /// RSCALE other than GREGORIAN.
+    case calendar(String)
+    case skipForward
+    case bySecond(String)
+
+    /// A well-formed rule Kept cannot hold (no dates, or a part Kept does not have): an import
+    /// keeps it as the record's text rather than refuse the file.
+    public var keptCannotHold: Bool {
+        switch self {
+        case .noDates, .secondly, .calendar, .skipForward, .bySecond: return true
+        default: return false
+        }
     }
 }
 
@@ -41,7 +103,7 @@ extension RepeatRule {
     /// has none of its own, so that UNTIL is a date-time too.
     public func rrule(anchor: CivilDate, weekStart: Weekday = .monday, zone: Zone? = nil, dueTime: WallTime? = nil) -> Result<String, RRULEError> {
         guard !afterCompletion else {
-            return .failure(RRULEError(.E0211, "'after completion' counts from the day a task is done, which an RRULE cannot say"))
+            return .failure(.afterCompletion)
         }
         var r = self
         // What the anchor implies, written out.

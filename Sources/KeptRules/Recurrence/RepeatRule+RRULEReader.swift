@@ -1,8 +1,8 @@
 // RFC 5545 RRULE in (section 3.3.10), with RFC 7529's RSCALE=GREGORIAN and SKIP. Every part is
-// read with its RFC meaning, and a rule the RFC forbids is refused with a code from the catalog
-// rather than guessed at: a malformed value (E0215), a part its FREQ does not allow (E0216), an
-// UNTIL that does not fit the rule (E0217), a rule without any date (E0219), a part Kept does not
-// have (E0220: SECONDLY, BYSECOND, other calendars, SKIP=FORWARD). The month-end form Kept
+// read with its RFC meaning, and a rule the RFC forbids is refused with its reason rather than
+// guessed at: a malformed value, a part its FREQ does not allow, an UNTIL that does not fit the
+// rule, a rule without any date, a part Kept does not have (SECONDLY, BYSECOND, other
+// calendars, SKIP=FORWARD). The month-end form Kept
 // exports (BYMONTHDAY=28,…,d;BYSETPOS=-1) reads back as Kept's clamped day; a plain day that a
 // month lacks, or the anchor's day, is skipped in those months, as a strict engine does.
 
@@ -22,14 +22,12 @@ package struct RRULEReader {
     package static let weekdayCodes: [String: Weekday] = ["MO": .monday, "TU": .tuesday, "WE": .wednesday, "TH": .thursday,
                                                    "FR": .friday, "SA": .saturday, "SU": .sunday]
 
-    package func bad(_ m: String) -> Failure { RRULEError(.E0215, m) }
-
     /// Integers from a comma list, each within `range` and not 0 unless allowed.
     package func ints(_ name: String, _ value: String, _ range: ClosedRange<Int>, zero: Bool = false) throws(Failure) -> [Int] {
         var out: [Int] = []
         for item in value.split(separator: ",", omittingEmptySubsequences: false) {
             guard let v = Int(item), range.contains(v), zero || v != 0 else {
-                throw bad("\(name)=\(value): '\(item)' is not \(zero ? "" : "a non-zero ")value from \(range.lowerBound) to \(range.upperBound)")
+                throw .itemOutOfRange(part: name, value: value, item: String(item), range: range, zero: zero)
             }
             out.append(v)
         }
@@ -54,54 +52,54 @@ package struct RRULEReader {
         var fields: [String: String] = [:]
         for part in t.split(separator: ";") {
             let kv = part.split(separator: "=", maxSplits: 1).map(String.init)
-            guard kv.count == 2 else { throw RRULEError(.E0210, "'\(part)' is not NAME=VALUE") }
+            guard kv.count == 2 else { throw .notNameValue(String(part)) }
             let name = kv[0].uppercased()
-            guard fields[name] == nil else { throw bad("\(name) appears twice") }
+            guard fields[name] == nil else { throw .partTwice(name) }
             fields[name] = kv[1].uppercased()
         }
         guard let f = fields.removeValue(forKey: "FREQ") else {
-            throw RRULEError(.E0210, "FREQ must be DAILY, WEEKLY, MONTHLY, YEARLY, HOURLY or MINUTELY")
+            throw .badFrequency
         }
-        if f == "SECONDLY" { throw RRULEError(.E0220, "FREQ=SECONDLY is not supported: Kept's times are to the minute") }
+        if f == "SECONDLY" { throw .secondly }
         guard let freq = RepeatRule.Frequency(rawValue: f.lowercased()) else {
-            throw RRULEError(.E0210, "FREQ must be DAILY, WEEKLY, MONTHLY, YEARLY, HOURLY or MINUTELY")
+            throw .badFrequency
         }
         var r = RepeatRule(frequency: freq)
         if let i = fields.removeValue(forKey: "INTERVAL") {
-            guard let n = Int(i), n >= 1, n <= 1000 else { throw bad("INTERVAL must be from 1 to 1000") }
+            guard let n = Int(i), n >= 1, n <= 1000 else { throw .badInterval }
             r.interval = n
         }
         // RFC 7529: RSCALE names the calendar; SKIP says what a missing day does.
         var skip: RepeatRule.Skip? = nil
         if let rs = fields.removeValue(forKey: "RSCALE") {
-            guard rs == "GREGORIAN" else { throw RRULEError(.E0220, "RSCALE=\(rs) is not supported: Kept's calendar is the Gregorian one") }
+            guard rs == "GREGORIAN" else { throw .calendar(rs) }
             skip = .omit
         }
         if let s = fields.removeValue(forKey: "SKIP") {
-            guard skip != nil else { throw bad("SKIP goes with RSCALE (RFC 7529)") }
+            guard skip != nil else { throw .skipWithoutRSCALE }
             switch s {
             case "OMIT": skip = .omit
             case "BACKWARD": skip = .backward
-            case "FORWARD": throw RRULEError(.E0220, "SKIP=FORWARD is not supported: a missing day falls on the month's last day (BACKWARD) or is skipped (OMIT)")
-            default: throw bad("SKIP must be OMIT, BACKWARD or FORWARD")
+            case "FORWARD": throw .skipForward
+            default: throw .badSkip
             }
         }
         let monthly = freq == .monthly, yearly = freq == .yearly
         if let v = fields.removeValue(forKey: "BYMONTH") { r.monthMask = Self.mask(try ints("BYMONTH", v, 1...12)) }
         if let v = fields.removeValue(forKey: "BYWEEKNO") {
-            guard yearly else { throw RRULEError(.E0216, "BYWEEKNO is only for yearly rules (RFC 5545)") }
+            guard yearly else { throw .weekNumberNotYearly }
             let ws = try ints("BYWEEKNO", v, -53...53)
             r.weekNoMask = Self.mask(ws.filter { $0 > 0 })
             r.weekNoFromEndMask = Self.mask(ws.filter { $0 < 0 })
         }
         if let v = fields.removeValue(forKey: "BYYEARDAY") {
             guard ![.daily, .weekly, .monthly].contains(freq) else {
-                throw RRULEError(.E0216, "BYYEARDAY is not for daily, weekly or monthly rules (RFC 5545)")
+                throw .yearDayNotAllowed
             }
             r.yearDays = Array(Set(try ints("BYYEARDAY", v, -366...366))).sorted()
         }
         if let v = fields.removeValue(forKey: "BYMONTHDAY") {
-            guard freq != .weekly else { throw RRULEError(.E0216, "BYMONTHDAY is not for weekly rules (RFC 5545)") }
+            guard freq != .weekly else { throw .monthDayInWeekly }
             let ds = try ints("BYMONTHDAY", v, -31...31)
             r.monthDayMask = Self.mask(ds.filter { $0 > 0 })
             r.monthDayFromEndMask = Self.mask(ds.filter { $0 < 0 })
@@ -110,32 +108,32 @@ package struct RRULEReader {
         if let v = fields.removeValue(forKey: "BYHOUR") { r.hourMask = Self.mask(try ints("BYHOUR", v, 0...23, zero: true)) }
         if let v = fields.removeValue(forKey: "BYMINUTE") { r.minuteMask = Self.mask(try ints("BYMINUTE", v, 0...59, zero: true)) }
         if let v = fields.removeValue(forKey: "BYSECOND") {
-            guard v == "0" else { throw RRULEError(.E0220, "BYSECOND=\(v) is not supported: Kept's times are to the minute") }
+            guard v == "0" else { throw .bySecond(v) }
         }
         if let v = fields.removeValue(forKey: "BYSETPOS") {
             r.setPositions = Array(Set(try ints("BYSETPOS", v, -366...366))).sorted()
             guard r.hasDayParts || r.monthMask != 0 || r.hourMask != 0 || r.minuteMask != 0 else {
-                throw RRULEError(.E0216, "BYSETPOS goes with another BY part (RFC 5545)")
+                throw .setPositionAlone
             }
         }
         if let w = fields.removeValue(forKey: "WKST") {
-            guard let wd = Self.weekdayCodes[w] else { throw bad("WKST=\(w) is not a weekday (MO … SU)") }
+            guard let wd = Self.weekdayCodes[w] else { throw .badWeekStart(w) }
             r.weekStart = wd
         }
         if let c = fields.removeValue(forKey: "COUNT") {
-            guard let n = Int(c), n >= 1, n <= 1_000_000 else { throw bad("COUNT must be a whole number from 1") }
+            guard let n = Int(c), n >= 1, n <= 1_000_000 else { throw .badCount }
             r.count = n
         }
         if let u = fields.removeValue(forKey: "UNTIL") {
-            guard r.count == nil else { throw RRULEError(.E0216, "COUNT and UNTIL cannot both end a rule (RFC 5545)") }
+            guard r.count == nil else { throw .countAndUntil }
             r.end = try until(u, timed: r.isTimed)
         }
         if let unknown = fields.keys.sorted().first {
-            throw RRULEError(.E0210, "\(unknown) is not supported by Kept's rules")
+            throw .unknownPart(unknown)
         }
         _ = monthly
         normalize(&r, skip: skip)
-        if r.hasNoDates { throw RRULEError(.E0219, "this rule has no dates: no month it allows has the day it asks for") }
+        if r.hasNoDates { throw .noDates }
         return r
     }
 
@@ -144,23 +142,23 @@ package struct RRULEReader {
         var nth: Set<RepeatRule.NthWeekday> = []
         for item in v.split(separator: ",", omittingEmptySubsequences: false) {
             let code = String(item.suffix(2))
-            guard let wd = Self.weekdayCodes[code] else { throw bad("BYDAY=\(v): '\(item)' is not a weekday like MO, 2TU or -1FR") }
+            guard let wd = Self.weekdayCodes[code] else { throw .badWeekday(value: v, item: String(item)) }
             let ord = item.dropLast(2)
             if ord.isEmpty {
                 r.weekdayMask |= RepeatRule.bit(wd)
                 continue
             }
-            guard let n = Int(ord), n != 0 else { throw bad("BYDAY=\(v): '\(item)' is not a weekday like MO, 2TU or -1FR") }
+            guard let n = Int(ord), n != 0 else { throw .badWeekday(value: v, item: String(item)) }
             guard r.frequency == .monthly || r.frequency == .yearly else {
-                throw RRULEError(.E0216, "BYDAY=\(item): a numbered weekday is only for monthly and yearly rules (RFC 5545)")
+                throw .numberedWeekday(String(item))
             }
             if r.frequency == .monthly || r.monthMask != 0 {
-                guard (-5...5).contains(n) else { throw bad("BYDAY=\(item): a month has at most five of a weekday") }
+                guard (-5...5).contains(n) else { throw .tooManyOfAWeekday(String(item), inMonth: true) }
             } else {
-                guard (-53...53).contains(n) else { throw bad("BYDAY=\(item): a year has at most 53 of a weekday") }
+                guard (-53...53).contains(n) else { throw .tooManyOfAWeekday(String(item), inMonth: false) }
             }
             guard r.weekNoMask | r.weekNoFromEndMask == 0 else {
-                throw RRULEError(.E0216, "BYDAY=\(item) with BYWEEKNO: a numbered weekday of a week number is ambiguous")
+                throw .numberedWeekdayWithWeekNumber(String(item))
             }
             nth.insert(RepeatRule.NthWeekday(n, wd))
         }
@@ -170,11 +168,11 @@ package struct RRULEReader {
     /// UNTIL: YYYYMMDD for a rule without times, YYYYMMDDTHHMMSS (floating) or …Z (UTC).
     package func until(_ u: String, timed: Bool) throws(Failure) -> RepeatRule.Until {
         guard let v = ICalendarStamp(u) else {
-            throw bad("UNTIL=\(u) is not a date like 20261231 or a date-time like 20261231T235959Z")
+            throw .badUntil(u)
         }
         guard let t = v.time else {
             guard !timed else {
-                throw RRULEError(.E0217, "UNTIL=\(u) is a date, but the rule has times of day: write the last moment, like \(u)T235959Z")
+                throw .dateUntilOfTimedRule(u)
             }
             return .date(v.date)
         }

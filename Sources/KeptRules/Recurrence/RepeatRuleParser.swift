@@ -2,17 +2,71 @@
 // decides where an `every …` phrase ends and what rule it says; each parse function quotes
 // its production.
 
-/// Why words do not make a repeat rule.
+/// Why words do not make a repeat rule: which word, and what is wrong with it. The catalog
+/// words each reason and gives it its code (Catalog+Rules).
 public struct RepeatRuleError: Error, Sendable, Equatable {
+    /// What is wrong with the words.
+    public enum Reason: Sendable, Equatable {
+        /// No rule; `example` when the words are offered one.
+        case notARule(example: Bool)
+        /// The words do not start with `every`.
+        case noEvery
+        /// The nth of some days with several times of day.
+        case nthWithTimes
+        /// A quarter's day counted neither from its start nor its end.
+        case quarterDay
+        /// An interval outside 1...`Limits.repeatInterval`.
+        case intervalRange(refused: Bool)
+        /// An interval past `Limits.largestNumber`.
+        case intervalTooLarge(String, refused: Bool)
+        case expectedPeriod
+        case expectedDayOfMonth
+        /// The nth of different days in one rule.
+        case mixedNth
+        /// Days of the month, nth weekdays and the nth of some days together.
+        case mixedDayKinds
+        case dayOfMonthRange
+        case expectedTimeAfterTo
+        /// `from 5pm to 9am`.
+        case timesBackwards
+        /// Times of day that are not every hour given with every minute given.
+        case timesNotAGrid([WallTime])
+        /// `at` in an hourly or minutely rule.
+        case hourlyWithTimes
+        case expectedTimeAfterAt
+        /// `from` or `until` without a date after it.
+        case expectedDateAfter(String)
+        /// A relative `from` or `until` with no clock to resolve it against.
+        case needsNow
+        /// A `from` or `until` date that does not resolve.
+        case date(DatePhraseError)
+    }
+
     public var word: Int
-    public var message: String
-    public var help: String?
-    /// The catalog code: E0210, or E0218 for times of day one rule cannot hold.
-    public var code: DiagnosticCode = .E0210
-    /// Set when the words are a repeat with a value out of its range (`every 5000 days`,
-    /// E0210) or a number past the limits (E0007): quick add reports it rather than keep the
-    /// words as title text.
-    public var outOfRange: DiagnosticCode? = nil
+    public var reason: Reason
+
+    public init(word: Int, _ reason: Reason) {
+        self.word = word
+        self.reason = reason
+    }
+
+    /// Words that are a repeat with a value out of its range (`every 5000 days`) or a number
+    /// past the limits: quick add reports them rather than keep the words as title text.
+    public var refused: Bool {
+        switch reason {
+        case .intervalRange(let r), .intervalTooLarge(_, let r): return r
+        case .date: return true
+        default: return false
+        }
+    }
+
+    /// Times of day that one rule cannot hold.
+    public var timesCannotBeOne: Bool {
+        switch reason {
+        case .nthWithTimes, .timesNotAGrid: return true
+        default: return false
+        }
+    }
 }
 
 /// Parses `every …` phrases.
@@ -35,32 +89,31 @@ public struct RepeatRuleParser {
     public static func parse(_ words: [String]) -> Result<(RepeatRule, used: Int), RepeatRuleError> {
         var p = RepeatRuleParser(words: words)
         if let r = p.parseRepeatRule() { return .success((r, p.pos)) }
-        return .failure(p.failure ?? RepeatRuleError(word: 0, message: "not a repeat rule", help: "for example: every day, every monday, every 2 weeks"))
+        return .failure(p.failure ?? RepeatRuleError(word: 0, .notARule(example: true)))
     }
 
     package var peek: String { pos < words.count ? words[pos] : "" }
     package func word(_ k: Int) -> String { pos + k < words.count ? words[pos + k] : "" }
     package func cls(_ k: Int) -> DateWord { pos + k < classes.count ? classes[pos + k] : .other }
 
-    package mutating func fail(_ m: String, _ help: String? = nil, code: DiagnosticCode = .E0210, outOfRange: DiagnosticCode? = nil) {
-        if failure == nil || pos >= (failure?.word ?? 0) { failure = RepeatRuleError(word: pos, message: m, help: help, code: code, outOfRange: outOfRange) }
+    package mutating func fail(_ reason: RepeatRuleError.Reason) {
+        if failure == nil || pos >= (failure?.word ?? 0) { failure = RepeatRuleError(word: pos, reason) }
     }
 
     /// repeat_rule ::= "every" repeat_body { repeat_modifier } ;
     package mutating func parseRepeatRule() -> RepeatRule? {
-        guard peek == "every" else { fail("a repeat starts with 'every'"); return nil }
+        guard peek == "every" else { fail(.noEvery); return nil }
         pos += 1
         guard var rule = parseRepeatBody() else { return nil }
         while true {
             let save = pos
             if !parseRepeatModifier(&rule) { pos = save; break }
         }
-        if failure?.code == .E0218 { return nil }
+        if failure?.timesCannotBeOne == true { return nil }
         // Kept's words: a yearly day without a month is in the anchor's month.
         if rule.frequency == .yearly, rule.hasDayParts, rule.monthMask == 0 { rule.monthFromAnchor = true }
         if !rule.setPositions.isEmpty, rule.hourMask.nonzeroBitCount * rule.minuteMask.nonzeroBitCount > 1 {
-            fail("a rule on the nth of some days has one time of day", "RFC 5545 counts the nth over the day's times too; make one task for each time",
-                 code: .E0218)
+            fail(.nthWithTimes)
             return nil
         }
         return rule
@@ -98,7 +151,7 @@ public struct RepeatRuleParser {
             guard parsePeriodDay(&r) else { pos = save; r.interval = 3; return r }
             let signs = RepeatRuleParser.signs(r)
             guard signs != 0 else {
-                fail("a quarter's day is counted from its start (the 1st) or its end (the last day)")
+                fail(.quarterDay)
                 return nil
             }
             r.monthMask = signs > 0 ? 0b0_0100_1001_0010 : 0b1_0010_0100_1000
@@ -127,15 +180,13 @@ public struct RepeatRuleParser {
         let period = ["day", "days", "week", "weeks", "month", "months", "year", "years"].contains(word(1))
         if case .number(let k, _) = cls(0) {
             guard k >= 1, k <= Limits.repeatInterval else {
-                fail("an interval is from 1 to \(Limits.grouped(Limits.repeatInterval))", "for example: every 3 days, every 2 weeks",
-                     outOfRange: period ? .E0210 : nil)
+                fail(.intervalRange(refused: period))
                 return nil
             }
             n = k
             pos += 1
         } else if case .tooLarge = cls(0) {
-            fail(Limits.numberTooLargeMessage(peek) + "; an interval is from 1 to \(Limits.grouped(Limits.repeatInterval))",
-                 outOfRange: period ? .E0007 : nil)
+            fail(.intervalTooLarge(peek, refused: period))
             return nil
         } else if peek == "other" {
             n = 2
@@ -159,7 +210,7 @@ public struct RepeatRuleParser {
         case "month", "months": freq = .monthly
         case "year", "years": freq = .yearly
         default:
-            fail("expected day, week, month or year", "for example: every 3 days, every 2 weeks, every month on the 15th")
+            fail(.expectedPeriod)
             return nil
         }
         pos += 1
@@ -218,7 +269,7 @@ public struct RepeatRuleParser {
             case .ordinal(let d) where d <= DatePhrase.maxDay(m):
                 r.month = m; r.monthDay = .day(d); pos += 2; return true
             default:
-                fail("expected a day of that month")
+                fail(.expectedDayOfMonth)
                 return false
             }
         }
@@ -268,7 +319,7 @@ public struct RepeatRuleParser {
                 nth.insert(RepeatRule.NthWeekday(n, wd))
             case .position(let p, let m):
                 if let x = mask, x != m {
-                    fail("the nth of different days in one rule", "for example: the 1st weekday, the last weekend day")
+                    fail(.mixedNth)
                     return false
                 }
                 mask = m
@@ -277,8 +328,7 @@ public struct RepeatRuleParser {
         }
         let kinds = (md | mdEnd != 0 ? 1 : 0) + (nth.isEmpty ? 0 : 1) + (positions.isEmpty ? 0 : 1)
         guard kinds == 1 else {
-            fail("days of the month, nth weekdays and the nth of some days are separate rules",
-                 "for example: the 1st and 15th, the 2nd tuesday, the last weekday")
+            fail(.mixedDayKinds)
             return false
         }
         r.monthDayMask = md
@@ -299,7 +349,7 @@ public struct RepeatRuleParser {
         var spelled = false
         switch cls(0) {
         case .ordinal(let d), .number(let d, _):
-            guard d >= 1, d <= 31 else { fail("a day of the month is from 1 to 31"); return nil }
+            guard d >= 1, d <= 31 else { fail(.dayOfMonthRange); return nil }
             n = d
         default:
             guard let k = ordinals[peek] else { return nil }
@@ -366,9 +416,9 @@ public struct RepeatRuleParser {
         pos += 1
         guard let from = timeOfDay(), word(0) == "to" else { pos = save; return nil }
         pos += 1
-        guard let to = timeOfDay() else { fail("expected a time after 'to'", "for example: from 9am to 5pm"); pos = save; return nil }
+        guard let to = timeOfDay() else { fail(.expectedTimeAfterTo); pos = save; return nil }
         guard to >= from, step >= 1 else {
-            fail("the times run from the earlier to the later", "for example: from 9am to 5pm")
+            fail(.timesBackwards)
             pos = save
             return nil
         }
@@ -404,15 +454,14 @@ public struct RepeatRuleParser {
     }
 
     /// The times of day as BYHOUR × BYMINUTE: every hour with every minute, so `9am and 5pm`
-    /// is a rule and `9am and 5:30pm` is not (E0218).
+    /// is a rule and `9am and 5:30pm` is not.
     package mutating func setTimes(_ times: [WallTime], _ r: inout RepeatRule) -> Bool {
         let hours = times.reduce(UInt32(0)) { $0 | UInt32(1) << UInt32($1.hour) }
         let minutes = times.reduce(UInt64(0)) { $0 | UInt64(1) << UInt64($1.minute) }
         let distinct = Set(times.map(\.minuteOfDay)).count
         guard hours.nonzeroBitCount * minutes.nonzeroBitCount == distinct else {
-            let all = RepeatRule.bits(hours).flatMap { h in RepeatRule.bits(minutes).map { RepeatRule.timeWord(WallTime(unchecked: h * 60 + $0)) } }
-            fail("these times cannot be one rule: its times are every hour given with every minute given (\(RepeatRule.list(all)))",
-                 "give times that share their minutes (at 9am and 5pm), or make one task for each time", code: .E0218)
+            let all = RepeatRule.bits(hours).flatMap { h in RepeatRule.bits(minutes).map { WallTime(unchecked: h * 60 + $0) } }
+            fail(.timesNotAGrid(all))
             return false
         }
         r.hourMask = hours
@@ -425,8 +474,8 @@ public struct RepeatRuleParser {
         switch peek {
         case "at":
             pos += 1
-            guard r.frequency != .hourly, r.frequency != .minutely else { fail("an hourly rule takes its times from the anchor"); return false }
-            guard let times = parseTimeList() else { fail("expected a time after 'at'", "for example: at 9am"); return false }
+            guard r.frequency != .hourly, r.frequency != .minutely else { fail(.hourlyWithTimes); return false }
+            guard let times = parseTimeList() else { fail(.expectedTimeAfterAt); return false }
             return setTimes(times, &r)
         case "every":
             guard r.frequency != .hourly, r.frequency != .minutely, r.hourMask == 0 else { return false }
@@ -448,7 +497,7 @@ public struct RepeatRuleParser {
             // Only a day: `until 2026-12-31 at 9am` ends the date before `at`.
             var dp = DatePhraseParser(words: Array(classes[(pos + 1)...].prefix(6)))
             guard let day = dp.parseDayRef() else {
-                fail("expected a date after '\(peek)'", "for example: from 2026-06-15, until dec 31")
+                fail(.expectedDateAfter(peek))
                 return false
             }
             let spec = DateSpec(day: day)
@@ -496,17 +545,17 @@ extension RepeatRule {
     public static func parse(words: [String], in ctx: DateContext? = nil) -> Result<(RepeatRule, used: Int), RepeatRuleError> {
         var p = RepeatRuleParser(words: words)
         guard var r = p.parseRepeatRule() else {
-            return .failure(p.failure ?? RepeatRuleError(word: 0, message: "not a repeat rule"))
+            return .failure(p.failure ?? RepeatRuleError(word: 0, .notARule(example: false)))
         }
         for (isFrom, spec) in p.pendingDates {
             guard let ctx else {
-                return .failure(RepeatRuleError(word: 0, message: "a relative date in a repeat needs a now", help: "write the date as 2026-06-15"))
+                return .failure(RepeatRuleError(word: 0, .needsNow))
             }
             switch DatePhrase.resolve(spec, in: ctx) {
             case .success(let res):
                 if isFrom { r.from = res.due.date } else { r.until = res.due.date }
             case .failure(let e):
-                return .failure(RepeatRuleError(word: 0, message: e.message, help: e.help, outOfRange: e.limit ?? .E0210))
+                return .failure(RepeatRuleError(word: 0, .date(e)))
             }
         }
         return .success((r, p.pos))

@@ -8,7 +8,7 @@
 extension RepeatSpec {
     /// The iCalendar lines of this repeat, or why it has none (`after completion`).
     public func icalendar(zone: Zone, weekStart: Weekday, dueTime: WallTime? = nil) -> Result<String, RRULEError> {
-        guard let rule, let anchor else { return .failure(RRULEError(.E0211, "the repeat could not be read")) }
+        guard let rule, let anchor else { return .failure(.unreadableRepeat) }
         let time = occurrenceTime(dueTime: dueTime)
         let rr: String
         switch rule.rrule(anchor: anchor, weekStart: weekStart, zone: zone, dueTime: time) {
@@ -68,7 +68,7 @@ extension RepeatSpec {
         for raw in text.split(whereSeparator: { $0 == "\n" || $0 == "\r" }) {
             let line = raw.trimmingCharacters(in: .whitespaces)
             guard !line.isEmpty else { continue }
-            guard let colon = line.firstIndex(of: ":") else { return .failure(RRULEError(.E0215, "'\(line)' is not NAME:VALUE")) }
+            guard let colon = line.firstIndex(of: ":") else { return .failure(.notNameColonValue(line)) }
             let head = line[..<colon].split(separator: ";").map(String.init)
             let value = String(line[line.index(after: colon)...])
             let name = head.first?.uppercased() ?? ""
@@ -86,17 +86,17 @@ extension RepeatSpec {
                 var values: [Due] = []
                 for item in value.split(separator: ",") {
                     guard let d = readValue(String(item), dateOnly: params.contains("VALUE=DATE"), tzid: tzid, zone: zone) else {
-                        return .failure(RRULEError(.E0215, "\(name): '\(item)' is not a date like 20260701 or a date-time like 20260701T090000"))
+                        return .failure(.badDateValue(property: name, item: String(item)))
                     }
                     values.append(d)
                 }
                 if name == "DTSTART" { start = values.first } else if name == "EXDATE" { exdates += values } else { rdates += values }
             default:
-                return .failure(RRULEError(.E0210, "\(name) is not a property of a repeat (DTSTART, RRULE, EXDATE, RDATE)"))
+                return .failure(.notARepeatProperty(name))
             }
         }
-        guard let rule else { return .failure(RRULEError(.E0210, "a repeat needs its RRULE line")) }
-        guard let start else { return .failure(RRULEError(.E0210, "a repeat needs its DTSTART line")) }
+        guard let rule else { return .failure(.noRRULELine) }
+        guard let start else { return .failure(.noDTSTARTLine) }
         var spec = RepeatSpec(rule: rule, anchor: start.date, anchorTime: start.time)
         spec.exceptions = exdates
         spec.additions = rdates

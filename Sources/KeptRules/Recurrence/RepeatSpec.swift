@@ -1,6 +1,6 @@
 // A task's repeat as stored: the rule, its anchor (R-REP-4), the rule's words and RRULE, and the
 // occurrences taken out (EXDATE) and added (RDATE) as iCalendar has them. The store's loader
-// refuses a repeat neither of whose texts reads (E0308); one made otherwise keeps its text and
+// refuses a repeat neither of whose texts reads (docs/STORE.md); one made otherwise keeps its text and
 // is written back as it was.
 
 /// A repeat as a task holds it.
@@ -103,13 +103,13 @@ extension RepeatRule {
     /// A rule written as its text when words cannot say it: an RRULE, then `from DATE`.
     package static func fromText(_ text: String) -> Result<RepeatRule, RRULEError> {
         let parts = text.split(separator: " ").map(String.init)
-        guard let first = parts.first, saysFREQ(first) else { return .failure(RRULEError(message: "not an RRULE")) }
+        guard let first = parts.first, saysFREQ(first) else { return .failure(.notAnRRULE) }
         switch fromRRULE(first) {
         case .success(var r):
             if parts.count == 3, parts[1] == "from", let d = CivilDate(iso: parts[2]) {
                 r.from = d
             } else if parts.count != 1 {
-                return .failure(RRULEError(message: "unexpected words after the RRULE"))
+                return .failure(.wordsAfterRRULE)
             }
             return .success(r)
         case .failure(let e):

@@ -19,6 +19,20 @@ public enum Catalog {
         DiagnosticCode(rawValue: code)?.summary
     }
 
+    // MARK: codes others ask about
+
+    /// The code of a run that wrote nothing because a statement failed (`kept help run` cites it).
+    public static var runNotWrittenCode: DiagnosticCode { .E0326 }
+
+    /// The code of a bulk delete a front end that cannot ask refuses (`--yes` cites it).
+    public static var unconfirmedDeleteCode: DiagnosticCode { .E0318 }
+
+    /// Whether a lexer's diagnostic is a string or a pattern never closed: the REPL reads on.
+    public static func isUnclosedQuote(_ d: Diagnostic) -> Bool { d.code == .E0001 }
+
+    /// Whether a diagnostic says a capture line left no title: `parse` still shows its tokens.
+    public static func saysNoTitle(_ d: Diagnostic) -> Bool { d.code == .E0208 }
+
     // MARK: E00xx lexical
 
     package static func unterminatedString(file: SourceFile, range: SourceRange) -> Diagnostic {
@@ -59,7 +73,7 @@ public enum Catalog {
 
     /// A run of digits past `Limits.largestNumber`.
     public static func numberTooLarge(_ text: String, range: SourceRange, file: SourceFile) -> Diagnostic {
-        Diagnostic(code: .E0007, message: Limits.numberTooLargeMessage(text), file: file, range: range,
+        Diagnostic(code: .E0007, message: numberTooLargeText(text), file: file, range: range,
                    label: "too large", help: "numbers go from 0 to \(Limits.grouped(Limits.largestNumber)) (docs/LIMITS.md)")
     }
 
@@ -69,39 +83,82 @@ public enum Catalog {
                    label: "one level too many", help: "parentheses, 'not', '-' and saved filters inside saved filters count together (docs/LIMITS.md)")
     }
 
+    // MARK: did you mean
+
+    /// A did-you-mean for a misspelled word: a fix-it when the word stands at its range (the
+    /// fix-it's title is then the diagnostic's help), else only the help line.
+    package struct DidYouMean {
+        package var help: String?
+        package var fixIts: [FixIt] = []
+
+        /// The help to give: none of its own with a fix-it (the fix-it's title is shown), the
+        /// did-you-mean, or `fallback` when nothing is near.
+        package func help(else fallback: String?) -> String? {
+            fixIts.isEmpty ? (help ?? fallback) : nil
+        }
+    }
+
+    /// The nearest candidate to `word`, as `did you mean 'SIGNword'?` and as a fix-it replacing
+    /// the word where `range` holds it (alone, after its sign, or inside quotes). A candidate
+    /// that would need quotes where the word has none is only said, not offered as a fix.
+    package static func didYouMean(_ word: String, in candidates: [String], at range: SourceRange?, file: SourceFile?,
+                                   sign: String = "") -> DidYouMean {
+        guard let near = Suggestion.nearest(word, in: candidates) else { return DidYouMean() }
+        let title = "did you mean '\(sign)\(near)'?"
+        guard let range, let file else { return DidYouMean(help: title) }
+        let text = file.text(range)
+        let n = word.utf8.count
+        var at: SourceRange? = nil
+        var quoted = false
+        if text == word {
+            at = range
+        } else if text.count >= 2, text.hasPrefix("\""), text.hasSuffix("\""), String(text.dropFirst().dropLast()) == word {
+            at = SourceRange(start: range.start + 1, end: range.end - 1)
+            quoted = true
+        } else if text.hasSuffix(word), range.end - n >= range.start {
+            at = SourceRange(start: range.end - n, end: range.end)
+        }
+        let plain = near.utf8.allSatisfy { $0 > 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "'") }
+        guard let at, quoted || plain else { return DidYouMean(help: title) }
+        return DidYouMean(fixIts: [FixIt(title: title, range: at, replacement: near)])
+    }
+
     // MARK: E01xx syntax
 
-    public static func unknownCommand(_ t: Token, file: SourceFile, candidates: [String]) -> Diagnostic {
-        Diagnostic(code: .E0101, message: "unknown command '\(t.text)'", file: file, range: t.range,
-                   label: "not a command", help: Suggestion.help(t.text, in: candidates) ?? "'help' lists the commands")
+    public static func unknownCommand(_ word: String, range: SourceRange, file: SourceFile, candidates: [String]) -> Diagnostic {
+        let m = didYouMean(word, in: candidates, at: range, file: file)
+        return Diagnostic(code: .E0101, message: "unknown command '\(word)'", file: file, range: range,
+                          label: "not a command", help: m.help(else: "'help' lists the commands"), fixIts: m.fixIts)
     }
 
-    public static func expected(_ what: String, after: String, at t: Token, file: SourceFile, help: String? = nil) -> Diagnostic {
-        let found = t.kind == .end ? "the end of the line" : "'\(t.text)'"
-        return Diagnostic(code: .E0102, message: "expected \(what) after '\(after)'", file: file,
-                          range: t.kind == .end ? SourceRange.at(t.range.start) : t.range,
-                          label: "found \(found)", help: help)
+    /// Something missing after a word: `found` is what stands there instead, nil at the end of
+    /// the line (`range` then marks where the line ends).
+    public static func expected(_ what: String, after: String, found: String?, range: SourceRange, file: SourceFile,
+                                help: String? = nil) -> Diagnostic {
+        Diagnostic(code: .E0102, message: "expected \(what) after '\(after)'", file: file,
+                   range: found == nil ? SourceRange.at(range.start) : range,
+                   label: "found \(found.map { "'\($0)'" } ?? "the end of the line")", help: help)
     }
 
-    public static func unexpected(_ t: Token, file: SourceFile, statement: String) -> Diagnostic {
-        Diagnostic(code: .E0103, message: "unexpected '\(t.text)' after a complete '\(statement)' statement",
-                   file: file, range: t.range, label: "not part of the statement")
+    public static func unexpected(_ word: String, range: SourceRange, file: SourceFile, statement: String) -> Diagnostic {
+        Diagnostic(code: .E0103, message: "unexpected '\(word)' after a complete '\(statement)' statement",
+                   file: file, range: range, label: "not part of the statement")
     }
 
-    public static func unknownSubcommand(_ t: Token, of command: String, file: SourceFile, candidates: [String]) -> Diagnostic {
-        Diagnostic(code: .E0104, message: "unknown subcommand '\(t.text)' of '\(command)'", file: file, range: t.range,
-                   label: "expected one of: \(candidates.joined(separator: ", "))",
-                   help: Suggestion.help(t.text, in: candidates))
+    public static func unknownSubcommand(_ word: String, range: SourceRange, of command: String, file: SourceFile, candidates: [String]) -> Diagnostic {
+        let m = didYouMean(word, in: candidates, at: range, file: file)
+        return Diagnostic(code: .E0104, message: "unknown subcommand '\(word)' of '\(command)'", file: file, range: range,
+                          label: "expected one of: \(candidates.joined(separator: ", "))", help: m.help(else: nil), fixIts: m.fixIts)
     }
 
     public static func unknownDirective(_ d: TranscriptDirective, file: SourceFile, candidates: [String]) -> Diagnostic {
-        Diagnostic(code: .E0105, message: "unknown directive '@\(d.name)'", file: file, range: d.range,
-                   label: "not a directive",
-                   help: Suggestion.nearest(d.name, in: candidates).map { "did you mean '@\($0)'?" })
+        let m = didYouMean(d.name, in: candidates, at: d.range, file: file, sign: "@")
+        return Diagnostic(code: .E0105, message: "unknown directive '@\(d.name)'", file: file, range: d.range,
+                          label: "not a directive", help: m.help(else: nil), fixIts: m.fixIts)
     }
 
-    package static func whereWithoutFilter(_ w: Token, file: SourceFile, command: String) -> Diagnostic {
-        Diagnostic(code: .E0107, message: "'where' needs a filter", file: file, range: w.range,
+    package static func whereWithoutFilter(range: SourceRange, file: SourceFile, command: String) -> Diagnostic {
+        Diagnostic(code: .E0107, message: "'where' needs a filter", file: file, range: range,
                    label: "no filter after this", help: "for example: \(command) where #errand; a bulk action never runs on every task by accident")
     }
 
@@ -121,20 +178,20 @@ public enum Catalog {
         Diagnostic(code: .E0103, message: "unexpected '\(word)' after the date '\(date)'", file: file, range: range, label: "not part of the date")
     }
 
-    /// A token after a complete filter.
-    public static func unexpectedInFilter(_ t: Token, file: SourceFile) -> Diagnostic {
-        Diagnostic(code: .E0103, message: "unexpected '\(t.text)' in the filter", file: file, range: t.range, label: "not part of the filter")
+    /// A word after a complete filter.
+    public static func unexpectedInFilter(_ word: String, range: SourceRange, file: SourceFile) -> Diagnostic {
+        Diagnostic(code: .E0103, message: "unexpected '\(word)' in the filter", file: file, range: range, label: "not part of the filter")
     }
 
-    /// A token after the clauses of a list.
-    package static func unexpectedAfterClauses(_ t: Token, file: SourceFile) -> Diagnostic {
-        Diagnostic(code: .E0103, message: "unexpected '\(t.text)' after the list's clauses", file: file, range: t.range,
+    /// A word after the clauses of a list.
+    package static func unexpectedAfterClauses(_ word: String, range: SourceRange, file: SourceFile) -> Diagnostic {
+        Diagnostic(code: .E0103, message: "unexpected '\(word)' after the list's clauses", file: file, range: range,
                    label: "not part of the list", help: "a filter comes before order by, limit and group by")
     }
 
     /// `group by` something other than due.
-    package static func groupByDueOnly(_ t: Token, file: SourceFile) -> Diagnostic {
-        Diagnostic(code: .E0104, message: "lists are grouped by due only", file: file, range: t.range, label: "expected 'due'", help: "group by due")
+    package static func groupByDueOnly(range: SourceRange, file: SourceFile) -> Diagnostic {
+        Diagnostic(code: .E0104, message: "lists are grouped by due only", file: file, range: range, label: "expected 'due'", help: "group by due")
     }
 
     /// `@format` with a value that is not a format.
@@ -149,9 +206,10 @@ public enum Catalog {
 
     // MARK: E02xx meaning
 
-    public static func unknownSetting(_ t: Token, file: SourceFile, candidates: [String]) -> Diagnostic {
-        Diagnostic(code: .E0201, message: "unknown setting '\(t.text)'", file: file, range: t.range,
-                   label: "not a setting", help: Suggestion.help(t.text, in: candidates) ?? "'set' lists the settings")
+    public static func unknownSetting(_ key: String, range: SourceRange, file: SourceFile, candidates: [String]) -> Diagnostic {
+        let m = didYouMean(key, in: candidates, at: range, file: file)
+        return Diagnostic(code: .E0201, message: "unknown setting '\(key)'", file: file, range: range,
+                          label: "not a setting", help: m.help(else: "'set' lists the settings"), fixIts: m.fixIts)
     }
 
     public static func badSettingValue(_ key: String, value: String, range: SourceRange, file: SourceFile, expected: String,
@@ -175,13 +233,22 @@ public enum Catalog {
     }
 
     public static func unknownProject(_ name: String, range: SourceRange, file: SourceFile, candidates: [String]) -> Diagnostic {
-        Diagnostic(code: .E0206, message: "unknown project '\(name)'", file: file, range: range, label: "no such project",
-                   help: Suggestion.help(name, in: candidates) ?? "create it first with 'project add \(name)'")
+        let m = didYouMean(name, in: candidates, at: range, file: file)
+        return Diagnostic(code: .E0206, message: "unknown project '\(name)'", file: file, range: range, label: "no such project",
+                          help: m.help(else: "create it first with 'project add \(name)'"), fixIts: m.fixIts)
     }
 
-    public static func unknownField(_ t: Token, file: SourceFile, candidates: [String], label: String = "not a task field") -> Diagnostic {
-        Diagnostic(code: .E0207, message: "unknown field '\(t.text)'", file: file, range: t.range, label: label,
-                   help: Suggestion.help(t.text, in: candidates))
+    public static func unknownField(_ field: String, range: SourceRange, file: SourceFile, candidates: [String],
+                                    label: String = "not a task field") -> Diagnostic {
+        let m = didYouMean(field, in: candidates, at: range, file: file)
+        return Diagnostic(code: .E0207, message: "unknown field '\(field)'", file: file, range: range, label: label,
+                          help: m.help(else: nil), fixIts: m.fixIts)
+    }
+
+    /// `set ID FIELD` with a field that is shown but not set (`id`, `created`).
+    package static func fieldNotSettable(_ field: String, range: SourceRange, file: SourceFile, settable: [String]) -> Diagnostic {
+        Diagnostic(code: .E0207, message: "field '\(field)' cannot be set", file: file, range: range, label: "not settable",
+                   help: "settable fields: \(settable.joined(separator: ", "))")
     }
 
     public static func emptyTitle(range: SourceRange, file: SourceFile) -> Diagnostic {
@@ -195,12 +262,6 @@ public enum Catalog {
                    label: "expected \(expected)", help: help)
     }
 
-    /// Words that are not a whole date phrase where one is needed.
-    package static func wholeDate(_ e: DatePhraseError, range: SourceRange, file: SourceFile) -> Diagnostic {
-        Diagnostic(code: e.impossible ? .E0205 : .E0203, message: e.message, file: file, range: range,
-                   label: e.impossible ? "no such day" : "not a date phrase", help: e.help)
-    }
-
     /// A date or repeat token typed only in part.
     package static func unfinished(_ typed: String, completed: String, range: SourceRange, file: SourceFile) -> Diagnostic {
         Diagnostic(code: .E0203, message: "'\(typed)' is unfinished", file: file, range: range,
@@ -209,8 +270,9 @@ public enum Catalog {
 
     /// Words that name no due group.
     package static func notADueGroup(_ words: String, range: SourceRange, file: SourceFile, candidates: [String]) -> Diagnostic {
-        Diagnostic(code: .E0209, message: "'\(words)' is not a due group", file: file, range: range,
-                   label: "expected today, tomorrow, this week, later or no due date", help: Suggestion.help(words, in: candidates))
+        let m = didYouMean(words, in: candidates, at: range, file: file)
+        return Diagnostic(code: .E0209, message: "'\(words)' is not a due group", file: file, range: range,
+                          label: "expected today, tomorrow, this week, later or no due date", help: m.help(else: nil), fixIts: m.fixIts)
     }
 
     /// `repeat … next N` past the preview's limit.
@@ -218,16 +280,10 @@ public enum Catalog {
         Diagnostic(code: .E0209, message: "'next \(n)' shows from 1 to \(Limits.repeatPreviewDates) dates", file: file, range: range, label: "too many")
     }
 
-    /// A rule that no RRULE can say.
-    package static func noRRULE(_ rule: String, why: String, range: SourceRange, file: SourceFile) -> Diagnostic {
-        Diagnostic(code: .E0211, message: "'\(rule)' cannot be written as an RRULE", file: file, range: range,
-                   label: "no RRULE says this", notes: [why])
-    }
-
-    /// A date past 9999-12-31 or before 0001-01-01.
-    public static func dateOutOfRange(_ message: String, range: SourceRange, file: SourceFile, label: String = "outside the calendar") -> Diagnostic {
-        Diagnostic(code: .E0225, message: message, file: file, range: range, label: label,
-                   help: "dates go from 0001-01-01 to 9999-12-31 (docs/LIMITS.md)")
+    /// A filter's date before 0001-01-01 (`99999999 days ago`, `-99999999d`).
+    public static func dateBeforeCalendar(_ text: String, range: SourceRange, file: SourceFile) -> Diagnostic {
+        Diagnostic(code: .E0225, message: "'\(text)' is before 0001-01-01, the first day of the calendar", file: file, range: range,
+                   label: "outside the calendar", help: "dates go from 0001-01-01 to 9999-12-31 (docs/LIMITS.md)")
     }
 
     /// A regular expression that reached PCRE2's limits on a subject, or the query's time.
@@ -264,8 +320,8 @@ public enum Catalog {
                    secondary: [DiagnosticLabel(range: open, text: "'(' opened here")])
     }
 
-    package static func notAFilterTerm(_ t: Token, file: SourceFile) -> Diagnostic {
-        Diagnostic(code: .E0103, message: "unexpected '\(t.text)' in a filter", file: file, range: t.range, label: "not a filter term")
+    package static func notAFilterTerm(_ word: String, range: SourceRange, file: SourceFile) -> Diagnostic {
+        Diagnostic(code: .E0103, message: "unexpected '\(word)' in a filter", file: file, range: range, label: "not a filter term")
     }
 
     /// A field name followed by a word: a comparison without its operator.
@@ -286,10 +342,15 @@ public enum Catalog {
         Diagnostic(code: .E0214, message: "saved filters refer to each other in a cycle: \(chain)", file: file, range: range, label: "this makes the cycle")
     }
 
-    /// A saved filter that no longer reads, reported where it is used.
+    /// An error inside a saved filter, reported where the statement uses it: a cycle and the
+    /// depth limit as they are, anything else as a saved filter that no longer reads.
     package static func inSavedFilter(_ name: String, _ d: Diagnostic, range: SourceRange, file: SourceFile) -> Diagnostic {
-        Diagnostic(code: d.code, message: "in saved filter '\(name)': \(d.message)", file: file, range: range,
-                   label: "this saved filter does not read", help: d.help)
+        if d.code == .E0214 || d.code == .E0008 {
+            return Diagnostic(code: d.code, severity: d.severity, message: d.message, file: file, range: range, label: d.label,
+                              notes: d.notes, help: d.help)
+        }
+        return Diagnostic(code: d.code, message: "in saved filter '\(name)': \(d.message)", file: file, range: range,
+                          label: "this saved filter does not read", help: d.help)
     }
 
     package static func badRange(_ text: String, range: SourceRange, file: SourceFile) -> Diagnostic {
@@ -316,11 +377,6 @@ public enum Catalog {
 
     package static func badPattern(_ why: String, range: SourceRange, file: SourceFile) -> Diagnostic {
         Diagnostic(code: .E0212, message: "bad pattern: \(why)", file: file, range: range, label: "here")
-    }
-
-    /// A date phrase error at the words of a filter.
-    package static func dateInFilter(_ e: DatePhraseError, range: SourceRange, file: SourceFile, label: String, help: String?) -> Diagnostic {
-        Diagnostic(code: e.code, message: e.message, file: file, range: range, label: label, help: help)
     }
 
     /// A term about deleted tasks beside one about anything else (docs/FILTERS.md, "Deleted tasks").
@@ -378,16 +434,6 @@ public enum Catalog {
 
     public static func projectExists(_ name: String, range: SourceRange, file: SourceFile) -> Diagnostic {
         Diagnostic(code: .E0304, message: "a project named '\(name)' exists", file: file, range: range, label: "already in the store")
-    }
-
-    public static func noTitle(_ title: String, range: SourceRange, file: SourceFile, candidates: [String]) -> Diagnostic {
-        Diagnostic(code: .E0305, message: "no open task titled \"\(title)\"", file: file, range: range,
-                   label: "no exact match", help: Suggestion.help(title, in: candidates).map { $0.replacingOccurrences(of: "'", with: "\"") })
-    }
-
-    public static func ambiguousTitle(_ title: String, ids: [Int], range: SourceRange, file: SourceFile) -> Diagnostic {
-        Diagnostic(code: .E0306, message: "\(ids.count) open tasks are titled \"\(title)\"", file: file, range: range,
-                   label: "matches \(ids.map(String.init).joined(separator: ", "))", help: "refer to one by its id")
     }
 
     public static func storeWriteFailed(_ path: String, reason: String) -> Diagnostic {
@@ -461,6 +507,11 @@ public enum Catalog {
         Diagnostic(code: .E0308, message: "no store file '\(path)'", file: file, range: range)
     }
 
+    /// `kept test PATH` where PATH holds no transcript.
+    public static func noScripts(_ path: String) -> Diagnostic {
+        Diagnostic(code: .E0309, message: "no .kept scripts at '\(path)'")
+    }
+
     public static func scriptUnreadable(_ path: String, reason: String) -> Diagnostic {
         Diagnostic(code: .E0309, message: "could not read '\(path)': \(reason)")
     }
@@ -471,27 +522,18 @@ public enum Catalog {
                    help: "'step \(t.id) add TEXT' adds one")
     }
 
-    package static func cannotMove(_ message: String, range: SourceRange, file: SourceFile, reason: String, help: String? = nil) -> Diagnostic {
-        Diagnostic(code: .E0312, message: message, file: file, range: range, label: reason, help: help)
-    }
-
-    package static func parentCycle(_ message: String, range: SourceRange, file: SourceFile) -> Diagnostic {
-        Diagnostic(code: .E0313, message: message, file: file, range: range, label: "this would make a loop of subtasks")
-    }
-
     package static func projectHasTasks(_ name: String, count: Int, range: SourceRange, file: SourceFile) -> Diagnostic {
         Diagnostic(code: .E0314, message: "project '\(name)' has \(count == 1 ? "1 task" : "\(count) tasks")", file: file, range: range,
                    label: "say what happens to its tasks",
                    help: "'project delete \(name) move-to inbox' keeps them without a project; 'project delete \(name) delete-tasks' deletes them")
     }
 
-    package static func badReminderTime(_ text: String, range: SourceRange, file: SourceFile) -> Diagnostic {
-        Diagnostic(code: .E0315, message: "'\(text)' is not a reminder time", file: file, range: range, label: "not a preset or a date phrase",
-                   help: "presets: later today, in an hour, this evening, tomorrow morning, next week, in 1 month; or a date and time like fri 9am")
-    }
-
-    package static func reminderPassed(_ message: String, range: SourceRange, file: SourceFile, label: String, help: String? = nil) -> Diagnostic {
-        Diagnostic(code: .E0316, message: message, file: file, range: range, label: label, help: help)
+    /// Words that are neither a preset nor a whole date phrase; a date that does not exist is
+    /// that date phrase's error, and another phrase's error lends its help.
+    package static func badReminderTime(_ text: String, range: SourceRange, file: SourceFile, dateError: DatePhraseError? = nil) -> Diagnostic {
+        if let e = dateError, e.impossible { return datePhrase(e, range: range, file: file) }
+        return Diagnostic(code: .E0315, message: "'\(text)' is not a reminder time", file: file, range: range, label: "not a preset or a date phrase",
+                          help: dateError.flatMap(help) ?? "presets: later today, in an hour, this evening, tomorrow morning, next week, in 1 month; or a date and time like fri 9am")
     }
 
     package static func noReminder(_ n: Int, of t: Task, range: SourceRange, file: SourceFile) -> Diagnostic {
@@ -500,24 +542,15 @@ public enum Catalog {
                    help: "'show \(t.id) reminders' lists them in order")
     }
 
-    package static func bulkDeleteNeedsConfirmation(_ message: String, range: SourceRange, file: SourceFile) -> Diagnostic {
-        Diagnostic(code: .E0318, message: message, file: file, range: range, label: "these tasks would be deleted",
-                   help: "confirm it: answer y in the REPL, pass --yes to 'kept run' or 'kept test', or write @yes before it in a transcript")
-    }
-
-    package static func unknownStatus(_ message: String, range: SourceRange, file: SourceFile, allowed: [String]) -> Diagnostic {
-        Diagnostic(code: .E0319, message: message, file: file, range: range, label: "not one of its statuses",
-                   help: "statuses: " + allowed.joined(separator: ", "))
-    }
-
-    package static func statusExists(_ message: String, range: SourceRange, file: SourceFile, builtIn: Bool) -> Diagnostic {
-        Diagnostic(code: .E0320, message: message, file: file, range: range, label: builtIn ? "a built-in status" : "already in its list",
-                   help: builtIn ? "open, waiting, done and archived are every task's; any and all are words of the status: filter" : nil)
-    }
-
-    package static func noSuchStatus(_ message: String, range: SourceRange, file: SourceFile, own: [String], project: String) -> Diagnostic {
-        Diagnostic(code: .E0321, message: message, file: file, range: range, label: "not in its list",
-                   help: own.isEmpty ? "it has no statuses of its own" : "its own: " + own.joined(separator: ", "))
+    /// `delete where FILTER` that a front end that cannot ask refuses: how many tasks and
+    /// subtasks it would take, and the first of them (`shown`).
+    package static func bulkDeleteNeedsConfirmation(_ filter: String, tasks: Int, subtasks: Int, shown: [String], range: SourceRange,
+                                                    file: SourceFile) -> Diagnostic {
+        let what = (tasks == 1 ? "1 task" : "\(tasks) tasks") + (subtasks == 0 ? "" : subtasks == 1 ? " and 1 subtask" : " and \(subtasks) subtasks")
+        return Diagnostic(code: .E0318, message: "'delete \(filter)' would delete \(what)", file: file, range: range,
+                          label: "these tasks would be deleted",
+                          notes: shown.map { "would delete: " + $0 } + (tasks > shown.count ? ["and \(tasks - shown.count) more"] : []),
+                          help: "confirm it: answer y in the REPL, pass --yes to 'kept run' or 'kept test', or write @yes before it in a transcript")
     }
 
     package static func archivedProject(_ name: String, range: SourceRange, file: SourceFile) -> Diagnostic {
@@ -526,8 +559,9 @@ public enum Catalog {
     }
 
     package static func noSavedFilter(_ name: String, range: SourceRange, file: SourceFile, known: [String]) -> Diagnostic {
-        Diagnostic(code: .E0213, message: "no saved filter named '\(name)'", file: file, range: range, label: "not a saved filter",
-                   help: Suggestion.nearest(name, in: known).map { "did you mean '\($0)'?" } ?? "'filters' lists them")
+        let m = didYouMean(name, in: known, at: range, file: file)
+        return Diagnostic(code: .E0213, message: "no saved filter named '\(name)'", file: file, range: range, label: "not a saved filter",
+                          help: m.help(else: "'filters' lists them"), fixIts: m.fixIts)
     }
 
     package static func savedFilterExists(_ name: String, range: SourceRange, file: SourceFile) -> Diagnostic {
@@ -539,21 +573,55 @@ public enum Catalog {
                    help: "change or delete \(user) first")
     }
 
-    public static func wrongState(_ message: String, range: SourceRange, file: SourceFile, help: String? = nil) -> Diagnostic {
-        Diagnostic(code: .E0310, message: message, file: file, range: range, label: "see the task's status", help: help)
-    }
-
     // MARK: a repeat's dates (skip, unskip, rdate, unrdate)
 
     // MARK: E05xx the REPL's dot-commands
 
     public static func unknownDotCommand(_ name: String, range: SourceRange, file: SourceFile, candidates: [String]) -> Diagnostic {
-        Diagnostic(code: .E0501, message: "unknown dot-command '.\(name)'", file: file, range: range, label: "not a dot-command",
-                   help: Suggestion.nearest(name, in: candidates).map { "did you mean '.\($0)'?" } ?? "'.help' lists the dot-commands")
+        let m = didYouMean(name, in: candidates, at: range, file: file, sign: ".")
+        return Diagnostic(code: .E0501, message: "unknown dot-command '.\(name)'", file: file, range: range, label: "not a dot-command",
+                          help: m.help(else: "'.help' lists the dot-commands"), fixIts: m.fixIts)
     }
 
-    public static func dotArgument(_ message: String, range: SourceRange, file: SourceFile, label: String, usage: String) -> Diagnostic {
-        Diagnostic(code: .E0502, message: message, file: file, range: range, label: label, help: "usage: \(usage)")
+    /// What is wrong with a dot-command's argument.
+    public enum DotArgument: Sendable {
+        /// `.timer maybe`: a switch takes on or off.
+        case notOnOff(command: String, value: String)
+        /// `.mode yaml`.
+        case notAMode(String)
+        /// `.open`, `.read` or `.record` without its file.
+        case noFile(FileCommand)
+        /// `.save` in a session without a store file.
+        case noStoreFile
+        /// A store file's name that says no kind of store, with the reason the store layer gives.
+        case notAStoreName(String)
+        /// A store file that cannot be opened, with the reason the front end gives.
+        case cannotOpen(String)
+    }
+
+    /// The dot-commands that take a file.
+    public enum FileCommand: String, Sendable {
+        case open, read, record
+    }
+
+    public static func dotArgument(_ a: DotArgument, range: SourceRange, file: SourceFile, usage: String) -> Diagnostic {
+        let message: String, label: String
+        switch a {
+        case .notOnOff(let command, let value): (message, label) = ("'.\(command)' takes on or off, not '\(value)'", "expected on or off")
+        case .notAMode(let value): (message, label) = ("'.mode' takes text or json, not '\(value)'", "expected text or json")
+        case .noFile(let command):
+            let what: String
+            switch command {
+            case .open: what = "a store file"
+            case .read: what = "a script"
+            case .record: what = "a file to write"
+            }
+            (message, label) = ("'.\(command.rawValue)' needs \(what)", "expected a file name")
+        case .noStoreFile: (message, label) = ("this session has no store file", "expected a file name")
+        case .notAStoreName(let reason): (message, label) = (reason, "not a store file name")
+        case .cannotOpen(let reason): (message, label) = (reason, "this file")
+        }
+        return Diagnostic(code: .E0502, message: message, file: file, range: range, label: label, help: "usage: \(usage)")
     }
 
     public static func dotWriteFailed(_ path: String, reason: String, range: SourceRange, file: SourceFile) -> Diagnostic {
@@ -603,14 +671,15 @@ public enum Catalog {
 
     // MARK: E04xx the plan
 
-    /// `list limit -1`, `limit 2.5`: a list's limit is a count of rows.
-    package static func badListLimit(_ t: Token, file: SourceFile) -> Diagnostic {
-        expected("a whole number of rows", after: "limit", at: t, file: file, help: "limit takes a whole number, 0 or more: list limit 5")
+    /// `list limit -1`, `limit 2.5`: a list's limit is a count of rows; `found` nil at the end.
+    package static func badListLimit(found: String?, range: SourceRange, file: SourceFile) -> Diagnostic {
+        expected("a whole number of rows", after: "limit", found: found, range: range, file: file,
+                 help: "limit takes a whole number, 0 or more: list limit 5")
     }
 
-    package static func badPlanLimit(_ t: Token, file: SourceFile) -> Diagnostic {
+    package static func badPlanLimit(atEnd: Bool, range: SourceRange, file: SourceFile) -> Diagnostic {
         Diagnostic(code: .E0401, message: "a plan limit is a whole number from 1, or all", file: file,
-                   range: t.kind == .end ? SourceRange.at(t.range.start) : t.range, label: "not a row count", help: "for example: plan limit 50")
+                   range: atEnd ? SourceRange.at(range.start) : range, label: "not a row count", help: "for example: plan limit 50")
     }
 
     package static func notInPlan(_ t: Task, range: SourceRange, file: SourceFile, why: String) -> Diagnostic {

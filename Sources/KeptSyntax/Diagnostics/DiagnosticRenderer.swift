@@ -1,5 +1,6 @@
 // Draws diagnostics in two forms: the rich one (source line, caret or underline, help) for a
-// terminal, and the one-line `file:line:col: error[E…]: …` form for logs and pipes.
+// terminal, and the one-line `file:line:col: error[E…]: …` form for logs and pipes. A
+// did-you-mean's help line is its fix-it's title (Diagnostic.init): the REPL shows the fix.
 
 import KeptRules
 
@@ -31,7 +32,7 @@ public struct DiagnosticRenderer: Sendable {
         return "\(sev): \(d.message)"
     }
 
-    /// `file:line:col: error[E0207]: message; help: …`
+    /// `file:line:col: error[CODE]: message; help: …`
     public func short(_ d: Diagnostic) -> String {
         var s = ""
         if let file = d.file, let loc = d.location {

@@ -1,5 +1,5 @@
 // Words that look like filter operators but are not (`updated today`, `has kids`, `overdeu`):
-// they are searched for as words, as every bare word is, and the parser warns (W0001) with the
+// they are searched for as words, as every bare word is, and the parser warns with the
 // nearest operator, so a saved filter never quietly means something else (docs/FILTERS.md).
 
 import KeptRules

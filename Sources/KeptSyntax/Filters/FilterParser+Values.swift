@@ -78,7 +78,7 @@ extension FilterParser {
         case .success(let (spec, used)):
             return (.phrase(spec, text: words[..<used].joined(separator: " ")), used)
         case .failure(let e):
-            throw Catalog.dateInFilter(e, range: range, file: file, label: label, help: e.help ?? help)
+            throw Catalog.dateInFilter(e, range: range, file: file, label: label, help: help)
         }
     }
 

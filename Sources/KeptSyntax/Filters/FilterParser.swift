@@ -1,7 +1,7 @@
 // The filter language's parser (Grammar/kept.ebnf, the filter productions): a run of a
 // statement's tokens to a FilterSyntax, with no store and no clock, or a diagnostic. Each parse
 // function quotes its production. Names and dates stay as written; FilterBinder binds them. A
-// word that looks like an operator but is not one is searched for, with a warning (W0001).
+// word that looks like an operator but is not one is searched for, with a warning.
 
 import KeptRules
 
@@ -21,7 +21,7 @@ public struct FilterParser {
     package var glued: (index: Int, skip: Int)? = nil
     /// The last token read, for the ranges of terms.
     package var last: Token
-    /// Words that look like operators (W0001), in source order.
+    /// Words that look like operators (each a warning), in source order.
     public private(set) var warnings: [Diagnostic] = []
 
     package var file: SourceFile { source.file }
@@ -174,7 +174,7 @@ public struct FilterParser {
         return .term(try parseFilterTerm())
     }
 
-    /// One level deeper, or E0008 at the token that would go past `Limits.filterDepth`.
+    /// One level deeper, or an error at the token that would go past `Limits.filterDepth`.
     package mutating func enter(_ t: Token) throws(Diagnostic) {
         guard depth < Limits.filterDepth else { throw Catalog.filterTooDeep(file: file, range: t.range) }
         depth += 1

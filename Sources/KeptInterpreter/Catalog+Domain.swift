@@ -1,0 +1,207 @@
+// The catalog's diagnostics of the engine's errors: the one place a DomainError gets a code, a
+// message, a label and a help. The session passes the range of the words the error is about,
+// what those words said where the message quotes them (ErrorWords), and how dates and times
+// read (TaskText).
+
+import KeptRules
+import KeptDomain
+import KeptSyntax
+
+extension Catalog {
+    /// The diagnostic of an engine error, pointing at `range` in `file`.
+    package static func domain(_ e: DomainError, range: SourceRange, file: SourceFile, words: ErrorWords = ErrorWords(),
+                               text: TaskText) -> Diagnostic {
+        switch e {
+        case .noTask(let id): return noTask(id, range: range, file: file)
+        case .wrongState(let p): return state(p, range: range, file: file)
+        case .unknownProject(let name, let known): return unknownProject(name, range: range, file: file, candidates: known)
+        case .archivedProject(let name): return archivedProject(name, range: range, file: file)
+        case .projectExists(let name): return projectExists(name, range: range, file: file)
+        case .projectHasTasks(let name, let n): return projectHasTasks(name, count: n, range: range, file: file)
+        case .unknownStatus(let word, let project, let allowed):
+            let whose = project.map { "project \($0)" } ?? "a task without a project"
+            let list = "statuses: " + allowed.joined(separator: ", ")
+            let help: String
+            if let near = Suggestion.nearest(word, in: allowed) { help = "did you mean '\(near)'?; " + list }
+            else if let p = project { help = list + "; 'project statuses \(p) add \(word)' adds it" }
+            else { help = list }
+            return Diagnostic(code: .E0319, message: "'\(word)' is not a status of \(whose)", file: file, range: range,
+                              label: "not one of its statuses", help: help)
+        case .statusExists(let project, let status, let builtIn):
+            return Diagnostic(code: .E0320, message: "project \(project) already has the status '\(status)'", file: file, range: range,
+                              label: builtIn ? "a built-in status" : "already in its list",
+                              help: builtIn ? "open, waiting, done and archived are every task's; any and all are words of the status: filter" : nil)
+        case .noSuchStatus(let project, let status, let own):
+            return Diagnostic(code: .E0321, message: "project \(project) has no status '\(status)'", file: file, range: range,
+                              label: "not in its list", help: own.isEmpty ? "it has no statuses of its own" : "its own: " + own.joined(separator: ", "))
+        case .badStatusName(let value):
+            return badFieldValue("status", value: value, range: range, file: file, expected: "a name of one line, up to 40 characters")
+        case .statusDone:
+            return badFieldValue("status", value: words.value ?? "done", range: range, file: file, expected: "open, archived or a status of open work",
+                                 help: "'complete ID' marks a task done, with its next occurrence")
+        case .badTag(let name):
+            return badFieldValue("tags", value: words.quoted[name] ?? words.value ?? name, range: range, file: file, expected: "a tag name like #errand",
+                                 help: "a tag is not only digits")
+        case .parentCycle(let child, let parent):
+            return Diagnostic(code: .E0313, message: "task \(parent) cannot be the parent of task \(child)", file: file, range: range,
+                              label: "this would make a loop of subtasks")
+        case .emptyTitle: return emptyTitle(range: range, file: file)
+        case .titleNotOneLine(let v):
+            return badFieldValue("title", value: v, range: range, file: file, expected: "one line of text",
+                                 help: "a title has no line breaks or tabs; put details in the description")
+        case .stepNotOneLine(let v): return badFieldValue("steps", value: v, range: range, file: file, expected: "one line of text")
+        case .noStep(let n, let t): return noStep(n, of: t, range: range, file: file)
+        case .noReminder(let n, let t): return noReminder(n, of: t, range: range, file: file)
+        case .reminder(.tooLateToday):
+            return Diagnostic(code: .E0316, message: "it is too late for 'later today'", file: file, range: range,
+                              label: "three hours from now is past the end of today",
+                              help: "'remind … tomorrow morning' rings at \(text.time(text.settings.morning)) tomorrow")
+        case .reminder(.passed(let at, let preset)):
+            return Diagnostic(code: .E0316, message: "\(text.reminderTime(at)) has passed", file: file, range: range,
+                              label: "a reminder rings ahead of now",
+                              help: preset == .thisEvening ? "'remind … tomorrow' rings tomorrow morning" : nil)
+        case .cannotMove(.intoOverdue):
+            return Diagnostic(code: .E0312, message: "nothing can be moved into Overdue", file: file, range: range,
+                              label: "a date cannot be moved into the past this way",
+                              help: "'reschedule \(words.target ?? "ID") DATE' sets any date, a past one included")
+        case .cannotMove(.weekEnds(let d)):
+            return Diagnostic(code: .E0312, message: "this week has no day after tomorrow", file: file, range: range,
+                              label: "the week ends \(TimeText.shortDate(d))", help: "move it to tomorrow or later")
+        case .nothingToUndo: return nothingToUndo(range: range, file: file)
+        case .nothingToRedo: return nothingToRedo(range: range, file: file)
+        case .noSavedFilter(let name, let known): return noSavedFilter(name, range: range, file: file, known: known)
+        case .savedFilterExists(let name): return savedFilterExists(name, range: range, file: file)
+        case .unknownSetting(let key, let known): return unknownSetting(key, range: range, file: file, candidates: known)
+        case .badSettingValue(let key, let value, let expected):
+            return badSettingValue(key, value: value, range: range, file: file, expected: expected)
+        case .notInPlan(let t, let why): return notInPlan(t, range: range, file: file, why: why)
+        case .top3Full(let picks, let t): return top3Full(picks, adding: t, range: range, file: file)
+        case .notAPick(let t, let picks): return notAPick(t, range: range, file: file, picks: picks)
+        case .held(let t, let until): return heldTask(t, until: TimeText.shortDate(until), range: range, file: file)
+        case .alreadyPicked(let t): return alreadyPicked(t, range: range, file: file)
+        case .idsUsedUp: return idsUsedUp(range: range, file: file)
+        case .repeatDate(let t, let p): return repeatDate(t, p, range: range, file: file, text: text)
+        }
+    }
+
+    // MARK: tasks by title
+
+    /// Where a title was looked for: among tasks of a status, or among the Top 3 picks.
+    package enum TitleLookup {
+        case tasks(TitleScope)
+        case picks
+    }
+
+    /// No task of `scope` has the title; `candidates` are the titles that do.
+    package static func noTitle(_ title: String, among scope: TitleScope, range: SourceRange, file: SourceFile, candidates: [String]) -> Diagnostic {
+        Diagnostic(code: .E0305, message: "no \(scope.word) task titled \"\(title)\"", file: file, range: range,
+                   label: "no exact match",
+                   // Every single quote becomes a double one, an apostrophe of the title too (as it always was).
+                   help: Suggestion.nearest(title, in: candidates).map { "did you mean '\($0)'?".replacingOccurrences(of: "'", with: "\"") })
+    }
+
+    /// Several tasks have the title: their ids, and the lines of those shown as candidates.
+    package static func ambiguousTitle(_ title: String, among: TitleLookup, ids: [Int], candidates: [String], range: SourceRange,
+                                       file: SourceFile) -> Diagnostic {
+        let which: String
+        switch among {
+        case .tasks(let scope): which = "\(scope.word) tasks"
+        case .picks: which = "Top 3 picks"
+        }
+        return Diagnostic(code: .E0306, message: "\(ids.count) \(which) are titled \"\(title)\"", file: file, range: range,
+                          label: "matches \(ids.map(String.init).joined(separator: ", "))", notes: candidates.map { "candidate: " + $0 },
+                          help: "refer to one by its id")
+    }
+
+    // MARK: states
+
+    /// A task, a project or a saved filter in a state the action does not apply to.
+    package static func state(_ p: StateProblem, range: SourceRange, file: SourceFile) -> Diagnostic {
+        func wrong(_ message: String, help: String? = nil) -> Diagnostic {
+            Diagnostic(code: .E0310, message: message, file: file, range: range, label: "see the task's status", help: help)
+        }
+        switch p {
+        case .alreadyCompleted(let id): return wrong("task \(id) is already completed", help: "'reopen \(id)' marks it open again")
+        case .notCompleted(let id): return wrong("task \(id) is not completed")
+        case .alreadyArchived(let id): return wrong("task \(id) is already archived", help: "'unarchive \(id)' brings it back")
+        case .notArchived(let id): return wrong("task \(id) is not archived")
+        case .notOpen(let id, let what):
+            return wrong("task \(id) is not open",
+                         help: what == .notToday ? "Not today holds open tasks" : "\(words(what)) works on open tasks; 'reopen \(id)' opens it again")
+        case .remindersCancelled(let id, let status):
+            return wrong("task \(id) is \(status == .done ? "completed" : status.rawValue); its reminders are cancelled",
+                         help: "reopen it first: its reminders come back with it")
+        case .projectArchived(let name, let archived): return wrong("project \(name) is \(archived ? "already" : "not") archived")
+        case .filterInUse(let name, let user): return filterInUse(name, by: user, range: range, file: file)
+        }
+    }
+
+    /// Why a repeat's skipped or added dates cannot change so (docs/REPEATS.md).
+    package static func repeatDate(_ t: Task, _ p: RepeatDateProblem, range: SourceRange, file: SourceFile, text: TaskText) -> Diagnostic {
+        let id = t.id
+        func written(_ d: Due) -> String { d.date.iso + (d.time.map { " " + $0.iso } ?? "") }
+        func listed(_ ds: [Due]) -> String { ds.map(text.occurrence).joined(separator: ", ") }
+        let code: DiagnosticCode, message: String, label: String
+        var help: String? = nil
+        switch p {
+        case .notRepeating(let hasRepeat):
+            code = .E0221
+            if hasRepeat {
+                message = "task \(id) has no due date, so its repeat has no open occurrence"
+                label = "no due date"
+                help = "'reschedule \(id) DATE' dates it"
+            } else {
+                message = "task \(id) does not repeat"
+                label = "no repeat"
+                help = "'set \(id) repeat every week' gives it one"
+            }
+        case .notAnOccurrence(let d, let near):
+            code = .E0222
+            message = "\(text.occurrence(d)) is not a date of task \(id)'s repeat"
+            label = "not an occurrence of \(t.repeatRule?.text ?? "its repeat")"
+            help = near.isEmpty ? "the series has no dates near it" : "its dates near it: \(listed(near))"
+        case .seriesEnds(let after):
+            code = .E0223
+            message = "task \(id)'s repeat has no occurrence after \(text.occurrence(after))"
+            label = "the last of its series"
+            help = "'complete \(id)' finishes the series; 'set \(id) repeat never' stops it here"
+        case .alreadyAnOccurrence(let d, let skipped):
+            code = .E0224
+            if skipped {
+                message = "\(text.occurrence(d)) is a date of task \(id)'s repeat, skipped"
+                label = "taken out by skip"
+                help = "'unskip \(id) \(written(d))' gives it back"
+            } else {
+                message = "\(text.occurrence(d)) is already a date of task \(id)'s repeat"
+                label = "the rule gives it"
+            }
+        case .notListed(let d, let added, let ds):
+            code = .E0329
+            message = added ? "task \(id)'s repeat has no added date \(text.occurrence(d))" : "task \(id)'s repeat does not skip \(text.occurrence(d))"
+            label = added ? "not an added date" : "not a skipped date"
+            help = ds.isEmpty ? (added ? "it has no added dates" : "it skips no dates") : (added ? "its added dates: " : "it skips: ") + listed(ds)
+        case .passed(let d, let open):
+            code = .E0330
+            if RepeatSpec.moment(d) < RepeatSpec.moment(open), d.date != open.date || d.time != nil {
+                message = "\(text.occurrence(d)) is before task \(id)'s open occurrence, \(text.occurrence(open))"
+                label = "the series is past it"
+                help = "'skip next \(id)' takes out the open occurrence; a later date takes out that one"
+            } else {
+                message = "\(text.occurrence(d)) has passed"
+                label = "an added date is ahead of now"
+            }
+        case .timeDoesNotFit(let d, let timed):
+            code = .E0331
+            if timed {
+                message = "task \(id)'s repeat has several times a day: an added date needs one"
+                label = "which time of the day?"
+                help = "for example: rdate \(id) \(d.date.iso) 5pm"
+            } else {
+                message = "task \(id)'s repeat has no times of day"
+                label = "a time for a series of whole days"
+                help = "write the day alone: \(d.date.iso)"
+            }
+        }
+        return Diagnostic(code: code, message: message, file: file, range: range, label: label, help: help)
+    }
+}
