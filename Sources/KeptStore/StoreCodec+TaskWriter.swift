@@ -10,7 +10,7 @@ import Dispatch
 import Synchronization
 extension StoreCodec {
     /// Appends `t` as `JSONWriter.append(.object(taskObject(t)))` would.
-    package static func appendTaskRecord(_ t: Task, to out: inout [UInt8]) {
+    static func appendTaskRecord(_ t: Task, to out: inout [UInt8]) {
         var room: [UInt8] = []
         appendTaskRecord(t, to: &out, room: &room)
     }
@@ -18,7 +18,7 @@ extension StoreCodec {
     /// The same, with `room` for the cursor kept from one record to the next (a writer of many
     /// records makes it once, and again only for a larger one). `fixedBytes` is the room made
     /// for everything but the strings (tests make it too small, to take the second pass).
-    package static func appendTaskRecord(_ t: Task, to out: inout [UInt8], room: inout [UInt8], fixedBytes: Int = 1_024) {
+    static func appendTaskRecord(_ t: Task, to out: inout [UInt8], room: inout [UInt8], fixedBytes: Int = 1_024) {
         // The fields of fixed shape and the strings go through a cursor into room made for the
         // most they can take, in two runs (the repeat, between them, and the lists and extra
         // fields after them are JSON values, written by JSONWriter). Should a write not fit,
@@ -47,7 +47,9 @@ extension StoreCodec {
         if room.count < need { room = [UInt8](repeating: 0, count: max(need, 2 * room.count)) }
         return room.withUnsafeMutableBufferPointer { room -> Bool in
             guard var c = ByteCursor(room) else { return false }
-            func due(_ d: Due) {
+            // The helpers take the cursor as a parameter, not a capture: a captured variable
+            // passed to calls into another module is checked for exclusive access at run time.
+            func due(_ d: Due, _ c: inout ByteCursor) {
                 c.lit("{\"date\":\"")
                 c.ymd(d.date)
                 if let time = d.time {
@@ -60,7 +62,7 @@ extension StoreCodec {
                     c.lit("\",\"time\":null}")
                 }
             }
-            func strings(_ a: [String]) {
+            func strings(_ a: [String], _ c: inout ByteCursor) {
                 c.byte(UInt8(ascii: "["))
                 for (k, s) in a.enumerated() {
                     if k > 0 { c.byte(UInt8(ascii: ",")) }
@@ -72,13 +74,13 @@ extension StoreCodec {
             c.lit(",\"uid\":"); c.uid(hi: t.uid.hi, lo: t.uid.lo)
             c.lit(",\"title\":"); c.quoted(t.title)
             c.lit(",\"status\":"); c.quoted(t.status.rawValue)
-            if let d = t.due { c.lit(",\"due\":"); due(d) }
-            if let d = t.start { c.lit(",\"start\":"); due(d) }
+            if let d = t.due { c.lit(",\"due\":"); due(d, &c) }
+            if let d = t.start { c.lit(",\"start\":"); due(d, &c) }
             if t.priority != .none { c.lit(",\"priority\":"); c.quoted(t.priority.name) }
             if let p = t.project { c.lit(",\"project\":"); c.quoted(p) }
             if let a = t.area { c.lit(",\"area\":"); c.quoted(a) }
-            if !t.tags.isEmpty { c.lit(",\"tags\":"); strings(t.tags) }
-            if !t.notes.isEmpty { c.lit(",\"notes\":"); strings(t.notes) }
+            if !t.tags.isEmpty { c.lit(",\"tags\":"); strings(t.tags, &c) }
+            if !t.notes.isEmpty { c.lit(",\"notes\":"); strings(t.notes, &c) }
             if let d = t.description { c.lit(",\"description\":"); c.quoted(d) }
             if let r = t.repeatRule {
                 c.lit(",\"repeat\":")
@@ -109,20 +111,20 @@ extension StoreCodec {
 
     /// The parts of a record written as JSON values: steps, reminders, comments, extra fields.
     private static func appendValueParts(_ t: Task, to out: inout [UInt8]) {
-        func key(_ k: StaticString) {
+        func key(_ k: StaticString, _ out: inout [UInt8]) {
             out.append(UInt8(ascii: ","))
             out.append(UInt8(ascii: "\""))
             k.withUTF8Buffer { out.append(contentsOf: $0) }
             out.append(UInt8(ascii: "\""))
             out.append(UInt8(ascii: ":"))
         }
-        func value(_ k: StaticString, _ v: JSONValue) {
-            key(k)
+        func value(_ k: StaticString, _ v: JSONValue, _ out: inout [UInt8]) {
+            key(k, &out)
             JSONWriter.append(v, to: &out, pretty: false, indent: 0, level: 0)
         }
-        if !t.steps.isEmpty { value("steps", TaskJSON.steps(t.steps)) }
-        if !t.reminders.isEmpty { value("reminders", .array(t.reminders.map { .object(TaskJSON.reminderObject($0)) })) }
-        if !t.comments.isEmpty { value("comments", .array(t.comments)) }
+        if !t.steps.isEmpty { value("steps", TaskJSON.steps(t.steps), &out) }
+        if !t.reminders.isEmpty { value("reminders", .array(t.reminders.map { .object(TaskJSON.reminderObject($0)) }), &out) }
+        if !t.comments.isEmpty { value("comments", .array(t.comments), &out) }
         for (k, v) in t.extra.members {
             out.append(UInt8(ascii: ","))
             JSONWriter.appendString(k, to: &out)
@@ -136,12 +138,12 @@ extension StoreCodec {
 extension StoreCodec {
     /// How large a piece of a written store grows before the next one is started: a store is
     /// written in pieces of about this size, never grown and copied, nor joined into one.
-    package static let pieceBytes = 1 << 20
+    static let pieceBytes = 1 << 20
 
     /// The tasks list of a store file, one record a line, continuing `out`; each piece that
     /// fills up is moved to `pieces` and `out` goes on with a new one. From 8,000 tasks on, the
     /// second half is written on another thread (the bytes of one pass, in the same order).
-    package static func appendTaskList(_ tasks: [Task], to out: inout [UInt8], pieces: inout [[UInt8]]) {
+    static func appendTaskList(_ tasks: [Task], to out: inout [UInt8], pieces: inout [[UInt8]]) {
         guard !tasks.isEmpty else {
             out.append(contentsOf: Array("[]".utf8))
             return

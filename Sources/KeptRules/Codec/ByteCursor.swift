@@ -8,12 +8,14 @@
 // meant to be enough, but a wrong bound then costs a second pass, never a byte outside it.
 
 /// A cursor writing into a room; every write stays inside it.
-package struct ByteCursor {
-    private let base: UnsafeMutablePointer<UInt8>
-    private let capacity: Int
-    package private(set) var count = 0
+public struct ByteCursor {
+    // Inlinable with the writes below, so the store's task writer in KeptStore compiles them
+    // into its loops; only `place` moves `count`.
+    @usableFromInline let base: UnsafeMutablePointer<UInt8>
+    @usableFromInline let capacity: Int
+    @usableFromInline package internal(set) var count = 0
     /// A write did not fit: what was written is incomplete and must be written again.
-    package private(set) var overflowed = false
+    @usableFromInline package internal(set) var overflowed = false
 
     /// A cursor at the start of `room`; nil for a room of no bytes.
     package init?(_ room: UnsafeMutableBufferPointer<UInt8>) {
@@ -36,7 +38,7 @@ package struct ByteCursor {
     /// The place of the next `n` bytes, which the caller writes exactly; nil, and the cursor
     /// overflowed, when they do not fit. The one check every write goes through (as unsigned
     /// numbers, a negative `n` does not fit either).
-    @inline(__always) private mutating func place(_ n: Int) -> UnsafeMutablePointer<UInt8>? {
+    @inlinable @inline(__always) mutating func place(_ n: Int) -> UnsafeMutablePointer<UInt8>? {
         guard UInt(bitPattern: n) <= UInt(bitPattern: capacity &- count) else {
             overflowed = true
             return nil
@@ -46,30 +48,30 @@ package struct ByteCursor {
         return p
     }
 
-    @inline(__always) package mutating func byte(_ b: UInt8) {
+    @inlinable @inline(__always) package mutating func byte(_ b: UInt8) {
         guard let p = place(1) else { return }
         p[0] = b
     }
 
-    @inline(__always) package mutating func lit(_ s: StaticString) {
+    @inlinable @inline(__always) package mutating func lit(_ s: StaticString) {
         let n = s.utf8CodeUnitCount
         guard let p = place(n) else { return }
         p.initialize(from: s.utf8Start, count: n)
     }
 
-    @inline(__always) package mutating func bytes(_ src: UnsafePointer<UInt8>, _ n: Int) {
+    @inlinable @inline(__always) package mutating func bytes(_ src: UnsafePointer<UInt8>, _ n: Int) {
         guard let p = place(n) else { return }
         p.initialize(from: src, count: n)
     }
 
     /// Two digits of `n`'s last two.
-    @inline(__always) package mutating func two(_ n: Int) {
+    @inlinable @inline(__always) package mutating func two(_ n: Int) {
         guard let p = place(2) else { return }
         ByteCursor.two(n, at: p)
     }
 
     /// Two digits of `n`'s last two at p[0] and p[1].
-    @inline(__always) private static func two(_ n: Int, at p: UnsafeMutablePointer<UInt8>) {
+    @inlinable @inline(__always) static func two(_ n: Int, at p: UnsafeMutablePointer<UInt8>) {
         p[0] = 0x30 + UInt8(truncatingIfNeeded: n / 10 % 10)
         p[1] = 0x30 + UInt8(truncatingIfNeeded: n % 10)
     }
@@ -98,13 +100,13 @@ package struct ByteCursor {
     }
 
     /// `YYYY-MM-DD`.
-    @inline(__always) package mutating func ymd(_ d: CivilDate) {
+    @inlinable @inline(__always) package mutating func ymd(_ d: CivilDate) {
         guard let p = place(10) else { return }
         ByteCursor.ymd(d, at: p)
     }
 
     /// `YYYY-MM-DD` at p[0..<10].
-    @inline(__always) private static func ymd(_ d: CivilDate, at p: UnsafeMutablePointer<UInt8>) {
+    @inlinable @inline(__always) static func ymd(_ d: CivilDate, at p: UnsafeMutablePointer<UInt8>) {
         let y = max(0, min(d.year, 9999))
         two(y / 100, at: p)
         two(y % 100, at: p + 2)
@@ -115,7 +117,7 @@ package struct ByteCursor {
     }
 
     /// `"YYYY-MM-DD"`.
-    @inline(__always) package mutating func quotedDate(_ d: CivilDate) {
+    @inlinable @inline(__always) package mutating func quotedDate(_ d: CivilDate) {
         guard let p = place(12) else { return }
         p[0] = 0x22
         ByteCursor.ymd(d, at: p + 1)
@@ -209,7 +211,7 @@ package struct ByteCursor {
     }
 
     /// The lowercase hex digit for a value below 16.
-    @inline(__always) package static func hexDigit(_ value: UInt8) -> UInt8 {
+    @inline(__always) static func hexDigit(_ value: UInt8) -> UInt8 {
         value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "a") + value - 10
     }
 }

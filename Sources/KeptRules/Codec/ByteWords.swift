@@ -3,7 +3,7 @@
 // the loader in KeptStore compiles them into its loops as it did when both were one module.
 
 /// Bytes as words.
-package enum ByteWords {
+public enum ByteWords {
     /// Two loaded words with the bytes past the first `n` (0...16) cleared.
     @inlinable @inline(__always)
     package static func masked(_ w0: UInt64, _ w1: UInt64, _ n: Int) -> (UInt64, UInt64) {

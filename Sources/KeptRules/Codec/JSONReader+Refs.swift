@@ -58,7 +58,7 @@ extension JSONReader {
     }
 
     /// The string whose opening quote is at the current position.
-    package mutating func parseStringRef() throws(JSONError) -> JSONStringRef {
+    mutating func parseStringRef() throws(JSONError) -> JSONStringRef {
         let start = position + 1
         var index = start
         var escaped = false
@@ -115,6 +115,7 @@ extension JSONReader {
     }
 
     /// True when a reference's text is exactly `word` (ASCII).
+    @inlinable
     public func text(_ ref: JSONStringRef, is word: StaticString) -> Bool {
         guard !ref.escaped else { return string(ref) == word.description }
         let count = word.utf8CodeUnitCount

@@ -26,7 +26,7 @@ public struct JSONReader: Sendable {
         case object
     }
 
-    package let bytes: [UInt8]
+    @usableFromInline package let bytes: [UInt8]
     /// The next byte to read.
     package var position: Int
     /// Where line 1 starts: after a byte order mark, so columns match what an editor shows.
@@ -34,17 +34,17 @@ public struct JSONReader: Sendable {
     /// How many arrays and objects are open.
     package var depth = 0
     /// Set just after `{` or `[` is consumed, so the next `nextKey()`/`nextElement()` knows no comma comes first.
-    package var justOpened = false
+    var justOpened = false
     /// Reused for strings with escapes, so decoding them does not allocate each time.
     package var scratch: [UInt8] = []
     /// Size of the last array and object closed at each nesting level, to reserve capacity for the next (see `capacityHint`).
-    package var sizeHints: [Int] = []
+    var sizeHints: [Int] = []
     /// Whether a key written twice in one object is an error (JSONReader+Keys): on for every
     /// reader of a store (StoreCodec turns it on, and a task record is always read with it);
     /// off for any other JSON, where the last value wins, as RFC 8259 allows.
     public var uniqueKeys = false
     /// The keys of the open objects, when `uniqueKeys` is on.
-    package var keys = KeyLog()
+    var keys = KeyLog()
 
     /// A reader positioned at the start of `bytes`.
     public init(bytes: [UInt8]) {
@@ -108,7 +108,7 @@ public struct JSONReader: Sendable {
     }
 
     /// Consumes the `{` at the current position and starts its list of keys.
-    package mutating func openObject() throws(JSONError) {
+    mutating func openObject() throws(JSONError) {
         try open()
         if uniqueKeys { keys.open() }
     }
@@ -182,7 +182,7 @@ public struct JSONReader: Sendable {
     }
 
     /// Moves to the opening quote of the next member's key and returns true, or consumes `}` and returns false.
-    package mutating func advanceToMember() throws(JSONError) -> Bool {
+    mutating func advanceToMember() throws(JSONError) -> Bool {
         skipWhitespace()
         let next = byte(at: position)
         if justOpened {
@@ -217,7 +217,7 @@ public struct JSONReader: Sendable {
     }
 
     /// Consumes the `:` between a key and its value.
-    package mutating func consumeColon() throws(JSONError) {
+    mutating func consumeColon() throws(JSONError) {
         skipWhitespace()
         guard byte(at: position) == UInt8(ascii: ":") else { throw unexpected("':' after an object key") }
         position += 1
@@ -257,12 +257,12 @@ public struct JSONReader: Sendable {
     }
 
     /// "expected X, found Y", with Y the kind of value at the current position, for the typed reads.
-    package func mismatch(_ expected: String) -> JSONError {
+    func mismatch(_ expected: String) -> JSONError {
         error("expected \(expected), found \(describeValue(at: position))")
     }
 
     /// The character at `index` as an error message shows it.
-    package func describeByte(at index: Int) -> String {
+    func describeByte(at index: Int) -> String {
         guard index < bytes.count else { return "end of input" }
         let byte = bytes[index]
         switch byte {
@@ -279,7 +279,7 @@ public struct JSONReader: Sendable {
     }
 
     /// The kind of value starting at `index`, as an error message names it.
-    package func describeValue(at index: Int) -> String {
+    func describeValue(at index: Int) -> String {
         switch byte(at: index) {
         case UInt8(ascii: "\""): return "a string"
         case UInt8(ascii: "{"): return "an object"

@@ -195,51 +195,53 @@ public struct Task: Sendable, Equatable {
     public var isOpen: Bool { status.isOpen }
 }
 
-/// The fields of a task that most tasks leave empty (see `Task`).
-package struct TaskDetails: Sendable, Equatable {
-    package var start: Due?
-    package var area: String?
-    package var notes: [String] = []
-    package var description: String?
-    package var estimate: Estimate?
-    package var heldUntil: CivilDate?
-    package var notTodayOn: CivilDate?
-    package var parent: Int?
-    package var goal: String?
-    package var steps: [Step] = []
-    package var nextOccurrence: Int?
-    package var pristine = false
-    package var reminders: [Reminder] = []
-    package var comments: [JSONValue] = []
+/// The fields of a task that most tasks leave empty (see `Task`). Internal, with its box: the
+/// box's one stored property is then known to this module only, so reading a detail needs no
+/// run-time exclusivity check wherever the read is compiled.
+struct TaskDetails: Sendable, Equatable {
+    var start: Due?
+    var area: String?
+    var notes: [String] = []
+    var description: String?
+    var estimate: Estimate?
+    var heldUntil: CivilDate?
+    var notTodayOn: CivilDate?
+    var parent: Int?
+    var goal: String?
+    var steps: [Step] = []
+    var nextOccurrence: Int?
+    var pristine = false
+    var reminders: [Reminder] = []
+    var comments: [JSONValue] = []
 }
 
 /// A task's details, shared between copies of the task until one of them changes them (copy
 /// on write). Mutated only through `DetailsRef.edit`, when this is its one reference.
-package final class DetailsBox: @unchecked Sendable {
-    package var fields: TaskDetails
-    package init(_ fields: TaskDetails) { self.fields = fields }
+final class DetailsBox: @unchecked Sendable {
+    var fields: TaskDetails
+    init(_ fields: TaskDetails) { self.fields = fields }
 }
 
 /// A task's details box, or none while every detail is empty; equal, and printed, by what the
 /// details are (a task's printed form shows every field, as tests that compare states expect).
-package struct DetailsRef: Sendable, Equatable, CustomDebugStringConvertible {
-    package var box: DetailsBox?
+struct DetailsRef: Sendable, Equatable, CustomDebugStringConvertible {
+    var box: DetailsBox?
 
     /// Changes the details, copying the box first when another task shares it. Setting a
     /// detail to its empty value on a task without details makes no box (an import sets every
     /// field it maps).
-    package mutating func edit(empty: Bool, _ change: (inout TaskDetails) -> Void) {
+    mutating func edit(empty: Bool, _ change: (inout TaskDetails) -> Void) {
         if empty, box == nil { return }
         if !isKnownUniquelyReferenced(&box) { box = DetailsBox(box?.fields ?? TaskDetails()) }
         if let b = box { change(&b.fields) }
     }
 
-    package static func == (a: DetailsRef, b: DetailsRef) -> Bool {
+    static func == (a: DetailsRef, b: DetailsRef) -> Bool {
         if a.box === b.box { return true }
         return (a.box?.fields ?? TaskDetails()) == (b.box?.fields ?? TaskDetails())
     }
 
-    package var debugDescription: String { String(reflecting: box?.fields ?? TaskDetails()) }
+    var debugDescription: String { String(reflecting: box?.fields ?? TaskDetails()) }
 }
 
 /// A task's repeat, shared between copies of the task until one of them sets another.
