@@ -36,4 +36,8 @@ public struct Token: Hashable, Sendable {
     }
 
     public func isPunct(_ p: String) -> Bool { kind == .punct && text == p }
+
+    /// What a diagnostic says was found here: the token's text, or nil at the end of the
+    /// statement, where nothing was.
+    public var found: String? { kind == .end ? nil : text }
 }

@@ -66,7 +66,7 @@ extension FilterParser {
 
     /// The date value at the start of `words` and how many words it took.
     package func dateValue(_ words: [String], range: SourceRange, label: String, help: String?) throws(Diagnostic) -> (DateValueSyntax, Int) {
-        guard let w0 = words.first else { throw Catalog.expected("a date", after: last.text, at: peek, file: file) }
+        guard let w0 = words.first else { throw Catalog.expected("a date", after: last.text, found: peek.found, range: peek.range, file: file) }
         if NumberWords.hasTooLargeNumber(w0) { throw Catalog.numberTooLarge(w0, range: range, file: file) }
         if let r = FilterParser.relativeAgo(w0) { return (r, 1) }
         if words.count >= 3, words[2].lowercased() == "ago" {
@@ -125,7 +125,7 @@ extension FilterParser {
         var i = op.range.end - source.range.start
         while i < b.count, b[i] == 0x20 { i += 1 }
         guard i < b.count, b[i] == UInt8(ascii: "/") else {
-            throw Catalog.expected("a /pattern/", after: "~", at: peek, file: file, help: "for example: title ~ /^call/i")
+            throw Catalog.expected("a /pattern/", after: "~", found: peek.found, range: peek.range, file: file, help: "for example: title ~ /^call/i")
         }
         let start = i
         i += 1

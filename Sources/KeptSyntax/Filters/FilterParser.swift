@@ -53,9 +53,9 @@ public struct FilterParser {
 
     /// The whole range as one filter, with its warnings.
     public mutating func parseWhole() throws(Diagnostic) -> ParsedFilter {
-        guard !atEnd else { throw Catalog.expected("a filter", after: last.text, at: peek, file: file) }
+        guard !atEnd else { throw Catalog.expected("a filter", after: last.text, found: peek.found, range: peek.range, file: file) }
         let e = try parseFilter()
-        guard atEnd else { throw Catalog.unexpectedInFilter(peek, file: file) }
+        guard atEnd else { throw Catalog.unexpectedInFilter(peek.text, range: peek.range, file: file) }
         return ParsedFilter(syntax: e, warnings: warnings, source: source)
     }
 
@@ -104,7 +104,7 @@ public struct FilterParser {
         var xs = [try parseAndFilter()]
         while !atEnd, peek.isWord("or") || peek.isPunct("|") {
             let op = advance()
-            guard !atEnd, !peek.isPunct(")") else { throw Catalog.expected("a filter", after: op.text, at: peek, file: file) }
+            guard !atEnd, !peek.isPunct(")") else { throw Catalog.expected("a filter", after: op.text, found: peek.found, range: peek.range, file: file) }
             xs.append(try parseAndFilter())
         }
         return xs.count == 1 ? xs[0] : .or(xs)
@@ -117,7 +117,7 @@ public struct FilterParser {
             if peek.isWord("and") || peek.isPunct("&") {
                 let op = advance()
                 guard !isOperator(at: 0) || (!atEnd && peek.isPunct("(")) else {
-                    throw Catalog.expected("a filter", after: op.text, at: peek, file: file)
+                    throw Catalog.expected("a filter", after: op.text, found: peek.found, range: peek.range, file: file)
                 }
                 xs.append(try parseUnaryFilter())
                 continue
@@ -147,7 +147,7 @@ public struct FilterParser {
             defer { depth -= 1 }
             advance()
             guard !isOperator(at: 0) || (!atEnd && peek.isPunct("(")) else {
-                throw Catalog.expected("a filter", after: t.text, at: peek, file: file)
+                throw Catalog.expected("a filter", after: t.text, found: peek.found, range: peek.range, file: file)
             }
             return .not(try parseUnaryFilter(), t.range)
         }
@@ -155,7 +155,7 @@ public struct FilterParser {
             try enter(t)
             defer { depth -= 1 }
             advance()
-            guard !atEnd, !peek.isPunct(")") else { throw Catalog.expected("a filter", after: "(", at: peek, file: file) }
+            guard !atEnd, !peek.isPunct(")") else { throw Catalog.expected("a filter", after: "(", found: peek.found, range: peek.range, file: file) }
             let e = try parseOrFilter()
             guard !atEnd, peek.isPunct(")") else {
                 let (l, c) = file.lineColumn(of: t.range.start)
@@ -207,7 +207,7 @@ public struct FilterParser {
             advance()
             return term(.words(SearchText.words(t.text), quoted: true), from: r)
         }
-        guard !atEnd, t.kind == .word || t.kind == .number else { throw Catalog.notAFilterTerm(t, file: file) }
+        guard !atEnd, t.kind == .word || t.kind == .number else { throw Catalog.notAFilterTerm(t.text, range: t.range, file: file) }
         let w = t.text
         let lower = w.lowercased()
         if w.hasPrefix("#"), w.count > 1 { advance(); return term(.tag(String(w.dropFirst())), from: r) }
@@ -243,7 +243,7 @@ public struct FilterParser {
         case "search":
             advance()
             guard !atEnd, peek.kind == .string || peek.kind == .word else {
-                throw Catalog.expected("words to search for", after: "search", at: peek, file: file)
+                throw Catalog.expected("words to search for", after: "search", found: peek.found, range: peek.range, file: file)
             }
             return term(.words(SearchText.words(advance().text), quoted: true), from: r)
         case "no", "has", "is":
@@ -342,8 +342,8 @@ public struct FilterParser {
             }
             return term(.parent(id), from: r)
         default:
-            let tok = Token(kind: .word, text: field, range: SourceRange(start: r.start, end: r.start + field.utf8.count))
-            throw Catalog.unknownField(tok, file: file, candidates: Self.colonFields, label: "not a field a filter reads with ':'")
+            throw Catalog.unknownField(field, range: SourceRange(start: r.start, end: r.start + field.utf8.count), file: file,
+                                       candidates: Self.colonFields, label: "not a field a filter reads with ':'")
         }
     }
 
@@ -354,7 +354,7 @@ public struct FilterParser {
         let op = advance()
         let field = f.text.lowercased()
         guard Self.comparedFields.contains(field) else {
-            throw Catalog.unknownField(f, file: file, candidates: Self.comparedFields)
+            throw Catalog.unknownField(f.text, range: f.range, file: file, candidates: Self.comparedFields)
         }
         if op.text == "~" {
             guard let rf = RegexField(rawValue: field) else { throw Catalog.regexOnNonText(field, range: f.range, file: file) }
@@ -367,7 +367,7 @@ public struct FilterParser {
             cmp = c
         }
         let v = peek
-        guard !atEnd, v.kind == .word || v.kind == .number else { throw Catalog.expected("a value", after: op.text, at: v, file: file) }
+        guard !atEnd, v.kind == .word || v.kind == .number else { throw Catalog.expected("a value", after: op.text, found: v.found, range: v.range, file: file) }
         switch field {
         case "priority":
             advance()

@@ -141,7 +141,7 @@ public struct ListClauseParser {
         let t = peek
         if t.isWord("limit") {
             pos += 1
-            guard peek.kind == .number, let n = Int(peek.text) else { throw Catalog.badListLimit(peek, file: file) }
+            guard peek.kind == .number, let n = Int(peek.text) else { throw Catalog.badListLimit(found: peek.found, range: peek.range, file: file) }
             c.limit = n
             pos += 1
             return
@@ -149,7 +149,7 @@ public struct ListClauseParser {
         if t.isWord("group") {
             pos += 2
             guard peek.isWord("due") else {
-                throw Catalog.groupByDueOnly(peek, file: file)
+                throw Catalog.groupByDueOnly(range: peek.range, file: file)
             }
             c.groupByDue = true
             pos += 1
@@ -164,14 +164,14 @@ public struct ListClauseParser {
             }
             return
         }
-        throw Catalog.unexpectedAfterClauses(t, file: file)
+        throw Catalog.unexpectedAfterClauses(t.text, range: t.range, file: file)
     }
 
     /// order_key ::= ORDER_FIELD [ "asc" | "desc" ] ;
     package mutating func parseOrderKey(_ c: inout ListClauses) throws(Diagnostic) {
         let t = peek
         guard let k = OrderKey(rawValue: t.text.lowercased()) else {
-            throw Catalog.unknownField(t, file: file, candidates: OrderKey.allCases.map(\.rawValue), label: "not a key to order by")
+            throw Catalog.unknownField(t.text, range: t.range, file: file, candidates: OrderKey.allCases.map(\.rawValue), label: "not a key to order by")
         }
         pos += 1
         var desc = false
