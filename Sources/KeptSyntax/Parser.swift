@@ -352,18 +352,17 @@ public struct Parser {
     }
 
     /// `tokens[start..<end]` read as one filter (`tokens[end]` is what follows it). Only `list`
-    /// takes a comma list: elsewhere a comma outside parentheses and patterns is refused,
-    /// before anything else about the filter, naming `statement`.
+    /// takes a comma list: elsewhere the filter ends at a comma outside parentheses (a pattern
+    /// is one token), and that comma is refused, before anything else about the filter, naming
+    /// `statement`.
     package func filter(_ start: Int, _ end: Int, range: SourceRange, commas statement: String?) -> FilterSource {
-        if let statement, let k = ListClauseParser.commas(tokens, start..<end, source: source).first {
-            return FilterSource(parsed: .failure(Catalog.commaListHere(statement, range: tokens[k].range, file: file)), range: range)
+        var p = FilterParser(source: source, tokens: tokens, range: start..<end, stops: statement == nil ? .none : .commas)
+        let parsed: Result<ParsedFilter, Diagnostic>
+        do throws(Diagnostic) { parsed = .success(try p.parseWhole()) } catch { parsed = .failure(error) }
+        if let statement, let comma = p.skipToStop() {
+            return FilterSource(parsed: .failure(Catalog.commaListHere(statement, range: comma.range, file: file)), range: range)
         }
-        var p = FilterParser(source: source, tokens: tokens, range: start..<end)
-        do throws(Diagnostic) {
-            return FilterSource(parsed: .success(try p.parseWhole()), range: range)
-        } catch {
-            return FilterSource(parsed: .failure(error), range: range)
-        }
+        return FilterSource(parsed: parsed, range: range)
     }
 
     /// complete_stmt ::= "complete" task_target ;

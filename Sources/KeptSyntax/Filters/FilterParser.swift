@@ -1,18 +1,34 @@
 // The filter language's parser (Grammar/kept.ebnf, the filter productions): a run of a
 // statement's tokens to a FilterSyntax, with no store and no clock, or a diagnostic. Each parse
 // function quotes its production. Names and dates stay as written; FilterBinder binds them. A
-// word that looks like an operator but is not one is searched for, with a warning.
+// word that looks like an operator but is not one is searched for, with a warning. The parser
+// finds where its filter ends as it reads: at a comma or a list clause outside parentheses,
+// when its caller says so (`Stops`), with no look ahead over the tokens first.
 
 import KeptRules
 
 /// Parses filters.
 public struct FilterParser {
+    /// What ends a filter before the end of its range, outside parentheses.
+    public enum Stops: Sendable {
+        /// Nothing: a comma is an error of the filter (a saved filter's text, `parse filter`).
+        case none
+        /// A comma: where a comma list of filters would go on (`count a, b` is refused there).
+        case commas
+        /// A comma or a list clause (`order by`, `group by`, `limit N`): a part of `list`.
+        case listParts
+    }
+
     package let source: StatementSource
     package let tokens: [Token]
     package var pos: Int
-    /// The filter is tokens[start..<end]; tokens[end] is what follows it (the end of the
-    /// statement, a list clause, a comma or the `)` of a `where (…)`).
+    /// The filter is at most tokens[start..<end]; tokens[end] is what follows it (the end of
+    /// the statement, the `limit` of a plan or what follows the `)` of a `where (…)`).
     package let end: Int
+    /// What else ends the filter, outside parentheses.
+    package let stops: Stops
+    /// How many parentheses the tokens read so far leave open; a stop counts only at 0.
+    package var parens = 0
     /// How deep the parse is: parentheses, `not`s, `-`s and the saved filters around it
     /// (Limits.filterDepth), so no filter can recurse to the end of the stack.
     package var depth: Int
@@ -26,12 +42,14 @@ public struct FilterParser {
 
     package var file: SourceFile { source.file }
 
-    /// A parser for `tokens[range]`; `range.upperBound` is the index of the token after the filter.
-    public init(source: StatementSource, tokens: [Token], range: Range<Int>, depth: Int = 0) {
+    /// A parser for `tokens[range]`; `range.upperBound` is the index of the token after the
+    /// filter, unless one of `stops` ends it before.
+    public init(source: StatementSource, tokens: [Token], range: Range<Int>, stops: Stops = .none, depth: Int = 0) {
         self.source = source
         self.tokens = tokens
         self.pos = range.lowerBound
         self.end = min(range.upperBound, tokens.count - 1)
+        self.stops = stops
         self.depth = depth
         self.last = tokens[min(range.lowerBound, tokens.count - 1)]
     }
@@ -61,12 +79,39 @@ public struct FilterParser {
 
     // MARK: tokens
 
-    package var atEnd: Bool { pos >= end }
+    /// True when tokens[i] ends the filter, `parens` parentheses being open before it.
+    package func stops(at i: Int, parens: Int) -> Bool {
+        guard i < end else { return true }
+        guard parens == 0 else { return false }
+        switch stops {
+        case .none: return false
+        case .commas: return tokens[i].isPunct(",")
+        case .listParts: return tokens[i].isPunct(",") || ListClauseParser.isClauseStart(tokens, i)
+        }
+    }
 
-    /// The token at `pos`, or the one after the filter at its end.
+    /// How a token changes the count of open parentheses.
+    package static func parenStep(_ t: Token) -> Int { t.isPunct("(") ? 1 : t.isPunct(")") ? -1 : 0 }
+
+    package var atEnd: Bool { stops(at: pos, parens: parens) }
+
+    /// The token at `pos`, or the one after the filter at its end (the parser never reads past it).
     package var peek: Token { token(min(pos, end)) }
 
-    package func at(_ k: Int) -> Token { pos + k >= end ? tokens[end] : token(pos + k) }
+    /// The token `k` ahead, or the one after the filter when the filter ends before it, and
+    /// whether it did.
+    package func ahead(_ k: Int) -> (token: Token, ended: Bool) {
+        var open = parens
+        var i = pos
+        while true {
+            if stops(at: i, parens: open) { return (tokens[min(i, end)], true) }
+            if i == pos + k { return (token(i), false) }
+            open += Self.parenStep(tokens[i])
+            i += 1
+        }
+    }
+
+    package func at(_ k: Int) -> Token { ahead(k).token }
 
     package func token(_ i: Int) -> Token {
         let t = tokens[i]
@@ -77,9 +122,24 @@ public struct FilterParser {
     @discardableResult
     package mutating func advance() -> Token {
         let t = peek
-        if pos < end { pos += 1 }
+        if !atEnd {
+            parens += Self.parenStep(tokens[pos])
+            pos += 1
+        }
         last = t
         return t
+    }
+
+    /// After a filter read, or one that failed at `pos`: goes on to where the filter ends,
+    /// counting parentheses as the parser does, and gives the comma there, if it ends at one.
+    /// A failed part of a list ends there too, and a comma list is refused before any other
+    /// error of its first filter.
+    package mutating func skipToStop() -> Token? {
+        while !atEnd {
+            parens += Self.parenStep(tokens[pos])
+            pos += 1
+        }
+        return pos < end && tokens[pos].isPunct(",") ? tokens[pos] : nil
     }
 
     /// True for what ends a term: `and`, `or`, their signs, parentheses, or the filter's end.
@@ -88,7 +148,10 @@ public struct FilterParser {
             || t.kind == .end
     }
 
-    package func isOperator(at k: Int) -> Bool { pos + k >= end || isOperator(at(k)) }
+    package func isOperator(at k: Int) -> Bool {
+        let a = ahead(k)
+        return a.ended || isOperator(a.token)
+    }
 
     // MARK: structure
 
