@@ -1,5 +1,6 @@
 // The statement lexer: one statement's bytes to tokens, on bytes, never printing. A lexical
 // error (an unclosed quote) becomes a diagnostic and the lexer still ends the token stream.
+// A `/pattern/` after `~` is one token, so no later stage looks inside it.
 
 import KeptRules
 
@@ -11,6 +12,8 @@ public struct Lexer {
     private var i: Int
     public private(set) var diagnostics: [Diagnostic] = []
     private let file: SourceFile
+    /// True just after a `~`: a `/` after it, past spaces, starts a pattern.
+    private var afterTilde = false
 
     /// Lexes `range` of `file`. `bytes` is the statement's text with continuation prefixes
     /// blanked, laid at the same offsets as in the file.
@@ -60,6 +63,16 @@ public struct Lexer {
 
     /// The next token.
     public mutating func next() -> Token {
+        if afterTilde {
+            afterTilde = false
+            // Only spaces may stand between `~` and its pattern, as the filter parser always read it.
+            var j = i
+            while j < end, bytes[j] == 0x20 { j += 1 }
+            if j < end, bytes[j] == UInt8(ascii: "/") {
+                i = j
+                return lexPattern()
+            }
+        }
         while i < end, Lexer.isSpace(bytes[i]) { i += 1 }
         guard i < end else { return Token(kind: .end, text: "", range: range(end, end)) }
         let start = i
@@ -70,9 +83,17 @@ public struct Lexer {
             if (b == UInt8(ascii: "<") || b == UInt8(ascii: ">")), i < end, bytes[i] == UInt8(ascii: "=") {
                 i += 1
             }
+            afterTilde = b == UInt8(ascii: "~")
             return Token(kind: .punct, text: String(decoding: bytes[start..<i], as: UTF8.self),
                          range: range(start, i))
         }
+        return lexWord()
+    }
+
+    /// A word: bytes up to white space, punctuation or a quote; `\` makes the next byte part
+    /// of it, whatever it is.
+    private mutating func lexWord() -> Token {
+        let start = i
         var text: [UInt8] = []
         var allDigits = true
         while i < end {
@@ -91,6 +112,30 @@ public struct Lexer {
         }
         return Token(kind: allDigits ? .number : .word, text: String(decoding: text, as: UTF8.self),
                      range: range(start, i))
+    }
+
+    /// `/pattern/flags` after `~`, from the `/` at `i`: to the closing `/` (a `\` keeps the next
+    /// byte in the pattern), then the flags, up to a space, punctuation or a quote, where the
+    /// word the closing `/` is in would end. The flags are checked by the filter parser, so a
+    /// pattern after `~` in a title (`add Fix ~ /x/`) is no error. A pattern no `/` closes is
+    /// the word its `/` starts, of kind `unclosedPattern`; what follows it is read as before.
+    private mutating func lexPattern() -> Token {
+        let start = i
+        let slash = UInt8(ascii: "/"), backslash = UInt8(ascii: "\\")
+        var j = i + 1
+        while j < end, bytes[j] != slash { j += bytes[j] == backslash && j + 1 < end ? 2 : 1 }
+        guard j < end else {
+            var t = lexWord()
+            t.kind = .unclosedPattern
+            return t
+        }
+        j += 1
+        let flags = j
+        while j < end, bytes[j] != 0x20, !Lexer.isPunct(bytes[j]), bytes[j] != UInt8(ascii: "\"") {
+            j += bytes[j] == backslash && j + 1 < end ? 2 : 1
+        }
+        i = j
+        return Token(kind: .pattern(flags: j - flags), text: String(decoding: bytes[start..<j], as: UTF8.self), range: range(start, j))
     }
 
     private mutating func lexString() -> Token {

@@ -31,7 +31,7 @@ extension Parser {
     package mutating func parseMoveStmt() throws(Diagnostic) -> StatementKind {
         let t = try parseBoundedTarget(after: "move")
         guard peek.isWord("to") else {
-            throw Catalog.expected("'to' and a due group", after: "move \(t.describe)", at: peek, file: file,
+            throw Catalog.expected("'to' and a due group", after: "move \(t.describe)", found: peek.found, range: peek.range, file: file,
                                    help: "for example: move \(t.describe) to tomorrow")
         }
         _ = advance()
@@ -49,7 +49,7 @@ extension Parser {
             tags.append(TextArg(text: w.text, range: w.range))
         }
         guard !tags.isEmpty else {
-            throw Catalog.expected("a tag", after: "\(verb) \(t.describe)", at: peek, file: file, help: "for example: \(verb) \(t.describe) #errand")
+            throw Catalog.expected("a tag", after: "\(verb) \(t.describe)", found: peek.found, range: peek.range, file: file, help: "for example: \(verb) \(t.describe) #errand")
         }
         return .tag(t, tags, add: verb == "tag")
     }
@@ -61,21 +61,21 @@ extension Parser {
         let verb = sub.kind == .word ? sub.text.lowercased() : ""
         guard Keyword.step.subcommands.contains(verb) else {
             if sub.kind == .end {
-                throw Catalog.expected("add, check, uncheck or remove", after: "step \(ref.describe)", at: sub, file: file,
+                throw Catalog.expected("add, check, uncheck or remove", after: "step \(ref.describe)", found: sub.found, range: sub.range, file: file,
                                        help: "for example: step \(ref.describe) add Pack the charger")
             }
-            throw Catalog.unknownSubcommand(sub, of: "step", file: file, candidates: Keyword.step.subcommands)
+            throw Catalog.unknownSubcommand(sub.text, range: sub.range, of: "step", file: file, candidates: Keyword.step.subcommands)
         }
         _ = advance()
         if verb == "add" {
             guard let title = valueText(), !title.text.isEmpty else {
-                throw Catalog.expected("the step's text", after: "step \(ref.describe) add", at: peek, file: file)
+                throw Catalog.expected("the step's text", after: "step \(ref.describe) add", found: peek.found, range: peek.range, file: file)
             }
             return .step(ref, .add(title))
         }
         let n = peek
         guard n.kind == .number, let k = Int(n.text), k >= 1 else {
-            throw Catalog.expected("a step number from 1", after: "step \(ref.describe) \(verb)", at: n, file: file,
+            throw Catalog.expected("a step number from 1", after: "step \(ref.describe) \(verb)", found: n.found, range: n.range, file: file,
                                    help: "'show \(ref.describe)' lists the steps")
         }
         _ = advance()
@@ -91,7 +91,7 @@ extension Parser {
     package mutating func parseCommentStmt() throws(Diagnostic) -> StatementKind {
         let ref = try parseTaskRef(after: "comment")
         guard let text = valueText(), !text.text.isEmpty else {
-            throw Catalog.expected("the comment", after: "comment \(ref.describe)", at: peek, file: file,
+            throw Catalog.expected("the comment", after: "comment \(ref.describe)", found: peek.found, range: peek.range, file: file,
                                    help: "for example: comment \(ref.describe) \"called, left a message\"")
         }
         return .comment(ref, text)
@@ -121,7 +121,7 @@ extension Parser {
         }
         let w = advance()
         // R-TASK-5: a bulk action runs on a selection, never on everything by accident.
-        guard let f = restAsFilter() else { throw Catalog.whereWithoutFilter(w, file: file, command: command) }
+        guard let f = restAsFilter() else { throw Catalog.whereWithoutFilter(range: w.range, file: file, command: command) }
         return .filter(f)
     }
 
@@ -129,10 +129,10 @@ extension Parser {
     package mutating func parseBoundedTarget(after command: String) throws(Diagnostic) -> TaskTarget {
         guard peek.isWord("where") else { return .task(try parseTaskRef(after: command)) }
         let w = advance()
-        if atEnd { throw Catalog.whereWithoutFilter(w, file: file, command: command) }
+        if atEnd { throw Catalog.whereWithoutFilter(range: w.range, file: file, command: command) }
         // More words follow the filter here, so it is closed by its parentheses.
         guard peek.isPunct("(") else {
-            throw Catalog.expected("'(' to open the filter", after: "where", at: peek, file: file,
+            throw Catalog.expected("'(' to open the filter", after: "where", found: peek.found, range: peek.range, file: file,
                                    help: "a filter followed by more words is written in parentheses: \(command) where (#errand) …")
         }
         let open = pos
@@ -150,7 +150,7 @@ extension Parser {
             throw Catalog.whereFilterNotClosed(tokens[open].range, file: file)
         }
         let close = tokens[k]
-        if k == open + 1 { throw Catalog.whereWithoutFilter(w, file: file, command: command) }
+        if k == open + 1 { throw Catalog.whereWithoutFilter(range: w.range, file: file, command: command) }
         let range = tokens[open].range.union(close.range)
         pos = k + 1
         return .filter(filter(open, k + 1, range: range, commas: keyword?.rawValue))

@@ -7,7 +7,7 @@ extension Parser {
     package mutating func fileArg(after statement: String, example: String) throws(Diagnostic) -> TextArg {
         let t = peek
         guard t.kind == .word || t.kind == .string || t.kind == .number else {
-            throw Catalog.expected("a file name", after: statement, at: t, file: file, help: "for example: \(example)")
+            throw Catalog.expected("a file name", after: statement, found: t.found, range: t.range, file: file, help: "for example: \(example)")
         }
         _ = advance()
         return TextArg(text: t.text, range: t.range)
@@ -20,7 +20,7 @@ extension Parser {
             let t = advance()
             if t.isWord("as") {
                 guard peek.kind == .word else {
-                    throw Catalog.expected("a format", after: "as", at: peek, file: file, help: "formats: tw, ics, jsonl, csv")
+                    throw Catalog.expected("a format", after: "as", found: peek.found, range: peek.range, file: file, help: "formats: tw, ics, jsonl, csv")
                 }
                 let f = advance()
                 r.format = TextArg(text: f.text, range: f.range)
@@ -29,7 +29,7 @@ extension Parser {
             } else if t.isWord("dry-run") || t.isWord("--dry-run") {
                 r.dryRun = true
             } else {
-                throw Catalog.unexpected(t, file: file, statement: "import")
+                throw Catalog.unexpected(t.text, range: t.range, file: file, statement: "import")
             }
         }
         return .importFile(r)
@@ -41,7 +41,7 @@ extension Parser {
         if peek.isWord("as") {
             _ = advance()
             guard peek.kind == .word else {
-                throw Catalog.expected("a format", after: "as", at: peek, file: file, help: "formats: tw, ics, jsonl, csv")
+                throw Catalog.expected("a format", after: "as", found: peek.found, range: peek.range, file: file, help: "formats: tw, ics, jsonl, csv")
             }
             let f = advance()
             r.format = TextArg(text: f.text, range: f.range)

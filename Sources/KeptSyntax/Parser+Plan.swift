@@ -17,7 +17,7 @@ extension Parser {
         if peek.isWord("by") {
             _ = advance()
             guard peek.isWord("date") else {
-                throw Catalog.expected("'date'", after: "plan by", at: peek, file: file, help: "plan by date prints the date order; plan alone the Smart order")
+                throw Catalog.expected("'date'", after: "plan by", found: peek.found, range: peek.range, file: file, help: "plan by date prints the date order; plan alone the Smart order")
             }
             _ = advance()
             byDate = true
@@ -41,11 +41,11 @@ extension Parser {
             } else if n.kind == .number, let k = Int(n.text), k >= 1 {
                 r.limit = k
             } else {
-                throw Catalog.badPlanLimit(n, file: file)
+                throw Catalog.badPlanLimit(atEnd: n.kind == .end, range: n.range, file: file)
             }
             filterEnd = end - 2
         } else if end - pos >= 1, tokens[end - 1].isWord("limit") {
-            throw Catalog.badPlanLimit(tokens[end], file: file)
+            throw Catalog.badPlanLimit(atEnd: tokens[end].kind == .end, range: tokens[end].range, file: file)
         }
         if filterEnd > pos {
             r.filter = filter(pos, filterEnd, range: tokens[pos].range.union(tokens[filterEnd - 1].range), commas: keyword?.rawValue)
@@ -65,9 +65,9 @@ extension Parser {
     package mutating func parseNotTodayStmt(_ kw: Token) throws(Diagnostic) -> StatementKind {
         guard peek.isWord("today") else {
             if atEnd {
-                throw Catalog.expected("'today' and a task", after: "not", at: peek, file: file, help: "for example: not today 3")
+                throw Catalog.expected("'today' and a task", after: "not", found: peek.found, range: peek.range, file: file, help: "for example: not today 3")
             }
-            throw Catalog.unknownSubcommand(peek, of: "not", file: file, candidates: Keyword.not.subcommands)
+            throw Catalog.unknownSubcommand(peek.text, range: peek.range, of: "not", file: file, candidates: Keyword.not.subcommands)
         }
         _ = advance()
         return .notToday(try parseTaskTarget(after: "not today"))
@@ -86,7 +86,7 @@ extension Parser {
         let sub = peek
         let verb = sub.kind == .word ? sub.text.lowercased() : ""
         guard Keyword.top3.subcommands.contains(verb) else {
-            throw Catalog.unknownSubcommand(sub, of: "top3", file: file, candidates: Keyword.top3.subcommands)
+            throw Catalog.unknownSubcommand(sub.text, range: sub.range, of: "top3", file: file, candidates: Keyword.top3.subcommands)
         }
         _ = advance()
         switch verb {
@@ -100,7 +100,7 @@ extension Parser {
         default:
             let old = try parseTaskRef(after: "top3 replace")
             guard peek.isWord("with") else {
-                throw Catalog.expected("'with' and the task to pick", after: "top3 replace \(old.describe)", at: peek, file: file,
+                throw Catalog.expected("'with' and the task to pick", after: "top3 replace \(old.describe)", found: peek.found, range: peek.range, file: file,
                                        help: "for example: top3 replace \(old.describe) with 7")
             }
             _ = advance()

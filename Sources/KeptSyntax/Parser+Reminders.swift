@@ -16,7 +16,7 @@ extension Parser {
         let t = try parseBoundedTarget(after: "unremind")
         let w = peek
         guard w.kind == .number || w.isWord("all") else {
-            throw Catalog.expected("a reminder number or 'all'", after: "unremind \(t.describe)", at: w, file: file,
+            throw Catalog.expected("a reminder number or 'all'", after: "unremind \(t.describe)", found: w.found, range: w.range, file: file,
                                    help: "for example: unremind \(t.describe) 1; N counts from 1 in the time order 'show ID reminders' lists")
         }
         _ = advance()

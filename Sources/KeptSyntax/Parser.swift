@@ -69,13 +69,13 @@ public struct Parser {
     /// The rest of the statement, which must not be empty.
     package mutating func requireRest(_ what: String, after: String, example: String) throws(Diagnostic) -> TextArg {
         guard let rest = restOfStatement() else {
-            throw Catalog.expected(what, after: after, at: peek, file: file, help: "for example: \(example)")
+            throw Catalog.expected(what, after: after, found: peek.found, range: peek.range, file: file, help: "for example: \(example)")
         }
         return rest
     }
 
     package func expectEnd(_ statement: String) throws(Diagnostic) {
-        if !atEnd { throw Catalog.unexpected(peek, file: file, statement: statement) }
+        if !atEnd { throw Catalog.unexpected(peek.text, range: peek.range, file: file, statement: statement) }
     }
 
     // MARK: productions
@@ -91,7 +91,7 @@ public struct Parser {
     package mutating func parseStatement() throws(Diagnostic) -> Statement {
         let first = peek
         guard first.kind == .word, let kw = Keyword(rawValue: first.text.lowercased()), kw.isCommand else {
-            throw Catalog.unknownCommand(first, file: file, candidates: Keyword.commands.map(\.rawValue))
+            throw Catalog.unknownCommand(first.text, range: first.range, file: file, candidates: Keyword.commands.map(\.rawValue))
         }
         _ = advance()
         keyword = kw
@@ -145,7 +145,7 @@ public struct Parser {
         case .import: kind = try parseImportStmt()
         case .export: kind = try parseExportStmt()
         case .all:
-            throw Catalog.unknownCommand(first, file: file, candidates: Keyword.commands.map(\.rawValue))
+            throw Catalog.unknownCommand(first.text, range: first.range, file: file, candidates: Keyword.commands.map(\.rawValue))
         }
         return Statement(kind: kind, keyword: kw, range: source.range, keywordRange: first.range, source: source)
     }
@@ -180,12 +180,12 @@ public struct Parser {
     package mutating func parseFieldAssign() throws(Diagnostic) -> StatementKind {
         let ref = try parseBoundedTarget(after: "set")
         guard peek.kind == .word else {
-            throw Catalog.expected("a field name", after: "set \(ref.describe)", at: peek, file: file,
+            throw Catalog.expected("a field name", after: "set \(ref.describe)", found: peek.found, range: peek.range, file: file,
                                    help: "fields: \(TaskField.allCases.filter(\.isSettable).map(\.rawValue).joined(separator: ", "))")
         }
         let f = advance()
         guard let value = valueText() else {
-            throw Catalog.expected("a value", after: f.text, at: peek, file: file)
+            throw Catalog.expected("a value", after: f.text, found: peek.found, range: peek.range, file: file)
         }
         return .setField(ref, field: TextArg(text: f.text, range: f.range), value: value)
     }
@@ -218,13 +218,13 @@ public struct Parser {
     package mutating func parseExplainStmt() throws(Diagnostic) -> StatementKind {
         let sub = peek
         if sub.kind == .end {
-            throw Catalog.expected("what to explain", after: "explain", at: sub, file: file, help: "explain date PHRASE, explain plan, or explain FILTER")
+            throw Catalog.expected("what to explain", after: "explain", found: sub.found, range: sub.range, file: file, help: "explain date PHRASE, explain plan, or explain FILTER")
         }
         if sub.isWord("plan") {
             _ = advance()
             if peek.isWord("by") {
                 // The date order has no scores to explain.
-                throw Catalog.expected("a filter or 'limit'", after: "explain plan", at: peek, file: file,
+                throw Catalog.expected("a filter or 'limit'", after: "explain plan", found: peek.found, range: peek.range, file: file,
                                        help: "explain plan explains the Smart order's scores; 'plan by date' prints the date order")
             }
             var r = try parsePlanBody()
@@ -232,7 +232,7 @@ public struct Parser {
             return .plan(r)
         }
         guard sub.isWord("date") else {
-            guard let f = restAsFilter() else { throw Catalog.expected("a filter", after: "explain", at: sub, file: file) }
+            guard let f = restAsFilter() else { throw Catalog.expected("a filter", after: "explain", found: sub.found, range: sub.range, file: file) }
             return .explainFilter(f)
         }
         _ = advance()
@@ -252,7 +252,7 @@ public struct Parser {
             var words: [Token] = []
             while peek.kind != .end, !(stop.map { peek.isWord($0) || peek.isPunct($0) } ?? false) { words.append(advance()) }
             guard let first = words.first, let last = words.last else {
-                throw Catalog.expected("a filter name", after: "filter", at: peek, file: file)
+                throw Catalog.expected("a filter name", after: "filter", found: peek.found, range: peek.range, file: file)
             }
             return TextArg(text: words.map(\.text).joined(separator: " "), range: first.range.union(last.range))
         }
@@ -264,16 +264,16 @@ public struct Parser {
         case "rename":
             _ = advance()
             let old = try name(until: "to")
-            guard peek.isWord("to") else { throw Catalog.expected("'to'", after: "filter rename \(old.text)", at: peek, file: file) }
+            guard peek.isWord("to") else { throw Catalog.expected("'to'", after: "filter rename \(old.text)", found: peek.found, range: peek.range, file: file) }
             _ = advance()
             return .filterRename(old, try name(until: nil))
         case "move":
             _ = advance()
             let n = try name(until: "to")
-            guard peek.isWord("to") else { throw Catalog.expected("'to'", after: "filter move \(n.text)", at: peek, file: file) }
+            guard peek.isWord("to") else { throw Catalog.expected("'to'", after: "filter move \(n.text)", found: peek.found, range: peek.range, file: file) }
             _ = advance()
             guard peek.kind == .number, let k = Int(peek.text), k >= 1 else {
-                throw Catalog.expected("a position from 1", after: "to", at: peek, file: file)
+                throw Catalog.expected("a position from 1", after: "to", found: peek.found, range: peek.range, file: file)
             }
             _ = advance()
             try expectEnd("filter move")
@@ -281,11 +281,11 @@ public struct Parser {
         default:
             let n = try name(until: "=")
             guard peek.isPunct("=") else {
-                throw Catalog.expected("'=' and a filter", after: "filter \(n.text)", at: peek, file: file,
+                throw Catalog.expected("'=' and a filter", after: "filter \(n.text)", found: peek.found, range: peek.range, file: file,
                                        help: "filter NAME = FILTER saves one; filter star|unstar|delete|rename|move changes one")
             }
             _ = advance()
-            guard let f = restAsFilter(commas: "filter") else { throw Catalog.expected("a filter", after: "=", at: peek, file: file) }
+            guard let f = restAsFilter(commas: "filter") else { throw Catalog.expected("a filter", after: "=", found: peek.found, range: peek.range, file: file) }
             return .filterDefine(n, f)
         }
     }
@@ -352,18 +352,17 @@ public struct Parser {
     }
 
     /// `tokens[start..<end]` read as one filter (`tokens[end]` is what follows it). Only `list`
-    /// takes a comma list: elsewhere a comma outside parentheses and patterns is refused,
-    /// before anything else about the filter, naming `statement`.
+    /// takes a comma list: elsewhere the filter ends at a comma outside parentheses (a pattern
+    /// is one token), and that comma is refused, before anything else about the filter, naming
+    /// `statement`.
     package func filter(_ start: Int, _ end: Int, range: SourceRange, commas statement: String?) -> FilterSource {
-        if let statement, let k = ListClauseParser.commas(tokens, start..<end, source: source).first {
-            return FilterSource(parsed: .failure(Catalog.commaListHere(statement, range: tokens[k].range, file: file)), range: range)
+        var p = FilterParser(source: source, tokens: tokens, range: start..<end, stops: statement == nil ? .none : .commas)
+        let parsed: Result<ParsedFilter, Diagnostic>
+        do throws(Diagnostic) { parsed = .success(try p.parseWhole()) } catch { parsed = .failure(error) }
+        if let statement, let comma = p.skipToStop() {
+            return FilterSource(parsed: .failure(Catalog.commaListHere(statement, range: comma.range, file: file)), range: range)
         }
-        var p = FilterParser(source: source, tokens: tokens, range: start..<end)
-        do throws(Diagnostic) {
-            return FilterSource(parsed: .success(try p.parseWhole()), range: range)
-        } catch {
-            return FilterSource(parsed: .failure(error), range: range)
-        }
+        return FilterSource(parsed: parsed, range: range)
     }
 
     /// complete_stmt ::= "complete" task_target ;
@@ -395,7 +394,7 @@ public struct Parser {
         guard !atEnd else { return 1 }
         let t = peek
         guard t.kind == .number, let n = Int(t.text), n >= 1 else {
-            throw Catalog.expected("a count of steps", after: statement, at: t, file: file, help: "for example: \(statement) 2")
+            throw Catalog.expected("a count of steps", after: statement, found: t.found, range: t.range, file: file, help: "for example: \(statement) 2")
         }
         _ = advance()
         try expectEnd(statement)
@@ -409,23 +408,23 @@ public struct Parser {
         let verb = sub.kind == .word ? sub.text.lowercased() : ""
         guard Keyword.project.subcommands.contains(verb) else {
             if sub.kind == .end {
-                throw Catalog.expected("a subcommand", after: "project", at: sub, file: file, help: "project add|rename|archive|unarchive|delete|statuses NAME")
+                throw Catalog.expected("a subcommand", after: "project", found: sub.found, range: sub.range, file: file, help: "project add|rename|archive|unarchive|delete|statuses NAME")
             }
-            throw Catalog.unknownSubcommand(sub, of: "project", file: file, candidates: Keyword.project.subcommands)
+            throw Catalog.unknownSubcommand(sub.text, range: sub.range, of: "project", file: file, candidates: Keyword.project.subcommands)
         }
         _ = advance()
         switch verb {
         case "add":
             guard let name = valueText(), !name.text.isEmpty else {
-                throw Catalog.expected("a project name", after: "project add", at: peek, file: file)
+                throw Catalog.expected("a project name", after: "project add", found: peek.found, range: peek.range, file: file)
             }
             return .projectAdd(name)
         case "rename":
             let old = try projectName(after: "project rename", until: { $0.isWord("to") })
-            guard peek.isWord("to") else { throw Catalog.expected("'to' and the new name", after: "project rename \(old.text)", at: peek, file: file) }
+            guard peek.isWord("to") else { throw Catalog.expected("'to' and the new name", after: "project rename \(old.text)", found: peek.found, range: peek.range, file: file) }
             _ = advance()
             guard let new = valueText(), !new.text.isEmpty else {
-                throw Catalog.expected("the new name", after: "to", at: peek, file: file)
+                throw Catalog.expected("the new name", after: "to", found: peek.found, range: peek.range, file: file)
             }
             return .projectRename(old, to: new)
         case "archive", "unarchive":
@@ -436,7 +435,7 @@ public struct Parser {
             guard !atEnd else { return .projectStatuses(name, nil) }
             let op = advance()
             guard let status = valueText(), !status.text.isEmpty else {
-                throw Catalog.expected("a status", after: "project statuses \(name.text) \(op.text.lowercased())", at: peek, file: file,
+                throw Catalog.expected("a status", after: "project statuses \(name.text) \(op.text.lowercased())", found: peek.found, range: peek.range, file: file,
                                        help: "for example: project statuses \(name.text) add \"In review\"")
             }
             return .projectStatuses(name, op.isWord("add") ? .add(status) : .remove(status))
@@ -446,7 +445,7 @@ public struct Parser {
             var choice: ProjectTasksChoice? = nil
             if peek.isWord("move-to") {
                 _ = advance()
-                guard peek.isWord("inbox") else { throw Catalog.expected("'inbox'", after: "move-to", at: peek, file: file) }
+                guard peek.isWord("inbox") else { throw Catalog.expected("'inbox'", after: "move-to", found: peek.found, range: peek.range, file: file) }
                 _ = advance()
                 choice = .moveToInbox
             } else if peek.isWord("delete-tasks") {
@@ -473,7 +472,7 @@ public struct Parser {
         var words: [Token] = []
         while !atEnd, !stop(peek) { words.append(advance()) }
         guard let first = words.first, let last = words.last else {
-            throw Catalog.expected("a project name", after: after, at: peek, file: file)
+            throw Catalog.expected("a project name", after: after, found: peek.found, range: peek.range, file: file)
         }
         return TextArg(text: source.rawText(first.range.union(last.range)), range: first.range.union(last.range))
     }
@@ -493,14 +492,14 @@ public struct Parser {
         case .number:
             _ = advance()
             guard let id = Int(t.text) else {
-                throw Catalog.expected("a task id", after: command, at: t, file: file)
+                throw Catalog.expected("a task id", after: command, found: t.found, range: t.range, file: file)
             }
             return .id(id, t.range)
         case .string:
             _ = advance()
             return .title(t.text, t.range)
         default:
-            throw Catalog.expected("a task id or a quoted title", after: command, at: t, file: file,
+            throw Catalog.expected("a task id or a quoted title", after: command, found: t.found, range: t.range, file: file,
                                    help: "for example: \(command) 3, or \(command) \"Call mom\"")
         }
     }

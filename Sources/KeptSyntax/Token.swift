@@ -13,6 +13,14 @@ public enum TokenKind: Hashable, Sendable {
     case string
     /// One of `( ) , = < > <= >= ~ & |`.
     case punct
+    /// A `/pattern/flags` after `~` (and spaces): `text` holds it as written, from its `/` to
+    /// where a word would end after the closing `/`; the last `flags` bytes are what follows
+    /// that `/`, flags or not, which the filter parser checks. A `,`, `)`, `|` or space inside
+    /// the pattern is the pattern's.
+    case pattern(flags: Int)
+    /// A `/` after `~` that no `/` closes: the word it starts, as any word is read, which the
+    /// filter parser reports as an unterminated pattern.
+    case unclosedPattern
     /// The end of the statement.
     case end
 }
@@ -36,4 +44,8 @@ public struct Token: Hashable, Sendable {
     }
 
     public func isPunct(_ p: String) -> Bool { kind == .punct && text == p }
+
+    /// What a diagnostic says was found here: the token's text, or nil at the end of the
+    /// statement, where nothing was.
+    public var found: String? { kind == .end ? nil : text }
 }

@@ -110,7 +110,7 @@ final class DiagnosticsTests: XCTestCase {
     /// The catalog's files: the only sources that make a diagnostic or change one's code or
     /// message, and, with `DiagnosticCode.swift`, the only ones that name a code.
     static let catalogFiles: Set<String> = [
-        "KeptSyntax/Diagnostics/Catalog.swift", "KeptSyntax/Diagnostics/Catalog+Rules.swift", "KeptSyntax/Diagnostics/Catalog+Tokens.swift",
+        "KeptSyntax/Diagnostics/Catalog.swift", "KeptSyntax/Diagnostics/Catalog+Rules.swift",
         "KeptInterpreter/Catalog+Layers.swift", "KeptInterpreter/Catalog+Domain.swift",
     ]
 
@@ -136,7 +136,7 @@ final class DiagnosticsTests: XCTestCase {
     }
 
     /// Every diagnostic is made in the catalog (`Catalog.swift`; `Catalog+Rules.swift` for the
-    /// rules' errors; `Catalog+Tokens.swift`, the parser's forwards; `Catalog+Layers.swift` and
+    /// rules' errors; `Catalog+Layers.swift` and
     /// `Catalog+Domain.swift` for the values of the layers the syntax does not see): no other
     /// source builds one, names a code, or edits a diagnostic's code or message, so each code
     /// is one row and each message is written once.
@@ -185,6 +185,57 @@ final class DiagnosticsTests: XCTestCase {
             "7: .E0208", "7: \"E0208\"",
         ])
         XCTAssertEqual(Self.diagnosticMakers(planted, codesAllowed: true).count, 6)
+    }
+
+    /// Where a source takes a token as a parameter, by line: a name, a colon and `Token` or
+    /// `TokenKind`, alone, optional, in an array or `inout`. Only the parser holds tokens.
+    static func tokenParameters(_ source: String) -> [String] {
+        let re = try? NSRegularExpression(pattern: #"\b\w+\s*:\s*(inout\s+)?\[?\s*(KeptSyntax\.)?Token(Kind)?\b"#)
+        var out: [String] = []
+        for (k, raw) in source.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = String(raw) as NSString
+            for m in re?.matches(in: line as String, range: NSRange(location: 0, length: line.length)) ?? [] {
+                out.append("\(k + 1): \(line.substring(with: m.range))")
+            }
+        }
+        return out
+    }
+
+    /// The catalog takes values (text, a range, the file), never a token: no file named
+    /// `Catalog*.swift`, in any layer, has a parameter of type `Token`.
+    func testTheCatalogTakesNoToken() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let sources = root.appendingPathComponent("Sources")
+        let en = FileManager.default.enumerator(atPath: sources.path)
+        var files = 0
+        var found: [String] = []
+        while let rel = en?.nextObject() as? String {
+            let name = (rel as NSString).lastPathComponent
+            guard name.hasPrefix("Catalog"), name.hasSuffix(".swift") else { continue }
+            files += 1
+            let text = try String(contentsOf: sources.appendingPathComponent(rel), encoding: .utf8)
+            found += Self.tokenParameters(text).map { "\(rel):\($0)" }
+        }
+        XCTAssertGreaterThanOrEqual(files, Self.catalogFiles.count, "the catalog's files were found")
+        XCTAssertEqual(found, [], "the catalog takes a token")
+    }
+
+    /// The guard can fail: a token parameter is found in a planted source, in each way it can
+    /// be written, and a word that only holds "Token" is not.
+    func testAPlantedTokenParameterIsFound() {
+        let planted = """
+            package static func unknownCommand(_ t: Token, file: SourceFile) -> Diagnostic {
+            static func expected(_ what: String, at t: Token?, file: SourceFile) -> Diagnostic {
+            static func many(_ ts: [Token], kind: TokenKind, into x: inout Token) {}
+            static func qualified(t:KeptSyntax.Token) {}
+            static func tooManyTokens(file: SourceFile, range: SourceRange) -> Diagnostic {
+            case .statementTokens: return code
+            // The parser reads a Token; the catalog its text.
+            static func tokenish(_ t: TokenRange, n: Tokens) {}
+            """
+        XCTAssertEqual(Self.tokenParameters(planted), [
+            "1: t: Token", "2: t: Token", "3: ts: [Token", "3: kind: TokenKind", "3: x: inout Token", "4: t:KeptSyntax.Token",
+        ])
     }
 
     /// A did-you-mean is a fix-it: the range of the misspelled word and the word to put there.

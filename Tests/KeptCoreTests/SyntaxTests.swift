@@ -32,6 +32,13 @@ final class SyntaxTests: XCTestCase {
             ("lex-07", "(#a|#b),c", ["punct:(", "word:#a", "punct:|", "word:#b", "punct:)", "punct:,", "word:c", "end:"]),
             ("lex-08", "2026-06-15 15:00", ["word:2026-06-15", "word:15:00", "end:"]),
             ("lex-09", "café ünï", ["word:café", "word:ünï", "end:"]),
+            // A pattern after `~` is one token, to where a word would end after its closing `/`.
+            ("lex-10", "title ~ /a, b)/i,c", ["word:title", "punct:~", "pattern1:/a, b)/i", "punct:,", "word:c", "end:"]),
+            ("lex-11", "title ~/a|b/ix|c", ["word:title", "punct:~", "pattern2:/a|b/ix", "punct:|", "word:c", "end:"]),
+            ("lex-12", "~ /a\\/b/ d", ["punct:~", "pattern0:/a\\/b/", "word:d", "end:"]),
+            ("lex-13", "title ~ /a, b", ["word:title", "punct:~", "unclosed:/a", "punct:,", "word:b", "end:"]),
+            ("lex-14", "a /b/ ~\t/c/", ["word:a", "word:/b/", "punct:~", "word:/c/", "end:"]),
+            ("lex-15", "add Fix ~ /\"/ now", ["word:add", "word:Fix", "punct:~", "pattern0:/\"/", "word:now", "end:"]),
         ]
         for (id, input, want) in table {
             let got = tokens(input).map { t -> String in
@@ -41,12 +48,52 @@ final class SyntaxTests: XCTestCase {
                 case .number: k = "number"
                 case .string: k = "string"
                 case .punct: k = "punct"
+                case .pattern(let flags): k = "pattern\(flags)"
+                case .unclosedPattern: k = "unclosed"
                 case .end: k = "end"
                 }
                 return "\(k):\(t.text)"
             }
             XCTAssertEqual(got, want, id)
         }
+    }
+
+    /// Filters and list clauses are read in one pass, a pattern being one token: a `,`, `)` or
+    /// clause word inside it is the pattern's, and a part ends at the first comma or clause
+    /// outside parentheses.
+    func testPatternsAreOneTokenForTheParser() throws {
+        guard case .list(.success(let c))? = parse("list title ~ /a order by, (b)/i, (x, y) limit 3 order by title").0?.kind else {
+            return XCTFail("list with a pattern")
+        }
+        XCTAssertEqual(c.parts.map(\.text), ["title ~ /a order by, (b)/i", "(x, y)"])
+        guard case .success(let f)? = c.parts.first?.filter?.parsed, case .term(let t) = f.syntax, case .regex(_, _, let at) = t.kind else {
+            return XCTFail("the first part is a pattern")
+        }
+        XCTAssertEqual(at, SourceRange(start: 13, end: 30), "the pattern's literal, without its flags")
+        if case .failure(let d)? = c.parts.last?.filter?.parsed { XCTAssertEqual(d.message, "unexpected ',' in a filter") } else { XCTFail("(x, y)") }
+        XCTAssertEqual(c.limit, 3)
+        XCTAssertEqual(c.order.map { $0.key }, [.title])
+        // A bounded target's parenthesis is found past one inside a pattern.
+        guard case .setField(.filter(let bf), _, let v)? = parse("set where (title ~ /a[)]b/) priority high").0?.kind else {
+            return XCTFail("set where (…)")
+        }
+        XCTAssertEqual(v.text, "high")
+        if case .failure(let d) = bf.parsed { XCTFail(d.message) }
+        // An unclosed pattern leaves the comma list as it was: the error is its part's.
+        guard case .list(.success(let u))? = parse("list title ~ /a, overdue").0?.kind else { return XCTFail("unclosed") }
+        XCTAssertEqual(u.parts.map(\.text), ["title ~ /a", "overdue"])
+        if case .failure(let d)? = u.parts.first?.filter?.parsed {
+            XCTAssertEqual(d.code, .E0001)
+            XCTAssertEqual(d.range, SourceRange(start: 13, end: 14))
+        } else {
+            XCTFail("an unclosed pattern is an error")
+        }
+        // Elsewhere a comma outside parentheses is refused before any other error of the filter.
+        guard case .count(let cf?)? = parse("count title ~ /a/q, b").0?.kind, case .failure(let e) = cf.parsed else {
+            return XCTFail("count with a comma")
+        }
+        XCTAssertEqual(e.code, .E0233)
+        XCTAssertEqual(e.range, SourceRange(start: 18, end: 19))
     }
 
     /// Ranges are UTF-8 byte offsets into the file.

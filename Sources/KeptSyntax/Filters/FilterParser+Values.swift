@@ -66,7 +66,7 @@ extension FilterParser {
 
     /// The date value at the start of `words` and how many words it took.
     package func dateValue(_ words: [String], range: SourceRange, label: String, help: String?) throws(Diagnostic) -> (DateValueSyntax, Int) {
-        guard let w0 = words.first else { throw Catalog.expected("a date", after: last.text, at: peek, file: file) }
+        guard let w0 = words.first else { throw Catalog.expected("a date", after: last.text, found: peek.found, range: peek.range, file: file) }
         if NumberWords.hasTooLargeNumber(w0) { throw Catalog.numberTooLarge(w0, range: range, file: file) }
         if let r = FilterParser.relativeAgo(w0) { return (r, 1) }
         if words.count >= 3, words[2].lowercased() == "ago" {
@@ -119,64 +119,45 @@ extension FilterParser {
         }
     }
 
-    /// `/pattern/flags` after `~`, read from the statement's text (it may hold spaces and `|`).
+    /// `/pattern/flags` after `~`: one token, read by the lexer (it may hold spaces, `,`, `)`
+    /// and `|`). Its flags are checked here, and what is glued to them, other than `)` or `,`,
+    /// is a flag too, and no flag.
     package mutating func parseRegex(_ field: RegexField, after op: Token) throws(Diagnostic) -> TermKind {
-        let b = source.bytes
-        var i = op.range.end - source.range.start
-        while i < b.count, b[i] == 0x20 { i += 1 }
-        guard i < b.count, b[i] == UInt8(ascii: "/") else {
-            throw Catalog.expected("a /pattern/", after: "~", at: peek, file: file, help: "for example: title ~ /^call/i")
+        let t = peek
+        if t.kind == .unclosedPattern {
+            throw Catalog.unterminatedPattern(SourceRange(start: t.range.start, end: t.range.start + 1), file: file)
         }
-        let start = i
-        i += 1
-        var pattern: [UInt8] = []
-        while i < b.count, b[i] != UInt8(ascii: "/") {
-            if b[i] == UInt8(ascii: "\\"), i + 1 < b.count { pattern.append(b[i]); pattern.append(b[i + 1]); i += 2; continue }
-            pattern.append(b[i])
-            i += 1
+        guard case .pattern(let flagCount) = t.kind else {
+            throw Catalog.expected("a /pattern/", after: "~", found: t.found, range: t.range, file: file, help: "for example: title ~ /^call/i")
         }
-        guard i < b.count else {
-            throw Catalog.unterminatedPattern(SourceRange(start: source.range.start + start, end: source.range.start + start + 1), file: file)
-        }
-        i += 1
-        let literal = SourceRange(start: source.range.start + start, end: source.range.start + i)
+        let next = tokens[min(pos + 1, tokens.count - 1)]
+        advance()
+        let b = Array(t.text.utf8)
+        // The flags are the last `flagCount` bytes; the closing `/` is just before them.
+        let flags = b.count - flagCount
         var caseless = false
         var multiline = false
-        while i < b.count, b[i] != 0x20, b[i] != UInt8(ascii: ")"), b[i] != UInt8(ascii: ",") {
-            switch b[i] {
+        for k in flags..<b.count {
+            switch b[k] {
             case UInt8(ascii: "i"): caseless = true
             case UInt8(ascii: "m"): multiline = true
             default:
-                throw Catalog.unknownPatternFlag(String(decoding: [b[i]], as: UTF8.self),
-                                                 range: SourceRange(start: source.range.start + i, end: source.range.start + i + 1), file: file)
+                throw Catalog.unknownPatternFlag(String(decoding: [b[k]], as: UTF8.self),
+                                                 range: SourceRange(start: t.range.start + k, end: t.range.start + k + 1), file: file)
             }
-            i += 1
         }
-        let stop = source.range.start + i
+        if next.kind != .end, next.range.start == t.range.end, !next.isPunct(")"), !next.isPunct(",") {
+            // Punctuation or a quote: its first byte is the flag.
+            let flag = next.kind == .string ? "\"" : String(next.text.prefix(1))
+            throw Catalog.unknownPatternFlag(flag, range: SourceRange(start: next.range.start, end: next.range.start + 1), file: file)
+        }
         let re: RegexPattern
         do throws(RegexError) {
-            re = try RegexPattern(String(decoding: pattern, as: UTF8.self), caseless: caseless, multiline: multiline)
+            re = try RegexPattern(String(decoding: b[1..<(flags - 1)], as: UTF8.self), caseless: caseless, multiline: multiline)
         } catch {
-            let at = source.range.start + start + 1 + (error.offset ?? 0)
+            let at = t.range.start + 1 + (error.offset ?? 0)
             throw Catalog.badPattern(error.message, range: SourceRange(start: at, end: at + 1), file: file)
         }
-        // Skip the tokens the pattern covered.
-        while !atEnd, peek.range.start < stop { advance() }
-        return .regex(field, re, at: literal)
-    }
-
-    /// Where the `/pattern/flags` after a `~` ends, as a file offset: what a splitter of
-    /// tokens must not look inside (a pattern may hold `,` and `)`).
-    public static func patternEnd(_ source: StatementSource, after op: Token) -> Int? {
-        let b = source.bytes
-        var i = op.range.end - source.range.start
-        while i < b.count, b[i] == 0x20 { i += 1 }
-        guard i < b.count, b[i] == UInt8(ascii: "/") else { return nil }
-        i += 1
-        while i < b.count, b[i] != UInt8(ascii: "/") { i += b[i] == UInt8(ascii: "\\") ? 2 : 1 }
-        guard i < b.count else { return nil }
-        i += 1
-        while i < b.count, b[i] == UInt8(ascii: "i") || b[i] == UInt8(ascii: "m") { i += 1 }
-        return source.range.start + i
+        return .regex(field, re, at: SourceRange(start: t.range.start, end: t.range.start + flags))
     }
 }

@@ -1,18 +1,34 @@
 // The filter language's parser (Grammar/kept.ebnf, the filter productions): a run of a
 // statement's tokens to a FilterSyntax, with no store and no clock, or a diagnostic. Each parse
 // function quotes its production. Names and dates stay as written; FilterBinder binds them. A
-// word that looks like an operator but is not one is searched for, with a warning.
+// word that looks like an operator but is not one is searched for, with a warning. The parser
+// finds where its filter ends as it reads: at a comma or a list clause outside parentheses,
+// when its caller says so (`Stops`), with no look ahead over the tokens first.
 
 import KeptRules
 
 /// Parses filters.
 public struct FilterParser {
+    /// What ends a filter before the end of its range, outside parentheses.
+    public enum Stops: Sendable {
+        /// Nothing: a comma is an error of the filter (a saved filter's text, `parse filter`).
+        case none
+        /// A comma: where a comma list of filters would go on (`count a, b` is refused there).
+        case commas
+        /// A comma or a list clause (`order by`, `group by`, `limit N`): a part of `list`.
+        case listParts
+    }
+
     package let source: StatementSource
     package let tokens: [Token]
     package var pos: Int
-    /// The filter is tokens[start..<end]; tokens[end] is what follows it (the end of the
-    /// statement, a list clause, a comma or the `)` of a `where (…)`).
+    /// The filter is at most tokens[start..<end]; tokens[end] is what follows it (the end of
+    /// the statement, the `limit` of a plan or what follows the `)` of a `where (…)`).
     package let end: Int
+    /// What else ends the filter, outside parentheses.
+    package let stops: Stops
+    /// How many parentheses the tokens read so far leave open; a stop counts only at 0.
+    package var parens = 0
     /// How deep the parse is: parentheses, `not`s, `-`s and the saved filters around it
     /// (Limits.filterDepth), so no filter can recurse to the end of the stack.
     package var depth: Int
@@ -26,12 +42,14 @@ public struct FilterParser {
 
     package var file: SourceFile { source.file }
 
-    /// A parser for `tokens[range]`; `range.upperBound` is the index of the token after the filter.
-    public init(source: StatementSource, tokens: [Token], range: Range<Int>, depth: Int = 0) {
+    /// A parser for `tokens[range]`; `range.upperBound` is the index of the token after the
+    /// filter, unless one of `stops` ends it before.
+    public init(source: StatementSource, tokens: [Token], range: Range<Int>, stops: Stops = .none, depth: Int = 0) {
         self.source = source
         self.tokens = tokens
         self.pos = range.lowerBound
         self.end = min(range.upperBound, tokens.count - 1)
+        self.stops = stops
         self.depth = depth
         self.last = tokens[min(range.lowerBound, tokens.count - 1)]
     }
@@ -53,20 +71,47 @@ public struct FilterParser {
 
     /// The whole range as one filter, with its warnings.
     public mutating func parseWhole() throws(Diagnostic) -> ParsedFilter {
-        guard !atEnd else { throw Catalog.expected("a filter", after: last.text, at: peek, file: file) }
+        guard !atEnd else { throw Catalog.expected("a filter", after: last.text, found: peek.found, range: peek.range, file: file) }
         let e = try parseFilter()
-        guard atEnd else { throw Catalog.unexpectedInFilter(peek, file: file) }
+        guard atEnd else { throw Catalog.unexpectedInFilter(peek.text, range: peek.range, file: file) }
         return ParsedFilter(syntax: e, warnings: warnings, source: source)
     }
 
     // MARK: tokens
 
-    package var atEnd: Bool { pos >= end }
+    /// True when tokens[i] ends the filter, `parens` parentheses being open before it.
+    package func stops(at i: Int, parens: Int) -> Bool {
+        guard i < end else { return true }
+        guard parens == 0 else { return false }
+        switch stops {
+        case .none: return false
+        case .commas: return tokens[i].isPunct(",")
+        case .listParts: return tokens[i].isPunct(",") || ListClauseParser.isClauseStart(tokens, i)
+        }
+    }
 
-    /// The token at `pos`, or the one after the filter at its end.
+    /// How a token changes the count of open parentheses.
+    package static func parenStep(_ t: Token) -> Int { t.isPunct("(") ? 1 : t.isPunct(")") ? -1 : 0 }
+
+    package var atEnd: Bool { stops(at: pos, parens: parens) }
+
+    /// The token at `pos`, or the one after the filter at its end (the parser never reads past it).
     package var peek: Token { token(min(pos, end)) }
 
-    package func at(_ k: Int) -> Token { pos + k >= end ? tokens[end] : token(pos + k) }
+    /// The token `k` ahead, or the one after the filter when the filter ends before it, and
+    /// whether it did.
+    package func ahead(_ k: Int) -> (token: Token, ended: Bool) {
+        var open = parens
+        var i = pos
+        while true {
+            if stops(at: i, parens: open) { return (tokens[min(i, end)], true) }
+            if i == pos + k { return (token(i), false) }
+            open += Self.parenStep(tokens[i])
+            i += 1
+        }
+    }
+
+    package func at(_ k: Int) -> Token { ahead(k).token }
 
     package func token(_ i: Int) -> Token {
         let t = tokens[i]
@@ -77,9 +122,24 @@ public struct FilterParser {
     @discardableResult
     package mutating func advance() -> Token {
         let t = peek
-        if pos < end { pos += 1 }
+        if !atEnd {
+            parens += Self.parenStep(tokens[pos])
+            pos += 1
+        }
         last = t
         return t
+    }
+
+    /// After a filter read, or one that failed at `pos`: goes on to where the filter ends,
+    /// counting parentheses as the parser does, and gives the comma there, if it ends at one.
+    /// A failed part of a list ends there too, and a comma list is refused before any other
+    /// error of its first filter.
+    package mutating func skipToStop() -> Token? {
+        while !atEnd {
+            parens += Self.parenStep(tokens[pos])
+            pos += 1
+        }
+        return pos < end && tokens[pos].isPunct(",") ? tokens[pos] : nil
     }
 
     /// True for what ends a term: `and`, `or`, their signs, parentheses, or the filter's end.
@@ -88,7 +148,10 @@ public struct FilterParser {
             || t.kind == .end
     }
 
-    package func isOperator(at k: Int) -> Bool { pos + k >= end || isOperator(at(k)) }
+    package func isOperator(at k: Int) -> Bool {
+        let a = ahead(k)
+        return a.ended || isOperator(a.token)
+    }
 
     // MARK: structure
 
@@ -104,7 +167,7 @@ public struct FilterParser {
         var xs = [try parseAndFilter()]
         while !atEnd, peek.isWord("or") || peek.isPunct("|") {
             let op = advance()
-            guard !atEnd, !peek.isPunct(")") else { throw Catalog.expected("a filter", after: op.text, at: peek, file: file) }
+            guard !atEnd, !peek.isPunct(")") else { throw Catalog.expected("a filter", after: op.text, found: peek.found, range: peek.range, file: file) }
             xs.append(try parseAndFilter())
         }
         return xs.count == 1 ? xs[0] : .or(xs)
@@ -117,7 +180,7 @@ public struct FilterParser {
             if peek.isWord("and") || peek.isPunct("&") {
                 let op = advance()
                 guard !isOperator(at: 0) || (!atEnd && peek.isPunct("(")) else {
-                    throw Catalog.expected("a filter", after: op.text, at: peek, file: file)
+                    throw Catalog.expected("a filter", after: op.text, found: peek.found, range: peek.range, file: file)
                 }
                 xs.append(try parseUnaryFilter())
                 continue
@@ -147,7 +210,7 @@ public struct FilterParser {
             defer { depth -= 1 }
             advance()
             guard !isOperator(at: 0) || (!atEnd && peek.isPunct("(")) else {
-                throw Catalog.expected("a filter", after: t.text, at: peek, file: file)
+                throw Catalog.expected("a filter", after: t.text, found: peek.found, range: peek.range, file: file)
             }
             return .not(try parseUnaryFilter(), t.range)
         }
@@ -155,7 +218,7 @@ public struct FilterParser {
             try enter(t)
             defer { depth -= 1 }
             advance()
-            guard !atEnd, !peek.isPunct(")") else { throw Catalog.expected("a filter", after: "(", at: peek, file: file) }
+            guard !atEnd, !peek.isPunct(")") else { throw Catalog.expected("a filter", after: "(", found: peek.found, range: peek.range, file: file) }
             let e = try parseOrFilter()
             guard !atEnd, peek.isPunct(")") else {
                 let (l, c) = file.lineColumn(of: t.range.start)
@@ -207,7 +270,7 @@ public struct FilterParser {
             advance()
             return term(.words(SearchText.words(t.text), quoted: true), from: r)
         }
-        guard !atEnd, t.kind == .word || t.kind == .number else { throw Catalog.notAFilterTerm(t, file: file) }
+        guard !atEnd, t.kind == .word || t.kind == .number else { throw Catalog.notAFilterTerm(t.text, range: t.range, file: file) }
         let w = t.text
         let lower = w.lowercased()
         if w.hasPrefix("#"), w.count > 1 { advance(); return term(.tag(String(w.dropFirst())), from: r) }
@@ -243,7 +306,7 @@ public struct FilterParser {
         case "search":
             advance()
             guard !atEnd, peek.kind == .string || peek.kind == .word else {
-                throw Catalog.expected("words to search for", after: "search", at: peek, file: file)
+                throw Catalog.expected("words to search for", after: "search", found: peek.found, range: peek.range, file: file)
             }
             return term(.words(SearchText.words(advance().text), quoted: true), from: r)
         case "no", "has", "is":
@@ -342,8 +405,8 @@ public struct FilterParser {
             }
             return term(.parent(id), from: r)
         default:
-            let tok = Token(kind: .word, text: field, range: SourceRange(start: r.start, end: r.start + field.utf8.count))
-            throw Catalog.unknownField(tok, file: file, candidates: Self.colonFields, label: "not a field a filter reads with ':'")
+            throw Catalog.unknownField(field, range: SourceRange(start: r.start, end: r.start + field.utf8.count), file: file,
+                                       candidates: Self.colonFields, label: "not a field a filter reads with ':'")
         }
     }
 
@@ -354,7 +417,7 @@ public struct FilterParser {
         let op = advance()
         let field = f.text.lowercased()
         guard Self.comparedFields.contains(field) else {
-            throw Catalog.unknownField(f, file: file, candidates: Self.comparedFields)
+            throw Catalog.unknownField(f.text, range: f.range, file: file, candidates: Self.comparedFields)
         }
         if op.text == "~" {
             guard let rf = RegexField(rawValue: field) else { throw Catalog.regexOnNonText(field, range: f.range, file: file) }
@@ -367,7 +430,7 @@ public struct FilterParser {
             cmp = c
         }
         let v = peek
-        guard !atEnd, v.kind == .word || v.kind == .number else { throw Catalog.expected("a value", after: op.text, at: v, file: file) }
+        guard !atEnd, v.kind == .word || v.kind == .number else { throw Catalog.expected("a value", after: op.text, found: v.found, range: v.range, file: file) }
         switch field {
         case "priority":
             advance()

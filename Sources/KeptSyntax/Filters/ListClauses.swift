@@ -1,7 +1,8 @@
 // What `list` takes besides a filter: a view (`list today`), `order by`, `limit` and
 // `group by due` (docs/FILTERS.md, R-VIEW-1, R-VIEW-4). Read from the statement's tokens with
-// the statement; each filter is what stands before a comma or the first clause, read to its
-// syntax as it is met. Each parse function quotes its production.
+// the statement, in one pass: each filter is read to its syntax up to the comma or the clause
+// that ends it, outside parentheses, and the next part or the clauses go on from there. Each
+// parse function quotes its production.
 
 import KeptRules
 
@@ -64,51 +65,22 @@ public struct ListClauseParser {
         return b.allSatisfy { ($0.isASCII && $0.isNumber) || $0 == "." }
     }
 
-    /// The indices of the commas of `tokens[range]` outside parentheses and patterns: where a
-    /// comma list of filters splits.
-    public static func commas(_ tokens: [Token], _ range: Range<Int>, source: StatementSource) -> [Int] {
-        var out: [Int] = []
-        var depth = 0
-        var k = range.lowerBound
-        while k < range.upperBound {
-            let t = tokens[k]
-            if t.isPunct("~"), let stop = FilterParser.patternEnd(source, after: t) {
-                k += 1
-                while k < range.upperBound, tokens[k].range.start < stop { k += 1 }
-                continue
-            }
-            if t.isPunct("(") { depth += 1 }
-            if t.isPunct(")") { depth -= 1 }
-            if depth == 0, t.isPunct(",") { out.append(k) }
-            k += 1
-        }
-        return out
-    }
-
     /// list_body ::= [ list_part { "," list_part } ] { list_clause } ;
     public mutating func parseListBody() throws(Diagnostic) -> ListClauses {
         let start = pos
-        var stop = start
-        var depth = 0
-        while stop < end {
-            if tokens[stop].isPunct("(") { depth += 1 }
-            if tokens[stop].isPunct(")") { depth -= 1 }
-            if depth == 0, ListClauseParser.isClauseStart(tokens, stop) { break }
-            stop += 1
-        }
         var c = ListClauses()
-        if stop > start {
-            var from = start
-            for k in ListClauseParser.commas(tokens, start..<stop, source: source) + [stop] {
-                guard k > from else {
-                    let r = k < tokens.count ? tokens[k].range : SourceRange.at(source.range.end)
-                    throw Catalog.emptyCommaFilter(range: from > start ? tokens[from - 1].range.union(r) : r, file: file)
+        if pos < end, !ListClauseParser.isClauseStart(tokens, pos) {
+            while true {
+                // A part ends at a comma, a clause or the end: none may stand where one starts.
+                if pos >= end || tokens[pos].isPunct(",") || ListClauseParser.isClauseStart(tokens, pos) {
+                    let r = tokens[pos].range
+                    throw Catalog.emptyCommaFilter(range: pos > start ? tokens[pos - 1].range.union(r) : r, file: file)
                 }
-                c.parts.append(parseListPart(from, k))
-                from = k + 1
+                c.parts.append(parseListPart())
+                guard pos < end, tokens[pos].isPunct(",") else { break }
+                pos += 1
             }
         }
-        pos = stop
         while pos < end {
             try parseListClause(&c)
         }
@@ -116,24 +88,40 @@ public struct ListClauseParser {
     }
 
     /// list_part ::= list_view | filter ;
-    package func parseListPart(_ from: Int, _ to: Int) -> ListPart {
-        let range = tokens[from].range.union(tokens[to - 1].range)
-        let view = parseListView(from, to)
+    package mutating func parseListPart() -> ListPart {
+        let from = pos
+        let view = parseListView()
         var filter: FilterSource? = nil
         if view == nil {
-            // A part's error is its section's: the sections before it still print their errors first.
-            var p = FilterParser(source: source, tokens: tokens, range: from..<to)
-            do throws(Diagnostic) { filter = FilterSource(parsed: .success(try p.parseWhole()), range: range) } catch {
-                filter = FilterSource(parsed: .failure(error), range: range)
-            }
+            // A part's error is its section's: the sections before it still print their errors
+            // first, and the next part starts where this one ends.
+            var p = FilterParser(source: source, tokens: tokens, range: from..<end, stops: .listParts)
+            let parsed: Result<ParsedFilter, Diagnostic>
+            do throws(Diagnostic) { parsed = .success(try p.parseWhole()) } catch { parsed = .failure(error) }
+            _ = p.skipToStop()
+            pos = p.pos
+            filter = FilterSource(parsed: parsed, range: tokens[from].range.union(tokens[pos - 1].range))
         }
+        let range = tokens[from].range.union(tokens[pos - 1].range)
         return ListPart(view: view, filter: filter, text: source.rawText(range))
     }
 
     /// list_view ::= "today" | "tomorrow" | "next" "7" "days" | "all" | "archived" | "done" "today" ;
-    package func parseListView(_ start: Int, _ end: Int) -> ListView? {
-        let words = tokens[start..<end].map { $0.text.lowercased() }.joined(separator: " ")
-        return ListView(rawValue: words)
+    /// A view is a whole part: its words, up to the comma, clause or end after them. On a view,
+    /// `pos` moves to that end; otherwise it stays.
+    package mutating func parseListView() -> ListView? {
+        var k = pos
+        var words: [String] = []
+        // No view is longer than three words; a parenthesis is in none.
+        while k < end, words.count < 3, !tokens[k].isPunct(","), !tokens[k].isPunct("("), !tokens[k].isPunct(")"),
+              k == pos || !ListClauseParser.isClauseStart(tokens, k) {
+            words.append(tokens[k].text.lowercased())
+            k += 1
+        }
+        guard k >= end || tokens[k].isPunct(",") || ListClauseParser.isClauseStart(tokens, k),
+              let view = ListView(rawValue: words.joined(separator: " ")) else { return nil }
+        pos = k
+        return view
     }
 
     /// list_clause ::= "order" "by" order_key { "," order_key } | "limit" NUMBER | "group" "by" "due" ;
@@ -141,7 +129,7 @@ public struct ListClauseParser {
         let t = peek
         if t.isWord("limit") {
             pos += 1
-            guard peek.kind == .number, let n = Int(peek.text) else { throw Catalog.badListLimit(peek, file: file) }
+            guard peek.kind == .number, let n = Int(peek.text) else { throw Catalog.badListLimit(found: peek.found, range: peek.range, file: file) }
             c.limit = n
             pos += 1
             return
@@ -149,7 +137,7 @@ public struct ListClauseParser {
         if t.isWord("group") {
             pos += 2
             guard peek.isWord("due") else {
-                throw Catalog.groupByDueOnly(peek, file: file)
+                throw Catalog.groupByDueOnly(range: peek.range, file: file)
             }
             c.groupByDue = true
             pos += 1
@@ -164,14 +152,14 @@ public struct ListClauseParser {
             }
             return
         }
-        throw Catalog.unexpectedAfterClauses(t, file: file)
+        throw Catalog.unexpectedAfterClauses(t.text, range: t.range, file: file)
     }
 
     /// order_key ::= ORDER_FIELD [ "asc" | "desc" ] ;
     package mutating func parseOrderKey(_ c: inout ListClauses) throws(Diagnostic) {
         let t = peek
         guard let k = OrderKey(rawValue: t.text.lowercased()) else {
-            throw Catalog.unknownField(t, file: file, candidates: OrderKey.allCases.map(\.rawValue), label: "not a key to order by")
+            throw Catalog.unknownField(t.text, range: t.range, file: file, candidates: OrderKey.allCases.map(\.rawValue), label: "not a key to order by")
         }
         pos += 1
         var desc = false
