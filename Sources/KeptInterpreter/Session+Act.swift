@@ -11,6 +11,7 @@ import KeptSyntax
 package enum Request {
     case action(ActionRequest)
     case repeatDate(RepeatDateRequest)
+    case reminder(ReminderRequest)
     /// Undo or redo this many steps.
     case undo(Int)
     case redo(Int)
@@ -20,6 +21,7 @@ package enum Request {
 package enum Acted {
     case action(ActionOutcome)
     case repeatDate(Outcome<RepeatDateChange>)
+    case reminder(ReminderOutcome)
     case undone([UndoneStep])
     case redone([UndoneStep])
 }
@@ -55,6 +57,7 @@ extension Session {
         switch r {
         case .action(let a): return .action(try act(a))
         case .repeatDate(let d): return .repeatDate(try act(d))
+        case .reminder(let r): return .reminder(try act(r))
         case .undo(let n): return .undone(try engine.undo(n))
         case .redo(let n): return .redone(try engine.redo(n))
         }
@@ -86,6 +89,15 @@ extension Session {
         case .unskip(let sel, let d): return try engine.unskip(sel, d)
         case .rdate(let sel, let d): return try engine.addDate(sel, d)
         case .unrdate(let sel, let d): return try engine.removeAddedDate(sel, d)
+        }
+    }
+
+    /// One engine call for a reminder statement.
+    package func act(_ r: ReminderRequest) throws(DomainError) -> ReminderOutcome {
+        switch r {
+        case .remind(let sel, let time): return .reminded(try engine.remind(sel, at: time))
+        case .unremind(let sel, let number): return .unreminded(try engine.unremind(sel, number: number))
+        case .list: return .listed(engine.reminderEntries())
         }
     }
 

@@ -65,6 +65,7 @@ extension Session {
         case .repeatDate(let o):
             guard case .repeatDates(let e) = s.kind else { return CommandOutput() }
             return render(o, e, s)
+        case .reminder(let o): return render(o, s)
         case .undone(let steps): return renderUndone(steps)
         case .redone(let steps): return renderRedone(steps)
         }
@@ -74,6 +75,7 @@ extension Session {
     package func render(_ e: DomainError, _ s: Statement) -> Diagnostic {
         switch s.kind {
         case .repeatDates(let edit): return render(e, edit, s)
+        case .remind, .unremind, .reminders: return reminderError(e, s)
         case .undo, .redo: return diagnostic(e, s, at: s.keywordRange)
         default: return actionError(e, s)
         }

@@ -159,7 +159,7 @@ public final class Session {
     public func execute(_ s: Statement) -> CommandOutput {
         switch s.kind {
         case .complete, .reopen, .delete, .archive, .unarchive, .tomorrow, .reschedule, .move, .duplicate,
-             .repeatDates, .undo, .redo:
+             .repeatDates, .remind, .unremind, .reminders, .undo, .redo:
             return staged(s)
         case .now(let arg): return runNow(s, arg)
         case .zone(let arg): return runZone(s, arg)
@@ -189,9 +189,6 @@ public final class Session {
         case .comment(let r, let body): return runComment(s, r, body)
         case .link(let t, let notes, let add): return runLink(s, t, notes, add: add)
         case .subtask(let r, let line): return runSubtask(s, r, line)
-        case .remind(let t, let when): return runRemind(s, t, when)
-        case .unremind(let t, let which): return runUnremind(s, t, which)
-        case .reminders: return runReminders(s)
         case .projectAdd(let name): return runProjectAdd(s, name)
         case .projectRename(let a, let b): return runProjectRename(s, a, b)
         case .projectArchive(let n, let a): return runProjectArchive(s, n, archived: a)
