@@ -59,6 +59,16 @@ public enum RepeatDateProblem: Sendable, Equatable {
     case timeDoesNotFit(Due, timed: Bool)
 }
 
+/// Why a task is not in today's plan (`why`).
+public enum NotInPlan: Sendable, Equatable {
+    /// Only open tasks are planned.
+    case notOpen
+    /// The store's columns have no row of it.
+    case noColumns
+    /// No section of the plan holds it.
+    case noSection
+}
+
 /// A rule the engine enforces, broken.
 public enum DomainError: Error, Sendable, Equatable {
     case noTask(Int)
@@ -89,8 +99,8 @@ public enum DomainError: Error, Sendable, Equatable {
     case noSavedFilter(String, known: [String])
     case savedFilterExists(String)
     case unknownSetting(String, known: [String])
-    case badSettingValue(key: String, value: String, expected: String)
-    case notInPlan(Task, why: String)
+    case badSettingValue(key: String, value: String, expected: Settings.ValueKind)
+    case notInPlan(Task, why: NotInPlan)
     case top3Full(picks: [Task], adding: Task)
     case notAPick(Task, picks: [Int])
     case held(Task, until: CivilDate)

@@ -35,12 +35,12 @@ extension Engine {
     /// Where a task stands in today's whole plan. Only open tasks are planned.
     public func why(_ id: Int) throws(DomainError) -> PlanPlace {
         let t = try existing(id)
-        guard t.isOpen else { throw .notInPlan(t, why: "only open tasks are planned") }
+        guard t.isOpen else { throw .notInPlan(t, why: .notOpen) }
         let v = planView(nil, limit: nil)
-        guard let row = SmartPlan.row(of: t.id, in: v.input.index) else { throw .notInPlan(t, why: "not in the store's columns") }
+        guard let row = SmartPlan.row(of: t.id, in: v.input.index) else { throw .notInPlan(t, why: .noColumns) }
         let p = v.plan
         let flat = p.top3 + p.quickWins + p.rest
-        guard let at = flat.firstIndex(where: { $0.id == t.id }) else { throw .notInPlan(t, why: "not in any section") }
+        guard let at = flat.firstIndex(where: { $0.id == t.id }) else { throw .notInPlan(t, why: .noSection) }
         var section = PlanSection.rest
         var position = 0
         var size = 0

@@ -22,7 +22,7 @@ extension Catalog {
             let whose = project.map { "project \($0)" } ?? "a task without a project"
             let list = "statuses: " + allowed.joined(separator: ", ")
             let help: String
-            if let near = Suggestion.nearest(word, in: allowed) { help = "did you mean '\(near)'?; " + list }
+            if let near = didYouMean(Suggestion.nearest(word, in: allowed)) { help = near + "; " + list }
             else if let p = project { help = list + "; 'project statuses \(p) add \(word)' adds it" }
             else { help = list }
             return Diagnostic(code: .E0319, message: "'\(word)' is not a status of \(whose)", file: file, range: range,
@@ -73,14 +73,38 @@ extension Catalog {
         case .savedFilterExists(let name): return savedFilterExists(name, range: range, file: file)
         case .unknownSetting(let key, let known): return unknownSetting(key, range: range, file: file, candidates: known)
         case .badSettingValue(let key, let value, let expected):
-            return badSettingValue(key, value: value, range: range, file: file, expected: expected)
-        case .notInPlan(let t, let why): return notInPlan(t, range: range, file: file, why: why)
+            return badSettingValue(key, value: value, range: range, file: file, expected: settingValues(expected))
+        case .notInPlan(let t, let why): return notInPlan(t, range: range, file: file, why: Catalog.words(why))
         case .top3Full(let picks, let t): return top3Full(picks, adding: t, range: range, file: file)
         case .notAPick(let t, let picks): return notAPick(t, range: range, file: file, picks: picks)
         case .held(let t, let until): return heldTask(t, until: TimeText.shortDate(until), range: range, file: file)
         case .alreadyPicked(let t): return alreadyPicked(t, range: range, file: file)
         case .idsUsedUp: return idsUsedUp(range: range, file: file)
         case .repeatDate(let t, let p): return repeatDate(t, p, range: range, file: file, text: text)
+        }
+    }
+
+    /// What a setting takes, as `set` and `help settings` say it.
+    package static func settingValues(_ kind: Settings.ValueKind) -> String {
+        switch kind {
+        case .time(let like): return "a time like \(like.iso)"
+        case .weekday: return "monday or sunday (any weekday)"
+        case .hourCycle: return "12h or 24h"
+        case .dateOrder: return "mdy or dmy"
+        case .nextWeekday: return "coming or following-week"
+        case .zone: return "an IANA zone like Europe/Berlin"
+        case .duration: return "a duration like 15m"
+        case .rowDetail: return "simple or detailed"
+        case .weight(let minimum): return minimum > -1000 ? "a number from \(UrgencyWeights.text(minimum)) to 1000" : "a number from -1000 to 1000"
+        }
+    }
+
+    /// Why a task is not in the plan, as the label under it says.
+    package static func words(_ why: NotInPlan) -> String {
+        switch why {
+        case .notOpen: return "only open tasks are planned"
+        case .noColumns: return "not in the store's columns"
+        case .noSection: return "not in any section"
         }
     }
 
@@ -97,7 +121,7 @@ extension Catalog {
         Diagnostic(code: .E0305, message: "no \(scope.word) task titled \"\(title)\"", file: file, range: range,
                    label: "no exact match",
                    // Every single quote becomes a double one, an apostrophe of the title too (as it always was).
-                   help: Suggestion.nearest(title, in: candidates).map { "did you mean '\($0)'?".replacingOccurrences(of: "'", with: "\"") })
+                   help: didYouMean(Suggestion.nearest(title, in: candidates)).map { $0.replacingOccurrences(of: "'", with: "\"") })
     }
 
     /// Several tasks have the title: their ids, and the lines of those shown as candidates.

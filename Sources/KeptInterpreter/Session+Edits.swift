@@ -61,7 +61,7 @@ extension Session {
             guard let p = Priority(word: v) else {
                 return .failure(Catalog.badFieldValue("priority", value: v, range: value.range, file: file,
                                                       expected: "none, low, medium, high or critical",
-                                                      help: Suggestion.help(v, in: Priority.words)))
+                                                      help: Catalog.didYouMean(Suggestion.nearest(v, in: Priority.words))))
             }
             return .success(.priority(p))
         case .repeat:

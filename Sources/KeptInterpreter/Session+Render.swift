@@ -58,6 +58,29 @@ extension Session {
         }
     }
 
+    /// The output of what the engine returned for a statement.
+    package func render(_ a: Acted, _ s: Statement) -> CommandOutput {
+        switch a {
+        case .action(let o): return render(o, s)
+        case .repeatDate(let o):
+            guard case .repeatDates(let e) = s.kind else { return CommandOutput() }
+            return render(o, e, s)
+        case .reminder(let o): return render(o, s)
+        case .undone(let steps): return renderUndone(steps)
+        case .redone(let steps): return renderRedone(steps)
+        }
+    }
+
+    /// The diagnostic of the engine's error for a statement, at the words it is about.
+    package func render(_ e: DomainError, _ s: Statement) -> Diagnostic {
+        switch s.kind {
+        case .repeatDates(let edit): return render(e, edit, s)
+        case .remind, .unremind, .reminders: return reminderError(e, s)
+        case .undo, .redo: return diagnostic(e, s, at: s.keywordRange)
+        default: return actionError(e, s)
+        }
+    }
+
     /// The text and JSON of an action's outcome.
     package func render<R>(_ o: Outcome<R>, _ t: ActionText<R>, _ s: Statement, _ target: TaskTarget) -> CommandOutput {
         switch o {

@@ -31,6 +31,18 @@ package enum TitleScope {
 }
 
 extension Session {
+    /// The request of a statement of a family split by stage, or nil for the others.
+    package func resolve(_ s: Statement) -> Result<Request, Diagnostic>? {
+        if let a = resolveAction(s) { return a.map(Request.action) }
+        if let r = resolveReminder(s) { return r.map(Request.reminder) }
+        switch s.kind {
+        case .repeatDates(let e): return resolve(e, s).map(Request.repeatDate)
+        case .undo(let n): return .success(.undo(n))
+        case .redo(let n): return .success(.redo(n))
+        default: return nil
+        }
+    }
+
     /// Finds the task a reference names: an id, or a title matching exactly one open task.
     package func resolve(_ ref: TaskRef, _ s: Statement) -> Result<Task, Diagnostic> {
         resolve(ref, s, scope: .open)

@@ -51,7 +51,7 @@ extension Session {
         guard let z = Zone(identifier: arg.text) else {
             let known = ["UTC", "Europe/Berlin", "Europe/London", "America/New_York", "America/Los_Angeles", "Asia/Tokyo"]
             return .error(Catalog.unknownZone(arg.text, range: arg.range, file: s.source.file,
-                                              help: Suggestion.help(arg.text, in: known)))
+                                              help: Catalog.didYouMean(Suggestion.nearest(arg.text, in: known))))
         }
         // `zone` fixes the zone of this session, as `now` fixes its clock (R-DAY-1); the
         // account's own zone is the setting `set zone NAME`, which is stored and undoable.
@@ -97,9 +97,9 @@ extension Session {
         }
         let word = topic.text.lowercased()
         if word == "settings" {
-            let lines = Settings.specs.map { "  \($0.key): \($0.summary); \($0.values)" }
+            let lines = Settings.specs.map { "  \($0.key): \($0.summary); \(Catalog.settingValues($0.values))" }
             return out(["Settings (set KEY VALUE):"] + lines, json: .object(JSONObject([("settings", .array(Settings.specs.map {
-                .object(JSONObject([("key", .string($0.key)), ("summary", .string($0.summary)), ("values", .string($0.values))]))
+                .object(JSONObject([("key", .string($0.key)), ("summary", .string($0.summary)), ("values", .string(Catalog.settingValues($0.values)))]))
             }))])))
         }
         if word == "errors" {

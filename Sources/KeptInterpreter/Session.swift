@@ -154,9 +154,13 @@ public final class Session {
     /// The diagnostic of a store that could not be committed.
     public static func diagnostic(_ e: StoreError) -> Diagnostic { Catalog.store(e) }
 
-    /// Runs a parsed statement. Each statement kind goes to the module that owns it.
+    /// Runs a parsed statement. The families split by stage run through `staged`
+    /// (Session+Act); each other statement kind goes to the file that owns it.
     public func execute(_ s: Statement) -> CommandOutput {
         switch s.kind {
+        case .complete, .reopen, .delete, .archive, .unarchive, .tomorrow, .reschedule, .move, .duplicate,
+             .repeatDates, .remind, .unremind, .reminders, .undo, .redo:
+            return staged(s)
         case .now(let arg): return runNow(s, arg)
         case .zone(let arg): return runZone(s, arg)
         case .setting(let key, let value): return runSetting(s, key, value)
@@ -180,26 +184,11 @@ public final class Session {
         case .filters: return runFilters()
         case .explainFilter(let f): return runExplainFilter(s, f)
         case .areas: return runAreas()
-        case .complete(let t): return runComplete(s, t)
-        case .reopen(let t): return runReopen(s, t)
-        case .delete(let t): return runDelete(s, t)
-        case .archive(let t): return runArchive(s, t, archive: true)
-        case .unarchive(let t): return runArchive(s, t, archive: false)
-        case .tomorrow(let t): return runTomorrow(s, t)
-        case .reschedule(let t, let when): return runReschedule(s, t, when)
-        case .move(let t, let g): return runMove(s, t, g)
         case .tag(let t, let tags, let add): return runTag(s, t, tags, add: add)
-        case .duplicate(let t): return runDuplicate(s, t)
         case .step(let r, let e): return runStep(s, r, e)
         case .comment(let r, let body): return runComment(s, r, body)
         case .link(let t, let notes, let add): return runLink(s, t, notes, add: add)
         case .subtask(let r, let line): return runSubtask(s, r, line)
-        case .remind(let t, let when): return runRemind(s, t, when)
-        case .unremind(let t, let which): return runUnremind(s, t, which)
-        case .reminders: return runReminders(s)
-        case .repeatDates(let e): return runRepeatDates(s, e)
-        case .undo(let n): return runUndo(s, n)
-        case .redo(let n): return runRedo(s, n)
         case .projectAdd(let name): return runProjectAdd(s, name)
         case .projectRename(let a, let b): return runProjectRename(s, a, b)
         case .projectArchive(let n, let a): return runProjectArchive(s, n, archived: a)

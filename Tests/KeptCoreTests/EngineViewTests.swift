@@ -141,7 +141,7 @@ final class EngineViewTests: XCTestCase {
         let week = try XCTUnwrap(t["week"])
         _ = try e.complete(.task(week.id))
         let done = try XCTUnwrap(e.task(week.id))
-        XCTAssertThrowsError(try e.why(week.id)) { XCTAssertEqual($0 as? DomainError, .notInPlan(done, why: "only open tasks are planned")) }
+        XCTAssertThrowsError(try e.why(week.id)) { XCTAssertEqual($0 as? DomainError, .notInPlan(done, why: .notOpen)) }
         XCTAssertThrowsError(try e.why(99)) { XCTAssertEqual($0 as? DomainError, .noTask(99)) }
     }
 }

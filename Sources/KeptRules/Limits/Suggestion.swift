@@ -1,5 +1,6 @@
 // Did-you-mean: the nearest candidate by edit distance (Damerau: a swap of two letters counts
-// as one edit, the usual typo), offered only when it is close enough to be a likely fix.
+// as one edit, the usual typo), offered only when it is close enough to be a likely fix. Only
+// the candidate: the catalog words the help and its fix-it (Catalog.didYouMean).
 
 /// Finds near names for misspelled words.
 public enum Suggestion {
@@ -42,10 +43,5 @@ public enum Suggestion {
         }
         if let best, best.0.lowercased() != word.lowercased() { return best.0 }
         return nil
-    }
-
-    /// A help line, `did you mean 'x'?`, or nil.
-    public static func help(_ word: String, in candidates: some Sequence<String>) -> String? {
-        nearest(word, in: candidates).map { "did you mean '\($0)'?" }
     }
 }

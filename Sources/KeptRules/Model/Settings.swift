@@ -39,10 +39,25 @@ public struct Settings: Sendable, Equatable {
 
     public init() {}
 
+    /// The kind of value a setting takes; the catalog words it (`a time like 04:00`).
+    public enum ValueKind: Sendable, Equatable {
+        /// A time of day; `like` is the example given.
+        case time(like: WallTime)
+        case weekday
+        case hourCycle
+        case dateOrder
+        case nextWeekday
+        case zone
+        case duration
+        case rowDetail
+        /// An urgency weight, from `minimum` to 1000.
+        case weight(minimum: Double)
+    }
+
     /// One setting: its key, what it takes, and how to read and write it.
     public struct Spec: Sendable {
         public let key: String
-        public let values: String
+        public let values: ValueKind
         public let summary: String
         package let get: @Sendable (Settings) -> String
         /// Returns nil when the value is not allowed.
@@ -52,46 +67,46 @@ public struct Settings: Sendable, Equatable {
     }
 
     public static let specs: [Spec] = [
-        Spec(key: "day-start", values: "a time like 04:00", summary: "when a new day begins (R-DAY-2)",
+        Spec(key: "day-start", values: .time(like: WallTime(unchecked: 4 * 60)), summary: "when a new day begins (R-DAY-2)",
              get: { $0.day.dayStart.iso },
              set: { s, v in guard let t = parseTime(v) else { return false }; s.day.dayStart = t; return true }),
-        Spec(key: "week-start", values: "monday or sunday (any weekday)", summary: "the first day of a week (R-DAY-5)",
+        Spec(key: "week-start", values: .weekday, summary: "the first day of a week (R-DAY-5)",
              get: { $0.day.weekStart.name.lowercased() },
              set: { s, v in guard let w = Weekday.allCases.first(where: { $0.name.lowercased() == v.lowercased() || $0.shortName.lowercased() == v.lowercased() }) else { return false }; s.day.weekStart = w; return true }),
-        Spec(key: "clock", values: "12h or 24h", summary: "how hours are shown (R-DAY-4)",
+        Spec(key: "clock", values: .hourCycle, summary: "how hours are shown (R-DAY-4)",
              get: { $0.day.hourCycle.rawValue },
              set: { s, v in guard let c = HourCycle(rawValue: v.lowercased()) else { return false }; s.day.hourCycle = c; return true }),
-        Spec(key: "date-order", values: "mdy or dmy", summary: "how a slash date like 5/6 reads",
+        Spec(key: "date-order", values: .dateOrder, summary: "how a slash date like 5/6 reads",
              get: { $0.dateOrder.rawValue },
              set: { s, v in guard let o = DateOrder(rawValue: v.lowercased()) else { return false }; s.dateOrder = o; return true }),
-        Spec(key: "next-weekday", values: "coming or following-week", summary: "what 'next fri' means",
+        Spec(key: "next-weekday", values: .nextWeekday, summary: "what 'next fri' means",
              get: { $0.nextWeekday.rawValue },
              set: { s, v in guard let o = NextWeekday(rawValue: v.lowercased()) else { return false }; s.nextWeekday = o; return true }),
-        Spec(key: "morning", values: "a time like 09:00", summary: "the time 'morning' stands for",
+        Spec(key: "morning", values: .time(like: WallTime(unchecked: 9 * 60)), summary: "the time 'morning' stands for",
              get: { $0.morning.iso },
              set: { s, v in guard let t = parseTime(v) else { return false }; s.morning = t; return true }),
-        Spec(key: "afternoon", values: "a time like 15:00", summary: "the time 'afternoon' stands for",
+        Spec(key: "afternoon", values: .time(like: WallTime(unchecked: 15 * 60)), summary: "the time 'afternoon' stands for",
              get: { $0.afternoon.iso },
              set: { s, v in guard let t = parseTime(v) else { return false }; s.afternoon = t; return true }),
-        Spec(key: "evening", values: "a time like 18:00", summary: "the time 'evening' stands for",
+        Spec(key: "evening", values: .time(like: WallTime(unchecked: 18 * 60)), summary: "the time 'evening' stands for",
              get: { $0.evening.iso },
              set: { s, v in guard let t = parseTime(v) else { return false }; s.evening = t; return true }),
-        Spec(key: "tonight", values: "a time like 20:00", summary: "the time 'tonight' stands for",
+        Spec(key: "tonight", values: .time(like: WallTime(unchecked: 20 * 60)), summary: "the time 'tonight' stands for",
              get: { $0.tonight.iso },
              set: { s, v in guard let t = parseTime(v) else { return false }; s.tonight = t; return true }),
-        Spec(key: "zone", values: "an IANA zone like Europe/Berlin", summary: "the account time zone (R-DAY-1)",
+        Spec(key: "zone", values: .zone, summary: "the account time zone (R-DAY-1)",
              get: { $0.zone ?? "" },
              set: { s, v in guard Zone(identifier: v) != nil else { return false }; s.zone = v; return true }),
-        Spec(key: "quick-wins", values: "a duration like 15m", summary: "Quick wins: a user-set estimate at or under this (R-PLAN-3)",
+        Spec(key: "quick-wins", values: .duration, summary: "Quick wins: a user-set estimate at or under this (R-PLAN-3)",
              get: { "\($0.quickWinMinutes)m" },
              set: { s, v in guard v.count <= 8, let m = NumberWords.minutes(v), m >= 0, m <= 100_000 else { return false }; s.quickWinMinutes = m; return true },
              storedWhenDefault: false),
-        Spec(key: "row-detail", values: "simple or detailed", summary: "detailed rows show High, Critical and the urgency score (R-PLAN-4)",
+        Spec(key: "row-detail", values: .rowDetail, summary: "detailed rows show High, Critical and the urgency score (R-PLAN-4)",
              get: { $0.rowDetail.rawValue },
              set: { s, v in guard let d = RowDetail(rawValue: v.lowercased()) else { return false }; s.rowDetail = d; return true },
              storedWhenDefault: false),
     ] + UrgencyWeights.keys.map { k in
-        Spec(key: k.key, values: k.minimum > -1000 ? "a number from \(UrgencyWeights.text(k.minimum)) to 1000" : "a number from -1000 to 1000",
+        Spec(key: k.key, values: .weight(minimum: k.minimum),
              summary: k.summary,
              get: { UrgencyWeights.text($0.urgency[keyPath: k.path]) },
              set: { s, v in guard let x = UrgencyWeights.parse(v, minimum: k.minimum) else { return false }; s.urgency[keyPath: k.path] = x; return true },

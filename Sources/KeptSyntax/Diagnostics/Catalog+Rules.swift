@@ -74,7 +74,7 @@ extension Catalog {
         let example = "for example: today, fri 3pm, may 17, in 2 weeks"
         switch e.reason {
         case .missing: return example
-        case .notADate(let w): return Suggestion.help(w.lowercased(), in: DateVocabulary.spelled) ?? example
+        case .notADate(let w): return didYouMean(Suggestion.nearest(w.lowercased(), in: DateVocabulary.spelled)) ?? example
         case .numberTooLarge: return "numbers go from 0 to \(Limits.grouped(Limits.largestNumber))"
         case .yearPastCalendar, .outOfCalendar: return "dates go from 0001-01-01 to 9999-12-31"
         case .ambiguousHour(let h): return "write at \(h)am or at \(h)pm"

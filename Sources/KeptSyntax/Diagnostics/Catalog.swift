@@ -98,13 +98,17 @@ public enum Catalog {
         }
     }
 
+    /// The help of a near name, `did you mean 'SIGNnear'?`, said without a fix-it; nil without one.
+    package static func didYouMean(_ near: String?, sign: String = "") -> String? {
+        near.map { "did you mean '\(sign)\($0)'?" }
+    }
+
     /// The nearest candidate to `word`, as `did you mean 'SIGNword'?` and as a fix-it replacing
     /// the word where `range` holds it (alone, after its sign, or inside quotes). A candidate
     /// that would need quotes where the word has none is only said, not offered as a fix.
     package static func didYouMean(_ word: String, in candidates: [String], at range: SourceRange?, file: SourceFile?,
                                    sign: String = "") -> DidYouMean {
-        guard let near = Suggestion.nearest(word, in: candidates) else { return DidYouMean() }
-        let title = "did you mean '\(sign)\(near)'?"
+        guard let near = Suggestion.nearest(word, in: candidates), let title = didYouMean(near, sign: sign) else { return DidYouMean() }
         guard let range, let file else { return DidYouMean(help: title) }
         let text = file.text(range)
         let n = word.utf8.count

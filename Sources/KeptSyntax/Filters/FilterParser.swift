@@ -389,13 +389,13 @@ public struct FilterParser {
         case "repeat":
             guard let f = RepeatRule.Frequency(rawValue: value.lowercased()) else {
                 throw Catalog.badFieldValue("repeat", value: value, range: r, file: file, expected: "daily, weekly, monthly, yearly, hourly or minutely",
-                                            help: Suggestion.help(value, in: RepeatRule.Frequency.allCases.map(\.rawValue)))
+                                            help: Catalog.didYouMean(Suggestion.nearest(value, in: RepeatRule.Frequency.allCases.map(\.rawValue))))
             }
             return term(.repeatFrequency(f), from: r)
         case "priority":
             guard let p = Priority(word: value) else {
                 throw Catalog.badFieldValue("priority", value: value, range: r, file: file, expected: "low, medium, high or critical",
-                                            help: Suggestion.help(value, in: Priority.words))
+                                            help: Catalog.didYouMean(Suggestion.nearest(value, in: Priority.words)))
             }
             return term(.priority(.equal, p), from: r)
         case "parent":
@@ -436,7 +436,7 @@ public struct FilterParser {
             advance()
             guard let p = Priority(word: v.text) else {
                 throw Catalog.badFieldValue("priority", value: v.text, range: v.range, file: file, expected: "low, medium, high or critical",
-                                            help: Suggestion.help(v.text, in: Priority.words))
+                                            help: Catalog.didYouMean(Suggestion.nearest(v.text, in: Priority.words)))
             }
             return term(.priority(cmp, p), from: f.range)
         case "estimate":

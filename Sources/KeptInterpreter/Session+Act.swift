@@ -1,0 +1,131 @@
+// The act stage (docs/ARCHITECTURE.md): a resolved request to one call of the engine, and the
+// typed outcome it returned. Nothing here reads a statement's words or prints. `staged` runs a
+// statement through the three stages.
+
+import KeptRules
+import KeptDomain
+import KeptInterop
+import KeptSyntax
+
+/// What a statement does, resolved: one case a family of statements.
+package enum Request {
+    case action(ActionRequest)
+    case repeatDate(RepeatDateRequest)
+    case reminder(ReminderRequest)
+    /// Undo or redo this many steps.
+    case undo(Int)
+    case redo(Int)
+}
+
+/// What the engine returned for a request.
+package enum Acted {
+    case action(ActionOutcome)
+    case repeatDate(Outcome<RepeatDateChange>)
+    case reminder(ReminderOutcome)
+    case undone([UndoneStep])
+    case redone([UndoneStep])
+}
+
+/// What a task action did, as the engine returned it.
+package enum ActionOutcome {
+    case completed(Outcome<Engine.Completion>)
+    case reopened(Outcome<Engine.Reopening>)
+    case deleted(Outcome<Engine.Deletion>)
+    /// What a bulk delete would take: the tasks its filter matched and how many subtasks below them.
+    case deletionAsked(FilterSource, hit: [Task], subtasks: Int)
+    case archived(Outcome<Task>)
+    case unarchived(Outcome<Task>)
+    case tomorrow(Outcome<Task>)
+    case rescheduled(Outcome<Task>)
+    case moved(Outcome<Task>, to: DueGroup)
+    case duplicated(Outcome<(original: Task, copy: Task)>)
+}
+
+extension Session {
+    /// Runs a statement in its stages: resolve its parts to a request, act on it with one
+    /// engine call, render the outcome, or the engine's error at the words it is about. A
+    /// statement of a family not split by stage prints nothing here.
+    package func staged(_ s: Statement) -> CommandOutput {
+        guard let resolved = resolve(s) else { return CommandOutput() }
+        return resolved.map { request in
+            do throws(DomainError) { return render(try act(request), s) } catch { return .error(render(error, s)) }
+        }.value
+    }
+
+    /// One engine call for a request.
+    package func act(_ r: Request) throws(DomainError) -> Acted {
+        switch r {
+        case .action(let a): return .action(try act(a))
+        case .repeatDate(let d): return .repeatDate(try act(d))
+        case .reminder(let r): return .reminder(try act(r))
+        case .undo(let n): return .undone(try engine.undo(n))
+        case .redo(let n): return .redone(try engine.redo(n))
+        }
+    }
+
+    /// One engine call for a task action.
+    package func act(_ r: ActionRequest) throws(DomainError) -> ActionOutcome {
+        switch r {
+        case .complete(let sel): return .completed(try engine.complete(sel))
+        case .reopen(let sel): return .reopened(try engine.reopen(sel))
+        case .delete(let sel): return .deleted(try engine.delete(sel))
+        case .confirmDelete(let f, let ids):
+            let (hit, below) = engine.deletion(of: ids)
+            return .deletionAsked(f, hit: hit, subtasks: below)
+        case .archive(let sel): return .archived(try engine.archive(sel))
+        case .unarchive(let sel): return .unarchived(try engine.unarchive(sel))
+        case .tomorrow(let sel): return .tomorrow(try engine.tomorrow(sel))
+        case .reschedule(let sel, let due): return .rescheduled(try engine.reschedule(sel, to: due))
+        case .move(let sel, let group): return .moved(try engine.move(sel, to: group), to: group)
+        case .duplicate(let sel): return .duplicated(try engine.duplicate(sel))
+        }
+    }
+
+    /// One engine call for a change to a repeat's dates.
+    package func act(_ r: RepeatDateRequest) throws(DomainError) -> Outcome<RepeatDateChange> {
+        switch r {
+        case .skipNext(let sel): return try engine.skip(sel, .next)
+        case .skip(let sel, let d): return try engine.skip(sel, .on(d))
+        case .unskip(let sel, let d): return try engine.unskip(sel, d)
+        case .rdate(let sel, let d): return try engine.addDate(sel, d)
+        case .unrdate(let sel, let d): return try engine.removeAddedDate(sel, d)
+        }
+    }
+
+    /// One engine call for a reminder statement.
+    package func act(_ r: ReminderRequest) throws(DomainError) -> ReminderOutcome {
+        switch r {
+        case .remind(let sel, let time): return .reminded(try engine.remind(sel, at: time))
+        case .unremind(let sel, let number): return .unreminded(try engine.unremind(sel, number: number))
+        case .list: return .listed(engine.reminderEntries())
+        }
+    }
+
+    /// Runs an engine action on a statement's target and renders what it did, all in one: the
+    /// families not yet split by stage use it. Errors point at the target unless `range` says
+    /// which words they are about.
+    package func act<R>(_ s: Statement, _ target: TaskTarget, scope: TitleScope = .open, _ text: ActionText<R>,
+                range: (DomainError) -> SourceRange? = { _ in nil }, words: ErrorWords = ErrorWords(),
+                _ call: (Selection) throws(DomainError) -> Outcome<R>) -> CommandOutput {
+        let sel: Selection
+        switch selection(target, s, scope: scope) {
+        case .success(let x): sel = x
+        case .failure(let d): return .error(d)
+        }
+        do {
+            return render(try call(sel), text, s, target)
+        } catch {
+            return .error(diagnostic(error, s, at: range(error) ?? target.range, words: words))
+        }
+    }
+}
+
+extension Result where Success == CommandOutput, Failure == Diagnostic {
+    /// The output, or the diagnostic as an error's output.
+    package var value: CommandOutput {
+        switch self {
+        case .success(let o): return o
+        case .failure(let d): return .error(d)
+        }
+    }
+}
