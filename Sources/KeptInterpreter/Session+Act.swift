@@ -15,6 +15,8 @@ package enum Request {
     /// Undo or redo this many steps.
     case undo(Int)
     case redo(Int)
+    // Edits, Plan, Structure, Tasks, Capture
+    case edit(EditRequest)
 }
 
 /// What the engine returned for a request.
@@ -24,6 +26,8 @@ package enum Acted {
     case reminder(ReminderOutcome)
     case undone([UndoneStep])
     case redone([UndoneStep])
+    // Edits, Plan, Structure, Tasks, Capture
+    case edited(Outcome<Task>)
 }
 
 /// What a task action did, as the engine returned it.
@@ -60,6 +64,8 @@ extension Session {
         case .reminder(let r): return .reminder(try act(r))
         case .undo(let n): return .undone(try engine.undo(n))
         case .redo(let n): return .redone(try engine.redo(n))
+        // Edits, Plan, Structure, Tasks, Capture
+        case .edit(let e): return .edited(try act(e))
         }
     }
 
@@ -98,6 +104,17 @@ extension Session {
         case .remind(let sel, let time): return .reminded(try engine.remind(sel, at: time))
         case .unremind(let sel, let number): return .unreminded(try engine.unremind(sel, number: number))
         case .list: return .listed(engine.reminderEntries())
+        }
+    }
+
+    /// One engine call for an edit of a task's fields or lists.
+    package func act(_ r: EditRequest) throws(DomainError) -> Outcome<Task> {
+        switch r {
+        case .set(let sel, let v): return try engine.set(v, on: sel)
+        case .tag(let sel, let names, let add): return try engine.tag(sel, names, add: add)
+        case .link(let sel, let titles, let add): return try engine.link(sel, titles, add: add)
+        case .step(let id, let change): return try engine.step(id, change)
+        case .comment(let id, let body): return try engine.comment(id, body)
         }
     }
 

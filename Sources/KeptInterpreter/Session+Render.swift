@@ -68,6 +68,8 @@ extension Session {
         case .reminder(let o): return render(o, s)
         case .undone(let steps): return renderUndone(steps)
         case .redone(let steps): return renderRedone(steps)
+        // Edits, Plan, Structure, Tasks, Capture
+        case .edited(let o): return render(edit: o, s)
         }
     }
 
@@ -77,6 +79,8 @@ extension Session {
         case .repeatDates(let edit): return render(e, edit, s)
         case .remind, .unremind, .reminders: return reminderError(e, s)
         case .undo, .redo: return diagnostic(e, s, at: s.keywordRange)
+        // Edits, Plan, Structure, Tasks, Capture
+        case .setField, .tag, .step, .comment, .link: return editError(e, s)
         default: return actionError(e, s)
         }
     }

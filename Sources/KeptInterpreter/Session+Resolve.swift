@@ -39,6 +39,8 @@ extension Session {
         case .repeatDates(let e): return resolve(e, s).map(Request.repeatDate)
         case .undo(let n): return .success(.undo(n))
         case .redo(let n): return .success(.redo(n))
+        // Edits, Plan, Structure, Tasks, Capture
+        case .setField, .tag, .step, .comment, .link: return resolveEdit(s)?.map(Request.edit)
         default: return nil
         }
     }

@@ -161,10 +161,12 @@ public final class Session {
         case .complete, .reopen, .delete, .archive, .unarchive, .tomorrow, .reschedule, .move, .duplicate,
              .repeatDates, .remind, .unremind, .reminders, .undo, .redo:
             return staged(s)
+        // Edits, Plan, Structure, Tasks, Capture
+        case .setField, .tag, .step, .comment, .link:
+            return staged(s)
         case .now(let arg): return runNow(s, arg)
         case .zone(let arg): return runZone(s, arg)
         case .setting(let key, let value): return runSetting(s, key, value)
-        case .setField(let ref, let field, let value): return runSetField(s, ref, field, value)
         case .add(let line): return runAdd(s, line, natural: false)
         case .capture(let line): return runAdd(s, line, natural: true)
         case .parse(let line): return runParse(s, line)
@@ -184,10 +186,6 @@ public final class Session {
         case .filters: return runFilters()
         case .explainFilter(let f): return runExplainFilter(s, f)
         case .areas: return runAreas()
-        case .tag(let t, let tags, let add): return runTag(s, t, tags, add: add)
-        case .step(let r, let e): return runStep(s, r, e)
-        case .comment(let r, let body): return runComment(s, r, body)
-        case .link(let t, let notes, let add): return runLink(s, t, notes, add: add)
         case .subtask(let r, let line): return runSubtask(s, r, line)
         case .projectAdd(let name): return runProjectAdd(s, name)
         case .projectRename(let a, let b): return runProjectRename(s, a, b)
