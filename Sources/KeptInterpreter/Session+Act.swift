@@ -17,6 +17,7 @@ package enum Request {
     case redo(Int)
     // Edits, Plan, Structure, Tasks, Capture
     case edit(EditRequest)
+    case planning(PlanningRequest)
 }
 
 /// What the engine returned for a request.
@@ -28,6 +29,7 @@ package enum Acted {
     case redone([UndoneStep])
     // Edits, Plan, Structure, Tasks, Capture
     case edited(Outcome<Task>)
+    case planned(PlanningOutcome)
 }
 
 /// What a task action did, as the engine returned it.
@@ -66,6 +68,7 @@ extension Session {
         case .redo(let n): return .redone(try engine.redo(n))
         // Edits, Plan, Structure, Tasks, Capture
         case .edit(let e): return .edited(try act(e))
+        case .planning(let p): return .planned(try act(p))
         }
     }
 
@@ -115,6 +118,27 @@ extension Session {
         case .link(let sel, let titles, let add): return try engine.link(sel, titles, add: add)
         case .step(let id, let change): return try engine.step(id, change)
         case .comment(let id, let body): return try engine.comment(id, body)
+        }
+    }
+
+    /// One engine call for a plan statement. `top3 change` with no other task to pick reads
+    /// the picks as they stay.
+    package func act(_ r: PlanningRequest) throws(DomainError) -> PlanningOutcome {
+        switch r {
+        case .plan(let e, let limit, let explain): return .plan(engine.planView(e, limit: limit), explain: explain)
+        case .byDate(let e, let limit): return .byDate(engine.planView(e, limit: 0, persist: false), limit: limit)
+        case .refresh: return .refreshed(engine.refreshPlan(limit: Session.planRows))
+        case .why(let t): return .why(t, try engine.why(t.id))
+        case .notToday(let sel):
+            let r = try engine.notToday(sel)
+            return .notToday(r.outcome, top3: r.top3)
+        case .back(let t): return .back(try engine.back(t.id))
+        case .top3: return .top3(engine.top3())
+        case .changeTop3:
+            guard let v = engine.changeTop3() else { return .top3Kept(engine.top3()) }
+            return .top3Changed(v)
+        case .addToTop3(let t): return .top3Changed(try engine.addToTop3(t.id))
+        case .replaceInTop3(let old, let new): return .top3Changed(try engine.replaceInTop3(old.id, with: new.id))
         }
     }
 

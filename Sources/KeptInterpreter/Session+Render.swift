@@ -70,6 +70,7 @@ extension Session {
         case .redone(let steps): return renderRedone(steps)
         // Edits, Plan, Structure, Tasks, Capture
         case .edited(let o): return render(edit: o, s)
+        case .planned(let o): return render(o, s)
         }
     }
 
@@ -81,6 +82,7 @@ extension Session {
         case .undo, .redo: return diagnostic(e, s, at: s.keywordRange)
         // Edits, Plan, Structure, Tasks, Capture
         case .setField, .tag, .step, .comment, .link: return editError(e, s)
+        case .plan, .why, .notToday, .back, .top3: return planError(e, s)
         default: return actionError(e, s)
         }
     }

@@ -41,6 +41,7 @@ extension Session {
         case .redo(let n): return .success(.redo(n))
         // Edits, Plan, Structure, Tasks, Capture
         case .setField, .tag, .step, .comment, .link: return resolveEdit(s)?.map(Request.edit)
+        case .plan, .why, .notToday, .back, .top3: return resolvePlanning(s)?.map(Request.planning)
         default: return nil
         }
     }

@@ -162,7 +162,7 @@ public final class Session {
              .repeatDates, .remind, .unremind, .reminders, .undo, .redo:
             return staged(s)
         // Edits, Plan, Structure, Tasks, Capture
-        case .setField, .tag, .step, .comment, .link:
+        case .setField, .tag, .step, .comment, .link, .plan, .why, .notToday, .back, .top3:
             return staged(s)
         case .now(let arg): return runNow(s, arg)
         case .zone(let arg): return runZone(s, arg)
@@ -194,11 +194,6 @@ public final class Session {
         case .projectStatuses(let n, let e): return runProjectStatuses(s, n, e)
         case .projects: return runProjects()
         case .help(let topic): return runHelp(s, topic)
-        case .plan(let r): return runPlan(s, r)
-        case .why(let ref): return runWhy(s, ref)
-        case .notToday(let t): return runNotToday(s, t)
-        case .back(let ref): return runBack(s, ref)
-        case .top3(let e): return runTop3(s, e)
         case .importFile(let r): return runImport(s, r)
         case .exportFile(let r): return runExport(s, r)
         }
