@@ -18,6 +18,7 @@ package enum Request {
     // Edits, Plan, Structure, Tasks, Capture
     case edit(EditRequest)
     case planning(PlanningRequest)
+    case capture(CaptureRequest)
 }
 
 /// What the engine returned for a request.
@@ -30,6 +31,7 @@ package enum Acted {
     // Edits, Plan, Structure, Tasks, Capture
     case edited(Outcome<Task>)
     case planned(PlanningOutcome)
+    case captured(CaptureOutcome)
 }
 
 /// What a task action did, as the engine returned it.
@@ -69,6 +71,7 @@ extension Session {
         // Edits, Plan, Structure, Tasks, Capture
         case .edit(let e): return .edited(try act(e))
         case .planning(let p): return .planned(try act(p))
+        case .capture(let c): return .captured(try act(c))
         }
     }
 
@@ -139,6 +142,16 @@ extension Session {
             return .top3Changed(v)
         case .addToTop3(let t): return .top3Changed(try engine.addToTop3(t.id))
         case .replaceInTop3(let old, let new): return .top3Changed(try engine.replaceInTop3(old.id, with: new.id))
+        }
+    }
+
+    /// One engine call for a capture statement: `add` files the draft; parse and date call
+    /// nothing.
+    package func act(_ r: CaptureRequest) throws(DomainError) -> CaptureOutcome {
+        switch r {
+        case .add(let d, let parent): return .added(try engine.add(d, parent: parent))
+        case .parse(let d): return .parsed(d)
+        case .date(let r, let explain): return .date(r, explain: explain)
         }
     }
 

@@ -71,6 +71,7 @@ extension Session {
         // Edits, Plan, Structure, Tasks, Capture
         case .edited(let o): return render(edit: o, s)
         case .planned(let o): return render(o, s)
+        case .captured(let o): return render(o, s)
         }
     }
 
@@ -83,6 +84,7 @@ extension Session {
         // Edits, Plan, Structure, Tasks, Capture
         case .setField, .tag, .step, .comment, .link: return editError(e, s)
         case .plan, .why, .notToday, .back, .top3: return planError(e, s)
+        case .add, .capture, .parse, .date, .explainDate: return captureError(e, s)
         default: return actionError(e, s)
         }
     }

@@ -42,6 +42,7 @@ extension Session {
         // Edits, Plan, Structure, Tasks, Capture
         case .setField, .tag, .step, .comment, .link: return resolveEdit(s)?.map(Request.edit)
         case .plan, .why, .notToday, .back, .top3: return resolvePlanning(s)?.map(Request.planning)
+        case .add, .capture, .parse, .date, .explainDate: return resolveCapture(s)?.map(Request.capture)
         default: return nil
         }
     }

@@ -10,7 +10,14 @@ extension Session {
     /// `subtask P LINE`: files the line as a task whose parent is P.
     package func runSubtask(_ s: Statement, _ ref: TaskRef, _ line: TextArg) -> CommandOutput {
         switch resolve(ref, s, scope: .open) {
-        case .success(let p): return runAdd(s, line, natural: false, parent: p.id)
+        case .success(let p):
+            return resolveAdd(s, line, natural: false, parent: p.id).map { request in
+                do throws(DomainError) {
+                    return render(try act(request), s)
+                } catch {
+                    return .error(addError(error, s, line, natural: false))
+                }
+            }.value
         case .failure(let d): return .error(d)
         }
     }

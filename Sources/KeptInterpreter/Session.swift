@@ -162,17 +162,13 @@ public final class Session {
              .repeatDates, .remind, .unremind, .reminders, .undo, .redo:
             return staged(s)
         // Edits, Plan, Structure, Tasks, Capture
-        case .setField, .tag, .step, .comment, .link, .plan, .why, .notToday, .back, .top3:
+        case .setField, .tag, .step, .comment, .link, .plan, .why, .notToday, .back, .top3,
+             .add, .capture, .parse, .date, .explainDate:
             return staged(s)
         case .now(let arg): return runNow(s, arg)
         case .zone(let arg): return runZone(s, arg)
         case .setting(let key, let value): return runSetting(s, key, value)
-        case .add(let line): return runAdd(s, line, natural: false)
-        case .capture(let line): return runAdd(s, line, natural: true)
-        case .parse(let line): return runParse(s, line)
         case .parseFilter(let f): return runParseFilter(s, f)
-        case .date(let phrase): return runDate(s, phrase, explain: false)
-        case .explainDate(let phrase): return runDate(s, phrase, explain: true)
         case .repeatPreview(let rule): return runRepeat(s, rule, rruleOnly: false)
         case .rrule(let rule): return runRepeat(s, rule, rruleOnly: true)
         case .show(let ref, let field): return runShow(s, ref, field)
