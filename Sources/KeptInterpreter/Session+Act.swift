@@ -19,6 +19,7 @@ package enum Request {
     case edit(EditRequest)
     case planning(PlanningRequest)
     case capture(CaptureRequest)
+    case structure(StructureRequest)
 }
 
 /// What the engine returned for a request.
@@ -32,6 +33,7 @@ package enum Acted {
     case edited(Outcome<Task>)
     case planned(PlanningOutcome)
     case captured(CaptureOutcome)
+    case structured(StructureOutcome)
 }
 
 /// What a task action did, as the engine returned it.
@@ -72,6 +74,7 @@ extension Session {
         case .edit(let e): return .edited(try act(e))
         case .planning(let p): return .planned(try act(p))
         case .capture(let c): return .captured(try act(c))
+        case .structure(let st): return .structured(try act(st))
         }
     }
 
@@ -149,27 +152,24 @@ extension Session {
     /// nothing.
     package func act(_ r: CaptureRequest) throws(DomainError) -> CaptureOutcome {
         switch r {
-        case .add(let d, let parent): return .added(try engine.add(d, parent: parent))
+        case .add(let d): return .added(try engine.add(d))
         case .parse(let d): return .parsed(d)
         case .date(let r, let explain): return .date(r, explain: explain)
         }
     }
 
-    /// Runs an engine action on a statement's target and renders what it did, all in one: the
-    /// families not yet split by stage use it. Errors point at the target unless `range` says
-    /// which words they are about.
-    package func act<R>(_ s: Statement, _ target: TaskTarget, scope: TitleScope = .open, _ text: ActionText<R>,
-                range: (DomainError) -> SourceRange? = { _ in nil }, words: ErrorWords = ErrorWords(),
-                _ call: (Selection) throws(DomainError) -> Outcome<R>) -> CommandOutput {
-        let sel: Selection
-        switch selection(target, s, scope: scope) {
-        case .success(let x): sel = x
-        case .failure(let d): return .error(d)
-        }
-        do {
-            return render(try call(sel), text, s, target)
-        } catch {
-            return .error(diagnostic(error, s, at: range(error) ?? target.range, words: words))
+    /// One engine call for a structure statement; `projects` reads the store as it renders.
+    package func act(_ r: StructureRequest) throws(DomainError) -> StructureOutcome {
+        switch r {
+        case .subtask(let d, let parent): return .subtask(try engine.add(d, parent: parent))
+        case .addProject(let name): return .addedProject(try engine.addProject(name))
+        case .renameProject(let old, let new): return .renamedProject(try engine.renameProject(old, to: new))
+        case .archiveProject(let name, let archived): return .archivedProject(try engine.archiveProject(name, archived: archived), archived: archived)
+        case .deleteProject(let name, let c): return .deletedProject(try engine.deleteProject(name, tasks: c), tasks: c)
+        case .statuses(let name): return .statuses(try engine.project(name))
+        case .addStatus(let st, let name): return .addedStatus(try engine.addStatus(st, to: name))
+        case .removeStatus(let st, let name): return .removedStatus(try engine.removeStatus(st, from: name))
+        case .projects: return .projects
         }
     }
 }

@@ -72,6 +72,7 @@ extension Session {
         case .edited(let o): return render(edit: o, s)
         case .planned(let o): return render(o, s)
         case .captured(let o): return render(o, s)
+        case .structured(let o): return render(o, s)
         }
     }
 
@@ -85,6 +86,7 @@ extension Session {
         case .setField, .tag, .step, .comment, .link: return editError(e, s)
         case .plan, .why, .notToday, .back, .top3: return planError(e, s)
         case .add, .capture, .parse, .date, .explainDate: return captureError(e, s)
+        case .subtask, .projectAdd, .projectRename, .projectArchive, .projectDelete, .projectStatuses, .projects: return structureError(e, s)
         default: return actionError(e, s)
         }
     }

@@ -43,6 +43,8 @@ extension Session {
         case .setField, .tag, .step, .comment, .link: return resolveEdit(s)?.map(Request.edit)
         case .plan, .why, .notToday, .back, .top3: return resolvePlanning(s)?.map(Request.planning)
         case .add, .capture, .parse, .date, .explainDate: return resolveCapture(s)?.map(Request.capture)
+        case .subtask, .projectAdd, .projectRename, .projectArchive, .projectDelete, .projectStatuses, .projects:
+            return resolveStructure(s)?.map(Request.structure)
         default: return nil
         }
     }

@@ -9,8 +9,8 @@ import KeptSyntax
 
 /// A capture statement, resolved.
 package enum CaptureRequest {
-    /// Files a checked draft, under a parent for `subtask`.
-    case add(TaskDraft, parent: Int?)
+    /// Files a checked draft.
+    case add(TaskDraft)
     /// Shows what a line would file, token by token.
     case parse(TaskDraft)
     /// A date phrase, resolved; `explain` shows the rule and the clock it used.
@@ -26,8 +26,8 @@ extension Session {
     /// The request of a capture statement, or nil when the statement is not one.
     package func resolveCapture(_ s: Statement) -> Result<CaptureRequest, Diagnostic>? {
         switch s.kind {
-        case .add(let line): return resolveAdd(s, line, natural: false)
-        case .capture(let line): return resolveAdd(s, line, natural: true)
+        case .add(let line): return resolveAdd(s, line, natural: false).map(CaptureRequest.add)
+        case .capture(let line): return resolveAdd(s, line, natural: true).map(CaptureRequest.add)
         case .parse(let line):
             switch draft(s, line, natural: false, explain: false) {
             case .success(let d): return .success(.parse(d))
@@ -44,16 +44,16 @@ extension Session {
         }
     }
 
-    /// The request of `add` or `capture`, or of `subtask` with its parent: a checked draft,
-    /// with no unfinished token.
-    package func resolveAdd(_ s: Statement, _ line: TextArg, natural: Bool, parent: Int? = nil) -> Result<CaptureRequest, Diagnostic> {
+    /// The draft of `add` or `capture`, or of `subtask` with its parent: checked, with no
+    /// unfinished token.
+    package func resolveAdd(_ s: Statement, _ line: TextArg, natural: Bool, parent: Int? = nil) -> Result<TaskDraft, Diagnostic> {
         draft(s, line, natural: natural, parent: parent).flatMap { d in
             if let c = d.completion {
                 // An unfinished token is not filed as title text: the user meant a date or repeat.
                 let r = SourceRange(start: line.range.start + c.start, end: line.range.start + c.end)
                 return .failure(Catalog.unfinished(c.typed, completed: c.completed, range: r, file: s.source.file))
             }
-            return .success(.add(d, parent: parent))
+            return .success(d)
         }
     }
 

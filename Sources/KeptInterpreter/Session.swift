@@ -163,7 +163,8 @@ public final class Session {
             return staged(s)
         // Edits, Plan, Structure, Tasks, Capture
         case .setField, .tag, .step, .comment, .link, .plan, .why, .notToday, .back, .top3,
-             .add, .capture, .parse, .date, .explainDate:
+             .add, .capture, .parse, .date, .explainDate,
+             .subtask, .projectAdd, .projectRename, .projectArchive, .projectDelete, .projectStatuses, .projects:
             return staged(s)
         case .now(let arg): return runNow(s, arg)
         case .zone(let arg): return runZone(s, arg)
@@ -182,13 +183,6 @@ public final class Session {
         case .filters: return runFilters()
         case .explainFilter(let f): return runExplainFilter(s, f)
         case .areas: return runAreas()
-        case .subtask(let r, let line): return runSubtask(s, r, line)
-        case .projectAdd(let name): return runProjectAdd(s, name)
-        case .projectRename(let a, let b): return runProjectRename(s, a, b)
-        case .projectArchive(let n, let a): return runProjectArchive(s, n, archived: a)
-        case .projectDelete(let n, let c): return runProjectDelete(s, n, c)
-        case .projectStatuses(let n, let e): return runProjectStatuses(s, n, e)
-        case .projects: return runProjects()
         case .help(let topic): return runHelp(s, topic)
         case .importFile(let r): return runImport(s, r)
         case .exportFile(let r): return runExport(s, r)
