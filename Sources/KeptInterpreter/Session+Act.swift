@@ -20,6 +20,8 @@ package enum Request {
     case planning(PlanningRequest)
     case capture(CaptureRequest)
     case structure(StructureRequest)
+    /// `show`: a task, and the field to show or nil for all.
+    case show(Task, field: TaskField?)
 }
 
 /// What the engine returned for a request.
@@ -34,6 +36,7 @@ package enum Acted {
     case planned(PlanningOutcome)
     case captured(CaptureOutcome)
     case structured(StructureOutcome)
+    case shown(Task, field: TaskField?)
 }
 
 /// What a task action did, as the engine returned it.
@@ -75,6 +78,7 @@ extension Session {
         case .planning(let p): return .planned(try act(p))
         case .capture(let c): return .captured(try act(c))
         case .structure(let st): return .structured(try act(st))
+        case .show(let t, let f): return .shown(t, field: f)
         }
     }
 

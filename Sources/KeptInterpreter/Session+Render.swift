@@ -73,6 +73,7 @@ extension Session {
         case .planned(let o): return render(o, s)
         case .captured(let o): return render(o, s)
         case .structured(let o): return render(o, s)
+        case .shown(let t, let f): return renderShow(t, f)
         }
     }
 

@@ -45,6 +45,7 @@ extension Session {
         case .add, .capture, .parse, .date, .explainDate: return resolveCapture(s)?.map(Request.capture)
         case .subtask, .projectAdd, .projectRename, .projectArchive, .projectDelete, .projectStatuses, .projects:
             return resolveStructure(s)?.map(Request.structure)
+        case .show: return resolveShow(s)
         default: return nil
         }
     }

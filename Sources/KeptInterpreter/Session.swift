@@ -164,7 +164,7 @@ public final class Session {
         // Edits, Plan, Structure, Tasks, Capture
         case .setField, .tag, .step, .comment, .link, .plan, .why, .notToday, .back, .top3,
              .add, .capture, .parse, .date, .explainDate,
-             .subtask, .projectAdd, .projectRename, .projectArchive, .projectDelete, .projectStatuses, .projects:
+             .subtask, .projectAdd, .projectRename, .projectArchive, .projectDelete, .projectStatuses, .projects, .show:
             return staged(s)
         case .now(let arg): return runNow(s, arg)
         case .zone(let arg): return runZone(s, arg)
@@ -172,7 +172,6 @@ public final class Session {
         case .parseFilter(let f): return runParseFilter(s, f)
         case .repeatPreview(let rule): return runRepeat(s, rule, rruleOnly: false)
         case .rrule(let rule): return runRepeat(s, rule, rruleOnly: true)
-        case .show(let ref, let field): return runShow(s, ref, field)
         case .list(let f): return runList(s, f)
         case .count(let f): return runCount(s, f)
         case .filterDefine(let n, let f): return runFilterDefine(s, n, f)
