@@ -15,6 +15,13 @@ package enum Request {
     /// Undo or redo this many steps.
     case undo(Int)
     case redo(Int)
+    // Edits, Plan, Structure, Tasks, Capture
+    case edit(EditRequest)
+    case planning(PlanningRequest)
+    case capture(CaptureRequest)
+    case structure(StructureRequest)
+    /// `show`: a task, and the field to show or nil for all.
+    case show(Task, field: TaskField?)
 }
 
 /// What the engine returned for a request.
@@ -24,6 +31,12 @@ package enum Acted {
     case reminder(ReminderOutcome)
     case undone([UndoneStep])
     case redone([UndoneStep])
+    // Edits, Plan, Structure, Tasks, Capture
+    case edited(Outcome<Task>)
+    case planned(PlanningOutcome)
+    case captured(CaptureOutcome)
+    case structured(StructureOutcome)
+    case shown(Task, field: TaskField?)
 }
 
 /// What a task action did, as the engine returned it.
@@ -60,6 +73,12 @@ extension Session {
         case .reminder(let r): return .reminder(try act(r))
         case .undo(let n): return .undone(try engine.undo(n))
         case .redo(let n): return .redone(try engine.redo(n))
+        // Edits, Plan, Structure, Tasks, Capture
+        case .edit(let e): return .edited(try act(e))
+        case .planning(let p): return .planned(try act(p))
+        case .capture(let c): return .captured(try act(c))
+        case .structure(let st): return .structured(try act(st))
+        case .show(let t, let f): return .shown(t, field: f)
         }
     }
 
@@ -101,21 +120,60 @@ extension Session {
         }
     }
 
-    /// Runs an engine action on a statement's target and renders what it did, all in one: the
-    /// families not yet split by stage use it. Errors point at the target unless `range` says
-    /// which words they are about.
-    package func act<R>(_ s: Statement, _ target: TaskTarget, scope: TitleScope = .open, _ text: ActionText<R>,
-                range: (DomainError) -> SourceRange? = { _ in nil }, words: ErrorWords = ErrorWords(),
-                _ call: (Selection) throws(DomainError) -> Outcome<R>) -> CommandOutput {
-        let sel: Selection
-        switch selection(target, s, scope: scope) {
-        case .success(let x): sel = x
-        case .failure(let d): return .error(d)
+    /// One engine call for an edit of a task's fields or lists.
+    package func act(_ r: EditRequest) throws(DomainError) -> Outcome<Task> {
+        switch r {
+        case .set(let sel, let v): return try engine.set(v, on: sel)
+        case .tag(let sel, let names, let add): return try engine.tag(sel, names, add: add)
+        case .link(let sel, let titles, let add): return try engine.link(sel, titles, add: add)
+        case .step(let id, let change): return try engine.step(id, change)
+        case .comment(let id, let body): return try engine.comment(id, body)
         }
-        do {
-            return render(try call(sel), text, s, target)
-        } catch {
-            return .error(diagnostic(error, s, at: range(error) ?? target.range, words: words))
+    }
+
+    /// One engine call for a plan statement. `top3 change` with no other task to pick reads
+    /// the picks as they stay.
+    package func act(_ r: PlanningRequest) throws(DomainError) -> PlanningOutcome {
+        switch r {
+        case .plan(let e, let limit, let explain): return .plan(engine.planView(e, limit: limit), explain: explain)
+        case .byDate(let e, let limit): return .byDate(engine.planView(e, limit: 0, persist: false), limit: limit)
+        case .refresh: return .refreshed(engine.refreshPlan(limit: Session.planRows))
+        case .why(let t): return .why(t, try engine.why(t.id))
+        case .notToday(let sel):
+            let r = try engine.notToday(sel)
+            return .notToday(r.outcome, top3: r.top3)
+        case .back(let t): return .back(try engine.back(t.id))
+        case .top3: return .top3(engine.top3())
+        case .changeTop3:
+            guard let v = engine.changeTop3() else { return .top3Kept(engine.top3()) }
+            return .top3Changed(v)
+        case .addToTop3(let t): return .top3Changed(try engine.addToTop3(t.id))
+        case .replaceInTop3(let old, let new): return .top3Changed(try engine.replaceInTop3(old.id, with: new.id))
+        }
+    }
+
+    /// One engine call for a capture statement: `add` files the draft; parse and date call
+    /// nothing.
+    package func act(_ r: CaptureRequest) throws(DomainError) -> CaptureOutcome {
+        switch r {
+        case .add(let d): return .added(try engine.add(d))
+        case .parse(let d): return .parsed(d)
+        case .date(let r, let explain): return .date(r, explain: explain)
+        }
+    }
+
+    /// One engine call for a structure statement; `projects` reads the store as it renders.
+    package func act(_ r: StructureRequest) throws(DomainError) -> StructureOutcome {
+        switch r {
+        case .subtask(let d, let parent): return .subtask(try engine.add(d, parent: parent))
+        case .addProject(let name): return .addedProject(try engine.addProject(name))
+        case .renameProject(let old, let new): return .renamedProject(try engine.renameProject(old, to: new))
+        case .archiveProject(let name, let archived): return .archivedProject(try engine.archiveProject(name, archived: archived), archived: archived)
+        case .deleteProject(let name, let c): return .deletedProject(try engine.deleteProject(name, tasks: c), tasks: c)
+        case .statuses(let name): return .statuses(try engine.project(name))
+        case .addStatus(let st, let name): return .addedStatus(try engine.addStatus(st, to: name))
+        case .removeStatus(let st, let name): return .removedStatus(try engine.removeStatus(st, from: name))
+        case .projects: return .projects
         }
     }
 }

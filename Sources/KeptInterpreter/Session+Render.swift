@@ -68,6 +68,12 @@ extension Session {
         case .reminder(let o): return render(o, s)
         case .undone(let steps): return renderUndone(steps)
         case .redone(let steps): return renderRedone(steps)
+        // Edits, Plan, Structure, Tasks, Capture
+        case .edited(let o): return render(edit: o, s)
+        case .planned(let o): return render(o, s)
+        case .captured(let o): return render(o, s)
+        case .structured(let o): return render(o, s)
+        case .shown(let t, let f): return renderShow(t, f)
         }
     }
 
@@ -77,6 +83,11 @@ extension Session {
         case .repeatDates(let edit): return render(e, edit, s)
         case .remind, .unremind, .reminders: return reminderError(e, s)
         case .undo, .redo: return diagnostic(e, s, at: s.keywordRange)
+        // Edits, Plan, Structure, Tasks, Capture
+        case .setField, .tag, .step, .comment, .link: return editError(e, s)
+        case .plan, .why, .notToday, .back, .top3: return planError(e, s)
+        case .add, .capture, .parse, .date, .explainDate: return captureError(e, s)
+        case .subtask, .projectAdd, .projectRename, .projectArchive, .projectDelete, .projectStatuses, .projects: return structureError(e, s)
         default: return actionError(e, s)
         }
     }

@@ -39,6 +39,13 @@ extension Session {
         case .repeatDates(let e): return resolve(e, s).map(Request.repeatDate)
         case .undo(let n): return .success(.undo(n))
         case .redo(let n): return .success(.redo(n))
+        // Edits, Plan, Structure, Tasks, Capture
+        case .setField, .tag, .step, .comment, .link: return resolveEdit(s)?.map(Request.edit)
+        case .plan, .why, .notToday, .back, .top3: return resolvePlanning(s)?.map(Request.planning)
+        case .add, .capture, .parse, .date, .explainDate: return resolveCapture(s)?.map(Request.capture)
+        case .subtask, .projectAdd, .projectRename, .projectArchive, .projectDelete, .projectStatuses, .projects:
+            return resolveStructure(s)?.map(Request.structure)
+        case .show: return resolveShow(s)
         default: return nil
         }
     }

@@ -161,19 +161,17 @@ public final class Session {
         case .complete, .reopen, .delete, .archive, .unarchive, .tomorrow, .reschedule, .move, .duplicate,
              .repeatDates, .remind, .unremind, .reminders, .undo, .redo:
             return staged(s)
+        // Edits, Plan, Structure, Tasks, Capture
+        case .setField, .tag, .step, .comment, .link, .plan, .why, .notToday, .back, .top3,
+             .add, .capture, .parse, .date, .explainDate,
+             .subtask, .projectAdd, .projectRename, .projectArchive, .projectDelete, .projectStatuses, .projects, .show:
+            return staged(s)
         case .now(let arg): return runNow(s, arg)
         case .zone(let arg): return runZone(s, arg)
         case .setting(let key, let value): return runSetting(s, key, value)
-        case .setField(let ref, let field, let value): return runSetField(s, ref, field, value)
-        case .add(let line): return runAdd(s, line, natural: false)
-        case .capture(let line): return runAdd(s, line, natural: true)
-        case .parse(let line): return runParse(s, line)
         case .parseFilter(let f): return runParseFilter(s, f)
-        case .date(let phrase): return runDate(s, phrase, explain: false)
-        case .explainDate(let phrase): return runDate(s, phrase, explain: true)
         case .repeatPreview(let rule): return runRepeat(s, rule, rruleOnly: false)
         case .rrule(let rule): return runRepeat(s, rule, rruleOnly: true)
-        case .show(let ref, let field): return runShow(s, ref, field)
         case .list(let f): return runList(s, f)
         case .count(let f): return runCount(s, f)
         case .filterDefine(let n, let f): return runFilterDefine(s, n, f)
@@ -184,23 +182,7 @@ public final class Session {
         case .filters: return runFilters()
         case .explainFilter(let f): return runExplainFilter(s, f)
         case .areas: return runAreas()
-        case .tag(let t, let tags, let add): return runTag(s, t, tags, add: add)
-        case .step(let r, let e): return runStep(s, r, e)
-        case .comment(let r, let body): return runComment(s, r, body)
-        case .link(let t, let notes, let add): return runLink(s, t, notes, add: add)
-        case .subtask(let r, let line): return runSubtask(s, r, line)
-        case .projectAdd(let name): return runProjectAdd(s, name)
-        case .projectRename(let a, let b): return runProjectRename(s, a, b)
-        case .projectArchive(let n, let a): return runProjectArchive(s, n, archived: a)
-        case .projectDelete(let n, let c): return runProjectDelete(s, n, c)
-        case .projectStatuses(let n, let e): return runProjectStatuses(s, n, e)
-        case .projects: return runProjects()
         case .help(let topic): return runHelp(s, topic)
-        case .plan(let r): return runPlan(s, r)
-        case .why(let ref): return runWhy(s, ref)
-        case .notToday(let t): return runNotToday(s, t)
-        case .back(let ref): return runBack(s, ref)
-        case .top3(let e): return runTop3(s, e)
         case .importFile(let r): return runImport(s, r)
         case .exportFile(let r): return runExport(s, r)
         }

@@ -1,11 +1,27 @@
-// The plan statements (R-PLAN-1…7, docs/PLAN.md): plan, plan by date, plan refresh, explain
-// plan, why, not today, back and top3. The plan is computed on the store's columns; only the
-// rows printed are built as tasks.
+// The render stage of the plan statements (R-PLAN-1…7, docs/PLAN.md). The plan is computed
+// on the store's columns; only the rows printed are built as tasks.
 
 import KeptRules
 import KeptDomain
 import KeptInterop
 import KeptSyntax
+
+/// What a plan statement did, as the engine returned it.
+package enum PlanningOutcome {
+    case plan(PlanView, explain: Bool)
+    /// The view `plan by date` orders, and how many rows it prints.
+    case byDate(PlanView, limit: Int?)
+    case refreshed(PlanView)
+    case why(Task, PlanPlace)
+    /// The holds, and the new picks when a pick was held.
+    case notToday(Outcome<Hold>, top3: PlanView?)
+    case back(Back)
+    case top3(PlanView)
+    /// `top3 change` with no other task to pick: the picks as they stay.
+    case top3Kept(PlanView)
+    /// The picks after `top3 change`, `add` or `replace`.
+    case top3Changed(PlanView)
+}
 
 extension Session {
     /// How many rows of Quick wins and of the rest `plan` prints without `limit`.
@@ -34,19 +50,38 @@ extension Session {
         return lines
     }
 
-    package func runPlan(_ s: Statement, _ r: PlanRequest) -> CommandOutput {
-        if r.refresh { return runPlanRefresh(s) }
-        let expr: FilterExpr?
-        switch bindFilter(r.filter, s) {
-        case .success(let e): expr = e
-        case .failure(let d): return .error(d)
+    /// The output of a plan statement.
+    package func render(_ o: PlanningOutcome, _ s: Statement) -> CommandOutput {
+        switch o {
+        case .plan(let v, let explain):
+            if let e = v.failure { return .error(regexBudgetError(e, s)) }
+            return planOutput(v, explain: explain)
+        case .byDate(let v, let limit): return renderPlanByDate(v, limit: limit, s)
+        // `plan refresh`: one undo step (R-PLAN-5).
+        case .refreshed(let v): return planOutput(v, explain: false, changed: true)
+        case .why(let t, let w): return renderWhy(t, w)
+        case .notToday(let r, let newTop3):
+            guard case .notToday(let target) = s.kind else { return CommandOutput() }
+            return renderNotToday(r, newTop3, s, target)
+        case .back(let b): return renderBack(b)
+        case .top3(let v): return out(top3Lines(v), json: top3JSON(v), changed: v.stored)
+        case .top3Kept(let v): return out(["No other open task to pick; Top 3 stays"] + top3Lines(v), json: top3JSON(v), changed: v.stored)
+        case .top3Changed(let v): return out(top3Lines(v), json: top3JSON(v), changed: true)
         }
-        // `explain plan` prints the whole plan unless told a limit; `plan` the first rows.
-        let limit = r.limit == Int.max ? nil : (r.limit ?? (r.explain ? nil : Session.planRows))
-        if r.order == .byDate { return runPlanByDate(expr, limit: limit, s) }
-        let v = planView(expr, limit: limit)
-        if let e = v.failure { return .error(regexBudgetError(e, s)) }
-        return planOutput(v, explain: r.explain)
+    }
+
+    /// The diagnostic of a plan statement's engine error: at the task it is about; a pick
+    /// `top3 replace` cannot replace at the pick.
+    package func planError(_ e: DomainError, _ s: Statement) -> Diagnostic {
+        switch s.kind {
+        case .why(let ref), .back(let ref): return diagnostic(e, s, at: ref.range)
+        case .notToday(let target): return diagnostic(e, s, at: target.range)
+        case .top3(.add(let ref)): return diagnostic(e, s, at: ref.range)
+        case .top3(.replace(let oldRef, let newRef)):
+            if case .notAPick = e { return diagnostic(e, s, at: oldRef.range) }
+            return diagnostic(e, s, at: newRef.range)
+        default: return diagnostic(e, s, at: s.keywordRange)
+        }
     }
 
     /// The text and JSON of a Smart plan (R-PLAN-2, R-PLAN-4).
@@ -82,8 +117,7 @@ extension Session {
     }
 
     /// `plan by date`: the date order, overdue first, no due last (R-PLAN-1).
-    package func runPlanByDate(_ expr: FilterExpr?, limit: Int?, _ s: Statement) -> CommandOutput {
-        let v = engine.planView(expr, limit: 0, persist: false)
+    package func renderPlanByDate(_ v: PlanView, limit: Int?, _ s: Statement) -> CommandOutput {
         if let e = v.failure { return .error(regexBudgetError(e, s)) }
         var input = v.input
         input.limit = limit
@@ -99,21 +133,10 @@ extension Session {
         return out(lines, json: json)
     }
 
-    /// `plan refresh`: score again now and pick a new Top 3; one undo step (R-PLAN-5).
-    package func runPlanRefresh(_ s: Statement) -> CommandOutput {
-        planOutput(engine.refreshPlan(limit: Session.planRows), explain: false, changed: true)
-    }
-
     // MARK: why
 
-    package func runWhy(_ s: Statement, _ ref: TaskRef) -> CommandOutput {
-        let t: Task
-        switch resolve(ref, s, scope: .open) {
-        case .success(let x): t = x
-        case .failure(let d): return .error(d)
-        }
-        let w: PlanPlace
-        do { w = try engine.why(t.id) } catch { return .error(diagnostic(error, s, at: ref.range)) }
+    /// `why ID`: the task's place in the plan and the terms of its score.
+    package func renderWhy(_ t: Task, _ w: PlanPlace) -> CommandOutput {
         var lines = ["\(t.id) · \(t.title) · \(w.sectionName), \(w.section == .top3 ? "seat" : "row") \(w.position) of \(w.size) · score \(Urgency.text(w.score))"]
         let nameWidth = w.terms.map(\.name.count).max() ?? 0
         for term in w.terms {
@@ -167,33 +190,23 @@ extension Session {
         .object(JSONObject([("top3", .array(v.snapshot.top3.map { .number(JSONNumber($0)) }))]))
     }
 
-    package func runNotToday(_ s: Statement, _ target: TaskTarget) -> CommandOutput {
+    /// The holds of `not today`, then the new picks when a pick was held.
+    package func renderNotToday(_ r: Outcome<Hold>, _ newTop3: PlanView?, _ s: Statement, _ target: TaskTarget) -> CommandOutput {
         let z = zone
         let today = self.today
-        var newTop3: PlanView? = nil
         let t = ActionText<Hold>(verb: "Not today", name: "not today", line: { h in
             var line = "\(h.task.id) · \(h.task.title) · Back \(TimeText.shortDate(h.until).split(separator: " ").dropFirst().joined(separator: " "))"
             if h.until.dayNumber - today.dayNumber > 1 { line += " · a second Not today within a week holds it for 7 days" }
             return line
         }) { TaskJSON.value($0.task, zone: z) }
-        var o = act(s, target, t) { (sel) throws(DomainError) in
-            let r = try engine.notToday(sel)
-            newTop3 = r.top3
-            return r.outcome
-        }
+        var o = render(r, t, s, target)
         // R-PLAN-7: Not today on a pick shows the new picks at once.
         if let v = newTop3, format == .text, !o.failed { o.lines += top3Lines(v) }
         return o
     }
 
-    package func runBack(_ s: Statement, _ ref: TaskRef) -> CommandOutput {
-        let t: Task
-        switch resolve(ref, s, scope: .open) {
-        case .success(let x): t = x
-        case .failure(let d): return .error(d)
-        }
-        let b: Back
-        do { b = try engine.back(t.id) } catch { return .error(diagnostic(error, s, at: ref.range)) }
+    /// `back ID`: what ended, and the picks when it was picked.
+    package func renderBack(_ b: Back) -> CommandOutput {
         var parts = ["Back \(b.task.id) · \(b.task.title)"]
         if b.endedHold { parts.append("Not today ended") }
         if b.inTop3 { parts.append("in Top 3") }
@@ -207,52 +220,5 @@ extension Session {
         return out(lines, json: .object(JSONObject([("back", .number(JSONNumber(b.task.id))),
                                                    ("top3", .array(b.view.snapshot.top3.map { .number(JSONNumber($0)) }))])),
                    changed: b.endedHold || b.picked || b.view.stored)
-    }
-
-    /// `top3 …`: an error changes nothing, not even the day's first snapshot it looked at.
-    package func runTop3(_ s: Statement, _ edit: Top3Edit) -> CommandOutput {
-        switch edit {
-        case .show:
-            let v = engine.top3()
-            return out(top3Lines(v), json: top3JSON(v), changed: v.stored)
-        case .change:
-            guard let v = engine.changeTop3() else {
-                let v = engine.top3()
-                return out(["No other open task to pick; Top 3 stays"] + top3Lines(v), json: top3JSON(v), changed: v.stored)
-            }
-            return out(top3Lines(v), json: top3JSON(v), changed: true)
-        case .add(let ref):
-            let t: Task
-            switch resolve(ref, s, scope: .open) {
-            case .success(let x): t = x
-            case .failure(let d): return .error(d)
-            }
-            do {
-                let v = try engine.addToTop3(t.id)
-                return out(top3Lines(v), json: top3JSON(v), changed: true)
-            } catch {
-                return .error(diagnostic(error, s, at: ref.range))
-            }
-        case .replace(let oldRef, let newRef):
-            // The picks as the plan would seat them, without storing a snapshot yet.
-            let picks = engine.planView(nil, limit: 0, persist: false).plan.top3.map(\.id)
-            let old: Task
-            switch resolvePick(oldRef, s, picks: picks) {
-            case .success(let x): old = x
-            case .failure(let d): return .error(d)
-            }
-            let t: Task
-            switch resolve(newRef, s, scope: .open) {
-            case .success(let x): t = x
-            case .failure(let d): return .error(d)
-            }
-            do {
-                let v = try engine.replaceInTop3(old.id, with: t.id)
-                return out(top3Lines(v), json: top3JSON(v), changed: true)
-            } catch {
-                if case .notAPick = error { return .error(diagnostic(error, s, at: oldRef.range)) }
-                return .error(diagnostic(error, s, at: newRef.range))
-            }
-        }
     }
 }

@@ -1,34 +1,34 @@
-// The capture statements: add and capture file a task from a quick-add line; parse shows what
-// they would do token by token; date and explain date resolve a phrase (R-CAP-1…6).
+// The render stage of the capture statements (R-CAP-1…6): the line of a filed task, what
+// parse read token by token, and a resolved date with, for explain date, its rule and clock.
 
 import KeptRules
 import KeptDomain
 import KeptInterop
 import KeptSyntax
 
+/// What a capture statement did.
+package enum CaptureOutcome {
+    case added(Task)
+    case parsed(TaskDraft)
+    case date(ResolvedDate, explain: Bool)
+}
+
 extension Session {
-    /// Turns a capture error (byte offsets in the line) into a diagnostic in the file.
-    package func diagnostic(_ e: CaptureError, _ line: TextArg, _ s: Statement) -> Diagnostic {
-        Catalog.capture(e, lineStart: line.range.start, file: s.source.file)
+    /// The output of a capture statement.
+    package func render(_ o: CaptureOutcome, _ s: Statement) -> CommandOutput {
+        switch o {
+        case .added(let t): return renderAdded(t)
+        case .parsed(let d): return parseOutput(d)
+        case .date(let r, let explain):
+            switch s.kind {
+            case .date(let phrase), .explainDate(let phrase): return renderDate(r, phrase, explain: explain)
+            default: return CommandOutput()
+            }
+        }
     }
 
-    package func runAdd(_ s: Statement, _ line: TextArg, natural: Bool, parent: Int? = nil) -> CommandOutput {
-        let d: TaskDraft
-        switch draft(s, line, natural: natural, parent: parent) {
-        case .success(let x): d = x
-        case .failure(let e): return .error(e)
-        }
-        if let c = d.completion {
-            // An unfinished token is not filed as title text: the user meant a date or repeat.
-            let r = SourceRange(start: line.range.start + c.start, end: line.range.start + c.end)
-            return .error(Catalog.unfinished(c.typed, completed: c.completed, range: r, file: s.source.file))
-        }
-        let t: Task
-        do {
-            t = try engine.add(d, parent: parent)
-        } catch {
-            return .error(diagnostic(error, s, at: draftRange(error, d, line)))
-        }
+    /// `Added 4 · Pay rent · +Home · #bills`.
+    package func renderAdded(_ t: Task) -> CommandOutput {
         var parts = [text.summary(t)]
         if let p = t.project { parts.append("+" + p) }
         if !t.tags.isEmpty { parts.append(t.tags.map { "#" + $0 }.joined(separator: " ")) }
@@ -36,18 +36,20 @@ extension Session {
                    json: .object(JSONObject([("added", TaskJSON.value(t, zone: zone))])), changed: true)
     }
 
-    package func runParse(_ s: Statement, _ line: TextArg) -> CommandOutput {
-        let d: TaskDraft
-        switch draft(s, line, natural: false, explain: false) {
-        case .success(let x): d = x
-        case .failure(let e):
-            // A title-less line still shows its tokens: parse explores, it files nothing.
-            if Catalog.saysNoTitle(e), case .success(let x) = QuickAdd.parse(line.text, in: dateContext, untitled: true) {
-                return parseOutput(x)
-            }
-            return .error(e)
+    /// The diagnostic of the engine's error about a filed line, at the token it is about. The
+    /// line is read again for where its tokens are: checking a draft does not move them.
+    package func addError(_ e: DomainError, _ s: Statement, _ line: TextArg, natural: Bool) -> Diagnostic {
+        guard case .success(let d) = QuickAdd.parse(line.text, in: dateContext, natural: natural) else { return diagnostic(e, s, at: line.range) }
+        return diagnostic(e, s, at: draftRange(e, d, line))
+    }
+
+    /// The diagnostic of a capture statement's engine error.
+    package func captureError(_ e: DomainError, _ s: Statement) -> Diagnostic {
+        switch s.kind {
+        case .add(let line): return addError(e, s, line, natural: false)
+        case .capture(let line): return addError(e, s, line, natural: true)
+        default: return diagnostic(e, s, at: s.keywordRange)
         }
-        return parseOutput(d)
     }
 
     package func parseOutput(_ d: TaskDraft) -> CommandOutput {
@@ -120,49 +122,25 @@ extension Session {
         }
     }
 
-    package func runDate(_ s: Statement, _ phrase: TextArg, explain: Bool) -> CommandOutput {
-        let words = phrase.text.split(separator: " ").map(String.init)
-        let file = s.source.file
-        // Word ranges in the file, for errors that point at one word.
-        var ranges: [SourceRange] = []
-        var off = phrase.range.start
-        let bytes = Array(phrase.text.utf8)
-        var i = 0
-        while i < bytes.count {
-            while i < bytes.count, bytes[i] == 0x20 { i += 1 }
-            let st = i
-            while i < bytes.count, bytes[i] != 0x20 { i += 1 }
-            if i > st { ranges.append(SourceRange(start: off + st, end: off + i)) }
-        }
-        off = 0
-        func range(_ k: Int) -> SourceRange { k < ranges.count ? ranges[k] : phrase.range }
-        switch DatePhrase.resolve(words, in: dateContext, explain: explain) {
-        case .failure(let e):
-            let r = e.word == 0 && !e.impossible ? range(0) : (e.impossible ? phrase.range : range(e.word))
-            return .error(Catalog.datePhrase(e, range: r, file: file))
-        case .success(let (r, used)):
-            guard used == words.count else {
-                let rest = SourceRange(start: range(used).start, end: phrase.range.end)
-                return .error(Catalog.unexpectedAfterDate(words[used], date: words[..<used].joined(separator: " "), range: rest, file: file))
-            }
-            let txt = text
-            var json = JSONObject([("date", .string(r.due.date.iso)), ("time", r.due.time.map { .string($0.iso) } ?? .null)])
-            guard explain else { return out([txt.longDue(r.due)], json: .object(json)) }
-            // The explanation's text, as fields: the phrase, the rule, and the clock, zone, day
-            // start and week start it used.
-            json["phrase"] = .string(phrase.text)
-            json["rule"] = .string(r.rule)
-            json["now"] = .string(TimeText.isoInstant(now, in: zone))
-            json["zone"] = .string(zone.identifier)
-            json["today"] = .string(today.iso)
-            json["dayStart"] = .string(store.settings.day.dayStart.iso)
-            json["weekStart"] = .string(store.settings.day.weekStart.name.lowercased())
-            let n = nowLocal
-            let context = "now \(TimeText.longDate(n.date)) \(TimeText.time(n.time, store.settings.day.hourCycle)) \(zone.identifier)"
-                + " · today \(TimeText.shortDate(today)) · day starts \(store.settings.day.dayStart.iso)"
-                + " · week starts \(store.settings.day.weekStart.name.lowercased())"
-            return out(["\(phrase.text) → \(txt.longDue(r.due))", "  because \(r.rule)", "  \(context)"], json: .object(json))
-        }
+    /// `date` and `explain date`: the date, and for explain its rule and the clock it used.
+    package func renderDate(_ r: ResolvedDate, _ phrase: TextArg, explain: Bool) -> CommandOutput {
+        let txt = text
+        var json = JSONObject([("date", .string(r.due.date.iso)), ("time", r.due.time.map { .string($0.iso) } ?? .null)])
+        guard explain else { return out([txt.longDue(r.due)], json: .object(json)) }
+        // The explanation's text, as fields: the phrase, the rule, and the clock, zone, day
+        // start and week start it used.
+        json["phrase"] = .string(phrase.text)
+        json["rule"] = .string(r.rule)
+        json["now"] = .string(TimeText.isoInstant(now, in: zone))
+        json["zone"] = .string(zone.identifier)
+        json["today"] = .string(today.iso)
+        json["dayStart"] = .string(store.settings.day.dayStart.iso)
+        json["weekStart"] = .string(store.settings.day.weekStart.name.lowercased())
+        let n = nowLocal
+        let context = "now \(TimeText.longDate(n.date)) \(TimeText.time(n.time, store.settings.day.hourCycle)) \(zone.identifier)"
+            + " · today \(TimeText.shortDate(today)) · day starts \(store.settings.day.dayStart.iso)"
+            + " · week starts \(store.settings.day.weekStart.name.lowercased())"
+        return out(["\(phrase.text) → \(txt.longDue(r.due))", "  because \(r.rule)", "  \(context)"], json: .object(json))
     }
 }
 

@@ -1,40 +1,64 @@
-// Edits of a task's fields and lists in the language: set ID FIELD VALUE, tag and untag, steps,
-// comments and note links. Each value's words are read once into a typed value; the engine
-// checks and applies it on one task or on a selection.
+// The resolve stage of the edits of a task's fields and lists (set ID FIELD VALUE, tag and
+// untag, steps, comments and note links): the target to the ids it names, and each value's
+// words read once into a typed value. The engine checks and applies it on one task or on a
+// selection.
 
 import KeptRules
 import KeptDomain
 import KeptInterop
 import KeptSyntax
 
+/// An edit of a task's fields or lists, resolved: the ids it acts on and its typed value.
+package enum EditRequest {
+    case set(Selection, FieldValue)
+    case tag(Selection, [String], add: Bool)
+    case link(Selection, [String], add: Bool)
+    /// A step added, checked, unchecked or removed on one task.
+    case step(Int, StepChange)
+    case comment(Int, String)
+}
+
 extension Session {
-    package func runSetField(_ s: Statement, _ target: TaskTarget, _ field: TextArg, _ value: TextArg) -> CommandOutput {
+    /// The request of an edit, or nil when the statement is not one.
+    package func resolveEdit(_ s: Statement) -> Result<EditRequest, Diagnostic>? {
+        switch s.kind {
+        case .setField(let target, let field, let value): return resolveSetField(s, target, field, value)
+        case .tag(let target, let words, let add):
+            let names = Session.tagNames(words)
+            return selection(target, s).map { .tag($0, names, add: add) }
+        case .link(let target, let arg, let add):
+            guard let titles = Session.noteTitles(arg.text) else {
+                return .failure(Catalog.badFieldValue("notes", value: arg.text, range: arg.range, file: s.source.file,
+                                                      expected: "note titles in double brackets", help: "for example: link 1 [[Trip plan]]"))
+            }
+            return selection(target, s).map { .link($0, titles, add: add) }
+        case .step(let ref, let edit):
+            let change: StepChange
+            switch edit {
+            case .add(let title): change = .add(title.text)
+            case .check(let n, _): change = .check(n)
+            case .uncheck(let n, _): change = .uncheck(n)
+            case .remove(let n, _): change = .remove(n)
+            }
+            return resolve(ref, s).map { .step($0.id, change) }
+        case .comment(let ref, let body): return resolve(ref, s).map { .comment($0.id, body.text) }
+        default: return nil
+        }
+    }
+
+    /// The request of `set`: the task first, then the field, then the value.
+    package func resolveSetField(_ s: Statement, _ target: TaskTarget, _ field: TextArg, _ value: TextArg) -> Result<EditRequest, Diagnostic> {
         let file = s.source.file
         // A task that is not there is the first thing to report, before the field and value.
-        if case .task(let ref) = target, case .failure(let d) = resolve(ref, s) { return .error(d) }
+        if case .task(let ref) = target, case .failure(let d) = resolve(ref, s) { return .failure(d) }
         let settable = TaskField.allCases.filter(\.isSettable).map(\.rawValue)
         guard let f = TaskField(rawValue: field.text.lowercased()), f.isSettable else {
             guard TaskField(rawValue: field.text.lowercased()) == nil else {
-                return .error(Catalog.fieldNotSettable(field.text, range: field.range, file: file, settable: settable))
+                return .failure(Catalog.fieldNotSettable(field.text, range: field.range, file: file, settable: settable))
             }
-            return .error(Catalog.unknownField(field.text, range: field.range, file: file, candidates: settable))
+            return .failure(Catalog.unknownField(field.text, range: field.range, file: file, candidates: settable))
         }
-        let v: FieldValue
-        switch fieldValue(f, value, s) {
-        case .success(let x): v = x
-        case .failure(let d): return .error(d)
-        }
-        let txt = text
-        let t = ActionText<Task>(verb: "Set \(f.rawValue) of", name: "set \(f.rawValue)",
-                                 line: { "\($0.id) · \($0.title): \(self.fieldText($0, f, txt))" }, json: updatedJSON)
-        // Errors about the value point at it; those about the task at the task.
-        return act(s, target, t, range: { e in
-            switch e {
-            case .noTask, .unknownProject, .archivedProject, .unknownStatus, .statusDone, .parentCycle, .emptyTitle, .titleNotOneLine:
-                return value.range
-            default: return nil
-            }
-        }, words: ErrorWords(value: value.text)) { (sel) throws(DomainError) in try engine.set(v, on: sel) }
+        return fieldValue(f, value, s).flatMap { v in selection(target, s).map { .set($0, v) } }
     }
 
     package static let noneWords: Set<String> = ["none", "clear", "never"]
@@ -123,20 +147,9 @@ extension Session {
         return Estimate(minutes: minutes, source: source)
     }
 
-    // MARK: tags and note links
-
-    package func runTag(_ s: Statement, _ target: TaskTarget, _ words: [TextArg], add: Bool) -> CommandOutput {
-        let names = words.map { $0.text.hasPrefix("#") ? String($0.text.dropFirst()) : $0.text }
-        let txt = text
-        let t = ActionText<Task>(verb: add ? "Tagged" : "Untagged", name: add ? "tag" : "untag",
-                                 line: { "\($0.id) · \($0.title): \(self.fieldText($0, .tags, txt))" }, json: updatedJSON)
-        // A refused tag points at the word that named it, quoted as typed.
-        var typed: [String: TextArg] = [:]
-        for (k, w) in words.enumerated() where typed[names[k]] == nil { typed[names[k]] = w }
-        return act(s, target, t, range: { e in
-            guard case .badTag(let n) = e else { return nil }
-            return typed[n]?.range
-        }, words: ErrorWords(quoted: typed.mapValues(\.text))) { (sel) throws(DomainError) in try engine.tag(sel, names, add: add) }
+    /// The names of `tag` and `untag`'s words, without their `#`.
+    package static func tagNames(_ words: [TextArg]) -> [String] {
+        words.map { $0.text.hasPrefix("#") ? String($0.text.dropFirst()) : $0.text }
     }
 
     /// The notes of `[[A]] [[B]]`, or of one quoted title.
@@ -151,64 +164,5 @@ extension Session {
             rest = String(rest[close.upperBound...]).trimmedSpaces
         }
         return out.isEmpty ? nil : out
-    }
-
-    package func runLink(_ s: Statement, _ target: TaskTarget, _ arg: TextArg, add: Bool) -> CommandOutput {
-        guard let titles = Session.noteTitles(arg.text) else {
-            return .error(Catalog.badFieldValue("notes", value: arg.text, range: arg.range, file: s.source.file,
-                                                expected: "note titles in double brackets", help: "for example: link 1 [[Trip plan]]"))
-        }
-        let txt = text
-        let t = ActionText<Task>(verb: add ? "Linked" : "Unlinked", name: add ? "link" : "unlink",
-                                 line: { "\($0.id) · \($0.title): \(self.fieldText($0, .notes, txt))" }, json: updatedJSON)
-        return act(s, target, t) { (sel) throws(DomainError) in try engine.link(sel, titles, add: add) }
-    }
-
-    // MARK: steps and comments
-
-    package func runStep(_ s: Statement, _ ref: TaskRef, _ edit: StepEdit) -> CommandOutput {
-        let verb: String
-        let change: StepChange
-        var valueRange = ref.range
-        switch edit {
-        case .add(let title):
-            verb = "Added a step to"
-            change = .add(title.text)
-            valueRange = title.range
-        case .check(let n, let r):
-            verb = "Checked a step of"
-            change = .check(n)
-            valueRange = r
-        case .uncheck(let n, let r):
-            verb = "Unchecked a step of"
-            change = .uncheck(n)
-            valueRange = r
-        case .remove(let n, let r):
-            verb = "Removed a step of"
-            change = .remove(n)
-            valueRange = r
-        }
-        let t = ActionText<Task>(verb: verb, name: "step", line: { a in
-            "\(a.id) · \(a.title): " + (a.steps.isEmpty ? "no steps" : "\(a.steps.filter(\.done).count)/\(a.steps.count)")
-        }, json: updatedJSON)
-        return act(s, .task(ref), t, range: { e in
-            switch e {
-            case .noStep, .stepNotOneLine: return valueRange
-            default: return nil
-            }
-        }) { (sel) throws(DomainError) in
-            guard case .task(let id) = sel else { throw .noTask(0) }
-            return try engine.step(id, change)
-        }
-    }
-
-    package func runComment(_ s: Statement, _ ref: TaskRef, _ body: TextArg) -> CommandOutput {
-        let t = ActionText<Task>(verb: "Commented on", name: "comment", line: { a in
-            "\(a.id) · \(a.title): \(a.comments.count == 1 ? "1 comment" : "\(a.comments.count) comments")"
-        }, json: updatedJSON)
-        return act(s, .task(ref), t) { (sel) throws(DomainError) in
-            guard case .task(let id) = sel else { throw .noTask(0) }
-            return try engine.comment(id, body.text)
-        }
     }
 }

@@ -1,4 +1,4 @@
-// Showing tasks: show ID [FIELD], with the text of each field.
+// The render stage of showing tasks: `show ID [FIELD]`, with the text of each field.
 
 import KeptRules
 import KeptDomain
@@ -6,18 +6,11 @@ import KeptInterop
 import KeptSyntax
 
 extension Session {
-    package func runShow(_ s: Statement, _ ref: TaskRef, _ field: TextArg?) -> CommandOutput {
-        let t: Task
-        switch resolve(ref, s) {
-        case .success(let x): t = x
-        case .failure(let d): return .error(d)
-        }
+    /// `show ID`: the task's details; `show ID FIELD`: one field's text.
+    package func renderShow(_ t: Task, _ field: TaskField?) -> CommandOutput {
         let txt = text
-        guard let field else {
+        guard let f = field else {
             return out(detail(t, txt), json: TaskJSON.value(t, zone: zone))
-        }
-        guard let f = TaskField(rawValue: field.text.lowercased()) else {
-            return .error(Catalog.unknownField(field.text, range: field.range, file: s.source.file, candidates: TaskField.allCases.map(\.rawValue)))
         }
         let value = fieldText(t, f, txt)
         let json: JSONValue
