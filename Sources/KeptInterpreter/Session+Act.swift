@@ -15,6 +15,8 @@ package enum Request {
     /// Undo or redo this many steps.
     case undo(Int)
     case redo(Int)
+    // Query, Repeat, SavedFilters, Settings, Interop
+    case repeatRule(RepeatRequest)
 }
 
 /// What the engine returned for a request.
@@ -24,6 +26,8 @@ package enum Acted {
     case reminder(ReminderOutcome)
     case undone([UndoneStep])
     case redone([UndoneStep])
+    // Query, Repeat, SavedFilters, Settings, Interop
+    case repeatRule(RepeatOutcome)
 }
 
 /// What a task action did, as the engine returned it.
@@ -60,6 +64,8 @@ extension Session {
         case .reminder(let r): return .reminder(try act(r))
         case .undo(let n): return .undone(try engine.undo(n))
         case .redo(let n): return .redone(try engine.redo(n))
+        // Query, Repeat, SavedFilters, Settings, Interop
+        case .repeatRule(let r): return .repeatRule(act(r))
         }
     }
 
@@ -98,6 +104,21 @@ extension Session {
         case .remind(let sel, let time): return .reminded(try engine.remind(sel, at: time))
         case .unremind(let sel, let number): return .unreminded(try engine.unremind(sel, number: number))
         case .list: return .listed(engine.reminderEntries())
+        }
+    }
+
+    /// A rule's RRULE, or its next dates from its anchor: an hourly rule without `from` starts now.
+    package func act(_ r: RepeatRequest) -> RepeatOutcome {
+        switch r {
+        case .rrule(let rule):
+            let anchor = rule.from ?? today
+            return .rrule(rule, anchor: anchor, rule.rrule(anchor: anchor, weekStart: weekStart, zone: zone))
+        case .preview(let rule, let limit):
+            let anchor = rule.from ?? today
+            let rr = rule.rrule(anchor: anchor, weekStart: weekStart, zone: zone)
+            let time = rule.dependsOnAnchorTime && rule.from == nil ? nowLocal.time : nil
+            let dates = rule.occurrences(anchor: anchor, time: time, limit: limit, weekStart: weekStart, zone: zone)
+            return .previewed(RepeatPreview(rule: rule, anchor: anchor, rrule: rr, dates: dates, limit: limit))
         }
     }
 

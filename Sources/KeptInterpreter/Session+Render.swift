@@ -68,6 +68,8 @@ extension Session {
         case .reminder(let o): return render(o, s)
         case .undone(let steps): return renderUndone(steps)
         case .redone(let steps): return renderRedone(steps)
+        // Query, Repeat, SavedFilters, Settings, Interop
+        case .repeatRule(let o): return render(o, s)
         }
     }
 

@@ -39,6 +39,9 @@ extension Session {
         case .repeatDates(let e): return resolve(e, s).map(Request.repeatDate)
         case .undo(let n): return .success(.undo(n))
         case .redo(let n): return .success(.redo(n))
+        // Query, Repeat, SavedFilters, Settings, Interop
+        case .repeatPreview(let rule): return resolveRepeat(s, rule, rruleOnly: false).map(Request.repeatRule)
+        case .rrule(let rule): return resolveRepeat(s, rule, rruleOnly: true).map(Request.repeatRule)
         default: return nil
         }
     }

@@ -171,8 +171,6 @@ public final class Session {
         case .parseFilter(let f): return runParseFilter(s, f)
         case .date(let phrase): return runDate(s, phrase, explain: false)
         case .explainDate(let phrase): return runDate(s, phrase, explain: true)
-        case .repeatPreview(let rule): return runRepeat(s, rule, rruleOnly: false)
-        case .rrule(let rule): return runRepeat(s, rule, rruleOnly: true)
         case .show(let ref, let field): return runShow(s, ref, field)
         case .list(let f): return runList(s, f)
         case .count(let f): return runCount(s, f)
@@ -203,6 +201,9 @@ public final class Session {
         case .top3(let e): return runTop3(s, e)
         case .importFile(let r): return runImport(s, r)
         case .exportFile(let r): return runExport(s, r)
+        // Query, Repeat, SavedFilters, Settings, Interop
+        case .repeatPreview, .rrule:
+            return staged(s)
         }
     }
 
