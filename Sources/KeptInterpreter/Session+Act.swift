@@ -17,6 +17,7 @@ package enum Request {
     case redo(Int)
     // Query, Repeat, SavedFilters, Settings, Interop
     case repeatRule(RepeatRequest)
+    case settings(SettingsRequest)
 }
 
 /// What the engine returned for a request.
@@ -28,6 +29,7 @@ package enum Acted {
     case redone([UndoneStep])
     // Query, Repeat, SavedFilters, Settings, Interop
     case repeatRule(RepeatOutcome)
+    case settings(SettingsOutcome)
 }
 
 /// What a task action did, as the engine returned it.
@@ -66,6 +68,7 @@ extension Session {
         case .redo(let n): return .redone(try engine.redo(n))
         // Query, Repeat, SavedFilters, Settings, Interop
         case .repeatRule(let r): return .repeatRule(act(r))
+        case .settings(let r): return .settings(try act(r))
         }
     }
 
@@ -119,6 +122,26 @@ extension Session {
             let time = rule.dependsOnAnchorTime && rule.from == nil ? nowLocal.time : nil
             let dates = rule.occurrences(anchor: anchor, time: time, limit: limit, weekStart: weekStart, zone: zone)
             return .previewed(RepeatPreview(rule: rule, anchor: anchor, rrule: rr, dates: dates, limit: limit))
+        }
+    }
+
+    /// The session's clock or zone set, or a setting set by the engine; the others read only.
+    package func act(_ r: SettingsRequest) throws(DomainError) -> SettingsOutcome {
+        switch r {
+        case .showNow: return .now
+        case .setNow(let c):
+            clock = c
+            return .nowSet
+        case .showZone: return .zone
+        case .setZone(let z):
+            // `zone` fixes the zone of this session, as `now` fixes its clock (R-DAY-1); the
+            // account's own zone is the setting `set zone NAME`, which is stored and undoable.
+            zoneOverride = z
+            return .zoneSet
+        case .listSettings: return .settings
+        case .showSetting(let spec): return .setting(spec)
+        case .set(let spec, let value): return .settingSet(spec, changed: try engine.set(setting: spec.key, to: value))
+        case .help(let topic): return .help(topic)
         }
     }
 

@@ -70,6 +70,7 @@ extension Session {
         case .redone(let steps): return renderRedone(steps)
         // Query, Repeat, SavedFilters, Settings, Interop
         case .repeatRule(let o): return render(o, s)
+        case .settings(let o): return render(o)
         }
     }
 
@@ -79,6 +80,8 @@ extension Session {
         case .repeatDates(let edit): return render(e, edit, s)
         case .remind, .unremind, .reminders: return reminderError(e, s)
         case .undo, .redo: return diagnostic(e, s, at: s.keywordRange)
+        // Query, Repeat, SavedFilters, Settings, Interop
+        case .setting(_, let value?): return diagnostic(e, s, at: value.range)
         default: return actionError(e, s)
         }
     }

@@ -42,6 +42,7 @@ extension Session {
         // Query, Repeat, SavedFilters, Settings, Interop
         case .repeatPreview(let rule): return resolveRepeat(s, rule, rruleOnly: false).map(Request.repeatRule)
         case .rrule(let rule): return resolveRepeat(s, rule, rruleOnly: true).map(Request.repeatRule)
+        case .now, .zone, .setting, .help: return resolveSettings(s)?.map(Request.settings)
         default: return nil
         }
     }

@@ -161,9 +161,6 @@ public final class Session {
         case .complete, .reopen, .delete, .archive, .unarchive, .tomorrow, .reschedule, .move, .duplicate,
              .repeatDates, .remind, .unremind, .reminders, .undo, .redo:
             return staged(s)
-        case .now(let arg): return runNow(s, arg)
-        case .zone(let arg): return runZone(s, arg)
-        case .setting(let key, let value): return runSetting(s, key, value)
         case .setField(let ref, let field, let value): return runSetField(s, ref, field, value)
         case .add(let line): return runAdd(s, line, natural: false)
         case .capture(let line): return runAdd(s, line, natural: true)
@@ -193,7 +190,6 @@ public final class Session {
         case .projectDelete(let n, let c): return runProjectDelete(s, n, c)
         case .projectStatuses(let n, let e): return runProjectStatuses(s, n, e)
         case .projects: return runProjects()
-        case .help(let topic): return runHelp(s, topic)
         case .plan(let r): return runPlan(s, r)
         case .why(let ref): return runWhy(s, ref)
         case .notToday(let t): return runNotToday(s, t)
@@ -202,7 +198,7 @@ public final class Session {
         case .importFile(let r): return runImport(s, r)
         case .exportFile(let r): return runExport(s, r)
         // Query, Repeat, SavedFilters, Settings, Interop
-        case .repeatPreview, .rrule:
+        case .repeatPreview, .rrule, .now, .zone, .setting, .help:
             return staged(s)
         }
     }
