@@ -18,6 +18,7 @@ package enum Request {
     // Query, Repeat, SavedFilters, Settings, Interop
     case repeatRule(RepeatRequest)
     case settings(SettingsRequest)
+    case savedFilter(SavedFilterRequest)
 }
 
 /// What the engine returned for a request.
@@ -30,6 +31,7 @@ package enum Acted {
     // Query, Repeat, SavedFilters, Settings, Interop
     case repeatRule(RepeatOutcome)
     case settings(SettingsOutcome)
+    case savedFilter(SavedFilterOutcome)
 }
 
 /// What a task action did, as the engine returned it.
@@ -69,6 +71,7 @@ extension Session {
         // Query, Repeat, SavedFilters, Settings, Interop
         case .repeatRule(let r): return .repeatRule(act(r))
         case .settings(let r): return .settings(try act(r))
+        case .savedFilter(let r): return .savedFilter(try act(r))
         }
     }
 
@@ -142,6 +145,39 @@ extension Session {
         case .showSetting(let spec): return .setting(spec)
         case .set(let spec, let value): return .settingSet(spec, changed: try engine.set(setting: spec.key, to: value))
         case .help(let topic): return .help(topic)
+        }
+    }
+
+    /// One engine call for a saved-filter statement; `filters` and `areas` read the store.
+    /// `explain` counts what its filter matches, or returns the pattern past its budget.
+    package func act(_ r: SavedFilterRequest) throws(DomainError) -> SavedFilterOutcome {
+        switch r {
+        case .define(let name, let text):
+            let d = try engine.defineFilter(name, text)
+            return .defined(d.filter, new: d.new, text: text)
+        case .star(let name, let on):
+            let d = try engine.starFilter(name, on)
+            return .starred(d.filter, changed: d.changed, on: on)
+        case .delete(let name): return .deleted(try engine.deleteFilter(name))
+        case .rename(let old, let new):
+            let d = try engine.renameFilter(old, to: new)
+            return .renamed(was: d.was, d.filter, to: new)
+        case .move(let name, let to):
+            let d = try engine.moveFilter(name, to: to)
+            return .moved(d.filter, place: d.place)
+        case .list: return .listed(store.filters)
+        case .areas: return .areas(areaNames)
+        case .explain(let expr):
+            if expr.looksAtDeleted {
+                let d = engine.deleted(expr)
+                return .explained(expr, .success((d.matched.count, d.total)))
+            }
+            do throws(RegexBudgetError) {
+                let r = try selectRows(expr)
+                return .explained(expr, .success((r.matched.count, r.total)))
+            } catch {
+                return .explained(expr, .failure(error))
+            }
         }
     }
 

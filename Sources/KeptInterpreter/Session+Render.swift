@@ -71,6 +71,7 @@ extension Session {
         // Query, Repeat, SavedFilters, Settings, Interop
         case .repeatRule(let o): return render(o, s)
         case .settings(let o): return render(o)
+        case .savedFilter(let o): return render(o, s)
         }
     }
 
@@ -82,6 +83,7 @@ extension Session {
         case .undo, .redo: return diagnostic(e, s, at: s.keywordRange)
         // Query, Repeat, SavedFilters, Settings, Interop
         case .setting(_, let value?): return diagnostic(e, s, at: value.range)
+        case .filterDefine, .filterStar, .filterDelete, .filterRename, .filterMove: return savedFilterError(e, s)
         default: return actionError(e, s)
         }
     }

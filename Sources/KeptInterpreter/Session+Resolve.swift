@@ -43,6 +43,8 @@ extension Session {
         case .repeatPreview(let rule): return resolveRepeat(s, rule, rruleOnly: false).map(Request.repeatRule)
         case .rrule(let rule): return resolveRepeat(s, rule, rruleOnly: true).map(Request.repeatRule)
         case .now, .zone, .setting, .help: return resolveSettings(s)?.map(Request.settings)
+        case .filterDefine, .filterStar, .filterDelete, .filterRename, .filterMove, .filters, .areas, .explainFilter:
+            return resolveSavedFilter(s)?.map(Request.savedFilter)
         default: return nil
         }
     }

@@ -171,14 +171,6 @@ public final class Session {
         case .show(let ref, let field): return runShow(s, ref, field)
         case .list(let f): return runList(s, f)
         case .count(let f): return runCount(s, f)
-        case .filterDefine(let n, let f): return runFilterDefine(s, n, f)
-        case .filterStar(let n, let on): return runFilterStar(s, n, on)
-        case .filterDelete(let n): return runFilterDelete(s, n)
-        case .filterRename(let a, let b): return runFilterRename(s, a, b)
-        case .filterMove(let n, let k): return runFilterMove(s, n, k)
-        case .filters: return runFilters()
-        case .explainFilter(let f): return runExplainFilter(s, f)
-        case .areas: return runAreas()
         case .tag(let t, let tags, let add): return runTag(s, t, tags, add: add)
         case .step(let r, let e): return runStep(s, r, e)
         case .comment(let r, let body): return runComment(s, r, body)
@@ -198,7 +190,8 @@ public final class Session {
         case .importFile(let r): return runImport(s, r)
         case .exportFile(let r): return runExport(s, r)
         // Query, Repeat, SavedFilters, Settings, Interop
-        case .repeatPreview, .rrule, .now, .zone, .setting, .help:
+        case .repeatPreview, .rrule, .now, .zone, .setting, .help,
+             .filterDefine, .filterStar, .filterDelete, .filterRename, .filterMove, .filters, .areas, .explainFilter:
             return staged(s)
         }
     }
