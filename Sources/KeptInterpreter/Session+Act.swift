@@ -19,6 +19,7 @@ package enum Request {
     case repeatRule(RepeatRequest)
     case settings(SettingsRequest)
     case savedFilter(SavedFilterRequest)
+    case interop(InteropRequest)
 }
 
 /// What the engine returned for a request.
@@ -32,6 +33,7 @@ package enum Acted {
     case repeatRule(RepeatOutcome)
     case settings(SettingsOutcome)
     case savedFilter(SavedFilterOutcome)
+    case interop(InteropOutcome)
 }
 
 /// What a task action did, as the engine returned it.
@@ -72,6 +74,7 @@ extension Session {
         case .repeatRule(let r): return .repeatRule(act(r))
         case .settings(let r): return .settings(try act(r))
         case .savedFilter(let r): return .savedFilter(try act(r))
+        case .interop(let r): return .interop(act(r))
         }
     }
 
@@ -179,6 +182,90 @@ extension Session {
                 return .explained(expr, .failure(error))
             }
         }
+    }
+
+    /// An import, read into the engine as one undo step, or an export: the tasks chosen, put
+    /// in the format's order, written by the format's writer, and the file written.
+    package func act(_ r: InteropRequest) -> InteropOutcome {
+        switch r {
+        case .importing(let job):
+            let (input, zone, options) = (job.input, self.zone, job.options)
+            var skipped: [String: Int] = [:]
+            let result: Result<ImportReport, ImportError>
+            do throws(ImportError) {
+                switch job.format {
+                case .taskwarrior:
+                    result = .success(try run(TaskwarriorReader(input, zone: zone), options))
+                case .jsonLines:
+                    result = .success(try run(JSONLinesReader(input, zone: zone), options))
+                case .icalendar:
+                    var src = ICalendarReader(input, zone: zone, weekStart: weekStart, events: job.events)
+                    result = .success(try engine.importTasks(&src, options: options))
+                    skipped = src.skipped
+                case .csv:
+                    let e = engine
+                    var src = CSVReader(input, context: dateContext, newUID: { e.uids.next() })
+                    result = .success(try engine.importTasks(&src, options: options))
+                }
+            } catch {
+                result = .failure(error)
+            }
+            return .imported(result, skipped: skipped)
+        case .exporting(let job):
+            var tasks: [Task]
+            if let e = job.filter {
+                do throws(RegexBudgetError) { tasks = try select(e).matched } catch { return .exported(.failure(error)) }
+            } else {
+                tasks = store.tasks
+            }
+            var left = 0
+            if job.format == .csv {
+                // Todoist's CSV holds open work, parents before their subtasks.
+                let open = tasks.filter(\.isOpen)
+                left = tasks.count - open.count
+                tasks = Session.treeOrder(open)
+            }
+            let st = store
+            var bytes: [UInt8] = []
+            let zone = self.zone
+            switch job.format {
+            case .taskwarrior: TaskwarriorWriter.write(tasks, zone: zone, to: &bytes)
+            case .jsonLines: JSONLinesWriter.write(tasks, parentUID: { st.task($0)?.uid }, zone: zone, to: &bytes)
+            case .icalendar:
+                ICalendarWriter.write(tasks, .init(zone: zone, weekStart: weekStart, now: now, parentUID: { st.task($0)?.uid }), to: &bytes)
+            case .csv:
+                let e = engine
+                CSVWriter.write(tasks, depth: { e.depth($0) }, zone: zone, to: &bytes)
+            }
+            // Through a symlink to the file it names: the link stays a link (docs/INTEROP.md).
+            var failure: String? = nil
+            if job.path != "-", case .failure(let e) = job.target.write(bytes) { failure = e.reason }
+            return .exported(.success(Exported(format: job.format, tasks: tasks.count, left: left, bytes: bytes, failure: failure)))
+        }
+    }
+
+    package func run<S: ImportSource>(_ source: S, _ options: ImportOptions) throws(ImportError) -> ImportReport {
+        try Importing.run(source, into: engine, options: options)
+    }
+
+    /// Parents before their subtasks, each level in id order.
+    package static func treeOrder(_ tasks: [Task]) -> [Task] {
+        let ids = Set(tasks.map(\.id))
+        var kids: [Int: [Task]] = [:]
+        var roots: [Task] = []
+        for t in tasks {
+            if let p = t.parent, ids.contains(p) { kids[p, default: []].append(t) } else { roots.append(t) }
+        }
+        var out: [Task] = []
+        var seen: Set<Int> = []
+        func visit(_ t: Task) {
+            guard seen.insert(t.id).inserted else { return }
+            out.append(t)
+            for c in kids[t.id] ?? [] { visit(c) }
+        }
+        for r in roots { visit(r) }
+        for t in tasks where !seen.contains(t.id) { out.append(t) }
+        return out
     }
 
     /// Runs an engine action on a statement's target and renders what it did, all in one: the

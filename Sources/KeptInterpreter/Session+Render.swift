@@ -72,6 +72,7 @@ extension Session {
         case .repeatRule(let o): return render(o, s)
         case .settings(let o): return render(o)
         case .savedFilter(let o): return render(o, s)
+        case .interop(let o): return render(o, s)
         }
     }
 

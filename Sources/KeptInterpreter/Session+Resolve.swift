@@ -45,6 +45,7 @@ extension Session {
         case .now, .zone, .setting, .help: return resolveSettings(s)?.map(Request.settings)
         case .filterDefine, .filterStar, .filterDelete, .filterRename, .filterMove, .filters, .areas, .explainFilter:
             return resolveSavedFilter(s)?.map(Request.savedFilter)
+        case .importFile, .exportFile: return resolveInterop(s)?.map(Request.interop)
         default: return nil
         }
     }

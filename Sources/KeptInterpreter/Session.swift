@@ -187,11 +187,10 @@ public final class Session {
         case .notToday(let t): return runNotToday(s, t)
         case .back(let ref): return runBack(s, ref)
         case .top3(let e): return runTop3(s, e)
-        case .importFile(let r): return runImport(s, r)
-        case .exportFile(let r): return runExport(s, r)
         // Query, Repeat, SavedFilters, Settings, Interop
         case .repeatPreview, .rrule, .now, .zone, .setting, .help,
-             .filterDefine, .filterStar, .filterDelete, .filterRename, .filterMove, .filters, .areas, .explainFilter:
+             .filterDefine, .filterStar, .filterDelete, .filterRename, .filterMove, .filters, .areas, .explainFilter,
+             .importFile, .exportFile:
             return staged(s)
         }
     }
