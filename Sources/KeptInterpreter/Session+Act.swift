@@ -20,6 +20,7 @@ package enum Request {
     case settings(SettingsRequest)
     case savedFilter(SavedFilterRequest)
     case interop(InteropRequest)
+    case query(QueryRequest)
 }
 
 /// What the engine returned for a request.
@@ -34,6 +35,7 @@ package enum Acted {
     case settings(SettingsOutcome)
     case savedFilter(SavedFilterOutcome)
     case interop(InteropOutcome)
+    case query(QueryOutcome)
 }
 
 /// What a task action did, as the engine returned it.
@@ -75,6 +77,7 @@ extension Session {
         case .settings(let r): return .settings(try act(r))
         case .savedFilter(let r): return .savedFilter(try act(r))
         case .interop(let r): return .interop(act(r))
+        case .query(let r): return .query(act(r))
         }
     }
 
@@ -267,6 +270,43 @@ extension Session {
         for t in tasks where !seen.contains(t.id) { out.append(t) }
         return out
     }
+
+    /// A list's sections in order, each one query of the engine, up to the first whose
+    /// pattern runs past its budget; a count; `parse filter` asks nothing of the engine.
+    package func act(_ r: QueryRequest) -> QueryOutcome {
+        switch r {
+        case .list(let c, let sections, let comma, let stop):
+            var found: [ListSectionOutcome] = []
+            for sec in sections {
+                switch sec.request {
+                case .view(let v): found.append(.view(v, engine.view(v, order: c.order, limit: c.limit)))
+                case .deleted(let e):
+                    let d = engine.deleted(e)
+                    found.append(.deleted(e, matched: d.matched, total: d.total))
+                case .tasks(let e):
+                    let matched: [Task], total: Int
+                    do throws(RegexBudgetError) { (matched, total) = try select(e) } catch {
+                        return .listed(c, sections, found, comma: comma, failure: error, stop: stop)
+                    }
+                    var ordered = engine.sorted(matched, by: c.order)
+                    if let n = c.limit { ordered = Array(ordered.prefix(n)) }
+                    found.append(.tasks(e, ordered: ordered, matched: matched.count, total: total))
+                }
+            }
+            return .listed(c, sections, found, comma: comma, failure: nil, stop: stop)
+        case .count(let expr):
+            if let e = expr, e.looksAtDeleted {
+                let d = engine.deleted(e)
+                return .counted(expr, .success((d.matched.count, d.total)))
+            }
+            do throws(RegexBudgetError) { return .counted(expr, .success(try engine.count(expr))) } catch { return .counted(expr, .failure(error)) }
+        case .parseFilter(let p, let f): return .parsedFilter(p, f)
+        }
+    }
+
+    package func select(_ expr: FilterExpr?) throws(RegexBudgetError) -> (matched: [Task], total: Int) { try engine.select(expr) }
+    package func selectRows(_ expr: FilterExpr?) throws(RegexBudgetError) -> (matched: [Int], total: Int) { try engine.selectRows(expr) }
+    package func matching(_ expr: FilterExpr, _ index: TaskIndex, _ fc: FilterContext) -> [Task] { engine.matching(expr, index, fc) }
 
     /// Runs an engine action on a statement's target and renders what it did, all in one: the
     /// families not yet split by stage use it. Errors point at the target unless `range` says

@@ -73,6 +73,7 @@ extension Session {
         case .settings(let o): return render(o)
         case .savedFilter(let o): return render(o, s)
         case .interop(let o): return render(o, s)
+        case .query(let o): return render(o, s)
         }
     }
 

@@ -46,6 +46,7 @@ extension Session {
         case .filterDefine, .filterStar, .filterDelete, .filterRename, .filterMove, .filters, .areas, .explainFilter:
             return resolveSavedFilter(s)?.map(Request.savedFilter)
         case .importFile, .exportFile: return resolveInterop(s)?.map(Request.interop)
+        case .list, .count, .parseFilter: return resolveQuery(s)?.map(Request.query)
         default: return nil
         }
     }

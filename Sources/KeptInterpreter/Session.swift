@@ -165,12 +165,9 @@ public final class Session {
         case .add(let line): return runAdd(s, line, natural: false)
         case .capture(let line): return runAdd(s, line, natural: true)
         case .parse(let line): return runParse(s, line)
-        case .parseFilter(let f): return runParseFilter(s, f)
         case .date(let phrase): return runDate(s, phrase, explain: false)
         case .explainDate(let phrase): return runDate(s, phrase, explain: true)
         case .show(let ref, let field): return runShow(s, ref, field)
-        case .list(let f): return runList(s, f)
-        case .count(let f): return runCount(s, f)
         case .tag(let t, let tags, let add): return runTag(s, t, tags, add: add)
         case .step(let r, let e): return runStep(s, r, e)
         case .comment(let r, let body): return runComment(s, r, body)
@@ -190,7 +187,7 @@ public final class Session {
         // Query, Repeat, SavedFilters, Settings, Interop
         case .repeatPreview, .rrule, .now, .zone, .setting, .help,
              .filterDefine, .filterStar, .filterDelete, .filterRename, .filterMove, .filters, .areas, .explainFilter,
-             .importFile, .exportFile:
+             .importFile, .exportFile, .list, .count, .parseFilter:
             return staged(s)
         }
     }
