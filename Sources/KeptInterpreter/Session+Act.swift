@@ -22,6 +22,12 @@ package enum Request {
     case structure(StructureRequest)
     /// `show`: a task, and the field to show or nil for all.
     case show(Task, field: TaskField?)
+    // Query, Repeat, SavedFilters, Settings, Interop
+    case repeatRule(RepeatRequest)
+    case settings(SettingsRequest)
+    case savedFilter(SavedFilterRequest)
+    case interop(InteropRequest)
+    case query(QueryRequest)
 }
 
 /// What the engine returned for a request.
@@ -37,6 +43,12 @@ package enum Acted {
     case captured(CaptureOutcome)
     case structured(StructureOutcome)
     case shown(Task, field: TaskField?)
+    // Query, Repeat, SavedFilters, Settings, Interop
+    case repeatRule(RepeatOutcome)
+    case settings(SettingsOutcome)
+    case savedFilter(SavedFilterOutcome)
+    case interop(InteropOutcome)
+    case query(QueryOutcome)
 }
 
 /// What a task action did, as the engine returned it.
@@ -79,6 +91,12 @@ extension Session {
         case .capture(let c): return .captured(try act(c))
         case .structure(let st): return .structured(try act(st))
         case .show(let t, let f): return .shown(t, field: f)
+        // Query, Repeat, SavedFilters, Settings, Interop
+        case .repeatRule(let r): return .repeatRule(act(r))
+        case .settings(let r): return .settings(try act(r))
+        case .savedFilter(let r): return .savedFilter(try act(r))
+        case .interop(let r): return .interop(act(r))
+        case .query(let r): return .query(act(r))
         }
     }
 
@@ -186,4 +204,195 @@ extension Result where Success == CommandOutput, Failure == Diagnostic {
         case .failure(let d): return .error(d)
         }
     }
+}
+
+extension Session {
+    /// A rule's RRULE, or its next dates from its anchor: an hourly rule without `from` starts now.
+    package func act(_ r: RepeatRequest) -> RepeatOutcome {
+        switch r {
+        case .rrule(let rule):
+            let anchor = rule.from ?? today
+            return .rrule(rule, anchor: anchor, rule.rrule(anchor: anchor, weekStart: weekStart, zone: zone))
+        case .preview(let rule, let limit):
+            let anchor = rule.from ?? today
+            let rr = rule.rrule(anchor: anchor, weekStart: weekStart, zone: zone)
+            let time = rule.dependsOnAnchorTime && rule.from == nil ? nowLocal.time : nil
+            let dates = rule.occurrences(anchor: anchor, time: time, limit: limit, weekStart: weekStart, zone: zone)
+            return .previewed(RepeatPreview(rule: rule, anchor: anchor, rrule: rr, dates: dates, limit: limit))
+        }
+    }
+
+    /// The session's clock or zone set, or a setting set by the engine; the others read only.
+    package func act(_ r: SettingsRequest) throws(DomainError) -> SettingsOutcome {
+        switch r {
+        case .showNow: return .now
+        case .setNow(let c):
+            clock = c
+            return .nowSet
+        case .showZone: return .zone
+        case .setZone(let z):
+            // `zone` fixes the zone of this session, as `now` fixes its clock (R-DAY-1); the
+            // account's own zone is the setting `set zone NAME`, which is stored and undoable.
+            zoneOverride = z
+            return .zoneSet
+        case .listSettings: return .settings
+        case .showSetting(let spec): return .setting(spec)
+        case .set(let spec, let value): return .settingSet(spec, changed: try engine.set(setting: spec.key, to: value))
+        case .help(let topic): return .help(topic)
+        }
+    }
+
+    /// One engine call for a saved-filter statement; `filters` and `areas` read the store.
+    /// `explain` counts what its filter matches, or returns the pattern past its budget.
+    package func act(_ r: SavedFilterRequest) throws(DomainError) -> SavedFilterOutcome {
+        switch r {
+        case .define(let name, let text):
+            let d = try engine.defineFilter(name, text)
+            return .defined(d.filter, new: d.new, text: text)
+        case .star(let name, let on):
+            let d = try engine.starFilter(name, on)
+            return .starred(d.filter, changed: d.changed, on: on)
+        case .delete(let name): return .deleted(try engine.deleteFilter(name))
+        case .rename(let old, let new):
+            let d = try engine.renameFilter(old, to: new)
+            return .renamed(was: d.was, d.filter, to: new)
+        case .move(let name, let to):
+            let d = try engine.moveFilter(name, to: to)
+            return .moved(d.filter, place: d.place)
+        case .list: return .listed(store.filters)
+        case .areas: return .areas(areaNames)
+        case .explain(let expr):
+            if expr.looksAtDeleted {
+                let d = engine.deleted(expr)
+                return .explained(expr, .success((d.matched.count, d.total)))
+            }
+            do throws(RegexBudgetError) {
+                let r = try selectRows(expr)
+                return .explained(expr, .success((r.matched.count, r.total)))
+            } catch {
+                return .explained(expr, .failure(error))
+            }
+        }
+    }
+
+    /// An import, read into the engine as one undo step, or an export: the tasks chosen, put
+    /// in the format's order, written by the format's writer, and the file written.
+    package func act(_ r: InteropRequest) -> InteropOutcome {
+        switch r {
+        case .importing(let job):
+            let (input, zone, options) = (job.input, self.zone, job.options)
+            var skipped: [String: Int] = [:]
+            let result: Result<ImportReport, ImportError>
+            do throws(ImportError) {
+                switch job.format {
+                case .taskwarrior:
+                    result = .success(try run(TaskwarriorReader(input, zone: zone), options))
+                case .jsonLines:
+                    result = .success(try run(JSONLinesReader(input, zone: zone), options))
+                case .icalendar:
+                    var src = ICalendarReader(input, zone: zone, weekStart: weekStart, events: job.events)
+                    result = .success(try engine.importTasks(&src, options: options))
+                    skipped = src.skipped
+                case .csv:
+                    let e = engine
+                    var src = CSVReader(input, context: dateContext, newUID: { e.uids.next() })
+                    result = .success(try engine.importTasks(&src, options: options))
+                }
+            } catch {
+                result = .failure(error)
+            }
+            return .imported(result, skipped: skipped)
+        case .exporting(let job):
+            var tasks: [Task]
+            if let e = job.filter {
+                do throws(RegexBudgetError) { tasks = try select(e).matched } catch { return .exported(.failure(error)) }
+            } else {
+                tasks = store.tasks
+            }
+            var left = 0
+            if job.format == .csv {
+                // Todoist's CSV holds open work, parents before their subtasks.
+                let open = tasks.filter(\.isOpen)
+                left = tasks.count - open.count
+                tasks = Session.treeOrder(open)
+            }
+            let st = store
+            var bytes: [UInt8] = []
+            let zone = self.zone
+            switch job.format {
+            case .taskwarrior: TaskwarriorWriter.write(tasks, zone: zone, to: &bytes)
+            case .jsonLines: JSONLinesWriter.write(tasks, parentUID: { st.task($0)?.uid }, zone: zone, to: &bytes)
+            case .icalendar:
+                ICalendarWriter.write(tasks, .init(zone: zone, weekStart: weekStart, now: now, parentUID: { st.task($0)?.uid }), to: &bytes)
+            case .csv:
+                let e = engine
+                CSVWriter.write(tasks, depth: { e.depth($0) }, zone: zone, to: &bytes)
+            }
+            // Through a symlink to the file it names: the link stays a link (docs/INTEROP.md).
+            var failure: String? = nil
+            if job.path != "-", case .failure(let e) = job.target.write(bytes) { failure = e.reason }
+            return .exported(.success(Exported(format: job.format, tasks: tasks.count, left: left, bytes: bytes, failure: failure)))
+        }
+    }
+
+    package func run<S: ImportSource>(_ source: S, _ options: ImportOptions) throws(ImportError) -> ImportReport {
+        try Importing.run(source, into: engine, options: options)
+    }
+
+    /// Parents before their subtasks, each level in id order.
+    package static func treeOrder(_ tasks: [Task]) -> [Task] {
+        let ids = Set(tasks.map(\.id))
+        var kids: [Int: [Task]] = [:]
+        var roots: [Task] = []
+        for t in tasks {
+            if let p = t.parent, ids.contains(p) { kids[p, default: []].append(t) } else { roots.append(t) }
+        }
+        var out: [Task] = []
+        var seen: Set<Int> = []
+        func visit(_ t: Task) {
+            guard seen.insert(t.id).inserted else { return }
+            out.append(t)
+            for c in kids[t.id] ?? [] { visit(c) }
+        }
+        for r in roots { visit(r) }
+        for t in tasks where !seen.contains(t.id) { out.append(t) }
+        return out
+    }
+
+    /// A list's sections in order, each one query of the engine, up to the first whose
+    /// pattern runs past its budget; a count; `parse filter` asks nothing of the engine.
+    package func act(_ r: QueryRequest) -> QueryOutcome {
+        switch r {
+        case .list(let c, let sections, let comma, let stop):
+            var found: [ListSectionOutcome] = []
+            for sec in sections {
+                switch sec.request {
+                case .view(let v): found.append(.view(v, engine.view(v, order: c.order, limit: c.limit)))
+                case .deleted(let e):
+                    let d = engine.deleted(e)
+                    found.append(.deleted(e, matched: d.matched, total: d.total))
+                case .tasks(let e):
+                    let matched: [Task], total: Int
+                    do throws(RegexBudgetError) { (matched, total) = try select(e) } catch {
+                        return .listed(c, sections, found, comma: comma, failure: error, stop: stop)
+                    }
+                    var ordered = engine.sorted(matched, by: c.order)
+                    if let n = c.limit { ordered = Array(ordered.prefix(n)) }
+                    found.append(.tasks(e, ordered: ordered, matched: matched.count, total: total))
+                }
+            }
+            return .listed(c, sections, found, comma: comma, failure: nil, stop: stop)
+        case .count(let expr):
+            if let e = expr, e.looksAtDeleted {
+                let d = engine.deleted(e)
+                return .counted(expr, .success((d.matched.count, d.total)))
+            }
+            do throws(RegexBudgetError) { return .counted(expr, .success(try engine.count(expr))) } catch { return .counted(expr, .failure(error)) }
+        case .parseFilter(let p, let f): return .parsedFilter(p, f)
+        }
+    }
+
+    package func select(_ expr: FilterExpr?) throws(RegexBudgetError) -> (matched: [Task], total: Int) { try engine.select(expr) }
+    package func selectRows(_ expr: FilterExpr?) throws(RegexBudgetError) -> (matched: [Int], total: Int) { try engine.selectRows(expr) }
+    package func matching(_ expr: FilterExpr, _ index: TaskIndex, _ fc: FilterContext) -> [Task] { engine.matching(expr, index, fc) }
 }

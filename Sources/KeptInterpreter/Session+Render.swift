@@ -74,6 +74,12 @@ extension Session {
         case .captured(let o): return render(o, s)
         case .structured(let o): return render(o, s)
         case .shown(let t, let f): return renderShow(t, f)
+        // Query, Repeat, SavedFilters, Settings, Interop
+        case .repeatRule(let o): return render(o, s)
+        case .settings(let o): return render(o)
+        case .savedFilter(let o): return render(o, s)
+        case .interop(let o): return render(o, s)
+        case .query(let o): return render(o, s)
         }
     }
 
@@ -88,6 +94,9 @@ extension Session {
         case .plan, .why, .notToday, .back, .top3: return planError(e, s)
         case .add, .capture, .parse, .date, .explainDate: return captureError(e, s)
         case .subtask, .projectAdd, .projectRename, .projectArchive, .projectDelete, .projectStatuses, .projects: return structureError(e, s)
+        // Query, Repeat, SavedFilters, Settings, Interop
+        case .setting(_, let value?): return diagnostic(e, s, at: value.range)
+        case .filterDefine, .filterStar, .filterDelete, .filterRename, .filterMove: return savedFilterError(e, s)
         default: return actionError(e, s)
         }
     }

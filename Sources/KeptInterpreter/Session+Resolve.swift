@@ -46,6 +46,14 @@ extension Session {
         case .subtask, .projectAdd, .projectRename, .projectArchive, .projectDelete, .projectStatuses, .projects:
             return resolveStructure(s)?.map(Request.structure)
         case .show: return resolveShow(s)
+        // Query, Repeat, SavedFilters, Settings, Interop
+        case .repeatPreview(let rule): return resolveRepeat(s, rule, rruleOnly: false).map(Request.repeatRule)
+        case .rrule(let rule): return resolveRepeat(s, rule, rruleOnly: true).map(Request.repeatRule)
+        case .now, .zone, .setting, .help: return resolveSettings(s)?.map(Request.settings)
+        case .filterDefine, .filterStar, .filterDelete, .filterRename, .filterMove, .filters, .areas, .explainFilter:
+            return resolveSavedFilter(s)?.map(Request.savedFilter)
+        case .importFile, .exportFile: return resolveInterop(s)?.map(Request.interop)
+        case .list, .count, .parseFilter: return resolveQuery(s)?.map(Request.query)
         default: return nil
         }
     }

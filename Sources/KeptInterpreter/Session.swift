@@ -154,38 +154,10 @@ public final class Session {
     /// The diagnostic of a store that could not be committed.
     public static func diagnostic(_ e: StoreError) -> Diagnostic { Catalog.store(e) }
 
-    /// Runs a parsed statement. The families split by stage run through `staged`
-    /// (Session+Act); each other statement kind goes to the file that owns it.
+    /// Runs a parsed statement, stage by stage (Session+Act): resolve its parts to typed
+    /// values, act with one engine call, render the typed result.
     public func execute(_ s: Statement) -> CommandOutput {
-        switch s.kind {
-        case .complete, .reopen, .delete, .archive, .unarchive, .tomorrow, .reschedule, .move, .duplicate,
-             .repeatDates, .remind, .unremind, .reminders, .undo, .redo:
-            return staged(s)
-        // Edits, Plan, Structure, Tasks, Capture
-        case .setField, .tag, .step, .comment, .link, .plan, .why, .notToday, .back, .top3,
-             .add, .capture, .parse, .date, .explainDate,
-             .subtask, .projectAdd, .projectRename, .projectArchive, .projectDelete, .projectStatuses, .projects, .show:
-            return staged(s)
-        case .now(let arg): return runNow(s, arg)
-        case .zone(let arg): return runZone(s, arg)
-        case .setting(let key, let value): return runSetting(s, key, value)
-        case .parseFilter(let f): return runParseFilter(s, f)
-        case .repeatPreview(let rule): return runRepeat(s, rule, rruleOnly: false)
-        case .rrule(let rule): return runRepeat(s, rule, rruleOnly: true)
-        case .list(let f): return runList(s, f)
-        case .count(let f): return runCount(s, f)
-        case .filterDefine(let n, let f): return runFilterDefine(s, n, f)
-        case .filterStar(let n, let on): return runFilterStar(s, n, on)
-        case .filterDelete(let n): return runFilterDelete(s, n)
-        case .filterRename(let a, let b): return runFilterRename(s, a, b)
-        case .filterMove(let n, let k): return runFilterMove(s, n, k)
-        case .filters: return runFilters()
-        case .explainFilter(let f): return runExplainFilter(s, f)
-        case .areas: return runAreas()
-        case .help(let topic): return runHelp(s, topic)
-        case .importFile(let r): return runImport(s, r)
-        case .exportFile(let r): return runExport(s, r)
-        }
+        staged(s)
     }
 
     /// Applies changes as one undoable step, as an action would: fixtures of tests, and

@@ -1,10 +1,19 @@
-// The repeat and rrule statements: a rule from its words or an RRULE, previewed with its next
-// dates. Repeats on tasks (dating, the next occurrence) are the engine's (Domain/Engine+Repeat).
+// The resolve stage of `repeat` and `rrule`: a rule from its words or an RRULE, and how
+// many dates a preview shows. Repeats on tasks (dating, the next occurrence) are the engine's
+// (Domain/Engine+Repeat).
 
 import KeptRules
 import KeptDomain
 import KeptInterop
 import KeptSyntax
+
+/// A `repeat` or `rrule` statement, resolved: the rule, admitted by the engine.
+package enum RepeatRequest {
+    /// `repeat`: the rule and how many of its next dates to show.
+    case preview(RepeatRule, limit: Int)
+    /// `rrule`: the rule as an RRULE.
+    case rrule(RepeatRule)
+}
 
 extension Session {
     /// A rule from words (`every …`, the `every` may be left out) or an RRULE with an optional
@@ -41,7 +50,9 @@ extension Session {
         }
     }
 
-    package func runRepeat(_ s: Statement, _ arg: TextArg, rruleOnly: Bool) -> CommandOutput {
+    /// The request of `repeat` or `rrule`. A `next N` at the end of `repeat` sets how many
+    /// dates to show.
+    package func resolveRepeat(_ s: Statement, _ arg: TextArg, rruleOnly: Bool) -> Result<RepeatRequest, Diagnostic> {
         let file = s.source.file
         var words = arg.text.split(separator: " ").map(String.init)
         var limit = 5
@@ -50,38 +61,11 @@ extension Session {
             // A number of any length: too many digits is too many dates, not a word of the rule.
             let n = Limits.number(words[words.count - 1].utf8) ?? Int.max
             guard n >= 1, n <= Limits.repeatPreviewDates else {
-                return .error(Catalog.badPreviewCount(words[words.count - 1], range: arg.range, file: file))
+                return .failure(Catalog.badPreviewCount(words[words.count - 1], range: arg.range, file: file))
             }
             limit = n
             words.removeLast(2)
         }
-        let rule: RepeatRule
-        switch repeatRule(words, range: arg.range, file: file) {
-        case .success(let r): rule = r
-        case .failure(let d): return .error(d)
-        }
-        let anchor = rule.from ?? today
-        let words_ = rule.text(anchor: anchor)
-        let rr = rule.rrule(anchor: anchor, weekStart: weekStart, zone: zone)
-        if rruleOnly {
-            switch rr {
-            case .success(let x): return out([x], json: .object(JSONObject([("rule", .string(words_)), ("rrule", .string(x))])))
-            case .failure(let e):
-                return .error(Catalog.noRRULE(words_, e, range: arg.range, file: file))
-            }
-        }
-        // An hourly rule without `from` starts now.
-        let time = rule.dependsOnAnchorTime && rule.from == nil ? nowLocal.time : nil
-        let dates = rule.occurrences(anchor: anchor, time: time, limit: limit, weekStart: weekStart, zone: zone)
-        let rrText = (try? rr.get()) ?? "none (\(rr.failure.map(Catalog.message) ?? ""))"
-        let json = JSONValue.object(JSONObject([
-            ("rule", .string(words_)),
-            ("rrule", (try? rr.get()).map { .string($0) } ?? .null),
-            ("dates", .array(dates.map { .string($0.date.iso + ($0.time.map { "T" + $0.iso } ?? "")) })),
-        ]))
-        var lines = [rule.words(anchor: anchor) ?? "No words say this rule: its text is its RRULE", "RRULE " + rrText]
-        lines += dates.map { d in d.time.map { "\(TimeText.longDate(d.date)) \(TimeText.time($0, store.settings.day.hourCycle))" } ?? TimeText.longDate(d.date) }
-        if dates.count < limit { lines.append("(the series ends here)") }
-        return out(lines, json: json)
+        return repeatRule(words, range: arg.range, file: file).map { rruleOnly ? .rrule($0) : .preview($0, limit: limit) }
     }
 }

@@ -1,16 +1,29 @@
-// The query statements: list and count, with or without a filter (R-FIL-1, R-FIL-3, R-FIL-4,
-// R-VIEW-3, R-VIEW-5). A filter is parsed and checked once, then evaluated over the store.
+// The render stage of the query statements: a list's head and rows, each section of a comma
+// list headed by its filter as written; a count; a filter's syntax tree; and the error of a
+// pattern that ran past its budget.
 
 import KeptRules
 import KeptDomain
 import KeptInterop
 import KeptSyntax
 
-extension Session {
-    package func select(_ expr: FilterExpr?) throws(RegexBudgetError) -> (matched: [Task], total: Int) { try engine.select(expr) }
-    package func selectRows(_ expr: FilterExpr?) throws(RegexBudgetError) -> (matched: [Int], total: Int) { try engine.selectRows(expr) }
-    package func matching(_ expr: FilterExpr, _ index: TaskIndex, _ fc: FilterContext) -> [Task] { engine.matching(expr, index, fc) }
+/// What one section of a list found.
+package enum ListSectionOutcome {
+    case view(ListView, ViewList)
+    case deleted(FilterExpr, matched: [Tombstone], total: Int)
+    /// The tasks shown, in order and cut to the limit; how many matched, of how many.
+    case tasks(FilterExpr?, ordered: [Task], matched: Int, total: Int)
+}
 
+/// What a query statement found.
+package enum QueryOutcome {
+    /// A list's sections, in order, up to the first whose pattern ran past its budget.
+    case listed(ListClauses, [ListSection], [ListSectionOutcome], comma: Bool, failure: RegexBudgetError?, stop: Diagnostic?)
+    case counted(FilterExpr?, Result<(matched: Int, total: Int), RegexBudgetError>)
+    case parsedFilter(ParsedFilter, FilterSource)
+}
+
+extension Session {
     /// The error of a query whose patterns ran past their budget, under the pattern when the
     /// statement spells it (a saved filter's is under the statement).
     package func regexBudgetError(_ e: RegexBudgetError, _ s: Statement) -> Diagnostic {
@@ -18,56 +31,73 @@ extension Session {
         return Catalog.regexBudget(e.pattern, timedOut: e.timedOut, range: range, file: s.source.file)
     }
 
-    /// `list`: a view or a filter, or a comma list of them, each its own section (Todoist's
-    /// `list today, overdue`), with the clauses applying to every section.
-    package func runList(_ s: Statement, _ body: Result<ListClauses, Diagnostic>) -> CommandOutput {
-        let clauses: ListClauses
-        switch body {
-        case .success(let c): clauses = c
-        case .failure(let d): return .error(d)
-        }
-        guard clauses.parts.count > 1 else {
-            switch listSection(s, clauses.parts.first, clauses, head: nil) {
-            case .success(let r): return out(r)
-            case .failure(let d): return .error(d)
+    /// The output of a query statement.
+    package func render(_ o: QueryOutcome, _ s: Statement) -> CommandOutput {
+        switch o {
+        case .listed(let clauses, let sections, let found, let comma, let failure, let stop):
+            return renderList(clauses, sections, found, comma: comma, failure: failure, stop: stop, s)
+        case .counted(let expr, let counted):
+            let matched: Int, total: Int
+            switch counted {
+            case .success(let r): (matched, total) = (r.matched, r.total)
+            case .failure(let e): return .error(regexBudgetError(e, s))
             }
+            let json = JSONValue.object(JSONObject([("count", .number(JSONNumber(matched))), ("total", .number(JSONNumber(total)))]))
+            let line: String
+            if expr == nil { line = "All \(Session.tasks(total))" }
+            else if matched == 0, total > 0 { line = "Nothing matches these filters (0 of \(total))" }
+            else { line = "\(matched) of \(total)" }
+            return out([line], json: json)
+        case .parsedFilter(let parsed, let f): return renderParsedFilter(parsed, f, s)
+        }
+    }
+
+    /// `list`: a view or a filter, or a comma list of them, each its own section (Todoist's
+    /// `list today, overdue`), with the clauses applying to every section. A section whose
+    /// pattern ran past its budget fails the list with what the statement had said up to it.
+    package func renderList(_ clauses: ListClauses, _ sections: [ListSection], _ found: [ListSectionOutcome], comma: Bool,
+                            failure: RegexBudgetError?, stop: Diagnostic?, _ s: Statement) -> CommandOutput {
+        if let failure {
+            if found.count < sections.count {
+                let at = sections[found.count]
+                if warnings.count > at.warnings { warnings.removeLast(warnings.count - at.warnings) }
+                if patterns.count > at.patterns { patterns.removeLast(patterns.count - at.patterns) }
+            }
+            return .error(regexBudgetError(failure, s))
+        }
+        if let stop { return .error(stop) }
+        guard comma else {
+            guard let first = found.first else { return CommandOutput() }
+            return out(listSection(first, clauses, head: nil))
         }
         var lines: [String] = []
-        var sections: [JSONValue] = []
-        for part in clauses.parts {
-            switch listSection(s, part, clauses, head: part.text) {
-            case .failure(let d): return .error(d)
-            case .success(let r):
-                lines += r.lines
-                if case .object(var o) = r.json {
-                    o.members.insert(("filter", .string(part.text)), at: 0)
-                    sections.append(.object(o))
-                }
+        var parts: [JSONValue] = []
+        for (k, o) in found.enumerated() {
+            let head = sections[k].head ?? ""
+            let r = listSection(o, clauses, head: head)
+            lines += r.lines
+            if case .object(var obj) = r.json {
+                obj.members.insert(("filter", .string(head)), at: 0)
+                parts.append(.object(obj))
             }
         }
-        return out(lines, json: .object(JSONObject([("sections", .array(sections))])))
+        return out(lines, json: .object(JSONObject([("sections", .array(parts))])))
     }
 
     /// One list: a view, a filter, or every open task; a section of a comma list is headed by
     /// its filter as written.
-    package func listSection(_ s: Statement, _ part: ListPart?, _ clauses: ListClauses, head named: String?) -> Result<Rendered, Diagnostic> {
-        if let v = part?.view {
-            var r = runView(v, clauses)
+    package func listSection(_ o: ListSectionOutcome, _ clauses: ListClauses, head named: String?) -> Rendered {
+        let (matched, total, ordered, expr): (Int, Int, [Task], FilterExpr?)
+        switch o {
+        case .view(let v, let found):
+            var r = renderView(v, found, clauses)
             if let named, format == .text, let first = r.lines.first, !first.lowercased().hasPrefix(named.lowercased()) {
                 r.lines[0] = named + " · " + first
             }
-            return .success(r)
+            return r
+        case .deleted(let e, let found, let all): return renderDeletedList(e, found, all, clauses, named)
+        case .tasks(let e, let shown, let m, let t): (matched, total, ordered, expr) = (m, t, shown, e)
         }
-        let expr: FilterExpr?
-        switch bindFilter(part?.filter, s, deleted: true) {
-        case .success(let e): expr = e
-        case .failure(let d): return .failure(d)
-        }
-        if let e = expr, e.looksAtDeleted { return .success(runDeletedList(e, clauses, named)) }
-        let matched: [Task], total: Int
-        do throws(RegexBudgetError) { (matched, total) = try select(expr) } catch { return .failure(regexBudgetError(error, s)) }
-        var ordered = engine.sorted(matched, by: clauses.order)
-        if let n = clauses.limit { ordered = Array(ordered.prefix(n)) }
         var members: [(String, JSONValue)] = [("tasks", .array(ordered.map { TaskJSON.value($0, zone: zone) }))]
         if clauses.groupByDue { members.append(("groups", groupsJSON(ordered))) }
         members += [("shown", .number(JSONNumber(ordered.count))), ("total", .number(JSONNumber(total)))]
@@ -77,20 +107,19 @@ extension Session {
         if let expr {
             let on = expr.filterCount == 1 ? "1 filter on" : "\(expr.filterCount) filters on"
             if total == 0 { head = "No tasks" }
-            else if matched.isEmpty { head = "Nothing matches these filters · \(Session.tasks(total)) · \(on)" }
+            else if matched == 0 { head = "Nothing matches these filters · \(Session.tasks(total)) · \(on)" }
             else { head = "\(ordered.count) of \(Session.tasks(total)) · \(on)" }
         } else {
             head = total == 0 ? "No open tasks" : (ordered.count < total ? "\(ordered.count) of \(Session.tasks(total))" : "All \(Session.tasks(total))")
         }
         if let named { head = named + " · " + head }
         let body = clauses.groupByDue ? grouped(ordered) : text.rows(ordered)
-        return .success(rendered([head] + body, json: json))
+        return rendered([head] + body, json: json)
     }
 
     /// Deleted tasks through a filter: each one's uid and when it was deleted, the latest first;
     /// a deleted task keeps nothing else (docs/FILTERS.md, "Deleted tasks").
-    package func runDeletedList(_ e: FilterExpr, _ clauses: ListClauses, _ named: String?) -> Rendered {
-        let (matched, total) = engine.deleted(e)
+    package func renderDeletedList(_ e: FilterExpr, _ matched: [Tombstone], _ total: Int, _ clauses: ListClauses, _ named: String?) -> Rendered {
         var rows = matched.sorted { ($0.deletedAt, $0.uid.description) > ($1.deletedAt, $1.uid.description) }
         if let n = clauses.limit { rows = Array(rows.prefix(n)) }
         let on = e.filterCount == 1 ? "1 filter on" : "\(e.filterCount) filters on"
@@ -109,8 +138,7 @@ extension Session {
 
     /// A view of R-VIEW-1 with its count; Today and Next 7 days end with what was done today
     /// (R-VIEW-2).
-    package func runView(_ v: ListView, _ c: ListClauses) -> Rendered {
-        let r = engine.view(v, order: c.order, limit: c.limit)
+    package func renderView(_ v: ListView, _ r: ViewList, _ c: ListClauses) -> Rendered {
         let rows = r.tasks
         var head: String
         switch v {
@@ -138,38 +166,8 @@ extension Session {
         return rendered(lines, json: json)
     }
 
-    package func runCount(_ s: Statement, _ f: FilterSource?) -> CommandOutput {
-        let expr: FilterExpr?
-        switch bindFilter(f, s, deleted: true) {
-        case .success(let e): expr = e
-        case .failure(let d): return .error(d)
-        }
-        let matched: Int, total: Int
-        if let e = expr, e.looksAtDeleted {
-            let d = engine.deleted(e)
-            (matched, total) = (d.matched.count, d.total)
-        } else {
-            do throws(RegexBudgetError) { (matched, total) = try engine.count(expr) } catch { return .error(regexBudgetError(error, s)) }
-        }
-        let json = JSONValue.object(JSONObject([("count", .number(JSONNumber(matched))), ("total", .number(JSONNumber(total)))]))
-        let line: String
-        if expr == nil { line = "All \(Session.tasks(total))" }
-        else if matched == 0, total > 0 { line = "Nothing matches these filters (0 of \(total))" }
-        else { line = "\(matched) of \(total)" }
-        return out([line], json: json)
-    }
-}
-
-extension Session {
-    /// `parse filter F`: the filter's syntax tree, read with no store and no clock, each node
-    /// with its bytes in the filter; its warnings as diagnostics.
-    package func runParseFilter(_ s: Statement, _ f: FilterSource) -> CommandOutput {
-        let parsed: ParsedFilter
-        switch f.parsed {
-        case .success(let p): parsed = p
-        case .failure(let d): return .error(d)
-        }
-        warnings += parsed.warnings
+    /// `parse filter F`: the filter's syntax tree, each node with its bytes in the filter.
+    package func renderParsedFilter(_ parsed: ParsedFilter, _ f: FilterSource, _ s: Statement) -> CommandOutput {
         let rows = parsed.syntax.lines(source: s.source, base: f.range.start)
         let heads = rows.map { String(repeating: "  ", count: $0.indent) + $0.node }
         let spans = rows.map { $0.range.map { "\($0.start)..<\($0.end)" } ?? "" }
