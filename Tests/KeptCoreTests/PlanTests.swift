@@ -352,7 +352,7 @@ final class PlanTests: XCTestCase, SessionTesting {
         // 01:30 on Jun 16 is still Jun 15.
         XCTAssertEqual(lines(s, "not today 1"), ["Not today 1 · A · Back Jun 16", "Top 3", "  2  B  Tomorrow", "  3  C", "  4  D"])
         XCTAssertEqual(lines(s, "not today 4"), ["Not today 4 · D · Back Jun 16", "Top 3", "  2  B  Tomorrow", "  3  C"])
-        var out = lines(s, "plan")
+        let out = lines(s, "plan")
         XCTAssertEqual(section(out, "Top 3"), [2, 3])
         XCTAssertEqual(section(out, "Quick wins"), [])
         XCTAssertTrue(out.contains("  1  A  Today  Back Jun 16"), out.joined(separator: "\n"))

@@ -280,7 +280,7 @@ public struct FilterParser {
             advance()
             guard let p = Priority(word: String(w.dropFirst())) else {
                 throw Catalog.badFieldValue("priority", value: w, range: r, file: file, expected: "!low, !medium, !high, !critical",
-                                            help: Suggestion.nearest(String(w.dropFirst()), in: Priority.words).map { "did you mean '!\($0)'?" })
+                                            help: Catalog.didYouMean(Suggestion.nearest(String(w.dropFirst()), in: Priority.words), sign: "!"))
             }
             return term(.priority(.equal, p), from: r)
         }
