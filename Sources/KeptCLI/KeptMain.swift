@@ -149,7 +149,7 @@ public enum KeptMain {
         let source: any StoreBackend
         switch StoreCheck.openForReading(from) {
         case .success(let s): source = s
-        case .failure(let e): return report(.store(Session.diagnostic(e)), err: err, renderer: renderer)
+        case .failure(let e): return report(.store(Catalog.store(e)), err: err, renderer: renderer)
         }
         defer { source.close() }
         for n in source.notices { err.line(renderer.render(Catalog.store(n))) }
@@ -157,13 +157,13 @@ public enum KeptMain {
         var damage: [StoreDamage] = []
         if let e = source.readFailure {
             guard salvage, let sql = source as? SQLiteStore else {
-                err.line(renderer.render(Session.diagnostic(e)))
+                err.line(renderer.render(Catalog.store(e)))
                 return 2
             }
             damage = sql.damage
         }
         if case .failure(let e) = kind.write(store, to: to) {
-            err.line(renderer.render(Session.diagnostic(e)))
+            err.line(renderer.render(Catalog.store(e)))
             return 1
         }
         let tasks = store.taskCount == 1 ? "1 task" : "\(store.taskCount) tasks"

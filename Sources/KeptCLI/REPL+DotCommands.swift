@@ -114,7 +114,7 @@ extension REPL {
             }
             switch saved {
             case .success: say(["Saved \(path)"], json: REPL.object([("saved", .string(path))]))
-            case .failure(let e): report(Session.diagnostic(e))
+            case .failure(let e): report(Catalog.store(e))
             }
         case "read":
             guard !cmd.rest.isEmpty else { return argError(.noFile(.read)) }

@@ -56,7 +56,7 @@ enum SessionFactory {
         case .success(let s as JSONStore) where !writable: return .success(JSONStore(memory: s.store, readFrom: path))
         case .success(let s): return .success(s)
         case .failure(.kind(let e)): return .failure(.usage(e.message))
-        case .failure(.store(let e)): return .failure(.store(Session.diagnostic(e)))
+        case .failure(.store(let e)): return .failure(.store(Catalog.store(e)))
         }
     }
 

@@ -21,7 +21,7 @@ enum StoreVerbs {
     static func check(_ path: String, out: OutputStream, err: OutputStream, renderer: DiagnosticRenderer) -> Int32 {
         switch StoreCheck.run(path) {
         case .failure(let e):
-            err.line(renderer.render(Session.diagnostic(e)))
+            err.line(renderer.render(Catalog.store(e)))
             return 2
         case .success(let r):
             let tasks = r.tasks == 1 ? "1 task" : "\(r.tasks) tasks"
@@ -53,7 +53,7 @@ enum StoreVerbs {
         switch StoreCheck.openForReading(from) {
         case .success(let s): source = s
         case .failure(let e):
-            err.line(renderer.render(Session.diagnostic(e)))
+            err.line(renderer.render(Catalog.store(e)))
             return 2
         }
         defer { source.close() }
@@ -67,7 +67,7 @@ enum StoreVerbs {
             result = StoreKind.json.write(source.snapshot(), to: to)
         }
         if case .failure(let e) = result {
-            err.line(renderer.render(Session.diagnostic(e)))
+            err.line(renderer.render(Catalog.store(e)))
             return 1
         }
         let n = source.taskCount

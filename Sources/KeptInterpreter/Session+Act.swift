@@ -267,7 +267,7 @@ extension Session {
                 return .explained(expr, .success((d.matched.count, d.total)))
             }
             do throws(RegexBudgetError) {
-                let r = try selectRows(expr)
+                let r = try engine.selectRows(expr)
                 return .explained(expr, .success((r.matched.count, r.total)))
             } catch {
                 return .explained(expr, .failure(error))
@@ -305,7 +305,7 @@ extension Session {
         case .exporting(let job):
             var tasks: [Task]
             if let e = job.filter {
-                do throws(RegexBudgetError) { tasks = try select(e).matched } catch { return .exported(.failure(error)) }
+                do throws(RegexBudgetError) { tasks = try engine.select(e).matched } catch { return .exported(.failure(error)) }
             } else {
                 tasks = store.tasks
             }
@@ -373,7 +373,7 @@ extension Session {
                     found.append(.deleted(e, matched: d.matched, total: d.total))
                 case .tasks(let e):
                     let matched: [Task], total: Int
-                    do throws(RegexBudgetError) { (matched, total) = try select(e) } catch {
+                    do throws(RegexBudgetError) { (matched, total) = try engine.select(e) } catch {
                         return .listed(c, sections, found, comma: comma, failure: error, stop: stop)
                     }
                     var ordered = engine.sorted(matched, by: c.order)
@@ -391,8 +391,4 @@ extension Session {
         case .parseFilter(let p, let f): return .parsedFilter(p, f)
         }
     }
-
-    package func select(_ expr: FilterExpr?) throws(RegexBudgetError) -> (matched: [Task], total: Int) { try engine.select(expr) }
-    package func selectRows(_ expr: FilterExpr?) throws(RegexBudgetError) -> (matched: [Int], total: Int) { try engine.selectRows(expr) }
-    package func matching(_ expr: FilterExpr, _ index: TaskIndex, _ fc: FilterContext) -> [Task] { engine.matching(expr, index, fc) }
 }

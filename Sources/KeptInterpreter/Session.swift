@@ -146,13 +146,10 @@ public final class Session {
         }
         if case .failure(let e) = engine.commit() {
             engine.rollback()
-            return Session.diagnostic(e)
+            return Catalog.store(e)
         }
         return nil
     }
-
-    /// The diagnostic of a store that could not be committed.
-    public static func diagnostic(_ e: StoreError) -> Diagnostic { Catalog.store(e) }
 
     /// Runs a parsed statement, stage by stage (Session+Act): resolve its parts to typed
     /// values, act with one engine call, render the typed result.

@@ -117,7 +117,7 @@ final class StoreDamageTests: XCTestCase {
         let before = bytes(p)
         switch SQLiteStore.open(p) {
         case .success: XCTFail("a small damaged store is refused when opened for writing")
-        case .failure(let e): XCTAssertEqual(Session.diagnostic(e).code, .E0332)
+        case .failure(let e): XCTAssertEqual(Catalog.store(e).code, .E0332)
         }
         XCTAssertEqual(bytes(p), before, "the store is left byte for byte")
     }
@@ -144,7 +144,7 @@ final class StoreDamageTests: XCTestCase {
         switch SQLiteStore.open(p, readOnly: true) {
         case .success: XCTFail("a changed saved filter is damage")
         case .failure(let e):
-            let d = Session.diagnostic(e)
+            let d = Catalog.store(e)
             XCTAssertEqual(d.code, .E0327)
             XCTAssertTrue(d.message.contains("filters row 1"), d.message)
         }
@@ -215,7 +215,7 @@ final class StoreDamageTests: XCTestCase {
         let before = bytes(p)
         switch SQLiteStore.open(p) {
         case .success: XCTFail("another database's -wal is refused")
-        case .failure(let e): XCTAssertEqual(Session.diagnostic(e).code, .E0333)
+        case .failure(let e): XCTAssertEqual(Catalog.store(e).code, .E0333)
         }
         XCTAssertEqual(bytes(p), before)
         XCTAssertTrue(FileManager.default.fileExists(atPath: p + "-wal"), "the -wal is left for the user")
@@ -258,7 +258,7 @@ final class StoreDamageTests: XCTestCase {
         FileManager.default.createFile(atPath: p, contents: Data())
         switch SQLiteStore.open(p) {
         case .success: XCTFail("an empty file is refused")
-        case .failure(let e): XCTAssertEqual(Session.diagnostic(e).code, .E0327)
+        case .failure(let e): XCTAssertEqual(Catalog.store(e).code, .E0327)
         }
         XCTAssertEqual(bytes(p).count, 0)
     }
