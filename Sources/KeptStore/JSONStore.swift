@@ -79,6 +79,8 @@ public final class JSONStore: StoreBackend {
         return uidIndex?[uid].flatMap { store.task($0) }
     }
     public var tombstones: [Tombstone] { store.tombstones }
+    public var sync: SyncState { store.sync }
+    public func task(record: JSONObject) -> Task? { StoreCodec.task(record: record) }
     public func tombstone(uid: TaskUID) -> Tombstone? {
         // Every new task asks; a store without tombstones answers without hashing.
         guard !store.tombstoneMap.isEmpty else { return nil }

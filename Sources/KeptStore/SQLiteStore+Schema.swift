@@ -289,6 +289,7 @@ extension SQLiteStore {
             currentMeta = m
             switch c {
             case .project: try rewrite("projects", m.projects.map { .object(StoreCodec.projectObject($0)) })
+            case .area: try rewrite("areas", m.areas.map { .object(StoreCodec.areaObject($0)) })
             case .settings: try putMeta("settings", JSONWriter.compact(.object(StoreCodec.settingsObject(m.settings))))
             case .filters: try rewrite("filters", m.filters.map { .object(StoreCodec.filterObject($0)) })
             case .plan: try putMeta("plan", m.plan.map { JSONWriter.compact(StoreCodec.planValue($0)) })
@@ -313,6 +314,8 @@ extension SQLiteStore {
             try st.run()
         case .history(let h):
             try writeHistory(h)
+        case .sync(let c):
+            currentMeta.sync.apply(c)
         }
     }
 

@@ -489,6 +489,8 @@ public final class SQLiteStore: StoreBackend {
     }
 
     public var tombstones: [Tombstone] { allTombstones() }
+    public var sync: SyncState { currentMeta.sync }
+    public func task(record: JSONObject) -> Task? { StoreCodec.task(record: record) }
 
     package func allTombstones() -> [Tombstone] {
         var out: [Tombstone] = []

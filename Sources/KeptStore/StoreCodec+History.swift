@@ -50,9 +50,11 @@ extension StoreCodec {
         }
         switch c {
         case .task(let b, let a):
-            return pair("task", b.map { .object(taskObject($0)) } ?? .null, a.map { .object(taskObject($0)) } ?? .null)
+            return pair("task", b.map { .object(TaskJSON.record($0)) } ?? .null, a.map { .object(TaskJSON.record($0)) } ?? .null)
         case .project(let b, let a):
             return pair("project", b.map { .object(projectObject($0)) } ?? .null, a.map { .object(projectObject($0)) } ?? .null)
+        case .area(let b, let a):
+            return pair("area", b.map { .object(areaObject($0)) } ?? .null, a.map { .object(areaObject($0)) } ?? .null)
         case .settings(let b, let a):
             return pair("settings", .object(settingsObject(b)), .object(settingsObject(a)))
         case .filters(let b, let a):
@@ -163,6 +165,7 @@ extension StoreCodec {
             switch kind {
             case "task": changes.append(.task(before: try optional(b, task), after: try optional(a, task)))
             case "project": changes.append(.project(before: try optional(b, project), after: try optional(a, project)))
+            case "area": changes.append(.area(before: try optional(b, area), after: try optional(a, area)))
             case "settings": changes.append(.settings(before: try settings(b), after: try settings(a)))
             case "filters": changes.append(.filters(before: try filters(b), after: try filters(a)))
             case "plan": changes.append(.plan(before: try optional(b, planSnapshot), after: try optional(a, planSnapshot)))
@@ -211,6 +214,13 @@ extension StoreCodec {
         }
         for (k, x) in o.members where k != "name" && k != "archived" && k != "statuses" { p.extra[k] = x }
         return p
+    }
+
+    package static func area(_ v: JSONValue) throws(HistoryError) -> Area {
+        guard case .object(let o) = v, case .string(let n)? = o["name"], !n.isEmpty else { throw HistoryError(message: "an area needs a 'name'") }
+        var a = Area(name: n)
+        for (k, x) in o.members where k != "name" { a.extra[k] = x }
+        return a
     }
 
     package static func filters(_ v: JSONValue) throws(HistoryError) -> [SavedFilter] {

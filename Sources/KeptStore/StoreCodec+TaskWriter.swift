@@ -9,7 +9,7 @@ import KeptFiles
 import Dispatch
 import Synchronization
 extension StoreCodec {
-    /// Appends `t` as `JSONWriter.append(.object(taskObject(t)))` would.
+    /// Appends `t` as `JSONWriter.append(.object(TaskJSON.record(t)))` would.
     static func appendTaskRecord(_ t: Task, to out: inout [UInt8]) {
         var room: [UInt8] = []
         appendTaskRecord(t, to: &out, room: &room)
@@ -87,7 +87,7 @@ extension StoreCodec {
                 guard !c.overflowed else { return false }
                 out.append(contentsOf: c.written)
                 c.restart()
-                JSONWriter.append(repeatValue(r), to: &out, pretty: false, indent: 0, level: 0)
+                JSONWriter.append(TaskJSON.repeatRecord(r), to: &out, pretty: false, indent: 0, level: 0)
             }
             if let e = t.estimate {
                 c.lit(",\"estimate\":{\"minutes\":")

@@ -39,6 +39,8 @@ final class WatchedBackend: StoreBackend {
     }
     func tombstone(uid: TaskUID) -> Tombstone? { inner.tombstone(uid: uid) }
     var tombstones: [Tombstone] { inner.tombstones }
+    var sync: SyncState { inner.sync }
+    func task(record: JSONObject) -> Task? { inner.task(record: record) }
     func count(_ expr: FilterExpr, _ fc: FilterContext) -> (matched: Int, total: Int)? { inner.count(expr, fc) }
     func snapshot() -> Store { inner.snapshot() }
     func copyInMemory() -> any StoreBackend { inner.copyInMemory() }

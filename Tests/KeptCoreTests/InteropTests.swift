@@ -676,7 +676,7 @@ final class InteropTests: XCTestCase, SessionTesting {
             var a: [UInt8] = []
             StoreCodec.appendTaskRecord(t, to: &a)
             var b: [UInt8] = []
-            JSONWriter.append(.object(StoreCodec.taskObject(t)), to: &b, pretty: false, indent: 0, level: 0)
+            JSONWriter.append(.object(TaskJSON.record(t)), to: &b, pretty: false, indent: 0, level: 0)
             XCTAssertEqual(String(decoding: a, as: UTF8.self), String(decoding: b, as: UTF8.self), t.title)
         }
     }
@@ -722,7 +722,7 @@ final class InteropTests: XCTestCase, SessionTesting {
             var a: [UInt8] = []
             StoreCodec.appendTaskRecord(t, to: &a)
             var b: [UInt8] = []
-            JSONWriter.append(.object(StoreCodec.taskObject(t)), to: &b, pretty: false, indent: 0, level: 0)
+            JSONWriter.append(.object(TaskJSON.record(t)), to: &b, pretty: false, indent: 0, level: 0)
             XCTAssertEqual(String(decoding: a, as: UTF8.self), String(decoding: b, as: UTF8.self), "task \(k)")
             if a != b { break }
         }
@@ -752,7 +752,7 @@ final class InteropTests: XCTestCase, SessionTesting {
             if k % 3 == 1 { t.parent = Int.min; t.nextOccurrence = Int.max; t.pristine = true }
             if k % 8 == 0 { t.steps = [Step(title: text(4))]; t.extra[text(3)] = .string(text(3)) }
             var b: [UInt8] = []
-            JSONWriter.append(.object(StoreCodec.taskObject(t)), to: &b, pretty: false, indent: 0, level: 0)
+            JSONWriter.append(.object(TaskJSON.record(t)), to: &b, pretty: false, indent: 0, level: 0)
             for fixed in [0, 1, 37, 200] {
                 var room: [UInt8] = []
                 var a: [UInt8] = [0x5B]

@@ -8,6 +8,8 @@ import KeptRules
 public indirect enum Change: Sendable {
     case task(before: Task?, after: Task?)
     case project(before: Project?, after: Project?)
+    /// An area: areas change by sync only (a store's own statements name them on tasks).
+    case area(before: Area?, after: Area?)
     case settings(before: Settings, after: Settings)
     /// The whole list of saved filters: they are few, and their order is part of them.
     case filters(before: [SavedFilter], after: [SavedFilter])

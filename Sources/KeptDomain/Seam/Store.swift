@@ -31,6 +31,8 @@ public struct Store: Sendable {
     public var extra = JSONObject()
     /// The undo and redo history, kept in the file so a later session can still undo.
     public var history = Journal()
+    /// The link to an account, the outbox and the refused changes (docs/SYNC.md).
+    public var sync = SyncState()
     /// Deleted tasks' uids with when they went, at most `Tombstone.limit`: keyed by uid, so a
     /// bulk delete and its undo cost one lookup a task.
     package var tombstoneMap: [TaskUID: Instant] = [:]
@@ -61,12 +63,13 @@ public struct Store: Sendable {
         package var history: Journal
         package var tombstones: [TaskUID: Instant]
         package var revision: Int
+        package var sync: SyncState
     }
 
     package var meta: Meta {
         get {
             Meta(projects: projects, areas: areas, filters: filters, settings: settings, plan: plan, nextID: nextID, extra: extra,
-                 history: history, tombstones: tombstoneMap, revision: revision)
+                 history: history, tombstones: tombstoneMap, revision: revision, sync: sync)
         }
         set {
             projects = newValue.projects
@@ -78,6 +81,7 @@ public struct Store: Sendable {
             extra = newValue.extra
             history = newValue.history
             tombstoneMap = newValue.tombstones
+            sync = newValue.sync
             revision = newValue.revision
         }
     }

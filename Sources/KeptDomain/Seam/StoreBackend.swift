@@ -69,6 +69,11 @@ public protocol StoreBackend: AnyObject {
     func tombstone(uid: TaskUID) -> Tombstone?
     /// Every tombstone, oldest first.
     var tombstones: [Tombstone] { get }
+    /// The link to an account, the outbox and the refused changes (docs/SYNC.md).
+    var sync: SyncState { get }
+    /// A task from its store record (the shape the store file writes, `TaskJSON.record`); nil
+    /// when the record does not read. Sync builds pulled tasks with it.
+    func task(record: JSONObject) -> Task?
     /// How many tasks a filter matches and how many it looks at, when the backend can count
     /// without the columns (SQL); nil otherwise.
     func count(_ expr: FilterExpr, _ fc: FilterContext) -> (matched: Int, total: Int)?

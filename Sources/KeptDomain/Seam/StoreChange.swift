@@ -17,6 +17,8 @@ public enum StoreChange: Sendable {
     case untombstone(TaskUID)
     /// The undo and redo history.
     case history(HistoryChange)
+    /// The sync state: the link, the clock, the cursor, the outbox and the review (docs/SYNC.md).
+    case sync(SyncChange)
 }
 
 /// A change of the undo and redo history. Undo takes the newest step off (`popUndo`), renumbers
@@ -40,6 +42,7 @@ extension Change {
         switch self {
         case .task(let b, let a): return .task(before: a, after: b)
         case .project(let b, let a): return .project(before: a, after: b)
+        case .area(let b, let a): return .area(before: a, after: b)
         case .settings(let b, let a): return .settings(before: a, after: b)
         case .filters(let b, let a): return .filters(before: a, after: b)
         case .plan(let b, let a): return .plan(before: a, after: b)
@@ -71,6 +74,7 @@ extension Store {
         case .untombstone(let uid):
             tombstoneMap[uid] = nil
         case .history(let h): history.apply(h)
+        case .sync(let c): sync.apply(c)
         }
     }
 
@@ -92,6 +96,12 @@ extension Store {
                 put(p)
             } else if let o = before {
                 removeProject(named: o.name)
+            }
+        case .area(let before, let after):
+            if let o = before { areas.removeAll { $0.uid == o.uid } }
+            if let a = after {
+                areas.removeAll { $0.uid == a.uid }
+                areas.append(a)
             }
         case .settings(_, let after): settings = after
         case .filters(_, let after): filters = after

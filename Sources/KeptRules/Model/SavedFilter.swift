@@ -3,12 +3,16 @@
 /// A saved filter.
 public struct SavedFilter: Sendable, Equatable {
     public var name: String
+    /// Its identity across devices, which a rename keeps: at first derived from the name, so
+    /// two devices that make a saved filter of one name make one (docs/SYNC.md, "Identity").
+    public var uid: TaskUID
     public var filter: String
     public var starred: Bool = false
     public var extra = JSONObject()
 
     public init(name: String, filter: String) {
         self.name = name
+        self.uid = SavedFilter.uid(named: name)
         self.filter = filter
     }
 
@@ -20,4 +24,9 @@ public struct SavedFilter: Sendable, Equatable {
         SavedFilter(name: "Repeating", filter: "repeating"),
         SavedFilter(name: "No Due Date", filter: "no due"),
     ]
+
+    /// The uid an item of this name starts with.
+    public static func uid(named name: String) -> TaskUID {
+        TaskUID.named("filter", name.lowercased())
+    }
 }

@@ -42,6 +42,19 @@ public struct TaskUID: Sendable, Hashable, Comparable, CustomStringConvertible {
         return TaskUID(bits: mix(a ^ b), mix(b ^ 0x9E37_79B9_7F4A_7C15))
     }
 
+    /// The uid of an item known by its name (a project, an area, a saved filter) or of a made
+    /// occurrence (by its series and date): the same on every device that makes it, so two
+    /// devices that make one item independently make one item (docs/SYNC.md, "Identity").
+    public static func named(_ kind: String, _ name: String) -> TaskUID {
+        var a: UInt64 = mix(0x4528_21E6_38D0_1377)
+        var b: UInt64 = mix(0xBE54_66CF_34E9_0C6C)
+        for byte in kind.utf8 + [0x1F] + name.utf8 {
+            a = mix(a ^ UInt64(byte))
+            b = mix(b &+ a)
+        }
+        return TaskUID(bits: mix(a ^ b), mix(b ^ 0x9E37_79B9_7F4A_7C15))
+    }
+
     /// SplitMix64's finaliser: every input bit reaches every output bit.
     package static func mix(_ x: UInt64) -> UInt64 {
         var z = x &+ 0x9E37_79B9_7F4A_7C15

@@ -1,0 +1,157 @@
+// The sync state's records as JSON (docs/STORE.md, "Sync"): both backends write these, the
+// JSON file under its `sync` key and SQLite a row each. A record that does not read is nil,
+// and the backend reports it as damage; it is never read as less.
+
+import KeptRules
+
+extension SyncLink {
+    public var json: JSONValue {
+        .object(JSONObject([("server", .string(server)), ("account", .string(account)), ("device", .string(device))]))
+    }
+
+    public init?(json: JSONValue) {
+        guard let o = json.objectValue, let s = o["server"]?.stringValue, let a = o["account"]?.stringValue,
+              let d = o["device"]?.stringValue, HLC(HLC.zero(node: d).description) != nil else { return nil }
+        self.init(server: s, account: a, device: d)
+    }
+}
+
+extension SyncKey {
+    init?(kind: JSONValue?, id: JSONValue?) {
+        guard let k = kind?.stringValue.flatMap(SyncKind.init(rawValue:)), let i = id?.stringValue, !i.isEmpty else { return nil }
+        self.init(k, i)
+    }
+}
+
+private func clocksJSON(_ c: [String: HLC]) -> JSONValue {
+    .object(JSONObject(c.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value.description)) }))
+}
+
+private func readClocks(_ v: JSONValue?) -> [String: HLC]? {
+    guard let o = v?.objectValue else { return nil }
+    var out: [String: HLC] = [:]
+    for (k, v) in o.members {
+        guard let s = v.stringValue, let h = HLC(s) else { return nil }
+        out[k] = h
+    }
+    return out
+}
+
+/// An optional stamp: absent or null is none; anything else must read.
+private func stamp(_ v: JSONValue?) -> HLC?? {
+    guard let v, !v.isNull else { return .some(nil) }
+    guard let s = v.stringValue, let h = HLC(s) else { return nil }
+    return .some(h)
+}
+
+extension OutboxEntry {
+    public var json: JSONValue {
+        var o = JSONObject([("change", .string(changeID)), ("kind", .string(key.kind.rawValue)), ("id", .string(key.id)),
+                            ("seq", .number(JSONNumber(seq))), ("fields", clocksJSON(fields))])
+        if let d = deleted { o["deleted"] = .string(d.description) }
+        if let r = restored { o["restored"] = .string(r.description) }
+        return .object(o)
+    }
+
+    public init?(json: JSONValue) {
+        guard let o = json.objectValue, let c = o["change"]?.stringValue, let key = SyncKey(kind: o["kind"], id: o["id"]),
+              let seq = o["seq"]?.numberValue?.int, let f = readClocks(o["fields"]),
+              let d = stamp(o["deleted"]), let r = stamp(o["restored"]) else { return nil }
+        self.init(changeID: c, key: key, fields: f, deleted: d, restored: r, seq: seq)
+    }
+}
+
+extension OutgoingChange {
+    /// The change as a push sends it and a review keeps it (docs/SYNC.md, "Push").
+    public var json: JSONValue {
+        var o = JSONObject([("id", .string(changeID)), ("kind", .string(key.kind.rawValue)), ("key", .string(key.id)),
+                            ("fields", .object(values)), ("clocks", clocksJSON(clocks))])
+        o["deleted"] = deleted.map { .string($0.description) } ?? .null
+        o["restored"] = restored.map { .string($0.description) } ?? .null
+        o["label"] = .string(label)
+        return .object(o)
+    }
+
+    public init?(json: JSONValue) {
+        guard let o = json.objectValue, let c = o["id"]?.stringValue, let key = SyncKey(kind: o["kind"], id: o["key"]),
+              let values = o["fields"]?.objectValue, let cl = readClocks(o["clocks"]),
+              let d = stamp(o["deleted"]), let r = stamp(o["restored"]) else { return nil }
+        self.init(changeID: c, key: key, values: values, clocks: cl, deleted: d, restored: r, label: o["label"]?.stringValue ?? "")
+    }
+}
+
+extension Refusal {
+    public var json: JSONValue {
+        var o = JSONObject([("reason", .string(code))])
+        switch self {
+        case .tooLarge(let f, let n):
+            o["field"] = .string(f)
+            o["limit"] = .number(JSONNumber(n))
+        case .invalid(let why): o["detail"] = .string(why)
+        case .deletedElsewhere, .readOnly: break
+        }
+        return .object(o)
+    }
+
+    public init?(json: JSONValue) {
+        guard let o = json.objectValue, let code = o["reason"]?.stringValue else { return nil }
+        switch code {
+        case "deleted": self = .deletedElsewhere
+        case "read-only": self = .readOnly
+        case "too-large":
+            guard let f = o["field"]?.stringValue, let n = o["limit"]?.numberValue?.int else { return nil }
+            self = .tooLarge(field: f, limit: n)
+        case "invalid": self = .invalid(o["detail"]?.stringValue ?? "")
+        default: return nil
+        }
+    }
+}
+
+extension ReviewEntry {
+    public var json: JSONValue {
+        .object(JSONObject([("change", change.json), ("refusal", refusal.json),
+                            ("refusedAt", .string(TimeText.isoInstant(refusedAt, in: .utc)))]))
+    }
+
+    public init?(json: JSONValue) {
+        guard let o = json.objectValue, let c = o["change"].flatMap(OutgoingChange.init(json:)),
+              let r = o["refusal"].flatMap(Refusal.init(json:)),
+              let at = o["refusedAt"]?.stringValue.flatMap({ TimeText.parseISOInstant($0) }) else { return nil }
+        self.init(change: c, refusal: r, refusedAt: at)
+    }
+}
+
+extension SyncState {
+    /// The whole state as one object (the JSON file's `sync` key); nil for a store never linked.
+    public var json: JSONValue? {
+        guard link != nil || !review.isEmpty || !outbox.isEmpty || clock != nil else { return nil }
+        var o = JSONObject()
+        o["link"] = link?.json ?? .null
+        o["clock"] = clock.map { .string($0.description) } ?? .null
+        o["cursor"] = .number(JSONNumber(Int(cursor)))
+        o["outbox"] = .array(queue.map(\.json))
+        o["review"] = .array(review.map(\.json))
+        return .object(o)
+    }
+
+    /// Reads the object `json` wrote; nil when any part does not read.
+    public init?(json: JSONValue) {
+        guard let o = json.objectValue else { return nil }
+        self.init()
+        if let l = o["link"], !l.isNull {
+            guard let link = SyncLink(json: l) else { return nil }
+            self.link = link
+        }
+        guard let c = stamp(o["clock"]), let cur = o["cursor"]?.numberValue?.int, cur >= 0 else { return nil }
+        clock = c
+        cursor = Int64(cur)
+        for e in o["outbox"]?.arrayValue ?? [] {
+            guard let x = OutboxEntry(json: e) else { return nil }
+            apply(.queue(x))
+        }
+        for r in o["review"]?.arrayValue ?? [] {
+            guard let x = ReviewEntry(json: r) else { return nil }
+            review.append(x)
+        }
+    }
+}
