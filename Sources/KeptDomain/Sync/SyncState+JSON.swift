@@ -109,15 +109,22 @@ extension Refusal {
 
 extension ReviewEntry {
     public var json: JSONValue {
-        .object(JSONObject([("change", change.json), ("refusal", refusal.json),
-                            ("refusedAt", .string(TimeText.isoInstant(refusedAt, in: .utc)))]))
+        var o = JSONObject([("change", change.json), ("refusal", refusal.json),
+                            ("refusedAt", .string(TimeText.isoInstant(refusedAt, in: .utc)))])
+        if let r = record { o["record"] = .object(r) }
+        return .object(o)
     }
 
     public init?(json: JSONValue) {
         guard let o = json.objectValue, let c = o["change"].flatMap(OutgoingChange.init(json:)),
               let r = o["refusal"].flatMap(Refusal.init(json:)),
               let at = o["refusedAt"]?.stringValue.flatMap({ TimeText.parseISOInstant($0) }) else { return nil }
-        self.init(change: c, refusal: r, refusedAt: at)
+        var record: JSONObject? = nil
+        if let v = o["record"], !v.isNull {
+            guard let x = v.objectValue else { return nil }
+            record = x
+        }
+        self.init(change: c, refusal: r, refusedAt: at, record: record)
     }
 }
 

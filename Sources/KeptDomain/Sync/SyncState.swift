@@ -121,11 +121,15 @@ public struct ReviewEntry: Sendable, Equatable {
     public var change: OutgoingChange
     public var refusal: Refusal
     public var refusedAt: Instant
+    /// Every field of the item as this device had it when it sent the change (nil for a
+    /// delete), so `sync retry` can bring it back whole after another device deleted it.
+    public var record: JSONObject?
 
-    public init(change: OutgoingChange, refusal: Refusal, refusedAt: Instant) {
+    public init(change: OutgoingChange, refusal: Refusal, refusedAt: Instant, record: JSONObject?) {
         self.change = change
         self.refusal = refusal
         self.refusedAt = refusedAt
+        self.record = record
     }
 }
 
