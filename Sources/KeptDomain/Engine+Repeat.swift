@@ -42,7 +42,10 @@ extension Engine {
         // The next occurrence needs an id; without one the series would end behind the user's back.
         let fresh = try newTask(title: t.title)
         n.id = fresh.id
-        n.uid = fresh.uid
+        // The derived uid, unless this store holds it already (an occurrence completed, reopened
+        // with its made one kept, and completed again): a uid names one task.
+        let derived = Engine.occurrenceUID(of: t, due: next.due)
+        n.uid = store.task(uid: derived) == nil ? derived : fresh.uid
         n.status = .open
         n.completedAt = nil
         n.heldUntil = nil
@@ -55,6 +58,14 @@ extension Engine {
         n.nextOccurrence = nil
         n.pristine = true
         return n
+    }
+
+    /// R-REP-10 across devices: the uid of the occurrence due `due` that completing `t` makes,
+    /// derived from `t`'s uid (its place in the series) and the date, so two devices that
+    /// complete one occurrence offline make one next occurrence, and sync keeps one
+    /// (docs/SYNC.md, "Repeats").
+    public static func occurrenceUID(of t: Task, due: Due) -> TaskUID {
+        TaskUID.named("occurrence", t.uid.description + " " + RepeatExtras.text(due))
     }
 
     /// R-REP-5: the task as the occurrence due `due`: a start date keeps its distance to the

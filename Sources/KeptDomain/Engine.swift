@@ -77,14 +77,24 @@ public final class Engine {
 
     /// Applies one change to the store: every change the engine makes goes through here. A task
     /// that leaves the store leaves a tombstone, and one that comes back takes it away.
-    package func apply(_ c: StoreChange) {
-        store.apply(c)
-        guard case .item(.task(let b, let a)) = c else { return }
-        if let b, a == nil {
-            store.apply(.tombstone(Tombstone(uid: b.uid, deletedAt: now)))
-        } else if let a, b?.uid != a.uid, store.tombstone(uid: a.uid) != nil {
-            store.apply(.untombstone(a.uid))
+    /// A linked store queues what the change did to each item it touches, in the same commit
+    /// (docs/SYNC.md, "The outbox"); `queue: false` is for what came from the server.
+    package func apply(_ c: StoreChange, queue: Bool = true) {
+        guard case .item(let item) = c else {
+            store.apply(c)
+            return
         }
+        let linked = queue && store.sync.link != nil
+        let before = linked ? syncFields(touchedBy: item) : [:]
+        store.apply(c)
+        if case .task(let b, let a) = item {
+            if let b, a == nil {
+                store.apply(.tombstone(Tombstone(uid: b.uid, deletedAt: now)))
+            } else if let a, b?.uid != a.uid, store.tombstone(uid: a.uid) != nil {
+                store.apply(.untombstone(a.uid))
+            }
+        }
+        if linked { self.queue(before: before, after: syncFields(touchedBy: item)) }
     }
 
     /// Whether `n` more ids can be handed out (ids stop at Store.maxID, so every id a store
