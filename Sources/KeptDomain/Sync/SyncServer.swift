@@ -70,10 +70,41 @@ public enum SyncFailure: Error, Sendable, Equatable {
 
 /// A server an engine syncs with.
 public protocol SyncServer: AnyObject {
+    /// The account this connection is (the server's login role).
+    var account: String { get }
     /// Sends changes in one transaction: every change gets a result, in order, or none does.
     func push(_ changes: [OutgoingChange]) -> Result<[PushResult], SyncFailure>
     /// The account's items changed after `version`, in version order, at most `limit`.
     func pull(after version: Int64, limit: Int) -> Result<[PulledItem], SyncFailure>
     /// The account's latest version.
     func version() -> Result<Int64, SyncFailure>
+    /// Ends the connection.
+    func close()
+}
+
+/// What `kept account init` did to a server's schema.
+public struct SchemaReport: Sendable, Equatable {
+    /// The version found: nil when there was no schema.
+    public var from: Int?
+    /// The version it is at now.
+    public var to: Int
+
+    public init(from: Int?, to: Int) {
+        self.from = from
+        self.to = to
+    }
+}
+
+/// How the front ends reach a server: `KeptSync` gives the PostgreSQL one, and tests their own.
+/// `server` is a libpq connection string or URI; an empty one means libpq's `PG*` variables.
+public protocol SyncConnector: Sendable {
+    /// A connection as the account the connection string logs in as.
+    func connect(_ server: String) -> Result<any SyncServer, SyncFailure>
+    /// The connection string with any password taken out (what a store's link keeps); nil when
+    /// it does not read as one.
+    func withoutPassword(_ server: String) -> String?
+    /// Makes or migrates the Kept schema (`kept account init`); refuses a newer one.
+    func initialize(_ server: String) -> Result<SchemaReport, SyncFailure>
+    /// Makes an account and its login role (`kept account create NAME`).
+    func createAccount(_ name: String, readOnly: Bool, password: String?, server: String) -> Result<Void, SyncFailure>
 }

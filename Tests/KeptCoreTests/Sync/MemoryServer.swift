@@ -15,6 +15,7 @@ final class MemoryServer: SyncServer {
         var version: Int64 = 0
     }
 
+    var account = "alice"
     var rows: [SyncKey: Row] = [:]
     var latest: Int64 = 0
     var answers: [String: PushOutcome] = [:]
@@ -90,6 +91,8 @@ final class MemoryServer: SyncServer {
     func version() -> Result<Int64, SyncFailure> {
         offline ? .failure(.offline("connection refused")) : .success(latest)
     }
+
+    func close() {}
 
     /// The living items of one kind, by key, fields without their empty ones.
     func living(_ kind: SyncKind) -> [String: [String: JSONValue]] {
