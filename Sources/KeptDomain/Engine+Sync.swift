@@ -84,6 +84,19 @@ extension Engine {
         return out
     }
 
+    /// The items a change touches, by key (what `syncFields(touchedBy:)` reads).
+    package func syncKeys(touchedBy c: Change) -> [SyncKey] {
+        switch c {
+        case .task(let b, let a): return Set([b?.uid, a?.uid].compactMap { $0 }).map { SyncKey(.task, $0.description) }
+        case .project(let b, let a): return Set([b?.uid, a?.uid].compactMap { $0 }).map { SyncKey(.project, $0.description) }
+        case .area(let b, let a): return Set([b?.uid, a?.uid].compactMap { $0 }).map { SyncKey(.area, $0.description) }
+        case .settings(let b, let a):
+            return Set(Settings.specs.map(\.key) + b.extra.keys + a.extra.keys).map { SyncKey(.setting, $0) }
+        case .filters(let b, let a): return Set((b + a + store.filters).map(\.uid)).map { SyncKey(.filter, $0.description) }
+        case .plan: return []
+        }
+    }
+
     /// Queues what changed between two readings of the same items.
     package func queue(before: [SyncKey: [String: JSONValue]?], after: [SyncKey: [String: JSONValue]?]) {
         guard let link = store.sync.link else { return }

@@ -118,6 +118,9 @@ public final class Engine {
     /// of the action sees an earlier one.
     public struct StepChanges: Sendable {
         public package(set) var changes: [Change] = []
+        /// For a linked store: each item's outbox entry as it was before the change at an
+        /// index first touched it, so taking the step back takes its entries back too.
+        package var outboxBefore: [(at: Int, key: SyncKey, entry: OutboxEntry?)] = []
 
         package init(changes: [Change] = []) {
             self.changes = changes
@@ -139,14 +142,23 @@ public final class Engine {
                 a.modifiedAt = at
                 c = .task(before: b, after: a)
             }
+            if store.sync.link != nil {
+                for key in syncKeys(touchedBy: c) { step.outboxBefore.append((step.changes.count, key, store.sync.outbox[key])) }
+            }
             apply(.item(c))
             step.changes.append(c)
         }
     }
 
-    /// Takes back the changes staged after `mark`, newest first.
+    /// Takes back the changes staged after `mark`, newest first, and the outbox entries they
+    /// made: a change taken back is no change to send.
     package func rollback(_ step: inout StepChanges, to mark: Int) {
-        while step.changes.count > mark, let c = step.changes.popLast() { apply(.item(c.inverted)) }
+        while step.changes.count > mark, let c = step.changes.popLast() { apply(.item(c.inverted), queue: false) }
+        var restored: Set<SyncKey> = []
+        for m in step.outboxBefore where m.at >= mark && restored.insert(m.key).inserted {
+            store.apply(.sync(m.entry.map { .queue($0) } ?? .dequeue(m.key)))
+        }
+        step.outboxBefore.removeAll { $0.at >= mark }
     }
 
     /// Records a finished step in the undo history (R-TASK-1).
