@@ -13,11 +13,43 @@ public struct UndoneStep: Sendable {
 }
 
 extension Engine {
-    /// A change with its task stamped as modified now.
+    /// A change with its task stamped as modified now. On a linked store it is first rebased
+    /// on the task as it is now (`rebased`).
     package func stamped(_ c: Change) -> Change {
-        guard case .task(let b, var a?) = c else { return c }
+        guard case .task(let b, var a?) = rebased(c) else { return c }
         a.modifiedAt = now
         return .task(before: b, after: a)
+    }
+
+    /// Undo and redo of a task's edit on a linked store change only the fields the step
+    /// changed (R-SYNC-1): another device may have changed the task's other fields since, and
+    /// putting the step's whole copy back would take their change back. A tag or linked note
+    /// the step added is taken away, one it took away is put back; the rest stays as it is now.
+    /// Where the task is as the step left it (always, on a store of one device), this is the
+    /// step's own change.
+    package func rebased(_ c: Change) -> Change {
+        guard store.sync.link != nil, case .task(let from?, let to?) = c, from.uid == to.uid,
+              let now = store.task(uid: from.uid), now != from else { return c }
+        let f = TaskJSON.record(from)
+        let t = TaskJSON.record(to)
+        var r = TaskJSON.record(now)
+        for k in Set(f.keys).union(t.keys) where f[k] != t[k] {
+            switch k {
+            case "id", "modifiedAt": continue
+            case "tags", "notes":
+                func list(_ o: JSONObject) -> [String] { (o[k]?.arrayValue ?? []).compactMap(\.stringValue) }
+                let gone = Set(list(f)).subtracting(list(t))
+                var out = list(r).filter { !gone.contains($0) }
+                for x in list(t) where !list(f).contains(x) && !out.contains(x) { out.append(x) }
+                r[k] = out.isEmpty ? nil : .array(out.map { .string($0) })
+            default:
+                r[k] = t[k]
+            }
+        }
+        r["id"] = .number(JSONNumber(to.id))
+        guard var after = store.task(record: r) else { return c }
+        after.modifiedAt = to.modifiedAt
+        return .task(before: now, after: after)
     }
 
     public func undo(_ count: Int) throws(DomainError) -> [UndoneStep] {

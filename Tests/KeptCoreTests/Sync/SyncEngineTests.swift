@@ -315,4 +315,33 @@ final class SyncEngineTests: XCTestCase {
         a.rollback()
         XCTAssertTrue(a.store.sync.outbox.isEmpty)
     }
+
+    // R-SYNC-1: undo takes back the step's own fields, not another device's change since.
+    func testUndoKeepsAnotherDevicesEdit() throws {
+        let s = MemoryServer()
+        let a = try device(s, "aaaa000000000001")
+        let t = try a.add(draft("Book flights", tags: ["trip"]))
+        try sync(a, s)
+        let b = try device(s, "bbbb000000000002", seed: 2)
+        later(a)
+        _ = try a.set(.title("Book the flights"), on: .task(t.id))
+        _ = try a.tag(.task(t.id), ["travel"], add: true)
+        try sync(a, s)
+        let tb = try XCTUnwrap(b.store.task(uid: t.uid))
+        later(b, 120)
+        _ = try b.set(.priority(.high), on: .task(tb.id))
+        _ = try b.tag(.task(tb.id), ["urgent"], add: true)
+        try sync(b, s)
+        try sync(a, s)
+        later(a, 300)
+        _ = try a.undo(1)
+        try sync(a, s)
+        try sync(b, s)
+        for e in [a, b] {
+            let x = try XCTUnwrap(e.store.task(uid: t.uid))
+            XCTAssertEqual(x.title, "Book the flights", "the tag step was undone, not the title")
+            XCTAssertEqual(x.priority, .high, "B's edit stays")
+            XCTAssertEqual(Set(x.tags), ["trip", "urgent"])
+        }
+    }
 }
