@@ -53,7 +53,7 @@ extension StoreCodec {
             throw HistoryError(message: "the link needs a 'server', an 'account' and a 'device' (hex digits)")
         }
         if let c = o["clock"], !c.isNull, c.stringValue.flatMap(HLC.init) == nil {
-            throw HistoryError(message: "'clock' is a stamp like 0001764806400000-0000-3f2a9c01b2d4e5f6")
+            throw HistoryError(message: "'clock' is a stamp like 1764806400000-0000-3f2a9c01b2d4e5f6")
         }
         guard let cursor = o["cursor"]?.numberValue?.int, cursor >= 0 else {
             throw HistoryError(message: "'cursor' is a whole number from 0")
