@@ -1,6 +1,6 @@
 // `kept check` and `kept backup` on a SQLite store (docs/STORE.md, "Checking a store", "Copying
 // and restoring a store"): every page, every record against its checksum, the columns against
-// the records, the history and the tombstones; and a copy made with SQLite's online backup API.
+// the records, the history, the tombstones and the sync rows; and a copy made with SQLite's online backup API.
 
 import KeptRules
 import KeptDomain
@@ -33,6 +33,7 @@ extension SQLiteStore {
         loadedJournal = nil
         _ = history
         _ = allTombstones()
+        do throws(SQLiteError) { _ = try readSync() } catch { readFailed(error) }
         return damage
     }
 

@@ -7,10 +7,10 @@ import KeptDomain
 import KeptFiles
 
 extension SQLiteStore {
-    /// The schema (version 2). Task columns are what lookups and counts read; `record` is the
+    /// The schema (version 3). Task columns are what lookups and counts read; `record` is the
     /// whole task, as the JSON store writes it. Every row that holds a record carries its
     /// `checksum` (StoreSum.row: XXH64 of the record's bytes seeded with the row's key), checked
-    /// whenever the row is read.
+    /// whenever the row is read. Version 3 added the sync tables (`syncSchema`).
     package static let schema = """
     CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL, checksum INTEGER);
     CREATE TABLE tasks (
@@ -43,6 +43,7 @@ extension SQLiteStore {
     CREATE TABLE history (seq INTEGER PRIMARY KEY, stack TEXT NOT NULL CHECK (stack IN ('undo', 'redo')),
                           changes INTEGER NOT NULL, step TEXT NOT NULL, checksum INTEGER);
     CREATE TABLE tombstones (uid TEXT PRIMARY KEY NOT NULL, deleted_at TEXT NOT NULL, seq INTEGER NOT NULL UNIQUE, checksum INTEGER);
+    \(syncSchema)
     """
 
     /// The indexes of the tasks table other than its keys (uid, id): a large import into an
@@ -73,7 +74,9 @@ extension SQLiteStore {
                 try rewrite("filters", s.filters.map { .object(StoreCodec.filterObject($0)) })
             }
             if version == 1 { try addSums() }
-            // Later versions: `if version < 3 { … }`, each in this same transaction.
+            // Version 2 to 3: the sync tables, empty (a store before sync never synced).
+            if version >= 1, version < 3 { try db.exec(SQLiteStore.syncSchema) }
+            // Later versions: `if version < 4 { … }`, each in this same transaction.
             if version < SQLiteStore.schemaVersion { try db.exec("PRAGMA user_version = \(SQLiteStore.schemaVersion)") }
             try db.exec("COMMIT")
         } catch {
@@ -240,13 +243,19 @@ extension SQLiteStore {
     // MARK: writing
 
     package func putMeta(_ key: String, _ value: String?) throws(SQLiteError) {
+        try putKeyed("meta", key, value)
+    }
+
+    /// Puts a row of a table keyed by name (`meta`, `sync_meta`), or removes it (nil); its
+    /// checksum is seeded with the sum of the key's name.
+    package func putKeyed(_ table: String, _ key: String, _ value: String?) throws(SQLiteError) {
         guard let value else {
-            let st = try db.statement("DELETE FROM meta WHERE key = ?1")
+            let st = try db.statement("DELETE FROM \(table) WHERE key = ?1")
             st.bind(1, key)
             try st.run()
             return
         }
-        let st = try db.statement("INSERT INTO meta (key, value, checksum) VALUES (?1, ?2, ?3) "
+        let st = try db.statement("INSERT INTO \(table) (key, value, checksum) VALUES (?1, ?2, ?3) "
                                   + "ON CONFLICT (key) DO UPDATE SET value = excluded.value, checksum = excluded.checksum")
         st.bind(1, key)
         st.bind(2, value)
@@ -316,6 +325,7 @@ extension SQLiteStore {
             try writeHistory(h)
         case .sync(let c):
             currentMeta.sync.apply(c)
+            try writeSync(c)
         }
     }
 
@@ -499,11 +509,15 @@ extension SQLiteStore {
             for st in StoreCodec.storedSteps(s.history.undoStack) { try writeHistory(.pushUndo(st)) }
             for st in StoreCodec.storedSteps(s.history.redoStack) { try writeHistory(.pushRedo(st)) }
             for t in s.tombstones { try write(.tombstone(t)) }
+            try writeSyncState(s.sync)
             try db.exec("COMMIT")
         } catch {
             db.rollbackQuietly()
             throw error
         }
+        // Committed outside `commit`, which keeps the sync state it committed: what is read
+        // back is the sync state written here, not the one this connection held before.
+        committedSync = nil
         rollback()
     }
 }

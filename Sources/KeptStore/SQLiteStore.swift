@@ -41,6 +41,11 @@ public final class SQLiteStore: StoreBackend {
     public private(set) var damage: [StoreDamage] = []
     /// Whether task rows carry checksums (schema 2; a version-1 file opened read-only has none).
     private(set) var hasSums = true
+    /// Whether the sync tables are there (schema 3; an older file opened read-only has none).
+    private(set) var hasSyncTables = true
+    /// The sync state as last read or committed, with the `data_version` it was read at: while
+    /// no other process commits, a rollback takes it back instead of reading a long outbox again.
+    package var committedSync: (version: Int64, state: SyncState)?
     /// Whether the connection may write (a check, a convert or a backup reads only).
     package let readOnly: Bool
     /// Whether `useWAL` has run.
@@ -58,8 +63,8 @@ public final class SQLiteStore: StoreBackend {
     /// `PRAGMA application_id` of a Kept store: "KEPT".
     package static let applicationID: Int64 = 0x4B45_5054
     /// `PRAGMA user_version`: the schema version this Kept writes (2: task rows carry a
-    /// checksum of their record).
-    public static let schemaVersion: Int64 = 2
+    /// checksum of their record; 3: the sync tables).
+    public static let schemaVersion: Int64 = 3
     /// A database this large or smaller (about 12,000 tasks) is checked with `PRAGMA
     /// quick_check` when opened; the check reads every page, so a larger one is checked page by
     /// page as SQLite reads it, and a damaged page fails the statement (docs/STORE.md).
@@ -138,6 +143,7 @@ public final class SQLiteStore: StoreBackend {
             if readOnly {
                 guard tables > 0 else { throw SQLiteError.damage("it has no tables") }
                 s.hasSums = version >= 2
+                s.hasSyncTables = version >= 3
             } else {
                 // FULL makes each commit durable.
                 try db.exec("PRAGMA synchronous=FULL")
@@ -607,6 +613,10 @@ public final class SQLiteStore: StoreBackend {
             try db.exec("COMMIT")
             writing = false
             hasPending = false
+            // Another process's commit would have been read before this transaction wrote
+            // (prepareToWrite) or refused it (apply), and this connection's own commits leave
+            // `data_version` as it was: what was committed is the state at `seenVersion`.
+            committedSync = (seenVersion, currentMeta.sync)
             return .success(())
         } catch {
             rollback()
@@ -661,7 +671,16 @@ public final class SQLiteStore: StoreBackend {
         if own { try db.exec("BEGIN") }
         do throws(SQLiteError) {
             seenVersion = try version()
-            currentMeta = try readMeta()
+            var meta = try readMeta()
+            if let c = committedSync, c.version == seenVersion {
+                meta.sync = c.state
+            } else {
+                let found = damage.count
+                meta.sync = try readSync()
+                // A state read with damage is not kept: the next read names the damage again.
+                committedSync = damage.count == found ? (seenVersion, meta.sync) : nil
+            }
+            currentMeta = meta
             if own { try db.exec("COMMIT") }
         } catch {
             if own { db.rollbackQuietly() }

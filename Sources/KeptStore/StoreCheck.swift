@@ -1,7 +1,7 @@
 // `kept check STORE`: a whole store read and verified, reading only (docs/STORE.md, "Checking a
 // store"). A SQLite store: its pages and indexes, every record's checksum, its columns, its
-// history and tombstones. A JSON store: the whole file read as the loader reads it, which
-// refuses any record, uid or history that does not read.
+// history, tombstones and sync rows. A JSON store: the whole file read as the loader reads it,
+// which refuses any record, uid, history or sync state that does not read.
 
 import KeptRules
 import KeptDomain

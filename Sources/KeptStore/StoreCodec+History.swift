@@ -102,6 +102,7 @@ extension StoreCodec {
     /// A project's record, in `projects` and in the history alike.
     package static func projectObject(_ p: Project) -> JSONObject {
         var o = JSONObject([("name", .string(p.name))])
+        if p.uid != Project.uid(named: p.name) { o["uid"] = .string(p.uid.description) }
         if p.archived { o["archived"] = .bool(true) }
         if !p.statuses.isEmpty { o["statuses"] = .array(p.statuses.map { .string($0) }) }
         return merge(o, p.extra)
@@ -119,8 +120,23 @@ extension StoreCodec {
         return out
     }
 
+    /// A saved filter's record, in `filters` and in the history alike.
     package static func filterObject(_ f: SavedFilter) -> JSONObject {
-        merge(JSONObject([("name", .string(f.name)), ("filter", .string(f.filter)), ("starred", .bool(f.starred))]), f.extra)
+        var o = JSONObject([("name", .string(f.name))])
+        if f.uid != SavedFilter.uid(named: f.name) { o["uid"] = .string(f.uid.description) }
+        o["filter"] = .string(f.filter)
+        o["starred"] = .bool(f.starred)
+        return merge(o, f.extra)
+    }
+
+    /// The `uid` of a project, area or saved filter as a record gives it: absent, the one its
+    /// name derives (every item before sync, and every item never renamed, so such records keep
+    /// their bytes); present, it must read as a uid, or nil: an item whose identity does not read
+    /// is refused, never taken for the one its name gives.
+    package static func itemUID(_ v: JSONValue?, named derived: TaskUID) -> TaskUID? {
+        guard let v else { return derived }
+        guard case .string(let s) = v else { return nil }
+        return TaskUID(s)
     }
 
     // MARK: reading
@@ -207,19 +223,23 @@ extension StoreCodec {
     package static func project(_ v: JSONValue) throws(HistoryError) -> Project {
         guard case .object(let o) = v, case .string(let n)? = o["name"], !n.isEmpty else { throw HistoryError(message: "a project needs a 'name'") }
         var p = Project(name: n)
+        guard let uid = itemUID(o["uid"], named: p.uid) else { throw HistoryError(message: "a project's 'uid' is a UUID") }
+        p.uid = uid
         if case .bool(let a)? = o["archived"] { p.archived = a }
         if let v = o["statuses"] {
             guard let list = projectStatuses(v) else { throw HistoryError(message: "a project's 'statuses' is a list of names") }
             p.statuses = list
         }
-        for (k, x) in o.members where k != "name" && k != "archived" && k != "statuses" { p.extra[k] = x }
+        for (k, x) in o.members where !["name", "uid", "archived", "statuses"].contains(k) { p.extra[k] = x }
         return p
     }
 
     package static func area(_ v: JSONValue) throws(HistoryError) -> Area {
         guard case .object(let o) = v, case .string(let n)? = o["name"], !n.isEmpty else { throw HistoryError(message: "an area needs a 'name'") }
         var a = Area(name: n)
-        for (k, x) in o.members where k != "name" { a.extra[k] = x }
+        guard let uid = itemUID(o["uid"], named: a.uid) else { throw HistoryError(message: "an area's 'uid' is a UUID") }
+        a.uid = uid
+        for (k, x) in o.members where k != "name" && k != "uid" { a.extra[k] = x }
         return a
     }
 
@@ -231,8 +251,10 @@ extension StoreCodec {
                 throw HistoryError(message: "a saved filter needs a 'name' and a 'filter'")
             }
             var s = SavedFilter(name: n, filter: text)
+            guard let uid = itemUID(o["uid"], named: s.uid) else { throw HistoryError(message: "a saved filter's 'uid' is a UUID") }
+            s.uid = uid
             if case .bool(let b)? = o["starred"] { s.starred = b }
-            for (k, x) in o.members where !["name", "filter", "starred"].contains(k) { s.extra[k] = x }
+            for (k, x) in o.members where !["name", "uid", "filter", "starred"].contains(k) { s.extra[k] = x }
             out.append(s)
         }
         return out

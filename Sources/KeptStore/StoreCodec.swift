@@ -78,9 +78,11 @@ public enum StoreCodec {
             case "settings":
                 store.settings = try decodeSettings(&r)
             case "projects":
-                store.projects = try decodeList(&r, known: ["name", "archived", "statuses"]) { (o: SplitObject) throws(FieldError) in
+                store.projects = try decodeList(&r, known: ["name", "uid", "archived", "statuses"]) { (o: SplitObject) throws(FieldError) in
                     guard case .string(let n)? = o.known["name"], !n.isEmpty else { throw FieldError(message: "a project needs a 'name'", offset: o.start) }
                     var p = Project(name: n)
+                    guard let uid = itemUID(o.known["uid"], named: p.uid) else { throw FieldError(message: "a project's 'uid' is a UUID", offset: o.start) }
+                    p.uid = uid
                     p.extra = o.rest
                     if case .bool(let a)? = o.known["archived"] { p.archived = a }
                     if let v = o.known["statuses"] {
@@ -92,18 +94,22 @@ public enum StoreCodec {
                     return p
                 }
             case "areas":
-                store.areas = try decodeList(&r, known: ["name"]) { (o: SplitObject) throws(FieldError) in
+                store.areas = try decodeList(&r, known: ["name", "uid"]) { (o: SplitObject) throws(FieldError) in
                     guard case .string(let n)? = o.known["name"], !n.isEmpty else { throw FieldError(message: "an area needs a 'name'", offset: o.start) }
                     var a = Area(name: n)
+                    guard let uid = itemUID(o.known["uid"], named: a.uid) else { throw FieldError(message: "an area's 'uid' is a UUID", offset: o.start) }
+                    a.uid = uid
                     a.extra = o.rest
                     return a
                 }
             case "filters":
-                store.filters = try decodeList(&r, known: ["name", "filter", "starred"]) { (o: SplitObject) throws(FieldError) in
+                store.filters = try decodeList(&r, known: ["name", "uid", "filter", "starred"]) { (o: SplitObject) throws(FieldError) in
                     guard case .string(let n)? = o.known["name"], case .string(let f)? = o.known["filter"] else {
                         throw FieldError(message: "a saved filter needs a 'name' and a 'filter'", offset: o.start)
                     }
                     var s = SavedFilter(name: n, filter: f)
+                    guard let uid = itemUID(o.known["uid"], named: s.uid) else { throw FieldError(message: "a saved filter's 'uid' is a UUID", offset: o.start) }
+                    s.uid = uid
                     if case .bool(let b)? = o.known["starred"] { s.starred = b }
                     s.extra = o.rest
                     return s
@@ -134,6 +140,13 @@ public enum StoreCodec {
                 }
             case "history":
                 store.history = try decodeHistory(&r)
+            case syncKey:
+                let v = try r.readValue()
+                do throws(HistoryError) {
+                    store.sync = try decodeSync(v)
+                } catch {
+                    throw r.error("the sync state: \(error.message)", at: at)
+                }
             case "plan":
                 let v = try r.readValue()
                 do throws(HistoryError) {
@@ -162,6 +175,7 @@ public enum StoreCodec {
         s.plan = store.plan
         s.revision = store.revision
         s.tombstones = store.tombstones
+        s.sync = store.sync
         if let n = nextID { s.nextID = max(n, s.nextID) }
         if let sum {
             let want = r.bytes.withUnsafeBytes { checksumText(StoreSum.of(UnsafeRawBufferPointer(rebasing: $0[0..<sum.end]))) }
@@ -406,9 +420,7 @@ public enum StoreCodec {
         key("areas")
         list(s.areas.map(areaObject), &out)
         key("filters")
-        list(s.filters.map { f in
-            merge(JSONObject([("name", .string(f.name)), ("filter", .string(f.filter)), ("starred", .bool(f.starred))]), f.extra)
-        }, &out)
+        list(s.filters.map(filterObject), &out)
         key("tasks")
         appendTaskList(s.tasks, to: &out, pieces: &pieces)
         if !s.tombstoneMap.isEmpty {
@@ -422,6 +434,11 @@ public enum StoreCodec {
         if !s.history.undoStack.isEmpty || !s.history.redoStack.isEmpty {
             key("history")
             appendHistory(s.history, to: &out)
+        }
+        // Only once the store was linked or stamped, so a store that never synced keeps its bytes.
+        if let v = s.sync.json {
+            key(syncKey)
+            appendSync(v, to: &out, pieces: &pieces)
         }
         for (k, v) in s.extra.members {
             key(k)
@@ -454,7 +471,9 @@ public enum StoreCodec {
     }
 
     package static func areaObject(_ a: Area) -> JSONObject {
-        merge(JSONObject([("name", .string(a.name))]), a.extra)
+        var o = JSONObject([("name", .string(a.name))])
+        if a.uid != Area.uid(named: a.name) { o["uid"] = .string(a.uid.description) }
+        return merge(o, a.extra)
     }
 
     package static func merge(_ o: JSONObject, _ extra: JSONObject) -> JSONObject {

@@ -279,10 +279,11 @@ final class StoreDamageTests: XCTestCase {
     /// that does not read is refused and left as it was.
     func testVersionOneIsMigratedOnlyWhenEveryRecordReads() throws {
         let p = try makeStore("v1.db")
-        // Back to version 1: the checksum columns go.
+        // Back to version 1: the checksum columns go, and the sync tables of version 3.
         for t in ["tasks", "meta", "projects", "areas", "filters", "history", "tombstones"] {
             try sql(p, "ALTER TABLE \(t) DROP COLUMN checksum")
         }
+        try sql(p, "DROP TABLE sync_meta; DROP TABLE sync_outbox; DROP TABLE sync_review")
         try sql(p, "PRAGMA user_version = 1")
         let old = try SQLiteStore.open(p, readOnly: true).get()
         XCTAssertEqual(old.tasks(.all).count, 3, "a version-1 store reads without checksums")
