@@ -83,7 +83,8 @@ final class SyncStoreTests: XCTestCase {
         let change = OutgoingChange(changeID: changeID, key: SyncKey(.task, taskUID), values: JSONObject([("title", .string("Pay \"rent\""))]),
                                     clocks: ["title": stamp(1_764_806_400_000)], deleted: nil, restored: stamp(1_764_806_450_000),
                                     label: "Pay rent")
-        return ReviewEntry(change: change, refusal: refusal, refusedAt: Instant(seconds: 1_764_806_460))
+        return ReviewEntry(change: change, refusal: refusal, refusedAt: Instant(seconds: 1_764_806_460),
+                           record: JSONObject([("title", .string("Pay \"rent\"")), ("status", .string("open"))]))
     }
 
     static let link = SyncLink(server: "host=db.example port=5432 dbname=kept", account: "ana", device: node)

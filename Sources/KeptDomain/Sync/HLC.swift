@@ -35,7 +35,7 @@ public struct HLC: Sendable, Hashable, Comparable, CustomStringConvertible {
         (a.millis, a.counter, a.node) < (b.millis, b.counter, b.node)
     }
 
-    /// `0001764806400000-0000-3f2a…`: fixed widths, so texts sort as the stamps do (the server
+    /// `1764806400000-0000-3f2a…`: fixed widths, so texts sort as the stamps do (the server
     /// compares them as text).
     public var description: String {
         let ms = String(millis)

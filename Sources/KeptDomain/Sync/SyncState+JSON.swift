@@ -1,5 +1,5 @@
 // The sync state's records as JSON (docs/STORE.md, "Sync"): both backends write these, the
-// JSON file under its `sync` key and SQLite a row each. A record that does not read is nil,
+// JSON file under its `syncState` key and SQLite a row each. A record that does not read is nil,
 // and the backend reports it as damage; it is never read as less.
 
 import KeptRules
@@ -76,7 +76,8 @@ extension OutgoingChange {
         guard let o = json.objectValue, let c = o["id"]?.stringValue, let key = SyncKey(kind: o["kind"], id: o["key"]),
               let values = o["fields"]?.objectValue, let cl = readClocks(o["clocks"]),
               let d = stamp(o["deleted"]), let r = stamp(o["restored"]) else { return nil }
-        self.init(changeID: c, key: key, values: values, clocks: cl, deleted: d, restored: r, label: o["label"]?.stringValue ?? "")
+        guard let label = o["label"]?.stringValue else { return nil }
+        self.init(changeID: c, key: key, values: values, clocks: cl, deleted: d, restored: r, label: label)
     }
 }
 
@@ -101,7 +102,9 @@ extension Refusal {
         case "too-large":
             guard let f = o["field"]?.stringValue, let n = o["limit"]?.numberValue?.int else { return nil }
             self = .tooLarge(field: f, limit: n)
-        case "invalid": self = .invalid(o["detail"]?.stringValue ?? "")
+        case "invalid":
+            guard let d = o["detail"]?.stringValue else { return nil }
+            self = .invalid(d)
         default: return nil
         }
     }
@@ -129,9 +132,10 @@ extension ReviewEntry {
 }
 
 extension SyncState {
-    /// The whole state as one object (the JSON file's `sync` key); nil for a store never linked.
+    /// The whole state as one object (the JSON file's `syncState` key); nil for a store never
+    /// linked, which has nothing of it.
     public var json: JSONValue? {
-        guard link != nil || !review.isEmpty || !outbox.isEmpty || clock != nil else { return nil }
+        guard self != SyncState() else { return nil }
         var o = JSONObject()
         o["link"] = link?.json ?? .null
         o["clock"] = clock.map { .string($0.description) } ?? .null
@@ -152,11 +156,13 @@ extension SyncState {
         guard let c = stamp(o["clock"]), let cur = o["cursor"]?.numberValue?.int, cur >= 0 else { return nil }
         clock = c
         cursor = Int64(cur)
-        for e in o["outbox"]?.arrayValue ?? [] {
-            guard let x = OutboxEntry(json: e) else { return nil }
+        // Both lists must be lists, and an item has one entry: anything else is not read as less.
+        guard let entries = o["outbox"]?.arrayValue, let refused = o["review"]?.arrayValue else { return nil }
+        for e in entries {
+            guard let x = OutboxEntry(json: e), outbox[x.key] == nil else { return nil }
             apply(.queue(x))
         }
-        for r in o["review"]?.arrayValue ?? [] {
+        for r in refused {
             guard let x = ReviewEntry(json: r) else { return nil }
             review.append(x)
         }

@@ -150,8 +150,14 @@ public struct SyncState: Sendable, Equatable {
     /// The outbox in the order it is sent.
     public var queue: [OutboxEntry] { outbox.values.sorted { ($0.seq, $0.key) < ($1.seq, $1.key) } }
 
-    /// The largest `seq` queued so far (a loaded store takes the largest of its outbox).
+    /// The largest `seq` queued so far. Not part of the state a store keeps: a loaded store
+    /// takes the largest of its outbox, and an empty outbox starts again at 1 (only the order
+    /// of the entries waiting matters).
     public var lastSeq = 0
+
+    public static func == (a: SyncState, b: SyncState) -> Bool {
+        a.link == b.link && a.clock == b.clock && a.cursor == b.cursor && a.outbox == b.outbox && a.review == b.review
+    }
 
     /// The next entry's place in the queue.
     public var nextSeq: Int { lastSeq + 1 }
@@ -163,6 +169,7 @@ public struct SyncState: Sendable, Equatable {
             link = l
             cursor = 0
             outbox = [:]
+            lastSeq = 0
         case .clock(let h): clock = h
         case .cursor(let v): cursor = v
         case .queue(let e):
