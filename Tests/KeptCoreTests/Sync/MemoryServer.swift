@@ -34,7 +34,10 @@ final class MemoryServer: SyncServer {
         var out: [PushResult] = []
         for c in changes {
             if let a = answers[c.changeID] {
-                out.append(PushResult(changeID: c.changeID, outcome: a, duplicate: true))
+                // The answer recorded, with the item as it is now (the one recorded may be old).
+                var again = a
+                if case .refused(let why, _) = a { again = .refused(why, current: item(c.key)) }
+                out.append(PushResult(changeID: c.changeID, outcome: again, duplicate: true))
                 continue
             }
             let outcome = merge(c)
