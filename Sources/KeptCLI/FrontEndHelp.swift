@@ -27,7 +27,8 @@ enum FrontEndHelp {
             + ["",
                "'kept help' lists the commands of the language; 'kept help COMMAND' explains one.",
                "'kept help run', 'kept help test' and 'kept help repl' explain the front ends.",
-               "Exit codes: 0 ok, 1 a statement or test failed, 2 a script or store could not be read, 64 usage."]
+               "Exit codes: 0 ok, 1 a statement or test failed, 2 a script or store could not be read,",
+               "3 a sync could not reach its server (its changes wait; nothing else failed), 64 usage."]
     }
 
     /// `kept help` with no topic: the commands of the language, then where the rest is.

@@ -233,10 +233,11 @@ extension Catalog {
 // MARK: sync (docs/SYNC.md, "Using sync")
 
 extension Catalog {
-    /// A sync statement where no connector reaches a server (a transcript under `kept test`).
-    package static func syncUnavailable(range: SourceRange, file: SourceFile) -> Diagnostic {
+    /// A sync statement or command where no connector reaches a server.
+    public static func syncUnavailable(range: SourceRange?, file: SourceFile?) -> Diagnostic {
         Diagnostic(code: .E0338, message: "sync is not available here", file: file, range: range,
-                   label: "this program reaches no sync server", help: "'sync status' and 'sync review' read the store without one")
+                   label: "this program reaches no sync server",
+                   help: file == nil ? nil : "'sync status' and 'sync review' read the store without one")
     }
 
     /// A connection string that does not read. It is never quoted, nor any part of it: it may
