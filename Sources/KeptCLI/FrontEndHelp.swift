@@ -57,6 +57,7 @@ enum FrontEndHelp {
          "A failing statement is reported with file:line:col and the next one still runs, unless --bail.",
          "The store file changes only with --write, and then the run is one transaction: written once at the end,",
          "and only when every statement succeeded (\(Catalog.runNotWrittenCode) otherwise; --keep-going writes what succeeded).",
+         "A sync that could not reach its server is reported but is no failure: the run goes on, is written, and exits 3.",
          "",
          "Options:"] + optionLines(for: "run")
     }
@@ -104,7 +105,7 @@ enum FrontEndHelp {
             "  Ctrl-C clears the line (or the unfinished statement); Ctrl-D on an empty line quits.",
             "A statement with an open quote or an unclosed filter '(' continues on the next line ('  ... ').",
             "History: $KEPT_HISTFILE, else $XDG_STATE_HOME/kept/history (~/.local/state/kept/history), the last \(History.maxEntries) lines;",
-            "  a line starting with a space, or the same as the one before, is not kept.",
+            "  a line starting with a space, or the same as the one before, is not kept, nor an 'account link' statement.",
             "Colour: capture tokens as you type and errors; off with NO_COLOR, TERM=dumb, --color never or '.color off'.",
             "",
             "Options:",
