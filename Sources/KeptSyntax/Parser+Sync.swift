@@ -63,6 +63,12 @@ extension Parser {
     /// text lexes to tokens at the same places. Any other statement is returned as it is.
     /// Front ends show and keep this form (an echo, the history, a recording).
     public static func masked(_ source: StatementSource) -> StatementSource {
+        // Most statements are told apart by their first word, without lexing them.
+        let b = source.bytes
+        var i = 0
+        while i < b.count, Lexer.isSpace(b[i]) { i += 1 }
+        let word = Array("account".utf8)
+        guard i + word.count <= b.count, zip(b[i..<(i + word.count)], word).allSatisfy({ $0 | 0x20 == $1 }) else { return source }
         var lexer = Lexer(file: source.file, statement: source)
         return masked(source, tokens: lexer.tokenize())
     }

@@ -169,6 +169,27 @@ final class SyncCLITests: XCTestCase {
         XCTAssertEqual(kept(["account", "init"]).out, ["Made the kept schema on the server of the PG* variables (version 1)"])
     }
 
+    // R-SYNC-9: an `account link` statement is masked in an echo, a rich error, a recording and
+    // the test runner's report, though the binary cannot link.
+    func testTheBinaryShowsAStatementWithAPasswordMasked() throws {
+        let stmt = "account link \"host=x password=hunter2\""
+        let echo = try Kept.run(["run", "--echo", "--errors", "rich", "-e", stmt])
+        XCTAssertEqual(echo.status, 1, echo.summary)
+        XCTAssertEqual(echo.stdoutLines.first, "> account link \"****** ****************\"")
+        XCTAssertTrue(echo.stderr.contains("1 | account link \"****** ****************\""), echo.summary)
+        let record = dir.path("r.kept")
+        let repl = try Kept.run(["repl"], stdin: Data(".bail off\n\(stmt)\n.record \(record)\n".utf8))
+        let recorded = try String(contentsOfFile: record, encoding: .utf8)
+        XCTAssertTrue(recorded.contains("> account link \"****** ****************\""), recorded)
+        let script = try dir.write("t.kept", "> \(stmt)\nLinked\n")
+        let test = try Kept.run(["test", script, "--report", "tap", "-"])
+        XCTAssertEqual(test.status, 1, test.summary)
+        XCTAssertTrue((test.stdout + test.stderr).contains("****"), test.summary)
+        for text in [echo.stdout, echo.stderr, repl.stdout, repl.stderr, recorded, test.stdout, test.stderr] {
+            XCTAssertFalse(text.contains("hunter2"), text)
+        }
+    }
+
     /// The built binary has no connector yet: sync is not available, and says so; the command
     /// line's own mistakes are usage errors.
     func testTheBinaryWithoutAConnector() throws {
