@@ -144,7 +144,7 @@ public enum Keyword: String, CaseIterable, Sendable {
         case .top3: return "print Top 3, pick a new one, add a task or replace a pick"
         case .import: return "import tasks from a Taskwarrior, iCalendar, JSON Lines or CSV file, as one undo step"
         case .export: return "write tasks to a Taskwarrior, iCalendar, JSON Lines or CSV file"
-        case .sync: return "send this store's changes to its account and take in the other devices' (or its status, its refused changes)"
+        case .sync: return "sync the store with its account: send its changes, take in the other devices'; or its status and refused changes"
         case .account: return "show the account this store syncs with, or link it to an account on a server"
         case .all: return ""
         }

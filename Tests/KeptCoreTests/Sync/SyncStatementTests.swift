@@ -251,6 +251,28 @@ final class SyncStatementTests: XCTestCase, SessionTesting {
         XCTAssertEqual(lines(a, "sync status now"), ["! E0103 unexpected 'now' after a complete 'sync status' statement"])
     }
 
+    /// Every way a server can fail has its code and words; only offline leaves no note (its
+    /// message says what waits), and without a store nothing is said to wait.
+    func testEveryFailureHasItsCode() {
+        let cases: [(SyncFailure, DiagnosticCode, String)] = [
+            (.offline("timeout"), .E0342, "offline, 1 change waiting: the sync server could not be reached (timeout)"),
+            (.login("password authentication failed"), .E0343, "the sync server refused the login: password authentication failed"),
+            (.schema("no kept schema"), .E0344, "the sync server has no kept schema this version can use: no kept schema"),
+            (.noAccount("alice"), .E0345, "the sync server has no such account: alice"),
+            (.server("disk full (53100)"), .E0346, "the sync server refused: disk full (53100)"),
+            (.badRow("task 42"), .E0347, "the sync server sent an item this version cannot read: task 42"),
+        ]
+        for (f, code, message) in cases {
+            let d = Catalog.sync(.failed(f, waiting: 1), range: nil, file: nil)
+            XCTAssertEqual(d.code, code)
+            XCTAssertEqual(d.message, message)
+            XCTAssertEqual(d.notes, code == .E0342 ? [] : ["1 change waiting; the store is as it was"], "\(code)")
+            XCTAssertEqual(Catalog.syncFailure(f, waiting: nil, range: nil, file: nil).notes, [])
+        }
+        XCTAssertEqual(Catalog.syncFailure(.offline("down"), waiting: nil, range: nil, file: nil).message,
+                       "offline: the sync server could not be reached (down)")
+    }
+
     /// The JSON of each statement: one object, of the shapes docs/OUTPUT.md lists.
     func testJSONShapes() throws {
         let c = MemoryConnector()
