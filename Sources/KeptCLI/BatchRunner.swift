@@ -2,6 +2,8 @@
 // command prints. A failing statement is reported and the next one still runs (unless
 // --bail). The runner never writes the store: the session commits, and with --write the whole
 // run is one transaction, written at its end only when every statement succeeded (R-STORE-2).
+// A sync that could not reach its server is reported but is no failure of the run: its changes
+// wait in the outbox, the run goes on and is written, and it exits 3 when nothing else failed.
 
 import KeptRules
 import KeptFiles
@@ -30,6 +32,8 @@ final class BatchRunner {
     var failed = false
     /// How many statements failed, for the run's one commit at its end.
     var failures = 0
+    /// How many syncs could not reach their server (E0342): reported, not counted as failures.
+    var offline = 0
     var unreadable = false
 
     init(session: Session, options: SessionOptions, out: OutputStream, err: OutputStream, renderer: DiagnosticRenderer) {
@@ -96,7 +100,8 @@ final class BatchRunner {
         }
         defer { session.format = saved }
         if options.echo {
-            let text = src.text
+            // R-SYNC-9: an `account link` statement is shown masked.
+            let text = Parser.masked(src).text
             if !text.isEmpty { out.line("> " + text) }
         }
         // `@yes` confirms the next command's bulk delete, as an answer in the REPL would.
@@ -118,7 +123,9 @@ final class BatchRunner {
         }
         out.lines(result.lines)
         for d in result.diagnostics { report(d) }
-        if result.failed {
+        if result.failed, result.syncOffline != nil {
+            offline += 1
+        } else if result.failed {
             failed = true
             failures += 1
         }
@@ -132,8 +139,8 @@ final class BatchRunner {
         // rather than declined.
         if !declined { observer?(src, session.format, result, confirmed) }
         if options.echo { out.line("") }
-        // `--bail` stops at the first statement that fails.
-        return !(result.failed && options.bail)
+        // `--bail` stops at the first statement that fails (an offline sync is not one).
+        return !(result.failed && result.syncOffline == nil && options.bail)
     }
 
     /// The store's notices (its warnings), on standard error in every format: they speak of the store,
@@ -189,6 +196,13 @@ final class BatchRunner {
         out.flush()
         err.flush()
         if unreadable { return 2 }
-        return failed ? 1 : 0
+        return exitCode
+    }
+
+    /// 1 when a statement failed, 3 when the only failures were syncs that could not reach
+    /// their server, else 0.
+    var exitCode: Int32 {
+        if failed { return 1 }
+        return offline > 0 ? SyncVerbs.offlineExit : 0
     }
 }

@@ -103,10 +103,25 @@ public enum Invocation: Sendable {
     case check(String)
     /// `kept backup STORE FILE`: a consistent copy of a store into a new file.
     case backup(from: String, to: String)
+    /// `kept sync [status] --store FILE`: one sync of the store, or its status.
+    case sync(SessionOptions, status: Bool)
+    /// `kept account init|create …` (`kept account link` is a run of its statement), with the
+    /// options of its output.
+    case account(AccountCommand, SessionOptions)
     /// `kept completion bash|zsh|fish`.
     case completion(Shell)
     /// `kept manpage`: the man page, as roff.
     case manpage
+}
+
+/// What `kept account` does on a server (docs/SYNC.md, "Statements and commands"). A server is
+/// a libpq connection string; an empty one means the PG* variables.
+public enum AccountCommand: Sendable, Equatable {
+    /// `kept account init`: makes or migrates the Kept schema.
+    case initialize(server: String)
+    /// `kept account create NAME`: an account and its login role; the password, if any, is read
+    /// from standard input (`--password-stdin`), never from the command line.
+    case create(name: String, readOnly: Bool, passwordStdin: Bool, server: String)
 }
 
 /// A command line that could not be understood.
@@ -179,6 +194,12 @@ struct ParsedArguments {
     var salvage = false
     /// `--help`: the verb's help, whatever follows it.
     var helpAsked = false
+    /// `kept sync` and `kept account`: their words (`status`; `init`, `create NAME`, `link CONNINFO`).
+    var words: [String] = []
+    /// `kept account`: `--server`, `--read-only`, `--password-stdin`.
+    var server: String?
+    var readOnly = false
+    var passwordStdin = false
 }
 
 /// A flag's value as its handler gets it.
@@ -214,6 +235,10 @@ public enum CommandLineOptions {
            kept backup STORE FILE
            kept import FILE|- --store FILE [--as FORMAT] [--dry-run] [--events]
            kept export FILE|- --store FILE [--as FORMAT] [FILTER...]
+           kept sync [status] --store FILE [--json]
+           kept account init [--server CONNINFO]
+           kept account create NAME [--read-only] [--password-stdin] [--server CONNINFO]
+           kept account link CONNINFO --store FILE
            kept help [COMMAND | run | test | repl] | kept completion bash|zsh|fish | kept manpage | kept --help | kept --version
     """
 
@@ -227,6 +252,8 @@ public enum CommandLineOptions {
         ("backup", "copy a store, as of one moment, into a new file (safe while others write it)"),
         ("import", "read tasks from Taskwarrior JSON, iCalendar, JSON Lines or Todoist CSV into a store"),
         ("export", "write a store's tasks (or a filter's) as Taskwarrior JSON, iCalendar, JSON Lines or CSV"),
+        ("sync", "sync a store with its account: send its changes, take in the other devices' ('sync status': where it stands)"),
+        ("account", "make a server's kept schema (init), an account (create), or link a store to one (link)"),
         ("help", "list the commands of the language, or explain one or a front end"),
         ("completion", "print a completion script for bash, zsh or fish"),
         ("manpage", "print the man page (roff)"),
@@ -239,30 +266,30 @@ public enum CommandLineOptions {
         let session = ["repl", "run", "test"]
         let interop = ["import", "export"]
         return [
-            Flag(["--store"], session + interop, "FILE", "the store to open (JSON or SQLite, docs/STORE.md); a missing file is an empty store") {
+            Flag(["--store"], session + interop + ["sync", "account"], "FILE", "the store to open (JSON or SQLite, docs/STORE.md); a missing file is an empty store") {
                 $0.session.store = $1.text
                 return nil
             },
-            Flag(["--now"], session + interop, "ISO", "fix the clock: 2026-06-15T09:00 (wall clock) or 2026-06-15T07:00:00Z") {
+            Flag(["--now"], session + interop + ["sync"], "ISO", "fix the clock: 2026-06-15T09:00 (wall clock) or 2026-06-15T07:00:00Z") {
                 $0.session.now = $1.text
                 return nil
             },
-            Flag(["--zone"], session + interop, "TZ", "the account time zone for this run, like Europe/Berlin") {
+            Flag(["--zone"], session + interop + ["sync"], "TZ", "the account time zone for this run, like Europe/Berlin") {
                 $0.session.zone = $1.text
                 return nil
             },
-            Flag(["--format"], session + interop, "text|json", "text (default) or json: one JSON object per statement", choices: ["text", "json"]) {
+            Flag(["--format"], session + interop + ["sync", "account"], "text|json", "text (default) or json: one JSON object per statement", choices: ["text", "json"]) {
                 guard let f = OutputFormat(rawValue: $1.text) else { return "--format takes text or json, not '\($1.text)'" }
                 $0.session.format = f
                 return nil
             },
-            Flag(["--errors"], session + interop, "rich|short", "rich (source line and caret) or short (file:line:col); default by terminal",
+            Flag(["--errors"], session + interop + ["sync", "account"], "rich|short", "rich (source line and caret) or short (file:line:col); default by terminal",
                  choices: ["rich", "short"]) {
                 guard let s = DiagnosticRenderer.Style(rawValue: $1.text) else { return "--errors takes rich or short, not '\($1.text)'" }
                 $0.session.errors = s
                 return nil
             },
-            Flag(["--color"], session + interop, "auto|always|never", "colour on a terminal unless NO_COLOR is set or TERM=dumb (auto), always, or never",
+            Flag(["--color"], session + interop + ["sync", "account"], "auto|always|never", "colour on a terminal unless NO_COLOR is set or TERM=dumb (auto), always, or never",
                  choices: ColorChoice.allCases.map(\.rawValue)) {
                 guard let c = ColorChoice(rawValue: $1.text) else { return "--color takes auto, always or never, not '\($1.text)'" }
                 $0.session.color = c
@@ -345,10 +372,23 @@ public enum CommandLineOptions {
             Flag(["--events"], ["import"], "read an iCalendar file's VEVENTs as tasks too") {
                 $0.interop.events = true
             },
+            Flag(["--json"], ["sync", "account"], "print one JSON object (as --format json), also when the server cannot be reached") {
+                $0.session.format = .json
+            },
+            Flag(["--server"], ["account"], "CONNINFO", "the server for 'init' and 'create': a libpq connection string or URI (default: the PG* variables)") {
+                $0.server = $1.text
+                return nil
+            },
+            Flag(["--read-only"], ["account"], "with 'create': the account's login may read but not write") {
+                $0.readOnly = true
+            },
+            Flag(["--password-stdin"], ["account"], "with 'create': read the login's password from standard input (never echoed, never an argument)") {
+                $0.passwordStdin = true
+            },
             Flag(["--salvage"], ["convert"], "copy what is sound of a damaged store and list what was not (without it a damaged store is refused)") {
                 $0.salvage = true
             },
-            Flag(["--help", "-h"], session + interop, "explain the verb and its options") {
+            Flag(["--help", "-h"], session + interop + ["sync", "account"], "explain the verb and its options") {
                 $0.helpAsked = true
             },
         ]
@@ -401,7 +441,7 @@ public enum CommandLineOptions {
             return .success(.completion(shell))
         case "manpage":
             return rest.isEmpty ? .success(.manpage) : fail("'manpage' takes no arguments")
-        case "repl", "run", "test", "import", "export":
+        case "repl", "run", "test", "import", "export", "sync", "account":
             break
         default:
             let hint = Suggestion.nearest(verb, in: verbs).map { "; did you mean '\($0)'?" } ?? ""
@@ -419,6 +459,7 @@ public enum CommandLineOptions {
             guard flag.hasPrefix("-"), flag != "-" else {
                 switch verb {
                 case "import", "export": parsed.interop.words.append(a)
+                case "sync", "account": parsed.words.append(a)
                 case "run": parsed.sources.append(.script(a))
                 case "test": parsed.paths.append(a)
                 default: return fail("'kept repl' takes no script; use 'kept run \(a)'")
@@ -457,11 +498,50 @@ public enum CommandLineOptions {
                 return .success(.run(opts, [.expression(text)]))
             case .failure(let e): return .failure(e)
             }
+        case "sync":
+            guard parsed.words.isEmpty || parsed.words == ["status"] else {
+                return fail("'kept sync' takes 'status' or nothing: kept sync [status] --store FILE")
+            }
+            guard opts.store != nil else { return fail("'kept sync' needs --store FILE") }
+            return .success(.sync(opts, status: !parsed.words.isEmpty))
+        case "account": return account(parsed, opts)
         case "run": return .success(.run(opts, parsed.sources))
         case "test":
             guard !parsed.paths.isEmpty else { return fail("'kept test' needs at least one script or folder") }
             return .success(.test(opts, paths: parsed.paths, parsed.test))
         default: return .success(.repl(opts))
+        }
+    }
+}
+
+extension CommandLineOptions {
+    static let accountUsage = "kept account init [--server CONNINFO] | kept account create NAME [--read-only] [--password-stdin] [--server CONNINFO]"
+        + " | kept account link CONNINFO --store FILE"
+
+    /// `kept account init|create|link`; each takes only its own options. `link` is its
+    /// statement run on the store, written when it succeeded (as `kept import`).
+    static func account(_ parsed: ParsedArguments, _ opts: SessionOptions) -> Result<Invocation, UsageError> {
+        func fail(_ m: String) -> Result<Invocation, UsageError> { .failure(UsageError(message: m)) }
+        let words = parsed.words
+        let forCreate = parsed.readOnly || parsed.passwordStdin
+        switch words.first {
+        case "init":
+            guard words.count == 1 else { return fail("'kept account init' takes no words: \(accountUsage)") }
+            guard !forCreate, opts.store == nil else { return fail("'kept account init' takes only --server") }
+            return .success(.account(.initialize(server: parsed.server ?? ""), opts))
+        case "create":
+            guard words.count == 2, let name = words.last, !name.isEmpty else { return fail("'kept account create' takes one account name: \(accountUsage)") }
+            guard opts.store == nil else { return fail("'kept account create' makes an account on a server and opens no store") }
+            return .success(.account(.create(name: name, readOnly: parsed.readOnly, passwordStdin: parsed.passwordStdin, server: parsed.server ?? ""), opts))
+        case "link":
+            guard words.count == 2, let conninfo = words.last else { return fail("'kept account link' takes one connection string: \(accountUsage)") }
+            guard parsed.server == nil, !forCreate else { return fail("'kept account link' takes the server as its argument, and only --store") }
+            guard opts.store != nil else { return fail("'kept account link' needs --store FILE") }
+            var o = opts
+            o.write = true
+            return .success(.run(o, [.expression("account link " + InteropArguments.quoted(conninfo))]))
+        default:
+            return fail("'kept account' takes init, create or link: \(accountUsage)")
         }
     }
 }

@@ -90,7 +90,8 @@ final class Completer {
         switch kw {
         case .help?:
             return Completer.filter(Vocabulary.commands, word)
-        case .project? where position == 1, .step? where position == 2, .filter? where position == 1:
+        case .project? where position == 1, .step? where position == 2, .filter? where position == 1, .sync? where position == 1,
+             .account? where position == 1:
             let subs = Vocabulary.subcommands(of: first)
             if first == "filter" { return Completer.filter(subs + session.store.filters.map { Completer.quoted($0.name) }, word) }
             return Completer.filter(subs, word)

@@ -27,7 +27,8 @@ enum FrontEndHelp {
             + ["",
                "'kept help' lists the commands of the language; 'kept help COMMAND' explains one.",
                "'kept help run', 'kept help test' and 'kept help repl' explain the front ends.",
-               "Exit codes: 0 ok, 1 a statement or test failed, 2 a script or store could not be read, 64 usage."]
+               "Exit codes: 0 ok, 1 a statement or test failed, 2 a script or store could not be read,",
+               "3 a sync could not reach its server (its changes wait; nothing else failed), 64 usage."]
     }
 
     /// `kept help` with no topic: the commands of the language, then where the rest is.
@@ -56,6 +57,7 @@ enum FrontEndHelp {
          "A failing statement is reported with file:line:col and the next one still runs, unless --bail.",
          "The store file changes only with --write, and then the run is one transaction: written once at the end,",
          "and only when every statement succeeded (\(Catalog.runNotWrittenCode) otherwise; --keep-going writes what succeeded).",
+         "A sync that could not reach its server is reported but is no failure: the run goes on, is written, and exits 3.",
          "",
          "Options:"] + optionLines(for: "run")
     }
@@ -103,7 +105,7 @@ enum FrontEndHelp {
             "  Ctrl-C clears the line (or the unfinished statement); Ctrl-D on an empty line quits.",
             "A statement with an open quote or an unclosed filter '(' continues on the next line ('  ... ').",
             "History: $KEPT_HISTFILE, else $XDG_STATE_HOME/kept/history (~/.local/state/kept/history), the last \(History.maxEntries) lines;",
-            "  a line starting with a space, or the same as the one before, is not kept.",
+            "  a line starting with a space, or the same as the one before, is not kept, nor an 'account link' statement.",
             "Colour: capture tokens as you type and errors; off with NO_COLOR, TERM=dumb, --color never or '.color off'.",
             "",
             "Options:",

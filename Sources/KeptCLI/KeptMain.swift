@@ -1,6 +1,7 @@
 // The entry point behind `main.swift`: parses the command line and hands over to the batch
-// runner, the test runner or the REPL. Exit codes (README.md, "Command line"): 0 ok, 1 a command or test failed,
-// 2 a script or store could not be read or parsed, 64 usage.
+// runner, the test runner or the REPL. Exit codes (docs/LANGUAGE.md, "The command line"): 0 ok,
+// 1 a command or test failed, 2 a script or store could not be read or parsed, 3 a sync could not
+// reach its server (the changes wait), 64 usage.
 
 import KeptRules
 import KeptFiles
@@ -20,6 +21,11 @@ import Darwin
 public enum KeptMain {
     public static let version = "0.1.0"
 
+    /// How every front end reaches a sync server: the one place it is set. Nil, `sync` and
+    /// `account link` are E0338 and `kept account` says sync is not available. The program
+    /// sets it at start-up (`main.swift`) once a connector is built in; tests set their own.
+    nonisolated(unsafe) public static var syncConnector: (any SyncConnector)? = nil
+
     /// The process's arguments as bytes (without the program name): `CommandLine.arguments`
     /// has already replaced bytes that are not UTF-8.
     public static func rawArguments() -> [[UInt8]] {
@@ -32,8 +38,12 @@ public enum KeptMain {
     /// Runs the program with its arguments (without the program name) and, when known, their
     /// bytes; returns the exit code.
     public static func main(_ args: [String], raw: [[UInt8]]? = nil) -> Int32 {
-        let out = OutputStream(fd: 1)
-        let err = OutputStream(fd: 2)
+        main(args, raw: raw, out: OutputStream(fd: 1), err: OutputStream(fd: 2))
+    }
+
+    /// The program with its output streams (tests collect what they print).
+    static func main(_ args: [String], raw: [[UInt8]]? = nil, out: OutputStream, err: OutputStream,
+                     password: () -> String? = SyncVerbs.readPassword) -> Int32 {
         defer {
             out.flush()
             err.flush()
@@ -62,6 +72,14 @@ public enum KeptMain {
         case .success(.convert(let from, let to, let salvage)):
             let renderer = DiagnosticRenderer(style: term.stderrIsTTY ? .rich : .short, color: term.stderrIsTTY && !term.colorDisabled)
             return convert(from, to, salvage: salvage, out: out, err: err, renderer: renderer)
+        case .success(.sync(let o, let status)):
+            let renderer = DiagnosticRenderer(style: o.errors ?? (term.stderrIsTTY ? .rich : .short),
+                                              color: o.format == .text && o.color.enabled(tty: term.stderrIsTTY, term))
+            return SyncVerbs.sync(o, status: status, out: out, err: err, renderer: renderer)
+        case .success(.account(let command, let o)):
+            let renderer = DiagnosticRenderer(style: o.errors ?? (term.stderrIsTTY ? .rich : .short),
+                                              color: o.format == .text && o.color.enabled(tty: term.stderrIsTTY, term))
+            return SyncVerbs.account(command, format: o.format, out: out, err: err, renderer: renderer, password: password)
         case .success(.check(let path)):
             let renderer = DiagnosticRenderer(style: term.stderrIsTTY ? .rich : .short, color: term.stderrIsTTY && !term.colorDisabled)
             return StoreVerbs.check(path, out: out, err: err, renderer: renderer)

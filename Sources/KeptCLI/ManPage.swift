@@ -84,6 +84,7 @@ enum ManPage {
             ("KEPT_UPDATE", "1: kept test rewrites failing blocks, as --update"),
             ("KEPT_HISTFILE", "the REPL's history file"),
             ("XDG_STATE_HOME", "the history is $XDG_STATE_HOME/kept/history when KEPT_HISTFILE is not set"),
+            ("PGHOST, PGDATABASE, PGUSER, PGPASSWORD", "libpq's: the sync server and login of a connection string that leaves them out (\"\" uses them all)"),
         ] {
             l.append(".TP")
             l.append(bold(name))
@@ -91,7 +92,9 @@ enum ManPage {
         }
         l.append(".SH EXIT STATUS")
         for (code, what) in [("0", "everything ran, and every test passed"), ("1", "a statement or a test failed, or a run's changes could not be written"),
-                             ("2", "a script or store could not be read, or a test file could not be tested"), ("64", "a usage error")] {
+                             ("2", "a script or store could not be read, or a test file could not be tested"),
+                             ("3", "a sync could not reach its server: its changes wait for the next sync, and nothing else failed"),
+                             ("64", "a usage error")] {
             l.append(".TP")
             l.append(bold(code))
             l.append(text(what))

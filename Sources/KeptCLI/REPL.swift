@@ -76,6 +76,9 @@ final class REPL {
     /// The lines of a statement as they were typed, for `.record`.
     var pendingLines: [String]? = nil
     func recordedLines(_ src: StatementSource) -> [String] {
+        // R-SYNC-9: a statement that may hold a password is recorded masked.
+        let masked = Parser.masked(src)
+        if masked.file !== src.file { return [masked.text] }
         if let p = pendingLines { return p }
         return [src.text]
     }
@@ -95,7 +98,7 @@ final class REPL {
         out.flush()
         err.flush()
         if unreadable || runner.unreadable { return 2 }
-        return runner.failed ? 1 : 0
+        return runner.exitCode
     }
 
     /// Set when the store could not be written; the interactive session then exits 1.
@@ -130,7 +133,8 @@ final class REPL {
                 let file = SourceFile(name: "<repl>", text: pending.joined(separator: "\n"), firstLine: firstLine)
                 let src = StatementSource(file: file)
                 if Parser.isIncomplete(src) { continue }
-                editor.remember(pending.joined(separator: " "))
+                // R-SYNC-9: a statement that may hold a password is kept out of the history.
+                if Parser.masked(src).file === src.file { editor.remember(pending.joined(separator: " ")) }
                 execute(src, lines: pending, modifiers: [])
                 pending = []
                 flush()

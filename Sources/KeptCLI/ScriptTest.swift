@@ -195,7 +195,9 @@ struct ScriptTest {
 
     /// Runs one command and compares its output; nil for a command that only set up state.
     func test(_ c: TranscriptCommand, role: Role, session: Session, scope: inout MarkedScope) -> TestOutcome? {
-        var outcome = TestOutcome(line: c.line, caseName: c.caseName, statement: c.statement.text, status: .passed)
+        // R-SYNC-9: reports show an `account link` statement masked.
+        let shown = Parser.masked(c.statement).text
+        var outcome = TestOutcome(line: c.line, caseName: c.caseName, statement: shown, status: .passed)
         let header = c.caseName.map { " (case \"\($0)\")" } ?? ""
         if let skip = scope.skip(c) {
             guard role == .check else { return nil }
@@ -226,7 +228,7 @@ struct ScriptTest {
             guard let x = ownXfail else { return outcome }
             outcome.status = .xpassed
             outcome.reason = x.unquoted
-            outcome.failure = ["XPASS \(path):\(c.line)\(header)", "> " + c.statement.text,
+            outcome.failure = ["XPASS \(path):\(c.line)\(header)", "> " + shown,
                                "its output matched, but '@xfail' expects it to fail: \(MarkedScope.reason(x))"]
             return outcome
         }
@@ -238,7 +240,7 @@ struct ScriptTest {
             return outcome
         }
         outcome.status = .failed
-        outcome.failure = ["FAIL \(path):\(c.line)\(header)", "> " + c.statement.text]
+        outcome.failure = ["FAIL \(path):\(c.line)\(header)", "> " + shown]
             + TestDiff.lines(expected, actual.lines, unordered: unordered)
         if update {
             outcome.update = BlockUpdate(lines: c.expectedLines,

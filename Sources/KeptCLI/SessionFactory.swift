@@ -86,6 +86,7 @@ enum SessionFactory {
         // A bulk delete waits for a yes unless --yes gave it in advance (docs/SCRIPTS.md).
         session.bulkDelete = o.yes ? .run : .ask
         session.pathPolicy = pathPolicy
+        session.syncConnector = KeptMain.syncConnector
         return .success(session)
     }
 }

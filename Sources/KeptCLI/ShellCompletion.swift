@@ -24,6 +24,9 @@ enum ShellCompletion {
     /// The words a flag's value is one of, or nil for a file or free text.
     static func choices(_ f: Flag) -> [String]? { f.choices.isEmpty ? nil : f.choices }
 
+    /// What `kept account` takes first.
+    static let accountWords = "init create link"
+
     static func script(_ shell: Shell) -> String {
         switch shell {
         case .bash: return bash()
@@ -77,6 +80,12 @@ enum ShellCompletion {
                 manpage) ;;
                 convert) COMPREPLY=($(compgen -W "\(flagWords("convert"))" -f -- "$cur")) ;;
                 check|backup) COMPREPLY=($(compgen -f -- "$cur")) ;;
+                sync|account)
+                    if [[ $cur == -* ]]; then
+                        COMPREPLY=($(compgen -W "$([[ $verb == sync ]] && echo "\(flagWords("sync"))" || echo "\(flagWords("account"))")" -- "$cur"))
+                    elif [[ $COMP_CWORD -eq 2 ]]; then
+                        COMPREPLY=($(compgen -W "$([[ $verb == sync ]] && echo "status" || echo "\(accountWords)")" -- "$cur"))
+                    fi ;;
                 run|test|repl|import|export)
                     if [[ $cur == -* ]]; then
                         case "$verb" in
@@ -182,6 +191,12 @@ enum ShellCompletion {
                     \(args("convert", rest: "'*:store file:_files'")) ;;
                 check|backup)
                     _files ;;
+                sync)
+                    shift words; (( CURRENT-- ))
+                    \(args("sync", rest: "'1:what:(status)'")) ;;
+                account)
+                    shift words; (( CURRENT-- ))
+                    \(args("account", rest: "'1:what:(\(accountWords))' '2:account name or connection string: '")) ;;
                 *)
                     \(args("repl", rest: "")) ;;
             esac
@@ -223,6 +238,8 @@ enum ShellCompletion {
         lines.append("complete -c kept -n '__fish_seen_subcommand_from run test convert check backup' -F")
         lines.append("complete -c kept -n '__fish_seen_subcommand_from help' -x -a \(quoted(helpTopics.joined(separator: " ")))")
         lines.append("complete -c kept -n '__fish_seen_subcommand_from completion' -x -a \(quoted(Shell.allCases.map(\.rawValue).joined(separator: " ")))")
+        lines.append("complete -c kept -n '__fish_seen_subcommand_from sync' -x -a status")
+        lines.append("complete -c kept -n '__fish_seen_subcommand_from account' -x -a \(quoted(accountWords))")
         return lines.joined(separator: "\n") + "\n"
     }
 }

@@ -229,3 +229,75 @@ extension Catalog {
         return Diagnostic(code: code, message: message, file: file, range: range, label: label, help: help)
     }
 }
+
+// MARK: sync (docs/SYNC.md, "Using sync")
+
+extension Catalog {
+    /// A sync statement or command where no connector reaches a server.
+    public static func syncUnavailable(range: SourceRange?, file: SourceFile?) -> Diagnostic {
+        Diagnostic(code: .E0338, message: "sync is not available here", file: file, range: range,
+                   label: "this program reaches no sync server",
+                   help: file == nil ? nil : "'sync status' and 'sync review' read the store without one")
+    }
+
+    /// A connection string that does not read. It is never quoted, nor any part of it: it may
+    /// hold a password (R-SYNC-9).
+    public static func badConnectionString(range: SourceRange?, file: SourceFile?) -> Diagnostic {
+        Diagnostic(code: .E0348, message: "the connection string does not read as a libpq connection string or URI", file: file,
+                   range: range, label: "not a connection string",
+                   help: "key=value pairs (host=db.example.com dbname=kept user=alice) or a URI (postgresql://alice@db.example.com/kept)")
+    }
+
+    /// Why a sync statement could not do what it was asked, at the statement's words.
+    public static func sync(_ p: SyncProblem, range: SourceRange?, file: SourceFile?) -> Diagnostic {
+        switch p {
+        case .notLinked:
+            return Diagnostic(code: .E0339, message: "this store is linked to no account", file: file, range: range, label: "not linked",
+                              help: "'account link \"CONNINFO\"' links it (or 'kept account link CONNINFO --store FILE')")
+        case .alreadyLinked(let account):
+            return Diagnostic(code: .E0340, message: "this store is linked to the account '\(account)' already", file: file, range: range,
+                              label: "linked", help: "'sync status' shows the link; a store is linked to one account for good")
+        case .noRefusedChange(let n, let count):
+            let there = count == 0 ? "there are none" : count == 1 ? "there is 1" : "there are \(count)"
+            return Diagnostic(code: .E0341, message: "no refused change \(n): \(there)", file: file, range: range, label: "no such number",
+                              help: count == 0 ? nil : "'sync review' lists them, numbered from 1")
+        case .failed(let f, let waiting):
+            return syncFailure(f, waiting: waiting, range: range, file: file)
+        }
+    }
+
+    /// `3 changes waiting`.
+    package static func waiting(_ n: Int) -> String {
+        n == 0 ? "no changes waiting" : n == 1 ? "1 change waiting" : "\(n) changes waiting"
+    }
+
+    /// A server that could not be used: offline (E0342, the one a front end exits 3 for), a
+    /// refused login, no schema, no account, the server's refusal, a row that does not read.
+    /// `waiting` is the outbox, which stays as it was; nil where no store is involved
+    /// (`kept account init`).
+    public static func syncFailure(_ f: SyncFailure, waiting: Int?, range: SourceRange?, file: SourceFile?) -> Diagnostic {
+        let notes = waiting.map { ["\(Catalog.waiting($0)); the store is as it was"] } ?? []
+        switch f {
+        case .offline(let why):
+            let head = waiting.map { "offline, \(Catalog.waiting($0))" } ?? "offline"
+            return Diagnostic(code: .E0342, message: "\(head): the sync server could not be reached (\(why))", file: file, range: range,
+                              label: "not reached", help: waiting == nil ? nil : "nothing is lost: the changes go with the next 'sync'")
+        case .login(let why):
+            return Diagnostic(code: .E0343, message: "the sync server refused the login: \(why)", file: file, range: range,
+                              label: "login refused", notes: notes,
+                              help: "check the user of the connection string; a password comes from PGPASSWORD or ~/.pgpass, never from the store")
+        case .schema(let why):
+            return Diagnostic(code: .E0344, message: "the sync server has no kept schema this version can use: \(why)", file: file,
+                              range: range, label: "no schema", notes: notes, help: "'kept account init' makes or migrates it")
+        case .noAccount(let why):
+            return Diagnostic(code: .E0345, message: "the sync server has no such account: \(why)", file: file, range: range,
+                              label: "no account", notes: notes, help: "'kept account create NAME' makes one")
+        case .server(let why):
+            return Diagnostic(code: .E0346, message: "the sync server refused: \(why)", file: file, range: range, label: "refused",
+                              notes: notes)
+        case .badRow(let why):
+            return Diagnostic(code: .E0347, message: "the sync server sent an item this version cannot read: \(why)", file: file,
+                              range: range, label: "not read", notes: notes, help: "a newer kept may read it")
+        }
+    }
+}

@@ -35,6 +35,10 @@ public struct CommandOutput: Sendable {
     /// Set when the lines are a file's own bytes (an export to standard output): shown as they
     /// are, so `export - > f` writes what `export f` writes (CRLF and all).
     public var verbatim = false
+    /// Set when the statement failed only because the sync server could not be reached: how
+    /// many changes wait in the outbox (E0342). Nothing was lost, and a front end tells it
+    /// apart: `kept sync` and a run whose only failures are these exit 3 (docs/LANGUAGE.md).
+    public var syncOffline: Int? = nil
 
     public init(lines: [String] = [], diagnostics: [Diagnostic] = [], changed: Bool = false) {
         self.lines = lines

@@ -28,6 +28,8 @@ package enum Request {
     case savedFilter(SavedFilterRequest)
     case interop(InteropRequest)
     case query(QueryRequest)
+    // Sync
+    case sync(SyncRequest)
 }
 
 /// What the engine returned for a request.
@@ -49,6 +51,8 @@ package enum Acted {
     case savedFilter(SavedFilterOutcome)
     case interop(InteropOutcome)
     case query(QueryOutcome)
+    // Sync
+    case sync(SyncOutcome)
 }
 
 /// What a task action did, as the engine returned it.
@@ -97,6 +101,8 @@ extension Session {
         case .savedFilter(let r): return .savedFilter(try act(r))
         case .interop(let r): return .interop(act(r))
         case .query(let r): return .query(act(r))
+        // Sync
+        case .sync(let r): return .sync(act(r))
         }
     }
 
@@ -389,6 +395,62 @@ extension Session {
             }
             do throws(RegexBudgetError) { return .counted(expr, .success(try engine.count(expr))) } catch { return .counted(expr, .failure(error)) }
         case .parseFilter(let p, let f): return .parsedFilter(p, f)
+        }
+    }
+}
+
+extension Session {
+    /// One engine call for a sync statement: a sync through a connection made for it (and
+    /// closed after), a read of the sync state, or a refused change retried or discarded.
+    /// `account link` links the store, then syncs once on the same connection. The tasks a sync
+    /// refreshed are kept, so a later statement naming one says so (R-SYNC-8).
+    package func act(_ r: SyncRequest) -> SyncOutcome {
+        switch r {
+        case .sync(let link, let connector):
+            switch connector.connect(link.server) {
+            case .failure(let f): return .synced(link, .failure(.failed(f, waiting: engine.syncStatus.waiting)))
+            case .success(let server):
+                defer { server.close() }
+                return .synced(link, syncOnce(server))
+            }
+        case .status: return .status(engine.syncStatus)
+        case .review: return .review(store.sync.review)
+        case .retry(let n):
+            do throws(SyncProblem) { return .retried(n, .success(try engine.retryRefused(n))) } catch { return .retried(n, .failure(error)) }
+        case .discard(let n):
+            do throws(SyncProblem) { return .discarded(n, .success(try engine.discardRefused(n))) } catch { return .discarded(n, .failure(error)) }
+        case .account: return .account(engine.syncStatus.link)
+        case .link(let conninfo, let stripped, let connector):
+            // R-SYNC-9: the connection is made with the string as written (it may hold the
+            // password); the store keeps it without.
+            switch connector.connect(conninfo) {
+            case .failure(let f): return .linked(.failure(.failed(f, waiting: engine.syncStatus.waiting)))
+            case .success(let server):
+                defer { server.close() }
+                let link = SyncLink(server: stripped, account: server.account, device: HLC.newNode())
+                do throws(SyncProblem) { try engine.link(link) } catch { return .linked(.failure(error)) }
+                // The link commits like any change, before its first sync: a sync that fails
+                // leaves the store linked, with everything in its outbox.
+                if commits == .eachStatement {
+                    if case .failure(let e) = engine.commit() {
+                        engine.rollback()
+                        return .linkNotWritten(e)
+                    }
+                    _ = store.prepareToWrite()
+                }
+                return .linked(.success(LinkOutcome(link: link, sync: syncOnce(server))))
+            }
+        }
+    }
+
+    /// One sync on a connection; the tasks it refreshed are remembered.
+    package func syncOnce(_ server: any SyncServer) -> Result<SyncReport, SyncProblem> {
+        do throws(SyncProblem) {
+            let report = try engine.sync(with: server)
+            refreshed.formUnion(report.refreshed)
+            return .success(report)
+        } catch {
+            return .failure(error)
         }
     }
 }

@@ -80,6 +80,8 @@ extension Session {
         case .savedFilter(let o): return render(o, s)
         case .interop(let o): return render(o, s)
         case .query(let o): return render(o, s)
+        // Sync
+        case .sync(let o): return render(o, s)
         }
     }
 

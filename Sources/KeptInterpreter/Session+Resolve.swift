@@ -54,6 +54,8 @@ extension Session {
             return resolveSavedFilter(s)?.map(Request.savedFilter)
         case .importFile, .exportFile: return resolveInterop(s)?.map(Request.interop)
         case .list, .count, .parseFilter: return resolveQuery(s)?.map(Request.query)
+        // Sync
+        case .sync, .account: return resolveSync(s)?.map(Request.sync)
         default: return nil
         }
     }
@@ -67,7 +69,14 @@ extension Session {
     package func resolve(_ ref: TaskRef, _ s: Statement, scope: TitleScope) -> Result<Task, Diagnostic> {
         switch ref {
         case .id(let id, let r):
-            do { return .success(try engine.existing(id)) } catch { return .failure(diagnostic(error, s, at: r)) }
+            do {
+                let t = try engine.existing(id)
+                // R-SYNC-8: a task named by id may be one another device changed.
+                named.append(t.uid)
+                return .success(t)
+            } catch {
+                return .failure(diagnostic(error, s, at: r))
+            }
         case .title(let title, let r):
             let matches = store.tasks(.titled(title)).filter(scope.admits)
             if matches.count == 1, let t = matches.first { return .success(t) }

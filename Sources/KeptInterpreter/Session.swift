@@ -37,6 +37,14 @@ public final class Session {
     /// The patterns of the statement's filters, as bound, and where each is written: where an
     /// error about a pattern that ran past its budget points.
     package var patterns: [(pattern: String, range: SourceRange)] = []
+    /// How sync statements reach a server (docs/SYNC.md): the front end sets it; without one
+    /// `sync` and `account link` are E0338.
+    public var syncConnector: (any SyncConnector)?
+    /// Tasks another device changed (by uid), from this session's syncs, not yet named by a
+    /// statement since (R-SYNC-8).
+    package var refreshed: Set<TaskUID> = []
+    /// The tasks the statement named by id, as resolved.
+    package var named: [TaskUID] = []
 
     public init(engine: Engine, format: OutputFormat = .text, commits: CommitPolicy = .eachStatement) {
         self.engine = engine
@@ -60,6 +68,7 @@ public final class Session {
         let s = Session(engine: e, format: format, commits: .never)
         s.bulkDelete = bulkDelete
         s.pathPolicy = pathPolicy
+        s.syncConnector = syncConnector
         return s
     }
 
@@ -100,6 +109,8 @@ public final class Session {
     public func run(_ source: StatementSource, confirmed: Bool = false) -> CommandOutput {
         let (stmt, diags) = Parser.parse(source)
         guard let stmt else { return CommandOutput(diagnostics: diags) }
+        // The statement's own source: masked where it may hold a password (R-SYNC-9).
+        let source = stmt.source
         self.confirmed = confirmed
         defer { self.confirmed = false }
         // Another process's committed changes are read before the statement (docs/STORE.md).
@@ -110,7 +121,8 @@ public final class Session {
         }
         warnings = []
         patterns = []
-        var out = displayed(execute(stmt))
+        named = []
+        var out = displayed(noteRefreshed(execute(stmt)))
         out.diagnostics = warnings + out.diagnostics
         // A read that found damage fails the statement, whatever it printed from what was sound:
         // an answer from part of the store is never given as the answer (docs/STORE.md, "Damage").

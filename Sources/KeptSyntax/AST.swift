@@ -94,6 +94,16 @@ public struct ExportRequest: Sendable {
     public var filter: FilterSource?
 }
 
+/// What `sync …` asks (docs/SYNC.md, "Statements and commands"): a sync, or the store's sync
+/// state, or a refused change by its number in `sync review` (from 1).
+public enum SyncCommand: Sendable, Equatable {
+    case sync
+    case status
+    case review
+    case retry(Int, SourceRange)
+    case discard(Int, SourceRange)
+}
+
 /// A piece of statement text that another module parses (a date, a value).
 public struct TextArg: Sendable, Equatable {
     public var text: String
@@ -186,6 +196,10 @@ public enum StatementKind: Sendable {
     case top3(Top3Edit)
     case importFile(ImportRequest)
     case exportFile(ExportRequest)
+    case sync(SyncCommand)
+    /// `account` shows the link; `account link "CONNINFO"` links the store (the connection
+    /// string as written: it may hold a password, which the statement's source never shows).
+    case account(link: TextArg?)
 
     /// Whether the statement can change the store (a plan stores its snapshot, so `plan` and
     /// `why` can). Only reads are false: a store that locks takes its lock for the others.
@@ -195,6 +209,8 @@ public enum StatementKind: Sendable {
              .areas, .count, .reminders, .projects, .help, .exportFile:
             return false
         case .importFile(let r): return !r.dryRun
+        case .sync(let c): return c != .status && c != .review
+        case .account(let link): return link != nil
         case .setting(_, let value): return value != nil
         case .projectStatuses(_, let edit): return edit != nil
         default: return true

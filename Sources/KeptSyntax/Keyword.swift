@@ -57,6 +57,8 @@ public enum Keyword: String, CaseIterable, Sendable {
     case top3
     case `import`
     case export
+    case sync
+    case account
     // Words inside statements.
     case all
 
@@ -68,7 +70,7 @@ public enum Keyword: String, CaseIterable, Sendable {
         .add, .capture, .parse, .date, .explain, .repeat, .rrule, .show, .list, .count, .filter, .filters, .areas, .complete, .reopen, .delete,
         .archive, .unarchive, .tomorrow, .reschedule, .move, .tag, .untag, .duplicate, .step, .comment, .link, .unlink, .subtask,
         .remind, .unremind, .reminders, .skip, .unskip, .rdate, .unrdate, .set, .undo, .redo, .project, .projects, .now, .zone, .help,
-        .plan, .why, .not, .back, .top3, .import, .export,
+        .plan, .why, .not, .back, .top3, .import, .export, .sync, .account,
     ]
 
     /// The subcommands a command takes, for `project add`.
@@ -82,6 +84,8 @@ public enum Keyword: String, CaseIterable, Sendable {
         case .not: return ["today"]
         case .skip: return ["next"]
         case .filter: return ["star", "unstar", "delete", "rename", "move"]
+        case .sync: return ["status", "review", "retry", "discard"]
+        case .account: return ["link"]
         default: return []
         }
     }
@@ -140,6 +144,8 @@ public enum Keyword: String, CaseIterable, Sendable {
         case .top3: return "print Top 3, pick a new one, add a task or replace a pick"
         case .import: return "import tasks from a Taskwarrior, iCalendar, JSON Lines or CSV file, as one undo step"
         case .export: return "write tasks to a Taskwarrior, iCalendar, JSON Lines or CSV file"
+        case .sync: return "sync the store with its account: send its changes, take in the other devices'; or its status and refused changes"
+        case .account: return "show the account this store syncs with, or link it to an account on a server"
         case .all: return ""
         }
     }
@@ -198,6 +204,8 @@ public enum Keyword: String, CaseIterable, Sendable {
         case .top3: return "top3 [change | add ID | replace ID with ID]"
         case .import: return "import FILE|- [as tw|ics|jsonl|csv] [events] [dry-run]"
         case .export: return "export FILE|- [as tw|ics|jsonl|csv] [FILTER]"
+        case .sync: return "sync [status | review | retry N | discard N]"
+        case .account: return "account [link \"CONNINFO\"]"
         case .all: return ""
         }
     }
@@ -257,6 +265,8 @@ public enum Keyword: String, CaseIterable, Sendable {
         case .top3: return "top3 replace 7 with 3"
         case .import: return "import examples/interop/tasks.tw.json dry-run"
         case .export: return "export - as ics +Home"
+        case .sync: return "sync status"
+        case .account: return "account"
         case .all: return ""
         }
     }

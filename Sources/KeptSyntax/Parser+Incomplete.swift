@@ -4,8 +4,9 @@
 import KeptRules
 
 extension Parser {
-    /// Commands whose words are free text: a '(' there is part of a title, never a filter's.
-    package static let freeTextCommands: Set<Keyword> = [.add, .capture, .parse, .subtask, .comment, .step, .help]
+    /// Commands whose words are free text, or take no filter: a '(' there is part of a title
+    /// (or of a connection string), never a filter's.
+    package static let freeTextCommands: Set<Keyword> = [.add, .capture, .parse, .subtask, .comment, .step, .help, .sync, .account]
 
     /// True when the statement cannot end here: a `"` is still open, or a filter's `(` has no
     /// `)` yet (in `list`, `count`, `explain`, `filter`, and after `where`). An unfinished

@@ -13,7 +13,10 @@ public struct Parser {
     /// The statement's command, which an error about a comma list names.
     package var keyword: Keyword? = nil
 
-    package var file: SourceFile { source.file }
+    /// The source diagnostics and the statement show: the source, or its masked copy.
+    package var shown: StatementSource? = nil
+
+    package var file: SourceFile { (shown ?? source).file }
 
     package init(source: StatementSource) {
         self.source = source
@@ -26,6 +29,17 @@ public struct Parser {
     /// A blank statement gives neither.
     public static func parse(_ source: StatementSource) -> (Statement?, [Diagnostic]) {
         var p = Parser(source: source)
+        // R-SYNC-9: a statement that may hold a password is read from its own text, and every
+        // diagnostic and the statement's source point into a masked copy.
+        let masked = Parser.masked(source, tokens: p.tokens)
+        if masked.file !== source.file {
+            p.shown = masked
+            if !p.diagnostics.isEmpty {
+                var lexer = Lexer(file: masked.file, statement: masked)
+                _ = lexer.tokenize()
+                return (nil, lexer.diagnostics)
+            }
+        }
         if !p.diagnostics.isEmpty { return (nil, p.diagnostics) }
         if p.peek.kind == .end { return (nil, []) }
         do {
@@ -87,7 +101,8 @@ public struct Parser {
     ///   | duplicate_stmt | step_stmt | comment_stmt | link_stmt | subtask_stmt
     ///   | remind_stmt | unremind_stmt | reminders_stmt | skip_stmt | unskip_stmt | rdate_stmt
     ///   | undo_stmt | redo_stmt | project_stmt | projects_stmt | help_stmt
-    ///   | plan_stmt | why_stmt | not_today_stmt | back_stmt | top3_stmt | import_stmt | export_stmt ;
+    ///   | plan_stmt | why_stmt | not_today_stmt | back_stmt | top3_stmt | import_stmt | export_stmt
+    ///   | sync_stmt | account_stmt ;
     package mutating func parseStatement() throws(Diagnostic) -> Statement {
         let first = peek
         guard first.kind == .word, let kw = Keyword(rawValue: first.text.lowercased()), kw.isCommand else {
@@ -144,10 +159,12 @@ public struct Parser {
         case .top3: kind = try parseTop3Stmt()
         case .import: kind = try parseImportStmt()
         case .export: kind = try parseExportStmt()
+        case .sync: kind = try parseSyncStmt()
+        case .account: kind = try parseAccountStmt()
         case .all:
             throw Catalog.unknownCommand(first.text, range: first.range, file: file, candidates: Keyword.commands.map(\.rawValue))
         }
-        return Statement(kind: kind, keyword: kw, range: source.range, keywordRange: first.range, source: source)
+        return Statement(kind: kind, keyword: kw, range: source.range, keywordRange: first.range, source: shown ?? source)
     }
 
     /// now_stmt ::= "now" [ DATETIME ] ;

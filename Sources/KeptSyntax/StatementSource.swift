@@ -28,6 +28,13 @@ public struct StatementSource: Sendable {
         self.bytes = b
     }
 
+    /// A statement whose bytes were already laid out (a masked copy, Parser.masked).
+    package init(file: SourceFile, range: SourceRange, bytes: [UInt8]) {
+        self.file = file
+        self.range = range
+        self.bytes = bytes
+    }
+
     /// A whole file (a `-e` argument or a REPL line) as one statement.
     public init(file: SourceFile) {
         self.init(file: file, range: SourceRange(start: 0, end: file.bytes.count))

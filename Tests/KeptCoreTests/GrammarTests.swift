@@ -87,6 +87,7 @@ final class GrammarTests: XCTestCase {
                        "Sources/KeptSyntax/Parser+RepeatDates.swift",
                        "Sources/KeptSyntax/Parser+Plan.swift",
                        "Sources/KeptSyntax/Parser+Interop.swift",
+                       "Sources/KeptSyntax/Parser+Sync.swift",
                        "Sources/KeptRules/Capture/DatePhraseParser.swift",
                        "Sources/KeptRules/Recurrence/RepeatRuleParser.swift",
                        "Sources/KeptSyntax/Filters/FilterParser.swift", "Sources/KeptSyntax/Filters/FilterParser+Values.swift",

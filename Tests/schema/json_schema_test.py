@@ -98,6 +98,7 @@ EXAMPLE_SHAPES = {
     "now": ["now"], "zone": ["zone"], "help": ["helpCommand", "help"], "plan": ["plan", "planByDate"], "why": ["why"],
     "not": ["task", "bulk"], "back": ["back"], "top3": ["top3"], "skip": ["updated", "bulk"], "unskip": ["updated", "bulk"],
     "rdate": ["updated", "bulk"], "unrdate": ["updated", "bulk"], "import": ["import"], "export": ["export"],
+    "sync": ["syncStatus"], "account": ["account"],
 }
 listing = kept(["run", "--format", "json", "-e", "help"])
 commands = [c["name"] for c in check("help", listing.stdout.strip(), ["help"])["commands"]]
@@ -137,12 +138,13 @@ FORMS = [
     ("plan refresh", ["plan"]), ("explain plan", ["plan"]), ("plan +Home limit 1", ["plan"]), ("why 1", ["why"]),
     ("top3", ["top3"]), ("top3 change", ["top3"]), ("not today 2", ["task"]), ("back 2", ["back"]), ("help", ["help"]),
     ("help add", ["helpCommand"]), ("help settings", ["helpSettings"]), ("help errors", ["helpErrors"]), ("help E0301", ["helpCode"]),
+    ("sync status", ["syncStatus"]), ("sync review", ["syncReview"]), ("account", ["account"]),
 ]
 run_statements(FORMS, "statement forms")
 
 # 3. Errors: one error object each, naming the file ("-e"), line and column.
 ERRORS = ["show 99", "lsit", "list priorty >= high", "add", "undo 99", "date feb 30", "set clock 13h", "project add Home",
-          "delete where done", "top3 add 99"]
+          "delete where done", "top3 add 99", "sync", "sync retry 1", "sync discard 1", "account link \"host=x password=y\""]
 for value, s in zip(run_statements([(s, ["error"]) for s in ERRORS], "errors", yes=False), ERRORS):
     if isinstance(value, dict) and value.get("error", {}).get("file") != "-e":
         failures.append(f"error of '{s}' does not name its file '-e': {value}")

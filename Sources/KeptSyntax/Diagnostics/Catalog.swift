@@ -144,6 +144,14 @@ public enum Catalog {
                    label: "found \(found.map { "'\($0)'" } ?? "the end of the line")", help: help)
     }
 
+    /// `account link` without one quoted connection string. What stands there is never quoted:
+    /// it may be a password (R-SYNC-9).
+    package static func connectionStringExpected(range: SourceRange, file: SourceFile, found: Bool) -> Diagnostic {
+        Diagnostic(code: .E0102, message: "expected one quoted connection string after 'account link'", file: file,
+                   range: found ? range : SourceRange.at(range.start), label: found ? "not one quoted string" : "found the end of the line",
+                   help: "for example: account link \"host=db.example.com dbname=kept user=alice\"; \"\" uses the PG* variables")
+    }
+
     public static func unexpected(_ word: String, range: SourceRange, file: SourceFile, statement: String) -> Diagnostic {
         Diagnostic(code: .E0103, message: "unexpected '\(word)' after a complete '\(statement)' statement",
                    file: file, range: range, label: "not part of the statement")

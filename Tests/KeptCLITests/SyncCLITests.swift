@@ -1,0 +1,211 @@
+// Sync on the command line (docs/SYNC.md, "Statements and commands"): `kept sync`, `kept
+// account init|create|link`, and exit code 3 for a sync that could not reach its server. The
+// program runs in this process with a connector of the test's own (KeptMain.syncConnector, the
+// one place the program takes one from); the built binary, which has none yet, says sync is not
+// available.
+// covers: R-SYNC-6, R-SYNC-9
+
+import Foundation
+@testable import KeptCLI
+import KeptRules
+import KeptDomain
+import KeptStore
+import KeptSyntax
+import KeptInterpreter
+import XCTest
+
+/// A server that takes every change and has nothing to send back, and can go away.
+final class TakingServer: SyncServer {
+    let account: String
+    var taken: [OutgoingChange] = []
+    var offline = false
+    init(account: String) { self.account = account }
+
+    func push(_ changes: [OutgoingChange]) -> Result<[PushResult], SyncFailure> {
+        if offline { return .failure(.offline("connection refused")) }
+        taken += changes
+        return .success(changes.map { PushResult(changeID: $0.changeID, outcome: .applied, duplicate: false) })
+    }
+
+    func pull(after version: Int64, limit: Int) -> Result<[PulledItem], SyncFailure> {
+        offline ? .failure(.offline("connection refused")) : .success([])
+    }
+
+    func version() -> Result<Int64, SyncFailure> { offline ? .failure(.offline("connection refused")) : .success(0) }
+    func close() {}
+}
+
+/// Connections to one TakingServer; after `connections` of them the server cannot be reached.
+final class TakingConnector: SyncConnector, @unchecked Sendable {
+    let server = TakingServer(account: "alice")
+    var connections = Int.max
+    var asked: [String] = []
+    var created: [(String, Bool, String?)] = []
+
+    func connect(_ s: String) -> Result<any SyncServer, SyncFailure> {
+        asked.append(s)
+        guard connections > 0 else { return .failure(.offline("connection refused")) }
+        connections -= 1
+        return .success(server)
+    }
+
+    func withoutPassword(_ s: String) -> String? {
+        guard !s.contains("???") else { return nil }
+        return s.split(separator: " ").filter { !$0.hasPrefix("password=") }.joined(separator: " ")
+    }
+
+    func initialize(_ s: String) -> Result<SchemaReport, SyncFailure> { .success(SchemaReport(from: nil, to: 1)) }
+
+    func createAccount(_ name: String, readOnly: Bool, password: String?, server: String) -> Result<Void, SyncFailure> {
+        created.append((name, readOnly, password))
+        return .success(())
+    }
+}
+
+final class SyncCLITests: XCTestCase {
+    var dir: TempDir!
+
+    override func setUpWithError() throws { dir = try TempDir() }
+
+    override func tearDown() {
+        KeptMain.syncConnector = nil
+        dir.cleanUp()
+    }
+
+    /// `kept ARGS` in this process: its exit code, stdout and stderr lines.
+    func kept(_ args: [String], password: String? = nil) -> (status: Int32, out: [String], err: [String]) {
+        let out = OutputStream(fd: 1), err = OutputStream(fd: 2)
+        out.captured = []
+        err.captured = []
+        let status = KeptMain.main(args, out: out, err: err, password: { password })
+        return (status, out.captured ?? [], err.captured ?? [])
+    }
+
+    static let clock = ["--now", "2026-06-15T09:00", "--zone", "Europe/Berlin"]
+
+    // R-SYNC-6: a run whose only failure is a sync that could not reach its server exits 3, and
+    // with --write its changes are written: they wait in the outbox.
+    func testAnOfflineSyncInARunExitsThreeAndWrites() throws {
+        let c = TakingConnector()
+        c.connections = 1
+        KeptMain.syncConnector = c
+        let store = dir.path("s.json")
+        let r = kept(["run", "--store", store, "--write", "--errors", "short"] + Self.clock
+                     + ["-e", "account link \"host=test user=alice\"", "-e", "add Call mom", "-e", "sync", "-e", "count"])
+        XCTAssertEqual(r.status, 3, "\(r)")
+        XCTAssertEqual(r.out.last, "All 1 task")
+        XCTAssertEqual(r.err.count, 1, "\(r.err)")
+        XCTAssertTrue(r.err[0].contains("error[E0342]: offline, 1 change waiting"), r.err[0])
+        let written = try String(contentsOfFile: store, encoding: .utf8)
+        XCTAssertTrue(written.contains("Call mom"), "the run was written")
+
+        // Another failure makes it 1, and the run writes nothing (E0326) as ever.
+        c.connections = 0
+        let f = kept(["run", "--store", store, "--write", "--errors", "short"] + Self.clock + ["-e", "add Two", "-e", "sync", "-e", "show 99"])
+        XCTAssertEqual(f.status, 1, "\(f)")
+        XCTAssertFalse(try String(contentsOfFile: store, encoding: .utf8).contains("Two"))
+    }
+
+    // R-SYNC-6: `kept sync` offline exits 3; with --json it prints one object that says so.
+    func testKeptSyncOffline() throws {
+        let c = TakingConnector()
+        KeptMain.syncConnector = c
+        let session = Session(store: JSONStore(memory: Store()), clock: .wall(CivilDateTime(iso: "2026-06-15T09:00") ?? CivilDateTime(date: CivilDate(dayNumber: 0), time: .midnight)),
+                              defaultZone: .utc)
+        session.syncConnector = c
+        XCTAssertFalse(session.run(StatementSource(file: SourceFile(name: "t", text: "account link \"host=test\""))).failed)
+        _ = session.run(StatementSource(file: SourceFile(name: "t", text: "add Pay rent")))
+        c.server.offline = true
+        let out = OutputStream(fd: 1), err = OutputStream(fd: 2)
+        out.captured = []
+        err.captured = []
+        session.format = .json
+        let renderer = DiagnosticRenderer(style: .short)
+        XCTAssertEqual(SyncVerbs.sync(session, status: false, out: out, err: err, renderer: renderer), 3)
+        XCTAssertEqual(out.captured, [#"{"offline":true,"waiting":1,"message":"offline, 1 change waiting: the sync server could not be reached (connection refused)"}"#])
+        XCTAssertEqual(err.captured, [])
+        session.format = .text
+        out.captured = []
+        XCTAssertEqual(SyncVerbs.sync(session, status: false, out: out, err: err, renderer: renderer), 3)
+        XCTAssertEqual(err.captured?.first?.hasPrefix("kept sync:1:1: error[E0342]: offline, 1 change waiting"), true, "\(err.captured ?? [])")
+        c.server.offline = false
+        out.captured = []
+        XCTAssertEqual(SyncVerbs.sync(session, status: false, out: out, err: err, renderer: renderer), 0)
+        XCTAssertEqual(out.captured, ["Synced with alice: sent 1, received 0."])
+        out.captured = []
+        XCTAssertEqual(SyncVerbs.sync(session, status: true, out: out, err: err, renderer: renderer), 0)
+        XCTAssertEqual(out.captured?.first, "Linked to alice")
+    }
+
+    // R-SYNC-9: `kept account link` with a password: linked, and the password is nowhere in
+    // what it printed or wrote. `kept account create --password-stdin` hands the password to
+    // the server and never prints it.
+    func testAccountVerbsNeverShowAPassword() throws {
+        let c = TakingConnector()
+        KeptMain.syncConnector = c
+        let store = dir.path("s.json")
+        let link = kept(["account", "link", "host=test password=hunter2", "--store", store, "--errors", "rich"])
+        XCTAssertEqual(link.status, 0, "\(link)")
+        XCTAssertEqual(link.out.count, 2)
+        XCTAssertTrue(link.out[0].hasPrefix("Linked this store to alice on host=test as device "), link.out[0])
+        XCTAssertEqual(link.out[1], "Synced with alice: sent 5, received 0.")
+        XCTAssertEqual(c.asked, ["host=test password=hunter2"])
+        let bad = kept(["account", "link", "host=test password=hunter2 ???", "--store", store, "--errors", "rich"])
+        XCTAssertEqual(bad.status, 1)
+        XCTAssertTrue(bad.err.joined().contains("E0348"), "\(bad)")
+        let written = try String(contentsOfFile: store, encoding: .utf8)
+        for text in link.out + link.err + bad.out + bad.err + [written] { XCTAssertFalse(text.contains("hunter2"), text) }
+
+        let made = kept(["account", "create", "bob", "--read-only", "--password-stdin", "--server", "host=test password=adminpw"], password: "s3cret")
+        XCTAssertEqual(made.status, 0, "\(made)")
+        XCTAssertEqual(made.out, ["Made the read-only account bob on host=test, its login with the password given"])
+        XCTAssertEqual(c.created.first?.0, "bob")
+        XCTAssertEqual(c.created.first?.2, "s3cret")
+        XCTAssertFalse((made.out + made.err).joined().contains("s3cret"))
+        XCTAssertFalse((made.out + made.err).joined().contains("adminpw"))
+        XCTAssertEqual(kept(["account", "create", "carol", "--password-stdin"], password: "").status, 64)
+        let json = kept(["account", "init", "--json"])
+        XCTAssertEqual(json.out, [#"{"schema":{"server":"","from":null,"to":1}}"#])
+        XCTAssertEqual(kept(["account", "init"]).out, ["Made the kept schema on the server of the PG* variables (version 1)"])
+    }
+
+    // R-SYNC-9: an `account link` statement is masked in an echo, a rich error, a recording and
+    // the test runner's report, though the binary cannot link.
+    func testTheBinaryShowsAStatementWithAPasswordMasked() throws {
+        let stmt = "account link \"host=x password=hunter2\""
+        let echo = try Kept.run(["run", "--echo", "--errors", "rich", "-e", stmt])
+        XCTAssertEqual(echo.status, 1, echo.summary)
+        XCTAssertEqual(echo.stdoutLines.first, "> account link \"****** ****************\"")
+        XCTAssertTrue(echo.stderr.contains("1 | account link \"****** ****************\""), echo.summary)
+        let record = dir.path("r.kept")
+        let repl = try Kept.run(["repl"], stdin: Data(".bail off\n\(stmt)\n.record \(record)\n".utf8))
+        let recorded = try String(contentsOfFile: record, encoding: .utf8)
+        XCTAssertTrue(recorded.contains("> account link \"****** ****************\""), recorded)
+        let script = try dir.write("t.kept", "> \(stmt)\nLinked\n")
+        let test = try Kept.run(["test", script, "--report", "tap", "-"])
+        XCTAssertEqual(test.status, 1, test.summary)
+        XCTAssertTrue((test.stdout + test.stderr).contains("****"), test.summary)
+        for text in [echo.stdout, echo.stderr, repl.stdout, repl.stderr, recorded, test.stdout, test.stderr] {
+            XCTAssertFalse(text.contains("hunter2"), text)
+        }
+    }
+
+    /// The built binary has no connector yet: sync is not available, and says so; the command
+    /// line's own mistakes are usage errors.
+    func testTheBinaryWithoutAConnector() throws {
+        let store = dir.path("s.json")
+        let r = try Kept.run(["sync", "--store", store, "--errors", "short"])
+        XCTAssertEqual(r.status, 1, r.summary)
+        XCTAssertEqual(r.stderrLines, ["kept sync:1:1: error[E0338]: sync is not available here; help: 'sync status' and 'sync review' read the store without one"])
+        let status = try Kept.run(["sync", "status", "--store", store, "--json"])
+        XCTAssertEqual(status.stdoutLines, [#"{"linked":false,"account":null,"server":null,"device":null,"waiting":0,"refused":0,"version":0}"#])
+        let init_ = try Kept.run(["account", "init"])
+        XCTAssertEqual(init_.status, 1, init_.summary)
+        XCTAssertEqual(init_.stderrLines, ["error[E0338]: sync is not available here"])
+        for bad in [["sync"], ["sync", "now", "--store", store], ["account"], ["account", "link", "host=x"], ["account", "create"],
+                    ["account", "init", "--read-only"], ["account", "link", "host=x", "--store", store, "--server", "y"]] {
+            let u = try Kept.run(bad)
+            XCTAssertEqual(u.status, 64, "\(bad): \(u.summary)")
+        }
+    }
+}
