@@ -261,11 +261,16 @@ extension Engine {
     /// Takes in every item changed on the server after the cursor, a page at a time.
     func pull(from server: any SyncServer, _ report: inout SyncReport) throws(SyncProblem) {
         var fixups: [TaskUID: JSONObject] = [:]
+        let start = store.sync.cursor
         while true {
             let items: [PulledItem]
             switch server.pull(after: store.sync.cursor, limit: Engine.pullPage) {
             case .success(let i): items = i
-            case .failure(let f): throw .failed(f, waiting: store.sync.outbox.count)
+            case .failure(let f):
+                // What came is kept, but pulled again next time: a subtask that came before
+                // its parent gets its parent then.
+                if !fixups.isEmpty { apply(.sync(.cursor(start))) }
+                throw .failed(f, waiting: store.sync.outbox.count)
             }
             for item in items where item.version > store.sync.cursor {
                 if try takeIn(item, &report, &fixups) { report.received += 1 }
