@@ -158,6 +158,22 @@ final class SyncAccountTests: XCTestCase {
         guard case .login = try failure(PostgresServer.connect(base)) else { return XCTFail("no password is not a login failure") }
     }
 
+    func testARoleWithCreateRoleThatOwnsTheSchemaRunsInitAndCreate() throws {
+        let c = try Self.slot.require()
+        try c.superuserSQL("CREATE ROLE keeper LOGIN CREATEROLE")
+        try c.superuserSQL("CREATE DATABASE owned OWNER keeper")
+        let admin = c.conninfo(user: "keeper", database: "owned")
+        XCTAssertEqual(try ok(Accounts.initialize(admin)), InitReport(from: nil, to: 1))
+        _ = try ok(Accounts.create(name: "olga", readOnly: false, password: nil, conninfo: admin))
+        XCTAssertEqual(try c.superuserSQL("SELECT name FROM kept.accounts", database: "owned"), "olga\n")
+        // The membership that let keeper insert as olga lasted only the transaction.
+        XCTAssertEqual(try c.superuserSQL("SELECT pg_has_role('keeper', 'olga', 'MEMBER')"), "f\n")
+        let olga = try ok(PostgresServer.connect(c.conninfo(user: "olga", database: "owned")))
+        XCTAssertEqual(try ok(olga.push([change(.task, "k", [("title", "x")], at: stamp(1))])).map(\.outcome), [.applied])
+        // The owner is held to the policies too: it sees no account's items.
+        XCTAssertEqual(c.psql("SELECT count(*) FROM kept.items", user: "keeper", database: "owned").stdout, "0\n")
+    }
+
     // MARK: accounts that are not
 
     func testARoleWithoutAnAccountIsNoAccount() throws {
