@@ -41,6 +41,8 @@ public enum AccountError: Error, Sendable, Equatable {
     case invalidName(String, NameProblem)
     /// A role of that name exists already (an account, a group, or a role Kept did not make).
     case exists(String)
+    /// The password given is empty (PostgreSQL would take it for none, and libpq never sends one).
+    case emptyPassword
     /// The server, the connection or the schema failed.
     case failure(SyncFailure)
 
@@ -112,6 +114,7 @@ public enum Accounts {
     /// only as the verifier libpq makes of it.
     public static func create(name: String, readOnly: Bool, password: String?, conninfo: String) -> Result<AccountReport, AccountError> {
         if let problem = nameProblem(name) { return .failure(.invalidName(name, problem)) }
+        if password?.isEmpty == true { return .failure(.emptyPassword) }
         let c: PGConnection
         switch PGConnection.connect(conninfo) {
         case .success(let x): c = x

@@ -83,6 +83,10 @@ public final class PGConnection {
     /// server is "offline" soon rather than after the system's TCP timeout.
     package static func connect(_ conninfo: String) -> Result<PGConnection, PGError> {
         let secrets = passwordTexts(in: conninfo)
+        // libpq reads C strings: a NUL would cut the string short and connect somewhere else.
+        guard !conninfo.utf8.contains(0) else {
+            return .failure(PGError(kind: .badConninfo, sqlstate: nil, message: "the connection string holds a NUL character"))
+        }
         let options: [(String, String)]
         if looksLikeConninfo(conninfo) {
             switch parse(conninfo) {

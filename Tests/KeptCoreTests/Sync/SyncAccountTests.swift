@@ -133,6 +133,7 @@ final class SyncAccountTests: XCTestCase {
         let long = String(repeating: "é", count: 32)
         XCTAssertEqual(Accounts.create(name: long, readOnly: false, password: nil, conninfo: info).failureValue, .invalidName(long, .tooLong(limit: 63)))
         XCTAssertEqual(Accounts.create(name: "a\u{0}b", readOnly: false, password: nil, conninfo: info).failureValue, .invalidName("a\u{0}b", .nul))
+        XCTAssertEqual(Accounts.create(name: "ok", readOnly: false, password: "", conninfo: info).failureValue, .emptyPassword)
     }
 
     func testAPasswordLogsIn() throws {

@@ -90,6 +90,7 @@ final class SyncConnectionTests: XCTestCase {
     func testAMalformedConnectionStringIsNotOffline() throws {
         let e = try failure(PGConnection.connect("host=/tmp bogus"))
         XCTAssertEqual(e.kind, .badConninfo)
+        XCTAssertEqual(try failure(PGConnection.connect("kept\u{0}host=elsewhere")).kind, .badConninfo)
         guard case .server = try failure(PostgresServer.connect("host=/tmp bogus")) else { return XCTFail() }
     }
 
