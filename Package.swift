@@ -11,7 +11,7 @@ let package = Package(
     name: "Kept",
     products: [
         .executable(name: "kept", targets: ["kept"]),
-        .library(name: "KeptCore", targets: ["KeptRules", "KeptFiles", "KeptDomain", "KeptStore", "KeptInterop", "KeptSyntax", "KeptInterpreter"]),
+        .library(name: "KeptCore", targets: ["KeptRules", "KeptFiles", "KeptDomain", "KeptStore", "KeptInterop", "KeptSyntax", "KeptInterpreter", "KeptSync"]),
     ],
     targets: [
         // C libraries, found through pkg-config; the Makefile installs the apt packages.
@@ -29,6 +29,11 @@ let package = Package(
             name: "CSQLite",
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
+        ),
+        .systemLibrary(
+            name: "CLibPQ",
+            pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"])]
         ),
 
         // The layers (docs/ARCHITECTURE.md, "Layers"): each target may import only the ones
@@ -70,6 +75,12 @@ let package = Package(
             dependencies: ["KeptRules"],
             swiftSettings: layerSettings
         ),
+        // The sync server on PostgreSQL: the schema, its merge functions, accounts.
+        .target(
+            name: "KeptSync",
+            dependencies: ["KeptRules", "KeptDomain", "CLibPQ"],
+            swiftSettings: layerSettings
+        ),
         // The interpreter: resolves a statement, calls the engine, renders the result.
         .target(
             name: "KeptInterpreter",
@@ -80,7 +91,7 @@ let package = Package(
         // Front ends: batch runner, test runner, REPL.
         .target(
             name: "KeptCLI",
-            dependencies: ["CReadline", "KeptRules", "KeptFiles", "KeptDomain", "KeptStore", "KeptInterop", "KeptSyntax", "KeptInterpreter"]
+            dependencies: ["CReadline", "KeptRules", "KeptFiles", "KeptDomain", "KeptStore", "KeptInterop", "KeptSyntax", "KeptInterpreter", "KeptSync"]
         ),
 
         // The executable: main.swift only.
@@ -92,17 +103,17 @@ let package = Package(
         // Benchmarks (not tests): `make bench` runs them in release mode.
         .executableTarget(
             name: "kept-bench",
-            dependencies: ["KeptRules", "KeptFiles", "KeptDomain", "KeptStore", "KeptInterop", "KeptSyntax", "KeptInterpreter"],
+            dependencies: ["KeptRules", "KeptFiles", "KeptDomain", "KeptStore", "KeptInterop", "KeptSyntax", "KeptInterpreter", "KeptSync"],
             path: "bench/KeptBench"
         ),
 
         .testTarget(
             name: "KeptCLITests",
-            dependencies: ["KeptCLI", "KeptRules", "KeptFiles", "KeptDomain", "KeptStore", "KeptInterop", "KeptSyntax", "KeptInterpreter"]
+            dependencies: ["KeptCLI", "KeptRules", "KeptFiles", "KeptDomain", "KeptStore", "KeptInterop", "KeptSyntax", "KeptInterpreter", "KeptSync"]
         ),
         .testTarget(
             name: "KeptCoreTests",
-            dependencies: ["KeptRules", "KeptFiles", "KeptDomain", "KeptStore", "KeptInterop", "KeptSyntax", "KeptInterpreter"]
+            dependencies: ["KeptRules", "KeptFiles", "KeptDomain", "KeptStore", "KeptInterop", "KeptSyntax", "KeptInterpreter", "KeptSync"]
         ),
     ]
 )

@@ -15,20 +15,23 @@ final class LayerTests: XCTestCase {
     static let system: Set<String> = ["Foundation", "Glibc", "Darwin", "Dispatch", "Synchronization"]
 
     /// The library's layers, bottom up.
-    static let layers = ["KeptRules", "KeptFiles", "KeptDomain", "KeptStore", "KeptInterop", "KeptSyntax", "KeptInterpreter"]
+    static let layers = ["KeptRules", "KeptFiles", "KeptDomain", "KeptStore", "KeptInterop", "KeptSync", "KeptSyntax", "KeptInterpreter"]
 
     /// The walls: for each layer, the Kept targets it must never depend on, directly or through
     /// another. These are the review's findings made into rules.
     static let walls: [String: Set<String>] = [
         // The rules are values and computations: no I/O, no store, no language, no engine.
-        "KeptRules": ["KeptFiles", "KeptDomain", "KeptStore", "KeptInterop", "KeptSyntax", "KeptInterpreter", "KeptCLI"],
-        "KeptFiles": ["KeptDomain", "KeptStore", "KeptInterop", "KeptSyntax", "KeptInterpreter", "KeptCLI"],
-        // The engine sees a store only through its seam, and never a token or a diagnostic.
-        "KeptDomain": ["KeptFiles", "KeptStore", "KeptInterop", "KeptSyntax", "KeptInterpreter", "KeptCLI"],
+        "KeptRules": ["KeptFiles", "KeptDomain", "KeptStore", "KeptInterop", "KeptSync", "KeptSyntax", "KeptInterpreter", "KeptCLI"],
+        "KeptFiles": ["KeptDomain", "KeptStore", "KeptInterop", "KeptSync", "KeptSyntax", "KeptInterpreter", "KeptCLI"],
+        // The engine sees a store only through its seam, a server only through `SyncServer`,
+        // and never a token or a diagnostic.
+        "KeptDomain": ["KeptFiles", "KeptStore", "KeptInterop", "KeptSync", "KeptSyntax", "KeptInterpreter", "KeptCLI"],
         // Store and Interop see the domain only through its protocols, and not each other.
-        "KeptStore": ["KeptInterop", "KeptSyntax", "KeptInterpreter", "KeptCLI"],
-        "KeptInterop": ["KeptStore", "KeptSyntax", "KeptInterpreter", "KeptCLI"],
-        "KeptSyntax": ["KeptFiles", "KeptDomain", "KeptStore", "KeptInterop", "KeptInterpreter", "KeptCLI"],
+        "KeptStore": ["KeptInterop", "KeptSync", "KeptSyntax", "KeptInterpreter", "KeptCLI"],
+        "KeptInterop": ["KeptStore", "KeptSync", "KeptSyntax", "KeptInterpreter", "KeptCLI"],
+        // The sync server is a seam's implementation too: no store backend, no language.
+        "KeptSync": ["KeptStore", "KeptSyntax", "KeptInterpreter", "KeptCLI"],
+        "KeptSyntax": ["KeptFiles", "KeptDomain", "KeptStore", "KeptInterop", "KeptSync", "KeptInterpreter", "KeptCLI"],
         // The interpreter picks no backend: the front end does.
         "KeptInterpreter": ["KeptStore", "KeptCLI"],
     ]
@@ -36,7 +39,7 @@ final class LayerTests: XCTestCase {
     /// The layers below the interpreter: they know no diagnostic, so no source of theirs names
     /// `DiagnosticCode` or a code, in code or in a comment. Their errors are typed values the
     /// catalog words and codes (`Catalog+Rules`, `Catalog+Layers`).
-    static let codeless = ["KeptRules", "KeptFiles", "KeptDomain", "KeptStore", "KeptInterop"]
+    static let codeless = ["KeptRules", "KeptFiles", "KeptDomain", "KeptStore", "KeptInterop", "KeptSync"]
 
     /// Targets a layer must not import itself, though a layer it uses may.
     static let directWalls: [String: Set<String>] = [
@@ -228,6 +231,11 @@ final class LayerTests: XCTestCase {
         indirect["KeptRules", default: []].insert("KeptStore")
         XCTAssertTrue(Self.wallProblems(indirect).contains("KeptDomain depends on KeptStore"))
         XCTAssertTrue(Self.wallProblems(indirect).contains { $0.contains("cycle") })
+        // The sync server reaching a store backend.
+        var syncing = graph
+        syncing["KeptSync", default: []].insert("KeptStore")
+        XCTAssertEqual(Self.wallProblems(syncing), ["KeptSync depends on KeptStore"])
+        XCTAssertEqual(graph["KeptSync"], ["KeptRules", "KeptDomain", "CLibPQ"])
         // A direct wall: the interpreter opening files itself.
         var opening = graph
         opening["KeptInterpreter", default: []].insert("KeptFiles")

@@ -1,0 +1,408 @@
+// The server's schema (docs/SYNC.md, "The server"): the tables, their row-level security, the
+// two group roles and the merge functions, as numbered migrations `Accounts.initialize` applies
+// in one transaction. Every statement is its own text, because `PQexecParams` takes one.
+
+/// The schema `kept` and what this build knows of it.
+enum Schema {
+    /// The version this build makes, and the newest it works with.
+    static let version = 1
+
+    /// Each migration leads from the version before it to `version`.
+    static let migrations: [(version: Int, statements: [String])] = [(1, version1)]
+
+    /// The key of the advisory lock two inits on one database take in turn. An advisory lock
+    /// rather than a lock on `kept.meta`, because before the first init there is no table to lock.
+    static let initLock = "4919131752990654516"
+
+    /// The SQLSTATE `kept.push` raises when the role has no row in `kept.accounts`. Class KA is
+    /// not one of PostgreSQL's, so no other error can carry it.
+    static let noAccountState = "KA001"
+
+    /// What the database holds under the name `kept`.
+    enum Found: Equatable {
+        /// No schema `kept`, or an empty one: init may make it.
+        case none
+        /// A schema `kept` with objects but no `kept.meta`: not Kept's, left alone.
+        case foreign
+        /// Kept's schema at this version (nil: `kept.meta` has no row, which init does not leave).
+        case version(Int?)
+    }
+
+    /// Reads what the database holds, from the catalogs (readable by every role, so a role that
+    /// may not use the schema still learns it is there).
+    static func found(on c: PGConnection) -> Result<Found, PGError> {
+        let q = """
+            SELECT EXISTS (SELECT FROM pg_catalog.pg_namespace WHERE nspname = 'kept'),
+                   EXISTS (SELECT FROM pg_catalog.pg_class r JOIN pg_catalog.pg_namespace n ON n.oid = r.relnamespace
+                           WHERE n.nspname = 'kept' AND r.relname = 'meta'),
+                   EXISTS (SELECT FROM pg_catalog.pg_class r JOIN pg_catalog.pg_namespace n ON n.oid = r.relnamespace
+                           WHERE n.nspname = 'kept')
+                   OR EXISTS (SELECT FROM pg_catalog.pg_proc p JOIN pg_catalog.pg_namespace n ON n.oid = p.pronamespace
+                              WHERE n.nspname = 'kept')
+            """
+        switch c.exec(q) {
+        case .failure(let e): return .failure(e)
+        case .success(let rows):
+            guard let row = rows.rows.first, row.count == 3 else { return .success(.none) }
+            let hasSchema = row[0] == "t", hasMeta = row[1] == "t", hasObjects = row[2] == "t"
+            if !hasSchema { return .success(.none) }
+            if !hasMeta { return .success(hasObjects ? .foreign : .none) }
+        }
+        switch c.exec("SELECT schema_version FROM kept.meta") {
+        case .failure(let e): return .failure(e)
+        case .success(let rows): return .success(.version(rows.scalar.flatMap { Int($0) }))
+        }
+    }
+
+    // MARK: version 1
+
+    /// The kinds of item, as `SyncKind` names them.
+    static let kinds = "'task', 'project', 'area', 'filter', 'setting'"
+
+    /// A stamp's text form (`HLC.description`): fixed widths, so texts compare as stamps do.
+    static let stampPattern = "^[0-9]{13}-[0-9a-f]{4}-[0-9a-f]{1,32}$"
+
+    static let version1: [String] = [
+        "CREATE SCHEMA IF NOT EXISTS kept",
+        "REVOKE ALL ON SCHEMA kept FROM PUBLIC",
+
+        // Roles belong to the cluster, not the database: a second database's init finds them.
+        // One made by hand with powers an account must not inherit is refused, not used.
+        #"""
+        DO $roles$
+        BEGIN
+          IF EXISTS (SELECT FROM pg_catalog.pg_roles
+                     WHERE rolname IN ('kept_writer', 'kept_reader') AND (rolsuper OR rolbypassrls OR rolcreaterole OR rolcreatedb)) THEN
+            RAISE EXCEPTION 'the role kept_writer or kept_reader exists with powers Kept''s accounts must not have'
+              USING ERRCODE = '42501';
+          END IF;
+          IF NOT EXISTS (SELECT FROM pg_catalog.pg_roles WHERE rolname = 'kept_writer') THEN
+            CREATE ROLE kept_writer NOLOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE NOBYPASSRLS;
+          END IF;
+          IF NOT EXISTS (SELECT FROM pg_catalog.pg_roles WHERE rolname = 'kept_reader') THEN
+            CREATE ROLE kept_reader NOLOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE NOBYPASSRLS;
+          END IF;
+        END
+        $roles$
+        """#,
+
+        // One row; the unique index on a constant keeps it one.
+        """
+        CREATE TABLE kept.meta (
+          schema_version int NOT NULL,
+          max_field_bytes int NOT NULL DEFAULT 65536 CHECK (max_field_bytes > 0)
+        )
+        """,
+        "CREATE UNIQUE INDEX meta_one_row ON kept.meta ((true))",
+        "INSERT INTO kept.meta (schema_version) VALUES (1)",
+
+        """
+        CREATE TABLE kept.accounts (
+          name text PRIMARY KEY DEFAULT current_user,
+          version bigint NOT NULL DEFAULT 0
+        )
+        """,
+        // Stamps compare as text in byte order (COLLATE "C"), whatever the database's locale.
+        """
+        CREATE TABLE kept.items (
+          account text NOT NULL DEFAULT current_user,
+          kind text NOT NULL CHECK (kind IN (\(kinds))),
+          key text NOT NULL CHECK (key <> ''),
+          fields jsonb NOT NULL DEFAULT '{}',
+          clocks jsonb NOT NULL DEFAULT '{}',
+          deleted text COLLATE "C",
+          version bigint NOT NULL,
+          PRIMARY KEY (account, kind, key)
+        )
+        """,
+        // Unique: one account's versions name one change each, which a pull's paging relies on.
+        "CREATE UNIQUE INDEX items_account_version ON kept.items (account, version)",
+        """
+        CREATE TABLE kept.pushes (
+          account text NOT NULL DEFAULT current_user,
+          change_id text NOT NULL,
+          result jsonb NOT NULL,
+          PRIMARY KEY (account, change_id)
+        )
+        """,
+
+        // Every account sees and changes only its own rows. FORCE holds the tables' owner to the
+        // policies too; only a superuser (or a role with BYPASSRLS, which no Kept role has)
+        // passes them.
+        "ALTER TABLE kept.accounts ENABLE ROW LEVEL SECURITY",
+        "ALTER TABLE kept.accounts FORCE ROW LEVEL SECURITY",
+        "CREATE POLICY own_account ON kept.accounts USING (name = current_user) WITH CHECK (name = current_user)",
+        "ALTER TABLE kept.items ENABLE ROW LEVEL SECURITY",
+        "ALTER TABLE kept.items FORCE ROW LEVEL SECURITY",
+        "CREATE POLICY own_items ON kept.items USING (account = current_user) WITH CHECK (account = current_user)",
+        "ALTER TABLE kept.pushes ENABLE ROW LEVEL SECURITY",
+        "ALTER TABLE kept.pushes FORCE ROW LEVEL SECURITY",
+        "CREATE POLICY own_pushes ON kept.pushes USING (account = current_user) WITH CHECK (account = current_user)",
+
+        // The row of one item as a push answers with it (null when the account has none).
+        """
+        CREATE FUNCTION kept.item_row(p_kind text, p_key text) RETURNS jsonb
+        LANGUAGE sql STABLE SECURITY INVOKER SET search_path = pg_catalog, pg_temp
+        AS $item$
+          SELECT jsonb_build_object('kind', i.kind, 'key', i.key, 'fields', i.fields, 'clocks', i.clocks,
+                                    'deleted', i.deleted, 'version', i.version)
+          FROM kept.items i
+          WHERE i.account = current_user AND i.kind = p_kind AND i.key = p_key
+        $item$
+        """,
+        pushFunction,
+        """
+        CREATE FUNCTION kept.pull(after bigint, lim int)
+        RETURNS TABLE (kind text, key text, fields text, clocks text, deleted text, version bigint)
+        LANGUAGE sql STABLE SECURITY INVOKER SET search_path = pg_catalog, pg_temp
+        AS $pull$
+          SELECT i.kind, i.key, i.fields::text, i.clocks::text, i.deleted, i.version
+          FROM kept.items i
+          WHERE i.account = current_user AND i.version > $1
+          ORDER BY i.version
+          LIMIT greatest($2, 0)
+        $pull$
+        """,
+        """
+        CREATE FUNCTION kept.version() RETURNS bigint
+        LANGUAGE sql STABLE SECURITY INVOKER SET search_path = pg_catalog, pg_temp
+        AS $version$
+          SELECT a.version FROM kept.accounts a WHERE a.name = current_user
+        $version$
+        """,
+
+        // What each group may do. A reader records nothing: its refusals are worked out again
+        // at each push, so an account later made a writer is not held to an old "read-only".
+        "GRANT USAGE ON SCHEMA kept TO kept_writer, kept_reader",
+        "GRANT SELECT ON kept.meta TO kept_writer, kept_reader",
+        "GRANT SELECT, INSERT, UPDATE ON kept.items, kept.pushes TO kept_writer",
+        "GRANT SELECT, UPDATE ON kept.accounts TO kept_writer",
+        "GRANT SELECT ON kept.items, kept.accounts, kept.pushes TO kept_reader",
+        "REVOKE ALL ON FUNCTION kept.item_row(text, text), kept.push(jsonb), kept.pull(bigint, int), kept.version() FROM PUBLIC",
+        """
+        GRANT EXECUTE ON FUNCTION kept.item_row(text, text), kept.push(jsonb), kept.pull(bigint, int), kept.version()
+          TO kept_writer, kept_reader
+        """,
+    ]
+
+    /// `kept.push(changes)`: every change of one push merged in one transaction (the statement
+    /// that calls it), so a half-applied push cannot be (docs/SYNC.md, "Push" and "Merging").
+    /// SECURITY INVOKER: it runs as the account's role, under the row-level policies.
+    static let pushFunction = #"""
+        CREATE FUNCTION kept.push(changes jsonb) RETURNS jsonb
+        LANGUAGE plpgsql VOLATILE SECURITY INVOKER SET search_path = pg_catalog, pg_temp
+        AS $push$
+        DECLARE
+          v_version bigint;
+          v_limit int;
+          v_writer boolean;
+          v_answers jsonb := '[]';
+          v_change jsonb;
+          v_id text;
+          v_kind text;
+          v_key text;
+          v_fields jsonb;
+          v_clocks jsonb;
+          v_del text;
+          v_res text;
+          v_problem text;
+          v_result jsonb;
+          v_stored jsonb;
+          v_big text;
+          v_f text;
+          v_h text;
+          v_cur kept.items%ROWTYPE;
+          v_exists boolean;
+          v_changed boolean;
+          v_bumped boolean := false;
+        BEGIN
+          IF jsonb_typeof(changes) IS DISTINCT FROM 'array' THEN
+            RAISE EXCEPTION 'kept.push takes a JSON array of changes' USING ERRCODE = '22023';
+          END IF;
+
+          -- A role that may not write items can neither lock its account row (FOR UPDATE and
+          -- UPDATE both need the UPDATE privilege) nor change anything: its changes are refused.
+          v_writer := has_table_privilege('kept.items', 'INSERT') AND has_table_privilege('kept.items', 'UPDATE');
+          IF v_writer THEN
+            -- Rule 1: the account's row, locked to the end of the transaction. Pushes of one
+            -- account run one after another, so versions are handed out and committed in order
+            -- and a pull never passes a version still to commit.
+            UPDATE kept.accounts a SET version = a.version WHERE a.name = current_user RETURNING a.version INTO v_version;
+          ELSE
+            SELECT a.version INTO v_version FROM kept.accounts a WHERE a.name = current_user;
+          END IF;
+          IF v_version IS NULL THEN
+            RAISE EXCEPTION 'the role % has no Kept account', current_user USING ERRCODE = 'KA001';
+          END IF;
+          SELECT m.max_field_bytes INTO v_limit FROM kept.meta m;
+
+          FOR v_change IN SELECT e.value FROM jsonb_array_elements(changes) WITH ORDINALITY AS e(value, n) ORDER BY e.n
+          LOOP
+            v_id := CASE WHEN jsonb_typeof(v_change -> 'id') = 'string' THEN v_change ->> 'id' END;
+            v_kind := v_change ->> 'kind';
+            v_key := CASE WHEN jsonb_typeof(v_change -> 'key') = 'string' THEN v_change ->> 'key' END;
+
+            -- Rule 2: a change id seen before answers as it did then, and nothing is applied
+            -- again. A refusal comes with the item as it is now.
+            IF v_id IS NOT NULL THEN
+              SELECT p.result INTO v_stored FROM kept.pushes p WHERE p.account = current_user AND p.change_id = v_id;
+              IF FOUND THEN
+                IF v_stored ->> 'outcome' = 'refused' THEN
+                  v_stored := v_stored || jsonb_build_object('current', kept.item_row(v_kind, v_key));
+                END IF;
+                v_answers := v_answers || jsonb_build_array(v_stored || '{"duplicate": true}'::jsonb);
+                CONTINUE;
+              END IF;
+            END IF;
+
+            -- Rule 3: a read-only role. Not recorded (see the grants).
+            IF NOT v_writer THEN
+              v_answers := v_answers || jsonb_build_array(jsonb_build_object(
+                'id', v_id, 'outcome', 'refused', 'duplicate', false, 'reason', 'read-only',
+                'current', kept.item_row(v_kind, v_key)));
+              CONTINUE;
+            END IF;
+
+            -- Rule 4: a change that does not read.
+            v_problem := NULL;
+            IF jsonb_typeof(v_change) IS DISTINCT FROM 'object' THEN
+              v_problem := 'a change is not an object';
+            ELSIF v_id IS NULL OR v_id = '' THEN
+              v_problem := 'the change has no id';
+            ELSIF octet_length(v_id) > 200 THEN
+              v_problem := 'the change id is longer than 200 bytes';
+            ELSIF jsonb_typeof(v_change -> 'kind') IS DISTINCT FROM 'string' OR v_kind NOT IN ('task', 'project', 'area', 'filter', 'setting') THEN
+              v_problem := format('unknown kind %s', left(coalesce(v_change -> 'kind', 'null'::jsonb)::text, 60));
+            ELSIF v_key IS NULL OR v_key = '' THEN
+              v_problem := 'the key is empty';
+            ELSIF octet_length(v_key) > 1000 THEN
+              v_problem := 'the key is longer than 1000 bytes';
+            ELSIF jsonb_typeof(v_change -> 'fields') IS DISTINCT FROM 'object' THEN
+              v_problem := 'fields is not an object';
+            ELSIF jsonb_typeof(v_change -> 'clocks') IS DISTINCT FROM 'object' THEN
+              v_problem := 'clocks is not an object';
+            ELSIF coalesce(jsonb_typeof(v_change -> 'deleted'), 'null') NOT IN ('null', 'string')
+                  OR (v_change ->> 'deleted') !~ '^[0-9]{13}-[0-9a-f]{4}-[0-9a-f]{1,32}$' THEN
+              v_problem := format('deleted is not a clock: %s', left((v_change -> 'deleted')::text, 60));
+            ELSIF coalesce(jsonb_typeof(v_change -> 'restored'), 'null') NOT IN ('null', 'string')
+                  OR (v_change ->> 'restored') !~ '^[0-9]{13}-[0-9a-f]{4}-[0-9a-f]{1,32}$' THEN
+              v_problem := format('restored is not a clock: %s', left((v_change -> 'restored')::text, 60));
+            ELSE
+              v_fields := v_change -> 'fields';
+              v_clocks := v_change -> 'clocks';
+              SELECT format('the clock of %s is not a clock: %s', left(to_jsonb(k.key)::text, 60), left(k.value::text, 60))
+                INTO v_problem
+                FROM jsonb_each(v_clocks) k
+                WHERE jsonb_typeof(k.value) <> 'string' OR (k.value #>> '{}') !~ '^[0-9]{13}-[0-9a-f]{4}-[0-9a-f]{1,32}$'
+                ORDER BY k.key LIMIT 1;
+              IF v_problem IS NULL THEN
+                SELECT format('the field %s has no clock', left(to_jsonb(k)::text, 60)) INTO v_problem
+                  FROM jsonb_object_keys(v_fields) k WHERE NOT (v_clocks ? k) ORDER BY k LIMIT 1;
+              END IF;
+              IF v_problem IS NULL THEN
+                SELECT format('the field name %s… is longer than 200 bytes', left(to_jsonb(k)::text, 60)) INTO v_problem
+                  FROM jsonb_object_keys(v_clocks) k WHERE octet_length(k) > 200 ORDER BY k LIMIT 1;
+              END IF;
+            END IF;
+            IF v_problem IS NOT NULL THEN
+              v_result := jsonb_build_object('id', v_id, 'outcome', 'refused', 'reason', 'invalid', 'detail', v_problem,
+                                             'current', kept.item_row(v_kind, v_key));
+              -- Recorded only under an id that can be looked up again.
+              IF v_id IS NOT NULL AND v_id <> '' AND octet_length(v_id) <= 200 THEN
+                INSERT INTO kept.pushes (change_id, result) VALUES (v_id, v_result);
+              END IF;
+              v_answers := v_answers || jsonb_build_array(v_result || '{"duplicate": false}'::jsonb);
+              CONTINUE;
+            END IF;
+
+            -- Rule 5: a value longer than the server takes, in bytes of its JSON text.
+            SELECT k.key INTO v_big FROM jsonb_each(v_fields) k WHERE octet_length(k.value::text) > v_limit ORDER BY k.key LIMIT 1;
+            IF FOUND THEN
+              v_result := jsonb_build_object('id', v_id, 'outcome', 'refused', 'reason', 'too-large', 'field', v_big,
+                                             'limit', v_limit, 'current', kept.item_row(v_kind, v_key));
+              INSERT INTO kept.pushes (change_id, result) VALUES (v_id, v_result);
+              v_answers := v_answers || jsonb_build_array(v_result || '{"duplicate": false}'::jsonb);
+              CONTINUE;
+            END IF;
+
+            -- A change that carries both stamps is a delete or a restore, whichever came last
+            -- (on a tie, the delete).
+            v_del := v_change ->> 'deleted';
+            v_res := v_change ->> 'restored';
+            IF v_del IS NOT NULL AND v_res IS NOT NULL THEN
+              IF v_res COLLATE "C" > v_del COLLATE "C" THEN v_del := NULL; ELSE v_res := NULL; END IF;
+            END IF;
+
+            -- Rule 6: the item as the server holds it, locked.
+            SELECT * INTO v_cur FROM kept.items i WHERE i.account = current_user AND i.kind = v_kind AND i.key = v_key FOR UPDATE;
+            v_exists := FOUND;
+            v_changed := NOT v_exists;
+            IF NOT v_exists THEN
+              v_cur.account := current_user;
+              v_cur.kind := v_kind;
+              v_cur.key := v_key;
+              v_cur.fields := '{}';
+              v_cur.clocks := '{}';
+              v_cur.deleted := NULL;
+            ELSIF v_cur.deleted IS NOT NULL THEN
+              IF v_res IS NOT NULL AND v_res COLLATE "C" > v_cur.deleted COLLATE "C" THEN
+                -- Restored after the delete: it lives again, and the fields merge below.
+                v_cur.deleted := NULL;
+                v_changed := true;
+              ELSIF v_del IS NULL THEN
+                -- An edit to an item deleted on another device: refused, with the tombstone.
+                v_result := jsonb_build_object('id', v_id, 'outcome', 'refused', 'reason', 'deleted',
+                                               'current', kept.item_row(v_kind, v_key));
+                INSERT INTO kept.pushes (change_id, result) VALUES (v_id, v_result);
+                v_answers := v_answers || jsonb_build_array(v_result || '{"duplicate": false}'::jsonb);
+                CONTINUE;
+              END IF;
+            END IF;
+
+            IF v_del IS NOT NULL THEN
+              -- Rule 7: a delete wins over every edit; the later of two deletes is kept. The
+              -- fields stay as they were, so an item restored later comes back whole.
+              IF v_cur.deleted IS NULL OR v_del COLLATE "C" > v_cur.deleted COLLATE "C" THEN
+                v_cur.deleted := v_del;
+                v_changed := true;
+              END IF;
+            ELSE
+              -- Rule 8: field by field, the later stamp wins; an equal or older one changes
+              -- nothing, so a change sent twice is harmless.
+              FOR v_f, v_h IN SELECT k.key, k.value #>> '{}' FROM jsonb_each(v_clocks) k ORDER BY k.key
+              LOOP
+                IF NOT (v_cur.clocks ? v_f) OR v_h COLLATE "C" > (v_cur.clocks ->> v_f) COLLATE "C" THEN
+                  v_cur.fields := v_cur.fields || jsonb_build_object(v_f, coalesce(v_fields -> v_f, 'null'::jsonb));
+                  v_cur.clocks := v_cur.clocks || jsonb_build_object(v_f, v_h);
+                  v_changed := true;
+                END IF;
+              END LOOP;
+            END IF;
+
+            -- Rule 9: a changed row takes the account's next version.
+            IF v_changed THEN
+              v_version := v_version + 1;
+              v_bumped := true;
+              IF v_exists THEN
+                UPDATE kept.items i SET fields = v_cur.fields, clocks = v_cur.clocks, deleted = v_cur.deleted, version = v_version
+                  WHERE i.account = current_user AND i.kind = v_kind AND i.key = v_key;
+              ELSE
+                INSERT INTO kept.items (kind, key, fields, clocks, deleted, version)
+                  VALUES (v_kind, v_key, v_cur.fields, v_cur.clocks, v_cur.deleted, v_version);
+              END IF;
+            END IF;
+
+            -- Rule 10: the answer is kept under the change id.
+            v_result := jsonb_build_object('id', v_id, 'outcome', 'applied', 'current', NULL);
+            INSERT INTO kept.pushes (change_id, result) VALUES (v_id, v_result);
+            v_answers := v_answers || jsonb_build_array(v_result || '{"duplicate": false}'::jsonb);
+          END LOOP;
+
+          IF v_bumped THEN
+            UPDATE kept.accounts a SET version = v_version WHERE a.name = current_user;
+          END IF;
+          RETURN v_answers;
+        END
+        $push$
+        """#
+}
