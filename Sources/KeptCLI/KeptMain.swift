@@ -10,6 +10,7 @@ import KeptStore
 import KeptInterop
 import KeptSyntax
 import KeptInterpreter
+import KeptSync
 
 #if canImport(Glibc)
 import Glibc
@@ -21,10 +22,10 @@ import Darwin
 public enum KeptMain {
     public static let version = "0.1.0"
 
-    /// How every front end reaches a sync server: the one place it is set. Nil, `sync` and
-    /// `account link` are E0338 and `kept account` says sync is not available. The program
-    /// sets it at start-up (`main.swift`) once a connector is built in; tests set their own.
-    nonisolated(unsafe) public static var syncConnector: (any SyncConnector)? = nil
+    /// How every front end reaches a sync server: the one place it is set, to PostgreSQL
+    /// (`KeptSync`). Tests set their own; nil makes `sync` and `account link` E0338 and
+    /// `kept account` say sync is not available.
+    nonisolated(unsafe) public static var syncConnector: (any SyncConnector)? = PostgresConnector()
 
     /// The process's arguments as bytes (without the program name): `CommandLine.arguments`
     /// has already replaced bytes that are not UTF-8.

@@ -286,7 +286,7 @@ extension Engine {
     func fix(_ fixups: [TaskUID: JSONObject], _ report: inout SyncReport) throws(SyncProblem) {
         for (uid, fields) in fixups.sorted(by: { $0.key < $1.key }) {
             guard let t = store.task(uid: uid) else { continue }
-            let record = SyncFields.taskRecord(fields, uid: uid, id: t.id, idOf: { [store] in store.task(uid: $0)?.id })
+            let record = SyncFields.taskRecord(fields, uid: uid, id: t.id, local: t, idOf: { [store] in store.task(uid: $0)?.id })
             guard let again = store.task(record: record) else { throw .failed(.badRow("task \(uid)"), waiting: store.sync.outbox.count) }
             if again != t { applyTaken(.task(before: t, after: again)) }
         }
@@ -316,9 +316,9 @@ extension Engine {
                 store.apply(.nextID(id + 1))
             }
             let idOf: (TaskUID) -> Int? = { [store] in store.task(uid: $0)?.id }
-            let record = SyncFields.taskRecord(item.fields, uid: uid, id: id, idOf: idOf)
+            let record = SyncFields.taskRecord(item.fields, uid: uid, id: id, local: local, idOf: idOf)
             guard let t = store.task(record: record) else { throw bad() }
-            for k in ["parent", "nextOccurrence"] where record[k] == nil && !(item.fields[k]?.isNull ?? true) { fixups[uid] = item.fields }
+            if record["parent"] == nil, !(item.fields["parent"]?.isNull ?? true) { fixups[uid] = item.fields }
             guard t != local else { return false }
             applyTaken(.task(before: local, after: t))
             if local != nil { report.refreshed.insert(uid) }

@@ -1,6 +1,7 @@
 // Items as fields (docs/SYNC.md, "Fields"): what sync sends and merges one by one. A task's
-// fields are its store record's keys (TaskJSON.record) but for three: its id stays local, its
-// parent and made occurrence are named by uid, and its tags and linked notes are sets whose
+// fields are its store record's keys (TaskJSON.record) but for these: its id and the link to
+// the occurrence its completion made stay local, its parent is named by uid, and its tags
+// and linked notes are sets whose
 // every element is a field of its own (`tag:home`, `note:Trip plan`), so adding `#a` on one
 // device and `#b` on another keeps both. Fields this version does not know travel as `x:KEY`.
 
@@ -65,11 +66,12 @@ public enum SyncFields {
             let known = Set(t.extra.keys)
             for (k, v) in TaskJSON.record(t).members where !known.contains(k) {
                 switch k {
-                case "id", "uid": continue
+                // The made occurrence's link is this store's bookkeeping for reopening (R-REP-6):
+                // the occurrence is made where the completion is, and its uid says which it is.
+                case "id", "uid", "nextOccurrence": continue
                 case "tags": for (n, tag) in t.tags.enumerated() { out["tag:" + tag] = .number(JSONNumber(n + 1)) }
                 case "notes": for (n, note) in t.notes.enumerated() { out["note:" + note] = .number(JSONNumber(n + 1)) }
                 case "parent": if let p = t.parent, let u = uidOf(p) { out[k] = .string(u.description) }
-                case "nextOccurrence": if let p = t.nextOccurrence, let u = uidOf(p) { out[k] = .string(u.description) }
                 default: out[k] = v
                 }
             }
@@ -114,10 +116,12 @@ public enum SyncFields {
     }
 
     /// The store record of a task from its fields: the elements of its sets in order (by their
-    /// place, then by name), its parent and made occurrence as local ids (`idOf`; one not here
-    /// yet is left out and set when it comes). `id` is the task's id in this store.
-    public static func taskRecord(_ fields: JSONObject, uid: TaskUID, id: Int, idOf: (TaskUID) -> Int?) -> JSONObject {
+    /// place, then by name), its parent as a local id (`idOf`; one not here yet is left out and
+    /// set when it comes). `id` is the task's id in this store, `local` the task as this store
+    /// has it, whose link to its made occurrence stays.
+    public static func taskRecord(_ fields: JSONObject, uid: TaskUID, id: Int, local: Task? = nil, idOf: (TaskUID) -> Int?) -> JSONObject {
         var o = JSONObject([("id", .number(JSONNumber(id))), ("uid", .string(uid.description))])
+        if let n = local?.nextOccurrence { o["nextOccurrence"] = .number(JSONNumber(n)) }
         var sets: [String: [(place: Double, name: String)]] = [:]
         var extras: [(String, JSONValue)] = []
         for (k, v) in fields.members where !v.isNull {
@@ -125,9 +129,9 @@ public enum SyncFields {
                 sets[p, default: []].append((v.numberValue?.double ?? 0, String(k.dropFirst(p.count))))
             } else if k.hasPrefix("x:") {
                 extras.append((String(k.dropFirst(2)), v))
-            } else if k == "parent" || k == "nextOccurrence" {
+            } else if k == "parent" {
                 if let u = v.stringValue.flatMap(TaskUID.init), let local = idOf(u) { o[k] = .number(JSONNumber(local)) }
-            } else if taskKeys.contains(k), k != "id", k != "uid" {
+            } else if taskKeys.contains(k), k != "id", k != "uid", k != "nextOccurrence" {
                 o[k] = v
             }
         }
