@@ -20,6 +20,12 @@ deps:
 	  if [ "$$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi; \
 	  $$SUDO apt-get update -qq && \
 	  DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing >/dev/null || exit 1; \
+	  case " $$missing " in *" postgresql "*) \
+	    for c in $$(pg_lsclusters -h 2>/dev/null | awk '$$4 == "online" { print $$1 "/" $$2 }'); do \
+	      echo "stopping the cluster $$c the postgresql package started (the tests start their own)"; \
+	      $$SUDO pg_ctlcluster $${c%/*} $${c#*/} stop || true; \
+	    done ;; \
+	  esac; \
 	fi
 	@python3 -c 'import dateutil' 2>/dev/null || { \
 	  echo "installing: python-dateutil"; \

@@ -7,7 +7,7 @@
 // field by a later one, or in its device's review; and no occurrence of a repeat is doubled.
 // A failure prints the seed: `KEPT_SYNC_SEED=N swift test --filter ConvergenceTests` runs it
 // again (KEPT_SYNC_OPS sets how many changes).
-// covers: R-SYNC-1, R-SYNC-2, R-SYNC-3, R-SYNC-4, R-SYNC-5, R-SYNC-6, R-SYNC-7, R-REP-10
+// covers: R-SYNC-1, R-SYNC-2, R-SYNC-3, R-SYNC-4, R-SYNC-5, R-SYNC-6, R-SYNC-7, R-SYNC-12, R-REP-10
 
 import Foundation
 import XCTest

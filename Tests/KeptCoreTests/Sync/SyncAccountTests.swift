@@ -1,6 +1,7 @@
 // The server's schema and accounts: init made once and found current after, a newer or foreign
 // schema refused, accounts made as login roles with an account row, and row-level security
 // keeping one account's rows from another, through Kept and through psql itself.
+// covers: R-SYNC-10, R-SYNC-11
 
 import Foundation
 import XCTest

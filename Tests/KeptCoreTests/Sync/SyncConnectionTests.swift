@@ -1,6 +1,7 @@
 // The connection to the server: a server gone is "offline" and one back is used again, a wrong
 // or malformed connection string fails without ever showing its password, and a link keeps a
 // connection string with the password taken out.
+// covers: R-SYNC-6, R-SYNC-9
 
 import Foundation
 import XCTest

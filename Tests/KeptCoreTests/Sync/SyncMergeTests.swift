@@ -1,6 +1,7 @@
 // kept.push's merge rules one by one (docs/SYNC.md, "Merging"), on a real server: the later stamp
 // wins each field, a delete wins over edits and refuses a later edit, a restore revives, a change
 // id is applied once, and what the server cannot take is refused with the item as it is.
+// covers: R-SYNC-3, R-SYNC-4, R-SYNC-5, R-SYNC-6, R-SYNC-10, R-SYNC-12
 
 import Foundation
 import XCTest
