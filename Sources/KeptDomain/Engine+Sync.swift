@@ -110,16 +110,18 @@ extension Engine {
             var e = store.sync.outbox[key] ?? OutboxEntry(changeID: "", key: key, seq: store.sync.nextSeq)
             e.changeID = Engine.newChangeID(link)
             if a == nil {
-                // A delete: what the fields were no longer matters.
+                // A delete keeps the edits queued before it, with their values as they were:
+                // they go with the delete, so a restore brings them back.
                 e.deleted = h
                 e.restored = nil
-                e.fields = [:]
+                e.values = JSONObject(e.fields.keys.sorted().map { ($0, b?[$0] ?? .null) })
             } else {
                 // Every item made here is there now, even one deleted before: a creation
                 // brings back what a delete took (undo of a delete, a made occurrence again).
                 if b == nil {
                     e.restored = h
                     e.deleted = nil
+                    e.values = nil
                 }
                 for f in changed { e.fields[f] = h }
             }
@@ -233,7 +235,9 @@ extension Engine {
         let uidOf: (Int) -> TaskUID? = { [store] in store.task($0)?.uid }
         guard let item = currentItem(e.key) else {
             guard let d = e.deleted else { return nil }
-            return (OutgoingChange(changeID: e.changeID, key: e.key, values: JSONObject(), clocks: [:], deleted: d, restored: nil,
+            var values = JSONObject()
+            for f in e.fields.keys.sorted() { values[f] = e.values?[f] ?? .null }
+            return (OutgoingChange(changeID: e.changeID, key: e.key, values: values, clocks: e.fields, deleted: d, restored: nil,
                                    label: ""), nil)
         }
         let all = SyncFields.fields(item, uidOf: uidOf)

@@ -361,23 +361,23 @@ enum Schema {
 
             IF v_del IS NOT NULL THEN
               -- Rule 7: a delete wins over every edit; the later of two deletes is kept. The
-              -- fields stay as they were, so an item restored later comes back whole.
+              -- fields stay, so an item restored later comes back whole.
               IF v_cur.deleted IS NULL OR v_del COLLATE "C" > v_cur.deleted COLLATE "C" THEN
                 v_cur.deleted := v_del;
                 v_changed := true;
               END IF;
-            ELSE
-              -- Rule 8: field by field, the later stamp wins; an equal or older one changes
-              -- nothing, so a change sent twice is harmless.
-              FOR v_f, v_h IN SELECT k.key, k.value #>> '{}' FROM jsonb_each(v_clocks) k ORDER BY k.key
-              LOOP
-                IF NOT (v_cur.clocks ? v_f) OR v_h COLLATE "C" > (v_cur.clocks ->> v_f) COLLATE "C" THEN
-                  v_cur.fields := v_cur.fields || jsonb_build_object(v_f, coalesce(v_fields -> v_f, 'null'::jsonb));
-                  v_cur.clocks := v_cur.clocks || jsonb_build_object(v_f, v_h);
-                  v_changed := true;
-                END IF;
-              END LOOP;
             END IF;
+            -- Rule 8: field by field, the later stamp wins; an equal or older one changes
+            -- nothing, so a change sent twice is harmless. A delete's fields (the edits its
+            -- device made before it) merge under the tombstone, for a restore to bring back.
+            FOR v_f, v_h IN SELECT k.key, k.value #>> '{}' FROM jsonb_each(v_clocks) k ORDER BY k.key
+            LOOP
+              IF NOT (v_cur.clocks ? v_f) OR v_h COLLATE "C" > (v_cur.clocks ->> v_f) COLLATE "C" THEN
+                v_cur.fields := v_cur.fields || jsonb_build_object(v_f, coalesce(v_fields -> v_f, 'null'::jsonb));
+                v_cur.clocks := v_cur.clocks || jsonb_build_object(v_f, v_h);
+                v_changed := true;
+              END IF;
+            END LOOP;
 
             -- Rule 9: a changed row takes the account's next version.
             IF v_changed THEN

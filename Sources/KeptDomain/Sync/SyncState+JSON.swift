@@ -50,6 +50,7 @@ extension OutboxEntry {
                             ("seq", .number(JSONNumber(seq))), ("fields", clocksJSON(fields))])
         if let d = deleted { o["deleted"] = .string(d.description) }
         if let r = restored { o["restored"] = .string(r.description) }
+        if let v = values { o["values"] = .object(v) }
         return .object(o)
     }
 
@@ -58,6 +59,10 @@ extension OutboxEntry {
               let seq = o["seq"]?.numberValue?.int, let f = readClocks(o["fields"]),
               let d = stamp(o["deleted"]), let r = stamp(o["restored"]) else { return nil }
         self.init(changeID: c, key: key, fields: f, deleted: d, restored: r, seq: seq)
+        if let v = o["values"], !v.isNull {
+            guard let x = v.objectValue else { return nil }
+            values = x
+        }
     }
 }
 

@@ -58,6 +58,10 @@ public struct OutboxEntry: Sendable, Equatable {
     public var deleted: HLC?
     /// When a deleted item came back here (undo of a delete, a retried refusal).
     public var restored: HLC?
+    /// For a deleted item: the values its changed fields had when it went, sent with the
+    /// delete so a restore on any device brings them back (nil while the item is here: its
+    /// values are read from the store).
+    public var values: JSONObject?
     /// The order entries were first queued in; pushes go in this order.
     public var seq: Int
 

@@ -344,4 +344,25 @@ final class SyncEngineTests: XCTestCase {
             XCTAssertEqual(Set(x.tags), ["trip", "urgent"])
         }
     }
+
+    // R-SYNC-1: an edit queued before a delete goes with the delete, so undoing the delete
+    // brings the task back with it, on every device.
+    func testAnEditBeforeADeleteSurvivesItsUndo() throws {
+        let s = MemoryServer()
+        let a = try device(s, "aaaa000000000001")
+        let t = try a.add(draft("Plan the party"))
+        _ = try a.set(.priority(.medium), on: .task(t.id))
+        try sync(a, s)
+        let b = try device(s, "bbbb000000000002", seed: 2)
+        let tb = try XCTUnwrap(b.store.task(uid: t.uid))
+        later(b, 600)
+        _ = try b.set(.priority(.none), on: .task(tb.id))
+        _ = try b.delete(.task(tb.id))
+        try sync(b, s)
+        later(b, 60)
+        _ = try b.undo(1)
+        try sync(b, s)
+        try sync(a, s)
+        for e in [a, b] { XCTAssertEqual(e.store.task(uid: t.uid)?.priority, Priority.none, "B's edit before its delete stays") }
+    }
 }
