@@ -131,9 +131,15 @@ extension Engine {
 
     /// The device's next stamp; the clock is kept in the store with the change.
     package func stamp(_ link: SyncLink) -> HLC {
-        let h = HLC.tick(after: store.sync.clock, now: HLC.millis(of: now), node: link.device)
+        let h = HLC.tick(after: store.sync.clock, now: nowMillis, node: link.device)
         store.apply(.sync(.clock(h)))
         return h
+    }
+
+    /// The wall time sync's clock reads: the injected clock's milliseconds where it has them.
+    var nowMillis: Int64 {
+        if case .clock(let c) = clock { return c.nowMillis() }
+        return HLC.millis(of: now)
     }
 
     /// A change id no other device makes: the device, then 128 random bits (never the seeded
@@ -170,7 +176,7 @@ extension Engine {
         let standard = SyncFields.settings(Settings())
         for (k, v) in SyncFields.settings(store.settings) where standard[k] != v { put(.setting(k, v), at: zero) }
         // The clock starts at the latest stamp queued, or now.
-        let h = HLC.tick(after: latest, now: HLC.millis(of: now), node: link.device)
+        let h = HLC.tick(after: latest, now: nowMillis, node: link.device)
         store.apply(.sync(.clock(h)))
     }
 

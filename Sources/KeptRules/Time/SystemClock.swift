@@ -12,4 +12,11 @@ public struct SystemClock: Clock {
     public func now() -> Instant {
         Instant(Date())
     }
+
+    /// The machine's clock to the millisecond: two devices' edits in one second are ordered by
+    /// when they were made.
+    public func nowMillis() -> Int64 {
+        let ms = (Date().timeIntervalSince1970 * 1000).rounded(.down)
+        return Int64(exactly: ms) ?? 0
+    }
 }
