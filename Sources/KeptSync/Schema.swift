@@ -62,6 +62,18 @@ enum Schema {
     /// A stamp's text form (`HLC.description`): fixed widths, so texts compare as stamps do.
     static let stampPattern = "^[0-9]{13}-[0-9a-f]{4}-[0-9a-f]{1,32}$"
 
+    /// What lets the functions find an account's rows through their indexes, so that a call
+    /// costs what it touches, not what the account holds. `current_user` is a `name`, whose
+    /// collation ("C") is not the columns' ("default"), so `account = current_user` is no
+    /// index condition: every lookup of a change id scanned the whole of `kept.pushes`, and
+    /// every pull the whole of `kept.items` (bench/README.md, "Sync"). The functions compare
+    /// with a `text` variable (`kept.version`, with `COLLATE "default"`), and plan generically:
+    /// a plan made for the account's own value goes by the table's statistics, which say that
+    /// an account made since the last ANALYZE holds nothing, and then finds an item through
+    /// `items_account_version` by the account alone, reading every item the account holds by
+    /// then. (The policies keep `current_user`: they filter the rows the indexes find.)
+    static let findsByIndex = "SET plan_cache_mode = force_generic_plan"
+
     static let version1: [String] = [
         "CREATE SCHEMA IF NOT EXISTS kept",
         "REVOKE ALL ON SCHEMA kept FROM PUBLIC",
@@ -140,34 +152,46 @@ enum Schema {
         "CREATE POLICY own_pushes ON kept.pushes USING (account = current_user) WITH CHECK (account = current_user)",
 
         // The row of one item as a push answers with it (null when the account has none).
+        // The functions name the account by a variable, never by `current_user` in a query:
+        // see `findsByIndex`.
         """
         CREATE FUNCTION kept.item_row(p_kind text, p_key text) RETURNS jsonb
-        LANGUAGE sql STABLE SECURITY INVOKER SET search_path = pg_catalog, pg_temp
+        LANGUAGE plpgsql STABLE SECURITY INVOKER SET search_path = pg_catalog, pg_temp \(findsByIndex)
         AS $item$
-          SELECT jsonb_build_object('kind', i.kind, 'key', i.key, 'fields', i.fields, 'clocks', i.clocks,
-                                    'deleted', i.deleted, 'version', i.version)
-          FROM kept.items i
-          WHERE i.account = current_user AND i.kind = p_kind AND i.key = p_key
+        DECLARE
+          v_me text := current_user;
+        BEGIN
+          RETURN (SELECT jsonb_build_object('kind', i.kind, 'key', i.key, 'fields', i.fields, 'clocks', i.clocks,
+                                            'deleted', i.deleted, 'version', i.version)
+                  FROM kept.items i
+                  WHERE i.account = v_me AND i.kind = p_kind AND i.key = p_key);
+        END
         $item$
         """,
         pushFunction,
         """
         CREATE FUNCTION kept.pull(after bigint, lim int)
         RETURNS TABLE (kind text, key text, fields text, clocks text, deleted text, version bigint)
-        LANGUAGE sql STABLE SECURITY INVOKER SET search_path = pg_catalog, pg_temp
+        LANGUAGE plpgsql STABLE SECURITY INVOKER SET search_path = pg_catalog, pg_temp \(findsByIndex)
         AS $pull$
-          SELECT i.kind, i.key, i.fields::text, i.clocks::text, i.deleted, i.version
-          FROM kept.items i
-          WHERE i.account = current_user AND i.version > $1
-          ORDER BY i.version
-          LIMIT greatest($2, 0)
+        #variable_conflict use_column
+        DECLARE
+          v_me text := current_user;
+        BEGIN
+          RETURN QUERY
+            SELECT i.kind, i.key, i.fields::text, i.clocks::text, i.deleted, i.version
+            FROM kept.items i
+            WHERE i.account = v_me AND i.version > after
+            ORDER BY i.version
+            LIMIT greatest(lim, 0);
+        END
         $pull$
         """,
         """
         CREATE FUNCTION kept.version() RETURNS bigint
         LANGUAGE sql STABLE SECURITY INVOKER SET search_path = pg_catalog, pg_temp
         AS $version$
-          SELECT a.version FROM kept.accounts a WHERE a.name = current_user
+          SELECT a.version FROM kept.accounts a WHERE a.name = current_user COLLATE "default"
         $version$
         """,
 
@@ -190,9 +214,10 @@ enum Schema {
     /// SECURITY INVOKER: it runs as the account's role, under the row-level policies.
     static let pushFunction = #"""
         CREATE FUNCTION kept.push(changes jsonb) RETURNS jsonb
-        LANGUAGE plpgsql VOLATILE SECURITY INVOKER SET search_path = pg_catalog, pg_temp
+        LANGUAGE plpgsql VOLATILE SECURITY INVOKER SET search_path = pg_catalog, pg_temp \#(findsByIndex)
         AS $push$
         DECLARE
+          v_me text := current_user;
           v_version bigint;
           v_limit int;
           v_writer boolean;
@@ -227,9 +252,9 @@ enum Schema {
             -- Rule 1: the account's row, locked to the end of the transaction. Pushes of one
             -- account run one after another, so versions are handed out and committed in order
             -- and a pull never passes a version still to commit.
-            UPDATE kept.accounts a SET version = a.version WHERE a.name = current_user RETURNING a.version INTO v_version;
+            UPDATE kept.accounts a SET version = a.version WHERE a.name = v_me RETURNING a.version INTO v_version;
           ELSE
-            SELECT a.version INTO v_version FROM kept.accounts a WHERE a.name = current_user;
+            SELECT a.version INTO v_version FROM kept.accounts a WHERE a.name = v_me;
           END IF;
           IF v_version IS NULL THEN
             RAISE EXCEPTION 'the role % has no Kept account', current_user USING ERRCODE = 'KA001';
@@ -245,7 +270,7 @@ enum Schema {
             -- Rule 2: a change id seen before answers as it did then, and nothing is applied
             -- again. A refusal comes with the item as it is now.
             IF v_id IS NOT NULL THEN
-              SELECT p.result INTO v_stored FROM kept.pushes p WHERE p.account = current_user AND p.change_id = v_id;
+              SELECT p.result INTO v_stored FROM kept.pushes p WHERE p.account = v_me AND p.change_id = v_id;
               IF FOUND THEN
                 IF v_stored ->> 'outcome' = 'refused' THEN
                   v_stored := v_stored || jsonb_build_object('current', kept.item_row(v_kind, v_key));
@@ -334,7 +359,7 @@ enum Schema {
             END IF;
 
             -- Rule 6: the item as the server holds it, locked.
-            SELECT * INTO v_cur FROM kept.items i WHERE i.account = current_user AND i.kind = v_kind AND i.key = v_key FOR UPDATE;
+            SELECT * INTO v_cur FROM kept.items i WHERE i.account = v_me AND i.kind = v_kind AND i.key = v_key FOR UPDATE;
             v_exists := FOUND;
             v_changed := NOT v_exists;
             IF NOT v_exists THEN
@@ -385,7 +410,7 @@ enum Schema {
               v_bumped := true;
               IF v_exists THEN
                 UPDATE kept.items i SET fields = v_cur.fields, clocks = v_cur.clocks, deleted = v_cur.deleted, version = v_version
-                  WHERE i.account = current_user AND i.kind = v_kind AND i.key = v_key;
+                  WHERE i.account = v_me AND i.kind = v_kind AND i.key = v_key;
               ELSE
                 INSERT INTO kept.items (kind, key, fields, clocks, deleted, version)
                   VALUES (v_kind, v_key, v_cur.fields, v_cur.clocks, v_cur.deleted, v_version);
@@ -399,7 +424,7 @@ enum Schema {
           END LOOP;
 
           IF v_bumped THEN
-            UPDATE kept.accounts a SET version = v_version WHERE a.name = current_user;
+            UPDATE kept.accounts a SET version = v_version WHERE a.name = v_me;
           END IF;
           RETURN v_answers;
         END
