@@ -221,7 +221,9 @@ enum Schema {
           v_version bigint;
           v_limit int;
           v_writer boolean;
-          v_answers jsonb := '[]';
+          -- The answers, appended in place (a jsonb array grown with || is copied whole at
+          -- every change: a push of n changes cost n*n/2 element copies).
+          v_answers jsonb[] := '{}';
           v_change jsonb;
           v_id text;
           v_kind text;
@@ -275,14 +277,14 @@ enum Schema {
                 IF v_stored ->> 'outcome' = 'refused' THEN
                   v_stored := v_stored || jsonb_build_object('current', kept.item_row(v_kind, v_key));
                 END IF;
-                v_answers := v_answers || jsonb_build_array(v_stored || '{"duplicate": true}'::jsonb);
+                v_answers := array_append(v_answers, v_stored || '{"duplicate": true}'::jsonb);
                 CONTINUE;
               END IF;
             END IF;
 
             -- Rule 3: a read-only role. Not recorded (see the grants).
             IF NOT v_writer THEN
-              v_answers := v_answers || jsonb_build_array(jsonb_build_object(
+              v_answers := array_append(v_answers, jsonb_build_object(
                 'id', v_id, 'outcome', 'refused', 'duplicate', false, 'reason', 'read-only',
                 'current', kept.item_row(v_kind, v_key)));
               CONTINUE;
@@ -336,7 +338,7 @@ enum Schema {
               IF v_id IS NOT NULL AND v_id <> '' AND octet_length(v_id) <= 200 THEN
                 INSERT INTO kept.pushes (change_id, result) VALUES (v_id, v_result);
               END IF;
-              v_answers := v_answers || jsonb_build_array(v_result || '{"duplicate": false}'::jsonb);
+              v_answers := array_append(v_answers, v_result || '{"duplicate": false}'::jsonb);
               CONTINUE;
             END IF;
 
@@ -346,7 +348,7 @@ enum Schema {
               v_result := jsonb_build_object('id', v_id, 'outcome', 'refused', 'reason', 'too-large', 'field', v_big,
                                              'limit', v_limit, 'current', kept.item_row(v_kind, v_key));
               INSERT INTO kept.pushes (change_id, result) VALUES (v_id, v_result);
-              v_answers := v_answers || jsonb_build_array(v_result || '{"duplicate": false}'::jsonb);
+              v_answers := array_append(v_answers, v_result || '{"duplicate": false}'::jsonb);
               CONTINUE;
             END IF;
 
@@ -379,7 +381,7 @@ enum Schema {
                 v_result := jsonb_build_object('id', v_id, 'outcome', 'refused', 'reason', 'deleted',
                                                'current', kept.item_row(v_kind, v_key));
                 INSERT INTO kept.pushes (change_id, result) VALUES (v_id, v_result);
-                v_answers := v_answers || jsonb_build_array(v_result || '{"duplicate": false}'::jsonb);
+                v_answers := array_append(v_answers, v_result || '{"duplicate": false}'::jsonb);
                 CONTINUE;
               END IF;
             END IF;
@@ -420,13 +422,13 @@ enum Schema {
             -- Rule 10: the answer is kept under the change id.
             v_result := jsonb_build_object('id', v_id, 'outcome', 'applied', 'current', NULL);
             INSERT INTO kept.pushes (change_id, result) VALUES (v_id, v_result);
-            v_answers := v_answers || jsonb_build_array(v_result || '{"duplicate": false}'::jsonb);
+            v_answers := array_append(v_answers, v_result || '{"duplicate": false}'::jsonb);
           END LOOP;
 
           IF v_bumped THEN
             UPDATE kept.accounts a SET version = v_version WHERE a.name = v_me;
           END IF;
-          RETURN v_answers;
+          RETURN to_jsonb(v_answers);
         END
         $push$
         """#
