@@ -38,6 +38,28 @@ public struct HLC: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// `1764806400000-0000-3f2a…`: fixed widths, so texts sort as the stamps do (the server
     /// compares them as text).
     public var description: String {
+        // Written byte by byte: every field of every change a device queues or sends carries
+        // a stamp, and the general form below was an eighth of a whole sync's instructions.
+        if (0...HLC.maxMillis).contains(millis), (0...HLC.maxCounter).contains(counter) {
+            let node = node.utf8
+            return String(unsafeUninitializedCapacity: 19 + node.count) { b in
+                var m = millis
+                for k in stride(from: 12, through: 0, by: -1) {
+                    b[k] = UInt8(ascii: "0") + UInt8(m % 10)
+                    m /= 10
+                }
+                b[13] = UInt8(ascii: "-")
+                let digits: StaticString = "0123456789abcdef"
+                for k in 0..<4 { b[14 + k] = digits.utf8Start[(counter >> (12 - 4 * k)) & 0xF] }
+                b[18] = UInt8(ascii: "-")
+                var k = 19
+                for c in node {
+                    b[k] = c
+                    k += 1
+                }
+                return k
+            }
+        }
         let ms = String(millis)
         let c = String(counter, radix: 16)
         return String(repeating: "0", count: max(0, 13 - ms.count)) + ms + "-"

@@ -150,6 +150,22 @@ final class SyncEngineTests: XCTestCase {
             XCTAssertEqual(HLC(t), general, t)
             if let g = general, g.description == t { XCTAssertNotNil(HLC.canonical(t), t) }
         }
+        // The text form: 13 digits, 4 hex digits, the node; wider when a stamp was set past them.
+        func padded(_ h: HLC) -> String {
+            let ms = String(h.millis), c = String(h.counter, radix: 16)
+            return String(repeating: "0", count: max(0, 13 - ms.count)) + ms + "-" + String(repeating: "0", count: max(0, 4 - c.count)) + c + "-" + h.node
+        }
+        for _ in 0..<2_000 {
+            let h = HLC(millis: Int64.random(in: 0...HLC.maxMillis, using: &rng) >> Int64.random(in: 0...40, using: &rng),
+                        counter: Int.random(in: 0...HLC.maxCounter, using: &rng) >> Int.random(in: 0...16, using: &rng),
+                        node: String(UInt64.random(in: 0...UInt64.max, using: &rng), radix: 16))
+            XCTAssertEqual(h.description, padded(h))
+            XCTAssertEqual(HLC(h.description), h)
+        }
+        var wide = HLC(millis: 1, counter: 1, node: "ab")
+        wide.millis = 12_345_678_901_234_567
+        wide.counter = 0x12345
+        XCTAssertEqual(wide.description, "12345678901234567-12345-ab")
         XCTAssertNil(HLC.canonical("1772442000000-ABCD-3f2a"))
         XCTAssertNotNil(HLC("1772442000000-ABCD-3f2a"), "the general reader still takes what it took")
     }
