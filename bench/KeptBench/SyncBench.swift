@@ -14,8 +14,9 @@ import KeptDomain
 import KeptStore
 import KeptSync
 
-/// The server, with the time spent in its calls (the network round trip and the server's work)
-/// and in the stores' commits, so a figure splits into the server, the commit and the engine.
+/// The server, with the time spent in its calls (the network round trip, the server's work, and
+/// PostgresServer's writing and reading of their JSON), so that with the stores' commits a
+/// figure splits into the server, the commit and the engine.
 final class TimedServer: SyncServer {
     let inner: PostgresServer
     var pushSeconds = 0.0, pullSeconds = 0.0, pushes = 0, pulls = 0
