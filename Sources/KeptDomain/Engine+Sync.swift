@@ -282,10 +282,20 @@ extension Engine {
                 if !fixups.isEmpty { apply(.sync(.cursor(start))) }
                 throw .failed(f, waiting: store.sync.outbox.count)
             }
-            for item in items where item.version > store.sync.cursor {
-                if try takeIn(item, &report, &fixups) { report.received += 1 }
-                apply(.sync(.cursor(item.version)))
+            // The cursor is written once a page (a row of the store's sync state, rewritten at
+            // every item, cost as much as taking the item in), and as far as the items taken
+            // when one fails.
+            var cursor = store.sync.cursor
+            do throws(SyncProblem) {
+                for item in items where item.version > cursor {
+                    if try takeIn(item, &report, &fixups) { report.received += 1 }
+                    cursor = item.version
+                }
+            } catch {
+                if cursor != store.sync.cursor { apply(.sync(.cursor(cursor))) }
+                throw error
             }
+            if cursor != store.sync.cursor { apply(.sync(.cursor(cursor))) }
             if items.count < Engine.pullPage { break }
         }
         try fix(fixups, &report)
@@ -305,7 +315,11 @@ extension Engine {
     /// Takes one item from the server into this store, past the outbox (it is the server's
     /// version, not a change of this device's). True when the store changed.
     func takeIn(_ item: PulledItem, _ report: inout SyncReport, _ fixups: inout [TaskUID: JSONObject]) throws(SyncProblem) -> Bool {
-        if let l = store.sync.link, let seen = item.latest { store.apply(.sync(.clock(HLC.received(seen, into: store.sync.clock, node: l.device)))) }
+        if let l = store.sync.link, let seen = item.latest {
+            // Most stamps pulled are older than this device's clock, which then stays as it is.
+            let clock = HLC.received(seen, into: store.sync.clock, node: l.device)
+            if clock != store.sync.clock { store.apply(.sync(.clock(clock))) }
+        }
         let waiting = store.sync.outbox.count
         func bad() -> SyncProblem { .failed(.badRow("\(item.key.kind.rawValue) \(item.key.id)"), waiting: waiting) }
         let gone = item.deleted != nil

@@ -62,6 +62,18 @@ enum Schema {
     /// A stamp's text form (`HLC.description`): fixed widths, so texts compare as stamps do.
     static let stampPattern = "^[0-9]{13}-[0-9a-f]{4}-[0-9a-f]{1,32}$"
 
+    /// What lets the functions find an account's rows through their indexes, so that a call
+    /// costs what it touches, not what the account holds. `current_user` is a `name`, whose
+    /// collation ("C") is not the columns' ("default"), so `account = current_user` is no
+    /// index condition: every lookup of a change id scanned the whole of `kept.pushes`, and
+    /// every pull the whole of `kept.items` (bench/README.md, "Sync"). The functions compare
+    /// with a `text` variable (`kept.version`, with `COLLATE "default"`), and plan generically:
+    /// a plan made for the account's own value goes by the table's statistics, which say that
+    /// an account made since the last ANALYZE holds nothing, and then finds an item through
+    /// `items_account_version` by the account alone, reading every item the account holds by
+    /// then. (The policies keep `current_user`: they filter the rows the indexes find.)
+    static let findsByIndex = "SET plan_cache_mode = force_generic_plan"
+
     static let version1: [String] = [
         "CREATE SCHEMA IF NOT EXISTS kept",
         "REVOKE ALL ON SCHEMA kept FROM PUBLIC",
@@ -140,34 +152,46 @@ enum Schema {
         "CREATE POLICY own_pushes ON kept.pushes USING (account = current_user) WITH CHECK (account = current_user)",
 
         // The row of one item as a push answers with it (null when the account has none).
+        // The functions name the account by a variable, never by `current_user` in a query:
+        // see `findsByIndex`.
         """
         CREATE FUNCTION kept.item_row(p_kind text, p_key text) RETURNS jsonb
-        LANGUAGE sql STABLE SECURITY INVOKER SET search_path = pg_catalog, pg_temp
+        LANGUAGE plpgsql STABLE SECURITY INVOKER SET search_path = pg_catalog, pg_temp \(findsByIndex)
         AS $item$
-          SELECT jsonb_build_object('kind', i.kind, 'key', i.key, 'fields', i.fields, 'clocks', i.clocks,
-                                    'deleted', i.deleted, 'version', i.version)
-          FROM kept.items i
-          WHERE i.account = current_user AND i.kind = p_kind AND i.key = p_key
+        DECLARE
+          v_me text := current_user;
+        BEGIN
+          RETURN (SELECT jsonb_build_object('kind', i.kind, 'key', i.key, 'fields', i.fields, 'clocks', i.clocks,
+                                            'deleted', i.deleted, 'version', i.version)
+                  FROM kept.items i
+                  WHERE i.account = v_me AND i.kind = p_kind AND i.key = p_key);
+        END
         $item$
         """,
         pushFunction,
         """
         CREATE FUNCTION kept.pull(after bigint, lim int)
         RETURNS TABLE (kind text, key text, fields text, clocks text, deleted text, version bigint)
-        LANGUAGE sql STABLE SECURITY INVOKER SET search_path = pg_catalog, pg_temp
+        LANGUAGE plpgsql STABLE SECURITY INVOKER SET search_path = pg_catalog, pg_temp \(findsByIndex)
         AS $pull$
-          SELECT i.kind, i.key, i.fields::text, i.clocks::text, i.deleted, i.version
-          FROM kept.items i
-          WHERE i.account = current_user AND i.version > $1
-          ORDER BY i.version
-          LIMIT greatest($2, 0)
+        #variable_conflict use_column
+        DECLARE
+          v_me text := current_user;
+        BEGIN
+          RETURN QUERY
+            SELECT i.kind, i.key, i.fields::text, i.clocks::text, i.deleted, i.version
+            FROM kept.items i
+            WHERE i.account = v_me AND i.version > after
+            ORDER BY i.version
+            LIMIT greatest(lim, 0);
+        END
         $pull$
         """,
         """
         CREATE FUNCTION kept.version() RETURNS bigint
         LANGUAGE sql STABLE SECURITY INVOKER SET search_path = pg_catalog, pg_temp
         AS $version$
-          SELECT a.version FROM kept.accounts a WHERE a.name = current_user
+          SELECT a.version FROM kept.accounts a WHERE a.name = current_user COLLATE "default"
         $version$
         """,
 
@@ -190,13 +214,16 @@ enum Schema {
     /// SECURITY INVOKER: it runs as the account's role, under the row-level policies.
     static let pushFunction = #"""
         CREATE FUNCTION kept.push(changes jsonb) RETURNS jsonb
-        LANGUAGE plpgsql VOLATILE SECURITY INVOKER SET search_path = pg_catalog, pg_temp
+        LANGUAGE plpgsql VOLATILE SECURITY INVOKER SET search_path = pg_catalog, pg_temp \#(findsByIndex)
         AS $push$
         DECLARE
+          v_me text := current_user;
           v_version bigint;
           v_limit int;
           v_writer boolean;
-          v_answers jsonb := '[]';
+          -- The answers, appended in place (a jsonb array grown with || is copied whole at
+          -- every change: a push of n changes cost n*n/2 element copies).
+          v_answers jsonb[] := '{}';
           v_change jsonb;
           v_id text;
           v_kind text;
@@ -227,9 +254,9 @@ enum Schema {
             -- Rule 1: the account's row, locked to the end of the transaction. Pushes of one
             -- account run one after another, so versions are handed out and committed in order
             -- and a pull never passes a version still to commit.
-            UPDATE kept.accounts a SET version = a.version WHERE a.name = current_user RETURNING a.version INTO v_version;
+            UPDATE kept.accounts a SET version = a.version WHERE a.name = v_me RETURNING a.version INTO v_version;
           ELSE
-            SELECT a.version INTO v_version FROM kept.accounts a WHERE a.name = current_user;
+            SELECT a.version INTO v_version FROM kept.accounts a WHERE a.name = v_me;
           END IF;
           IF v_version IS NULL THEN
             RAISE EXCEPTION 'the role % has no Kept account', current_user USING ERRCODE = 'KA001';
@@ -245,19 +272,19 @@ enum Schema {
             -- Rule 2: a change id seen before answers as it did then, and nothing is applied
             -- again. A refusal comes with the item as it is now.
             IF v_id IS NOT NULL THEN
-              SELECT p.result INTO v_stored FROM kept.pushes p WHERE p.account = current_user AND p.change_id = v_id;
+              SELECT p.result INTO v_stored FROM kept.pushes p WHERE p.account = v_me AND p.change_id = v_id;
               IF FOUND THEN
                 IF v_stored ->> 'outcome' = 'refused' THEN
                   v_stored := v_stored || jsonb_build_object('current', kept.item_row(v_kind, v_key));
                 END IF;
-                v_answers := v_answers || jsonb_build_array(v_stored || '{"duplicate": true}'::jsonb);
+                v_answers := array_append(v_answers, v_stored || '{"duplicate": true}'::jsonb);
                 CONTINUE;
               END IF;
             END IF;
 
             -- Rule 3: a read-only role. Not recorded (see the grants).
             IF NOT v_writer THEN
-              v_answers := v_answers || jsonb_build_array(jsonb_build_object(
+              v_answers := array_append(v_answers, jsonb_build_object(
                 'id', v_id, 'outcome', 'refused', 'duplicate', false, 'reason', 'read-only',
                 'current', kept.item_row(v_kind, v_key)));
               CONTINUE;
@@ -311,7 +338,7 @@ enum Schema {
               IF v_id IS NOT NULL AND v_id <> '' AND octet_length(v_id) <= 200 THEN
                 INSERT INTO kept.pushes (change_id, result) VALUES (v_id, v_result);
               END IF;
-              v_answers := v_answers || jsonb_build_array(v_result || '{"duplicate": false}'::jsonb);
+              v_answers := array_append(v_answers, v_result || '{"duplicate": false}'::jsonb);
               CONTINUE;
             END IF;
 
@@ -321,7 +348,7 @@ enum Schema {
               v_result := jsonb_build_object('id', v_id, 'outcome', 'refused', 'reason', 'too-large', 'field', v_big,
                                              'limit', v_limit, 'current', kept.item_row(v_kind, v_key));
               INSERT INTO kept.pushes (change_id, result) VALUES (v_id, v_result);
-              v_answers := v_answers || jsonb_build_array(v_result || '{"duplicate": false}'::jsonb);
+              v_answers := array_append(v_answers, v_result || '{"duplicate": false}'::jsonb);
               CONTINUE;
             END IF;
 
@@ -334,7 +361,7 @@ enum Schema {
             END IF;
 
             -- Rule 6: the item as the server holds it, locked.
-            SELECT * INTO v_cur FROM kept.items i WHERE i.account = current_user AND i.kind = v_kind AND i.key = v_key FOR UPDATE;
+            SELECT * INTO v_cur FROM kept.items i WHERE i.account = v_me AND i.kind = v_kind AND i.key = v_key FOR UPDATE;
             v_exists := FOUND;
             v_changed := NOT v_exists;
             IF NOT v_exists THEN
@@ -354,7 +381,7 @@ enum Schema {
                 v_result := jsonb_build_object('id', v_id, 'outcome', 'refused', 'reason', 'deleted',
                                                'current', kept.item_row(v_kind, v_key));
                 INSERT INTO kept.pushes (change_id, result) VALUES (v_id, v_result);
-                v_answers := v_answers || jsonb_build_array(v_result || '{"duplicate": false}'::jsonb);
+                v_answers := array_append(v_answers, v_result || '{"duplicate": false}'::jsonb);
                 CONTINUE;
               END IF;
             END IF;
@@ -385,7 +412,7 @@ enum Schema {
               v_bumped := true;
               IF v_exists THEN
                 UPDATE kept.items i SET fields = v_cur.fields, clocks = v_cur.clocks, deleted = v_cur.deleted, version = v_version
-                  WHERE i.account = current_user AND i.kind = v_kind AND i.key = v_key;
+                  WHERE i.account = v_me AND i.kind = v_kind AND i.key = v_key;
               ELSE
                 INSERT INTO kept.items (kind, key, fields, clocks, deleted, version)
                   VALUES (v_kind, v_key, v_cur.fields, v_cur.clocks, v_cur.deleted, v_version);
@@ -395,13 +422,13 @@ enum Schema {
             -- Rule 10: the answer is kept under the change id.
             v_result := jsonb_build_object('id', v_id, 'outcome', 'applied', 'current', NULL);
             INSERT INTO kept.pushes (change_id, result) VALUES (v_id, v_result);
-            v_answers := v_answers || jsonb_build_array(v_result || '{"duplicate": false}'::jsonb);
+            v_answers := array_append(v_answers, v_result || '{"duplicate": false}'::jsonb);
           END LOOP;
 
           IF v_bumped THEN
-            UPDATE kept.accounts a SET version = v_version WHERE a.name = current_user;
+            UPDATE kept.accounts a SET version = v_version WHERE a.name = v_me;
           END IF;
-          RETURN v_answers;
+          RETURN to_jsonb(v_answers);
         END
         $push$
         """#

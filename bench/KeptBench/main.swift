@@ -55,8 +55,9 @@ func main() {
     if args.count >= 3, args[1] == "load" { return loadMain(args) }
     if args.count >= 3, args[1] == "records" { return recordsMain(args) }
     if args.count >= 3, args[1] == "plan" { return planMain(args) }
+    if args.count >= 4, args[1] == "sync" { return syncMain(args) }
     guard args.count >= 3, args[1] == "capture" else {
-        fail("usage: kept-bench capture PHRASES.jsonl [SECONDS] | kept-bench next RULES.jsonl [SECONDS] | kept-bench filter STORE.json [SECONDS]")
+        fail("usage: kept-bench capture PHRASES.jsonl [SECONDS] | kept-bench next RULES.jsonl [SECONDS] | kept-bench filter STORE.json [SECONDS] | kept-bench sync CONNINFO N [ROUNDS] [DIR]")
     }
     let seconds = args.count > 3 ? Double(args[3]) ?? 3 : 3
     guard let data = FileManager.default.contents(atPath: args[2]) else { fail("cannot read \(args[2])") }

@@ -116,6 +116,60 @@ final class SyncEngineTests: XCTestCase {
         XCTAssertEqual(task(fast, "Water the plants")?.uid, t.uid, "the slow device edited after it saw the fast one's change")
     }
 
+    // A stamp reads back as it was written; the byte reader of the canonical form reads what
+    // the general reader reads, and leaves every other text to it.
+    func testStampsReadAsWritten() {
+        for h in [HLC(millis: 0, counter: 0, node: "0"), HLC(millis: 1_772_442_000_000, counter: 0xbeef, node: "3f2a9c0d1e2b4a5c"),
+                  HLC(millis: HLC.maxMillis, counter: HLC.maxCounter, node: String(repeating: "f", count: 32))] {
+            XCTAssertEqual(HLC.canonical(h.description), h)
+            XCTAssertEqual(HLC(h.description), h)
+        }
+        let texts = ["1772442000000-0000-3f2a9c0d1e2b4a5c", "1772442000000-00a0-0", "1772442000000-ABCD-3f2a", "1772442000000-+fff-3f2a",
+                     "1772442000000-0000-", "1772442000000-0000-3F2A", "1772442000000-0000-3f2a-1", "177244200000-0000-3f2a",
+                     "17724420000000-0000-3f2a", "1772442000000-000-3f2a", "1772442000000-00000-3f2a", "177244200000a-0000-3f2a",
+                     "1772442000000-0000-" + String(repeating: "a", count: 33), "1772442000000-0g00-3f2a", "1772442000000_0000_3f2a",
+                     "１772442000000-0000-3f2a", "1772442000000-0000-3f2é", "", "-", "--"]
+        var rng = SystemRandomNumberGenerator()
+        let alphabet = Array("0123456789abcdefABG-+ é")
+        var all = texts
+        for _ in 0..<2_000 {
+            var t = Array(texts[0])
+            for _ in 0..<Int.random(in: 1...3, using: &rng) {
+                let k = Int.random(in: 0..<t.count, using: &rng)
+                switch Int.random(in: 0..<3, using: &rng) {
+                case 0: t[k] = alphabet.randomElement(using: &rng) ?? "0"
+                case 1: t.remove(at: k)
+                default: t.insert(alphabet.randomElement(using: &rng) ?? "0", at: k)
+                }
+            }
+            all.append(String(t))
+        }
+        for t in all {
+            let general = HLC.general(t)
+            if let c = HLC.canonical(t) { XCTAssertEqual(c, general, t) }
+            XCTAssertEqual(HLC(t), general, t)
+            if let g = general, g.description == t { XCTAssertNotNil(HLC.canonical(t), t) }
+        }
+        // The text form: 13 digits, 4 hex digits, the node; wider when a stamp was set past them.
+        func padded(_ h: HLC) -> String {
+            let ms = String(h.millis), c = String(h.counter, radix: 16)
+            return String(repeating: "0", count: max(0, 13 - ms.count)) + ms + "-" + String(repeating: "0", count: max(0, 4 - c.count)) + c + "-" + h.node
+        }
+        for _ in 0..<2_000 {
+            let h = HLC(millis: Int64.random(in: 0...HLC.maxMillis, using: &rng) >> Int64.random(in: 0...40, using: &rng),
+                        counter: Int.random(in: 0...HLC.maxCounter, using: &rng) >> Int.random(in: 0...16, using: &rng),
+                        node: String(UInt64.random(in: 0...UInt64.max, using: &rng), radix: 16))
+            XCTAssertEqual(h.description, padded(h))
+            XCTAssertEqual(HLC(h.description), h)
+        }
+        var wide = HLC(millis: 1, counter: 1, node: "ab")
+        wide.millis = 12_345_678_901_234_567
+        wide.counter = 0x12345
+        XCTAssertEqual(wide.description, "12345678901234567-12345-ab")
+        XCTAssertNil(HLC.canonical("1772442000000-ABCD-3f2a"))
+        XCTAssertNotNil(HLC("1772442000000-ABCD-3f2a"), "the general reader still takes what it took")
+    }
+
     // R-SYNC-4: tags merge per element.
     func testTagsMergePerElement() throws {
         let s = MemoryServer()
