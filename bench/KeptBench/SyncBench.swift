@@ -160,12 +160,15 @@ func syncMain(_ args: [String]) {
     trips.sort()
     let tripSplit = tripSplits.sorted { $0.total < $1.total }[tripSplits.count / 2]
 
-    // The same task edited offline on both: different fields, and the same field.
+    // The same task edited offline on both: different fields, and the same field. B edits a
+    // few milliseconds after A, so B's title is the later one (edits within one millisecond
+    // are ordered by their clocks' counters and devices, which is no order a user sees).
     guard let tb = b.store.task(uid: first.uid) else { fail("B lost the task") }
     do {
         _ = try a.set(.title("from A"), on: .task(first.id))
         _ = try a.set(.priority(.high), on: .task(first.id))
         check(a.commit())
+        usleep(5_000)
         _ = try b.set(.title("from B"), on: .task(tb.id))
         _ = try b.tag(.task(tb.id), ["fromb"], add: true)
         check(b.commit())
