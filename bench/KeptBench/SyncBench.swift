@@ -160,12 +160,18 @@ func syncMain(_ args: [String]) {
     trips.sort()
     let tripSplit = tripSplits.sorted { $0.total < $1.total }[tripSplits.count / 2]
 
-    // The same task edited offline on both: different fields, and the same field.
+    // The same task edited offline on both: different fields, and the same field. B edits in
+    // the next second, so B's title is the later one: the engine's clock (Instant) reads whole
+    // seconds, so the stamps of edits within one second differ only in their counters and
+    // devices, which order them as the devices happen to have counted, not as they came.
     guard let tb = b.store.task(uid: first.uid) else { fail("B lost the task") }
     do {
         _ = try a.set(.title("from A"), on: .task(first.id))
         _ = try a.set(.priority(.high), on: .task(first.id))
         check(a.commit())
+        var wall = timespec()
+        clock_gettime(CLOCK_REALTIME, &wall)
+        usleep(UInt32((1_000_000_000 - wall.tv_nsec) / 1_000 + 10_000))
         _ = try b.set(.title("from B"), on: .task(tb.id))
         _ = try b.tag(.task(tb.id), ["fromb"], add: true)
         check(b.commit())
