@@ -35,6 +35,10 @@ BENCH="$ROOT/.build/release/kept-bench"
 KEPT="$ROOT/.build/release/kept"
 
 # The peer: TaskChampion's Python bindings from PyPI when missing.
+if [ -z "${NO_PEER:-}" ] && [ ! -f "$PEERS/tc_sync_bench.py" ]; then
+  echo "no $PEERS/tc_sync_bench.py (PEERS_DIR=…): Kept alone"
+  NO_PEER=1
+fi
 if [ -z "${NO_PEER:-}" ] && ! "$PY" -c 'import taskchampion' 2>/dev/null; then
   "$PY" -m pip install --quiet taskchampion3-py-dev
 fi
