@@ -4,22 +4,6 @@
 
 import KeptDomain
 
-/// What `Accounts.initialize` did.
-public struct InitReport: Sendable, Equatable {
-    /// The schema's version before (nil: there was none).
-    public var from: Int?
-    /// Its version now.
-    public var to: Int
-
-    public init(from: Int?, to: Int) {
-        self.from = from
-        self.to = to
-    }
-
-    /// Nothing was done: the schema was at this build's version already.
-    public var alreadyCurrent: Bool { from == to }
-}
-
 /// What `Accounts.create` made.
 public struct AccountReport: Sendable, Equatable {
     public var name: String
@@ -66,14 +50,14 @@ public enum Accounts {
     /// Makes the Kept schema in the database `conninfo` names, or brings it to this build's
     /// version, in one transaction; a second run finds it current. A schema newer than this
     /// build knows, or a schema `kept` that is not Kept's, is refused and left as it is.
-    public static func initialize(_ conninfo: String) -> Result<InitReport, SyncFailure> {
+    public static func initialize(_ conninfo: String) -> Result<SchemaReport, SyncFailure> {
         let c: PGConnection
         switch PGConnection.connect(conninfo) {
         case .success(let x): c = x
         case .failure(let e): return .failure(SyncFailure(e))
         }
         defer { c.close() }
-        return transaction(c, { SyncFailure($0) }) { () -> Result<InitReport, SyncFailure> in
+        return transaction(c, { SyncFailure($0) }) { () -> Result<SchemaReport, SyncFailure> in
             // Two inits at once: the second waits here, then finds the first one's schema.
             if case .failure(let e) = c.exec("SELECT pg_advisory_xact_lock($1::bigint)", params: [Schema.initLock]) {
                 return .failure(SyncFailure(e))
@@ -104,7 +88,7 @@ public enum Accounts {
                case .failure(let e) = c.exec("UPDATE kept.meta SET schema_version = $1::int", params: [String(Schema.version)]) {
                 return .failure(SyncFailure(e))
             }
-            return .success(InitReport(from: from, to: Schema.version))
+            return .success(SchemaReport(from: from, to: Schema.version))
         }
     }
 

@@ -16,7 +16,7 @@ public struct PostgresConnector: SyncConnector {
     }
 
     public func initialize(_ server: String) -> Result<SchemaReport, SyncFailure> {
-        Accounts.initialize(server).map { SchemaReport(from: $0.from, to: $0.to) }
+        Accounts.initialize(server)
     }
 
     public func createAccount(_ name: String, readOnly: Bool, password: String?, server: String) -> Result<Void, SyncFailure> {

@@ -93,6 +93,9 @@ public struct SchemaReport: Sendable, Equatable {
         self.from = from
         self.to = to
     }
+
+    /// Nothing was done: the schema was at this version already.
+    public var alreadyCurrent: Bool { from == to }
 }
 
 /// How the front ends reach a server: `KeptSync` gives the PostgreSQL one, and tests their own.

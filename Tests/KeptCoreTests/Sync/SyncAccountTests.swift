@@ -34,7 +34,7 @@ final class SyncAccountTests: XCTestCase {
     func testInitIsIdempotent() throws {
         let c = try Self.slot.require()
         let again = try ok(Accounts.initialize(c.conninfo(user: "postgres")))
-        XCTAssertEqual(again, InitReport(from: 1, to: 1))
+        XCTAssertEqual(again, SchemaReport(from: 1, to: 1))
         XCTAssertTrue(again.alreadyCurrent)
         XCTAssertEqual(try c.superuserSQL("SELECT schema_version, max_field_bytes FROM kept.meta"), "1|65536\n")
         // Every account table holds its rows to the role's own, the owner too.
@@ -71,16 +71,16 @@ final class SyncAccountTests: XCTestCase {
         // An empty schema of that name is taken.
         try c.superuserSQL("CREATE DATABASE third")
         try c.superuserSQL("CREATE SCHEMA kept", database: "third")
-        XCTAssertEqual(try ok(Accounts.initialize(c.conninfo(user: "postgres", database: "third"))), InitReport(from: nil, to: 1))
+        XCTAssertEqual(try ok(Accounts.initialize(c.conninfo(user: "postgres", database: "third"))), SchemaReport(from: nil, to: 1))
     }
 
     func testTwoInitsAtOnceMakeOneSchema() throws {
         let c = try Self.slot.require()
         try c.superuserSQL("CREATE DATABASE twice")
         let info = c.conninfo(user: "postgres", database: "twice")
-        nonisolated(unsafe) var reports: [Result<InitReport, SyncFailure>?] = [nil, nil]
+        nonisolated(unsafe) var reports: [Result<SchemaReport, SyncFailure>?] = [nil, nil]
         DispatchQueue.concurrentPerform(iterations: 2) { k in reports[k] = Accounts.initialize(info) }
-        let got = reports.compactMap { r -> InitReport? in if case .success(let x)? = r { return x }; return nil }
+        let got = reports.compactMap { r -> SchemaReport? in if case .success(let x)? = r { return x }; return nil }
         XCTAssertEqual(got.count, 2, "\(reports)")
         XCTAssertEqual(Set(got.map(\.from)), [nil, 1])
     }
@@ -165,7 +165,7 @@ final class SyncAccountTests: XCTestCase {
         try c.superuserSQL("CREATE ROLE keeper LOGIN CREATEROLE")
         try c.superuserSQL("CREATE DATABASE owned OWNER keeper")
         let admin = c.conninfo(user: "keeper", database: "owned")
-        XCTAssertEqual(try ok(Accounts.initialize(admin)), InitReport(from: nil, to: 1))
+        XCTAssertEqual(try ok(Accounts.initialize(admin)), SchemaReport(from: nil, to: 1))
         _ = try ok(Accounts.create(name: "olga", readOnly: false, password: nil, conninfo: admin))
         XCTAssertEqual(try c.superuserSQL("SELECT name FROM kept.accounts", database: "owned"), "olga\n")
         // The membership that let keeper insert as olga lasted only the transaction.
