@@ -55,6 +55,9 @@ extension SQLiteStore {
                 case "cursor":
                     guard let n = value?.numberValue?.int, n >= 0 else { damaged(table: "sync_meta", at: k, "it is not a server version"); continue }
                     s.cursor = Int64(n)
+                case "listing":
+                    guard let l = value.flatMap(SyncListing.init(json:)) else { damaged(table: "sync_meta", at: k, "it is not a first pull's place"); continue }
+                    s.listing = l
                 default:
                     // Another version's key: this one neither reads nor writes it.
                     break
@@ -139,6 +142,7 @@ extension SQLiteStore {
             // change that empties the outbox. The review stays, as in the state.
             try putKeyed("sync_meta", "link", l.map { JSONWriter.compact($0.json) })
             try putKeyed("sync_meta", "cursor", nil)
+            try putKeyed("sync_meta", "listing", nil)
             try db.exec("DELETE FROM sync_outbox")
         case .clock(let h):
             try putKeyed("sync_meta", "clock", JSONWriter.compact(.string(h.description)))
@@ -172,6 +176,8 @@ extension SQLiteStore {
             let st = try db.statement("DELETE FROM sync_review WHERE change_id = ?1")
             st.bind(1, id)
             try st.run()
+        case .listing(let l):
+            try putKeyed("sync_meta", "listing", l.map { JSONWriter.compact($0.json) })
         }
     }
 
@@ -181,6 +187,7 @@ extension SQLiteStore {
         try putKeyed("sync_meta", "link", s.link.map { JSONWriter.compact($0.json) })
         if let h = s.clock { try writeSync(.clock(h)) }
         if s.cursor != 0 { try writeSync(.cursor(s.cursor)) }
+        if let l = s.listing { try writeSync(.listing(l)) }
         for e in s.queue { try writeSync(.queue(e)) }
         for r in s.review { try writeSync(.park(r)) }
     }

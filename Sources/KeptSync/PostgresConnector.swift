@@ -36,4 +36,8 @@ public struct PostgresConnector: SyncConnector {
             return .failure(.server(words))
         }
     }
+
+    public func listen(_ server: String) -> Result<any SyncListener, SyncFailure> {
+        .failure(.server("listening is not built yet"))
+    }
 }

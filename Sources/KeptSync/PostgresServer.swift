@@ -156,6 +156,14 @@ public final class PostgresServer: SyncServer {
         }
     }
 
+    public func head(recent limit: Int) -> Result<SyncHead, SyncFailure> { .failure(.server("not built yet")) }
+
+    public func list(after key: SyncKey?, limit: Int) -> Result<[PulledItem], SyncFailure> { .failure(.server("not built yet")) }
+
+    public func summary() -> Result<SyncSummary, SyncFailure> { .failure(.server("not built yet")) }
+
+    public func items(_ narrowing: TaskNarrowing) -> Result<SyncItems, SyncFailure> { .failure(.server("not built yet")) }
+
     public func version() -> Result<Int64, SyncFailure> {
         let c: PGConnection
         switch live() {

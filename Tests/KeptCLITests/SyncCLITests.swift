@@ -32,6 +32,18 @@ final class TakingServer: SyncServer {
     }
 
     func version() -> Result<Int64, SyncFailure> { offline ? .failure(.offline("connection refused")) : .success(0) }
+    func head(recent limit: Int) -> Result<SyncHead, SyncFailure> {
+        offline ? .failure(.offline("connection refused")) : .success(SyncHead(version: 0, live: 0, recent: []))
+    }
+    func list(after key: SyncKey?, limit: Int) -> Result<[PulledItem], SyncFailure> {
+        offline ? .failure(.offline("connection refused")) : .success([])
+    }
+    func summary() -> Result<SyncSummary, SyncFailure> {
+        offline ? .failure(.offline("connection refused")) : .success(SyncSummary(version: 0, count: 0, checksum: 0))
+    }
+    func items(_ narrowing: TaskNarrowing) -> Result<SyncItems, SyncFailure> {
+        offline ? .failure(.offline("connection refused")) : .success(SyncItems(version: 0, items: []))
+    }
     func close() {}
 }
 
@@ -60,6 +72,8 @@ final class TakingConnector: SyncConnector, @unchecked Sendable {
         created.append((name, readOnly, password))
         return .success(())
     }
+
+    func listen(_ s: String) -> Result<any SyncListener, SyncFailure> { .failure(.offline("connection refused")) }
 }
 
 final class SyncCLITests: XCTestCase {

@@ -35,6 +35,22 @@ final class TimedServer: SyncServer {
         return inner.pull(after: version, limit: limit)
     }
     func version() -> Result<Int64, SyncFailure> { inner.version() }
+    func head(recent limit: Int) -> Result<SyncHead, SyncFailure> {
+        let t = monotonic()
+        defer { pullSeconds += monotonic() - t; pulls += 1 }
+        return inner.head(recent: limit)
+    }
+    func list(after key: SyncKey?, limit: Int) -> Result<[PulledItem], SyncFailure> {
+        let t = monotonic()
+        defer { pullSeconds += monotonic() - t; pulls += 1 }
+        return inner.list(after: key, limit: limit)
+    }
+    func summary() -> Result<SyncSummary, SyncFailure> {
+        let t = monotonic()
+        defer { pullSeconds += monotonic() - t; pulls += 1 }
+        return inner.summary()
+    }
+    func items(_ narrowing: TaskNarrowing) -> Result<SyncItems, SyncFailure> { inner.items(narrowing) }
     func close() { inner.close() }
 }
 

@@ -78,7 +78,116 @@ public protocol SyncServer: AnyObject {
     func pull(after version: Int64, limit: Int) -> Result<[PulledItem], SyncFailure>
     /// The account's latest version.
     func version() -> Result<Int64, SyncFailure>
+
+    // MARK: the first pull (docs/SYNC.md, "The first pull")
+
+    /// Where a first pull starts, read at one snapshot: the account's version, how many live
+    /// items it holds, and its `limit` most recently changed live items (latest first).
+    func head(recent limit: Int) -> Result<SyncHead, SyncFailure>
+    /// The account's live items (not deleted) in key order after `key` (nil: from the first),
+    /// at most `limit`. Key order is the kind's name, then the id, both compared as bytes.
+    func list(after key: SyncKey?, limit: Int) -> Result<[PulledItem], SyncFailure>
+    /// The account's live items, but settings, counted and summed (`SyncSummary.checksum`) at
+    /// one version, read at one snapshot: what confirms a store holds the complete list.
+    func summary() -> Result<SyncSummary, SyncFailure>
+
+    // MARK: queries on the server (`kept run --account`)
+
+    /// Every live item of the account but the tasks `narrowing` rules out, read at one
+    /// snapshot. The narrowing is a superset of what a query needs; the compiled filter decides.
+    func items(_ narrowing: TaskNarrowing) -> Result<SyncItems, SyncFailure>
+
     /// Ends the connection.
+    func close()
+}
+
+/// Where a first pull starts (`SyncServer.head`).
+public struct SyncHead: Sendable, Equatable {
+    /// The account's version when it was read.
+    public var version: Int64
+    /// How many live items (settings too) it held then.
+    public var live: Int
+    /// The most recently changed live items, latest first.
+    public var recent: [PulledItem]
+
+    public init(version: Int64, live: Int, recent: [PulledItem]) {
+        self.version = version
+        self.live = live
+        self.recent = recent
+    }
+}
+
+/// A count and a checksum of an account's live items (settings left out) at one version.
+public struct SyncSummary: Sendable, Equatable {
+    public var version: Int64
+    public var count: Int
+    public var checksum: UInt64
+
+    public init(version: Int64, count: Int, checksum: UInt64) {
+        self.version = version
+        self.count = count
+        self.checksum = checksum
+    }
+
+    /// One item's part of the checksum: the first 8 bytes of MD5("kind/id"), big-endian. The
+    /// checksum is the XOR of the parts, so order does not matter; PostgreSQL computes it as
+    /// `bit_xor(('x' || left(md5(kind || '/' || key), 16))::bit(64)::bigint)`.
+    public static func part(_ key: SyncKey) -> UInt64 {
+        let d = MD5.digest(Array((key.kind.rawValue + "/" + key.id).utf8))
+        var v: UInt64 = 0
+        for b in d.prefix(8) { v = v << 8 | UInt64(b) }
+        return v
+    }
+
+    /// The count and checksum of a set of keys (settings left out).
+    public static func of<S: Sequence>(_ keys: S) -> (count: Int, checksum: UInt64) where S.Element == SyncKey {
+        var n = 0
+        var x: UInt64 = 0
+        for k in keys where k.kind != .setting {
+            n += 1
+            x ^= part(k)
+        }
+        return (n, x)
+    }
+}
+
+/// Which tasks a query on the server may need: SQL narrows on these, on indexed columns, and
+/// the compiled filter decides. Nil: no narrowing on that column.
+public struct TaskNarrowing: Sendable, Equatable {
+    /// Only tasks whose `status` field is one of these.
+    public var statuses: Set<String>?
+    /// Only tasks whose `project` field is this name, exactly.
+    public var project: String?
+
+    public init(statuses: Set<String>? = nil, project: String? = nil) {
+        self.statuses = statuses
+        self.project = project
+    }
+
+    /// Every task.
+    public static let none = TaskNarrowing()
+}
+
+/// An account's items as a query on the server reads them.
+public struct SyncItems: Sendable, Equatable {
+    public var version: Int64
+    public var items: [PulledItem]
+
+    public init(version: Int64, items: [PulledItem]) {
+        self.version = version
+        self.items = items
+    }
+}
+
+/// A session that hears when the account changes (PostgreSQL's LISTEN on the account's
+/// channel, notified in each push's transaction). One per live front end, on its own
+/// connection, apart from the one that syncs.
+public protocol SyncListener: AnyObject {
+    /// Waits at most `timeout` seconds. True: the account changed (a notification came, or
+    /// may have: a front end then syncs); false: nothing came. A connection that went away or
+    /// stopped answering its keep-alive fails (`.offline`), within 10 s of going quiet.
+    func wait(timeout: Double) -> Result<Bool, SyncFailure>
+    /// Ends the session.
     func close()
 }
 
@@ -110,4 +219,6 @@ public protocol SyncConnector: Sendable {
     func initialize(_ server: String) -> Result<SchemaReport, SyncFailure>
     /// Makes an account and its login role (`kept account create NAME`).
     func createAccount(_ name: String, readOnly: Bool, password: String?, server: String) -> Result<Void, SyncFailure>
+    /// A listener on the account's channel (LISTEN), on a connection of its own.
+    func listen(_ server: String) -> Result<any SyncListener, SyncFailure>
 }

@@ -147,6 +147,7 @@ extension SyncState {
         o["cursor"] = .number(JSONNumber(Int(cursor)))
         o["outbox"] = .array(queue.map(\.json))
         o["review"] = .array(review.map(\.json))
+        if let l = listing { o["listing"] = l.json }
         return .object(o)
     }
 
@@ -171,5 +172,53 @@ extension SyncState {
             guard let x = ReviewEntry(json: r) else { return nil }
             review.append(x)
         }
+        if let l = o["listing"], !l.isNull {
+            guard let x = SyncListing(json: l) else { return nil }
+            listing = x
+        }
+    }
+}
+
+extension SyncListing {
+    /// A key as "kind:id" (SyncKey.description).
+    static func keyJSON(_ k: SyncKey) -> JSONValue { .string(k.description) }
+
+    static func key(_ v: JSONValue?) -> SyncKey? {
+        guard let s = v?.stringValue, let colon = s.firstIndex(of: ":"), let kind = SyncKind(rawValue: String(s[..<colon])) else { return nil }
+        let id = String(s[s.index(after: colon)...])
+        return id.isEmpty ? nil : SyncKey(kind, id)
+    }
+
+    /// The listing as the store keeps it (the JSON file's `syncState.listing`, SQLite's
+    /// `sync_meta` row `listing`).
+    public var json: JSONValue {
+        .object(JSONObject([
+            ("version", .number(JSONNumber(Int(version)))), ("total", .number(JSONNumber(total))),
+            ("recent", .array(recent.map(SyncListing.keyJSON))), ("after", after.map(SyncListing.keyJSON) ?? .null),
+            ("listed", .number(JSONNumber(listed))), ("paged", .bool(paged)), ("absent", .array(absent.map(SyncListing.keyJSON))),
+        ]))
+    }
+
+    /// Reads what `json` wrote; nil when any part does not read.
+    public init?(json: JSONValue) {
+        guard let o = json.objectValue, let v = o["version"]?.numberValue?.int, v >= 0, let t = o["total"]?.numberValue?.int, t >= 0,
+              let r = o["recent"]?.arrayValue, let n = o["listed"]?.numberValue?.int, n >= 0, let p = o["paged"]?.boolValue,
+              let a = o["absent"]?.arrayValue else { return nil }
+        var after: SyncKey? = nil
+        if let x = o["after"], !x.isNull {
+            guard let k = SyncListing.key(x) else { return nil }
+            after = k
+        }
+        var recent: [SyncKey] = []
+        for x in r {
+            guard let k = SyncListing.key(x) else { return nil }
+            recent.append(k)
+        }
+        var absent: [SyncKey] = []
+        for x in a {
+            guard let k = SyncListing.key(x) else { return nil }
+            absent.append(k)
+        }
+        self.init(version: Int64(v), total: t, recent: recent, after: after, listed: n, paged: p, absent: absent)
     }
 }

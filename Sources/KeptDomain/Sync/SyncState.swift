@@ -137,6 +137,53 @@ public struct ReviewEntry: Sendable, Equatable {
     }
 }
 
+/// A first pull under way (docs/SYNC.md, "The first pull"): the account's live items, listed
+/// in key order a page at a time, each page committed, so a pull cut short goes on from where
+/// it stopped. Until the list is confirmed complete, counts and views say the store is loading,
+/// and no item is removed for being absent.
+public struct SyncListing: Sendable, Equatable {
+    /// The account's version when the listing began: what changed after it comes with the
+    /// pull that follows the listing.
+    public var version: Int64
+    /// The live items the account held then.
+    public var total: Int
+    /// The keys of the most recently changed items, taken first.
+    public var recent: [SyncKey]
+    /// The last key listed (nil: none yet).
+    public var after: SyncKey?
+    /// How many items the pages listed so far.
+    public var listed: Int
+    /// Whether every page is here (then the pull after it, and the confirmation, are left).
+    public var paged: Bool
+    /// Items of this store the pages did not hold (settings, and items waiting to be sent,
+    /// never are): removed once the server confirms the complete list.
+    public var absent: [SyncKey]
+
+    public init(version: Int64, total: Int, recent: [SyncKey], after: SyncKey? = nil, listed: Int = 0, paged: Bool = false,
+                absent: [SyncKey] = []) {
+        self.version = version
+        self.total = total
+        self.recent = recent
+        self.after = after
+        self.listed = listed
+        self.paged = paged
+        self.absent = absent
+    }
+
+    /// How many items are here, as far as a count can say while loading.
+    public var received: Int {
+        if paged { return total }
+        let ahead = recent.filter { k in after.map { SyncListing.keyOrder($0, k) } ?? true }.count
+        return min(total, listed + ahead)
+    }
+
+    /// The server's key order: the kind's name, then the id, as bytes.
+    public static func keyOrder(_ a: SyncKey, _ b: SyncKey) -> Bool {
+        if a.kind != b.kind { return a.kind.rawValue < b.kind.rawValue }
+        return a.id.utf8.lexicographicallyPrecedes(b.id.utf8)
+    }
+}
+
 /// Everything a store keeps for sync.
 public struct SyncState: Sendable, Equatable {
     public var link: SyncLink?
@@ -148,6 +195,8 @@ public struct SyncState: Sendable, Equatable {
     public var outbox: [SyncKey: OutboxEntry] = [:]
     /// Refused changes, oldest first.
     public var review: [ReviewEntry] = []
+    /// A first pull under way (nil: none, or done).
+    public var listing: SyncListing?
 
     public init() {}
 
@@ -161,6 +210,7 @@ public struct SyncState: Sendable, Equatable {
 
     public static func == (a: SyncState, b: SyncState) -> Bool {
         a.link == b.link && a.clock == b.clock && a.cursor == b.cursor && a.outbox == b.outbox && a.review == b.review
+            && a.listing == b.listing
     }
 
     /// The next entry's place in the queue.
@@ -174,6 +224,7 @@ public struct SyncState: Sendable, Equatable {
             cursor = 0
             outbox = [:]
             lastSeq = 0
+            listing = nil
         case .clock(let h): clock = h
         case .cursor(let v): cursor = v
         case .queue(let e):
@@ -182,6 +233,7 @@ public struct SyncState: Sendable, Equatable {
         case .dequeue(let k): outbox[k] = nil
         case .park(let r): review.append(r)
         case .unpark(let id): review.removeAll { $0.change.changeID == id }
+        case .listing(let l): listing = l
         }
     }
 }
@@ -202,4 +254,6 @@ public enum SyncChange: Sendable, Equatable {
     case park(ReviewEntry)
     /// A reviewed change, by its change id, goes (retried or discarded).
     case unpark(String)
+    /// A first pull began, went on a page, or ended (nil).
+    case listing(SyncListing?)
 }

@@ -68,6 +68,11 @@ final class TeeServer: SyncServer {
 
     func pull(after version: Int64, limit: Int) -> Result<[PulledItem], SyncFailure> { pg.pull(after: version, limit: limit) }
     func version() -> Result<Int64, SyncFailure> { pg.version() }
+    func head(recent limit: Int) -> Result<SyncHead, SyncFailure> { pg.head(recent: limit) }
+    func list(after key: SyncKey?, limit: Int) -> Result<[PulledItem], SyncFailure> { pg.list(after: key, limit: limit) }
+    func summary() -> Result<SyncSummary, SyncFailure> { pg.summary() }
+    func items(_ narrowing: TaskNarrowing) -> Result<SyncItems, SyncFailure> { pg.items(narrowing) }
+
     func close() { pg.close() }
 }
 

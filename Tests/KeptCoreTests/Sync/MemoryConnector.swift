@@ -67,4 +67,30 @@ final class MemoryConnector: SyncConnector, @unchecked Sendable {
         created.append((name, readOnly, password))
         return .success(())
     }
+
+    func listen(_ server: String) -> Result<any SyncListener, SyncFailure> {
+        let s = self.server(server)
+        if s.offline { return .failure(.offline("connection refused")) }
+        return .success(MemoryListener(server: s))
+    }
+}
+
+/// Hears a MemoryServer: a change is a version later than the last one it reported.
+final class MemoryListener: SyncListener {
+    let server: MemoryServer
+    var seen: Int64
+
+    init(server: MemoryServer) {
+        self.server = server
+        self.seen = server.latest
+    }
+
+    func wait(timeout: Double) -> Result<Bool, SyncFailure> {
+        if server.offline { return .failure(.offline("connection refused")) }
+        guard server.latest != seen else { return .success(false) }
+        seen = server.latest
+        return .success(true)
+    }
+
+    func close() {}
 }

@@ -95,6 +95,48 @@ final class MemoryServer: SyncServer {
         offline ? .failure(.offline("connection refused")) : .success(latest)
     }
 
+    /// Live items, in the server's key order.
+    var liveKeys: [SyncKey] {
+        rows.filter { $0.value.deleted == nil }.map(\.key).sorted(by: SyncListing.keyOrder)
+    }
+
+    /// Set to make `list` fail after this many more calls (a connection dropped mid-pull).
+    var listCallsLeft: Int? = nil
+
+    func head(recent limit: Int) -> Result<SyncHead, SyncFailure> {
+        if offline { return .failure(.offline("connection refused")) }
+        let live = rows.filter { $0.value.deleted == nil }
+        let recent = live.sorted { $0.value.version > $1.value.version }.prefix(max(0, limit)).compactMap { item($0.key) }
+        return .success(SyncHead(version: latest, live: live.count, recent: recent))
+    }
+
+    func list(after key: SyncKey?, limit: Int) -> Result<[PulledItem], SyncFailure> {
+        if offline { return .failure(.offline("connection refused")) }
+        if let n = listCallsLeft {
+            if n <= 0 { return .failure(.offline("the connection dropped")) }
+            listCallsLeft = n - 1
+        }
+        let keys = liveKeys.filter { k in key.map { SyncListing.keyOrder($0, k) } ?? true }.prefix(max(0, limit))
+        return .success(keys.compactMap { item($0) })
+    }
+
+    func summary() -> Result<SyncSummary, SyncFailure> {
+        if offline { return .failure(.offline("connection refused")) }
+        let s = SyncSummary.of(liveKeys)
+        return .success(SyncSummary(version: latest, count: s.count, checksum: s.checksum))
+    }
+
+    func items(_ narrowing: TaskNarrowing) -> Result<SyncItems, SyncFailure> {
+        if offline { return .failure(.offline("connection refused")) }
+        let keys = liveKeys.filter { k in
+            guard k.kind == .task, let r = rows[k] else { return true }
+            if let st = narrowing.statuses, !st.contains(r.fields["status"]?.stringValue ?? "") { return false }
+            if let p = narrowing.project, r.fields["project"]?.stringValue != p { return false }
+            return true
+        }
+        return .success(SyncItems(version: latest, items: keys.compactMap { item($0) }))
+    }
+
     func close() {}
 
     /// The living items of one kind, by key, fields without their empty ones.

@@ -22,6 +22,10 @@ final class LosingServer: SyncServer {
     }
     func pull(after version: Int64, limit: Int) -> Result<[PulledItem], SyncFailure> { inner.pull(after: version, limit: limit) }
     func version() -> Result<Int64, SyncFailure> { inner.version() }
+    func head(recent limit: Int) -> Result<SyncHead, SyncFailure> { inner.head(recent: limit) }
+    func list(after key: SyncKey?, limit: Int) -> Result<[PulledItem], SyncFailure> { inner.list(after: key, limit: limit) }
+    func summary() -> Result<SyncSummary, SyncFailure> { inner.summary() }
+    func items(_ narrowing: TaskNarrowing) -> Result<SyncItems, SyncFailure> { inner.items(narrowing) }
     func close() { inner.close() }
 }
 
