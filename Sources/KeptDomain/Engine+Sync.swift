@@ -15,6 +15,20 @@ public enum SyncProblem: Error, Sendable, Equatable {
     case noRefusedChange(Int, count: Int)
     /// The server could not be used; the outbox is as it was (with `waiting` changes).
     case failed(SyncFailure, waiting: Int)
+    /// A page of a first pull could not be committed (what came before it is kept).
+    case notWritten(StoreError)
+
+    public static func == (a: SyncProblem, b: SyncProblem) -> Bool {
+        switch (a, b) {
+        case (.notLinked, .notLinked): return true
+        case (.alreadyLinked(let x), .alreadyLinked(let y)): return x == y
+        case (.noRefusedChange(let n, let c), .noRefusedChange(let m, let d)): return n == m && c == d
+        case (.failed(let f, let w), .failed(let g, let v)): return f == g && w == v
+        // Store errors carry no equality of their own: the same case with the same words.
+        case (.notWritten(let x), .notWritten(let y)): return String(describing: x) == String(describing: y)
+        default: return false
+        }
+    }
 }
 
 /// What one sync did.
@@ -29,6 +43,11 @@ public struct SyncReport: Sendable, Equatable {
     public var refreshed: Set<TaskUID> = []
     /// The account's version this store has now.
     public var version: Int64 = 0
+    /// Items removed because the complete list, confirmed by the server, did not hold them.
+    public var removedAbsent = 0
+    /// The server's count and checksum did not confirm a first pull's list: nothing was
+    /// removed for being absent.
+    public var unconfirmed = false
 
     public init() {}
 }
@@ -39,6 +58,13 @@ public struct SyncStatus: Sendable, Equatable {
     public var waiting: Int
     public var refused: Int
     public var cursor: Int64
+    /// A first pull under way: the items here, of how many.
+    public var loading: (received: Int, total: Int)?
+
+    public static func == (a: SyncStatus, b: SyncStatus) -> Bool {
+        a.link == b.link && a.waiting == b.waiting && a.refused == b.refused && a.cursor == b.cursor
+            && a.loading?.received == b.loading?.received && a.loading?.total == b.loading?.total
+    }
 }
 
 extension Engine {
@@ -49,7 +75,7 @@ extension Engine {
 
     public var syncStatus: SyncStatus {
         let s = store.sync
-        return SyncStatus(link: s.link, waiting: s.outbox.count, refused: s.review.count, cursor: s.cursor)
+        return SyncStatus(link: s.link, waiting: s.outbox.count, refused: s.review.count, cursor: s.cursor, loading: loading)
     }
 
     // MARK: the outbox, filled by the change path
@@ -184,8 +210,11 @@ extension Engine {
 
     /// Sends the outbox, then takes in what changed on the server since the last pull. A
     /// failure leaves the outbox as it was (what a finished push took is taken: pushes are
-    /// idempotent, and the next sync sends the rest).
-    public func sync(with server: any SyncServer) throws(SyncProblem) -> SyncReport {
+    /// idempotent, and the next sync sends the rest). `checkpoint` makes what is applied so
+    /// far durable: a first pull calls it after each page (a front end that commits at the
+    /// end of a run, or never, passes nothing).
+    public func sync(with server: any SyncServer,
+                     checkpoint: () -> Result<Void, StoreError> = { .success(()) }) throws(SyncProblem) -> SyncReport {
         guard store.sync.link != nil else { throw .notLinked }
         var report = SyncReport()
         let queue = store.sync.queue
@@ -231,7 +260,10 @@ extension Engine {
                 }
             }
         }
+        try firstPull(from: server, &report, checkpoint: checkpoint)
         try pull(from: server, &report)
+        try confirmListing(with: server, &report)
+        report.version = store.sync.cursor
         return report
     }
 

@@ -263,6 +263,8 @@ extension Catalog {
                               help: count == 0 ? nil : "'sync review' lists them, numbered from 1")
         case .failed(let f, let waiting):
             return syncFailure(f, waiting: waiting, range: range, file: file)
+        case .notWritten(let e):
+            return Catalog.store(e)
         }
     }
 

@@ -446,7 +446,12 @@ extension Session {
     /// One sync on a connection; the tasks it refreshed are remembered.
     package func syncOnce(_ server: any SyncServer) -> Result<SyncReport, SyncProblem> {
         do throws(SyncProblem) {
-            let report = try engine.sync(with: server)
+            // A first pull commits each page where statements commit as they go, so a pull cut
+            // short keeps what came (docs/SYNC.md, "The first pull").
+            let report = try engine.sync(with: server, checkpoint: { [engine, store, commits] in
+                guard commits == .eachStatement, store.hasPending else { return .success(()) }
+                return engine.commit().flatMap { store.prepareToWrite() }
+            })
             refreshed.formUnion(report.refreshed)
             return .success(report)
         } catch {

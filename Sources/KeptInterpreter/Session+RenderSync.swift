@@ -119,7 +119,7 @@ extension Session {
             "  waiting  \(Session.changes(st.waiting))",
             "  refused  \(Session.changes(st.refused))" + (st.refused > 0 ? " (see sync review)" : ""),
             "  version  \(st.cursor)",
-        ]
+        ] + (st.loading.map { ["  loading  \(Session.grouped($0.received)) of \(Session.grouped($0.total)) (the first pull goes on with the next sync)"] } ?? [])
     }
 
     /// `task Renew passport · title · deleted on another device · Today 9:05 AM`.
@@ -195,7 +195,8 @@ extension Session {
             ("linked", .bool(l != nil)), ("account", l.map { .string($0.account) } ?? .null), ("server", l.map { .string($0.server) } ?? .null),
             ("device", l.map { .string($0.device) } ?? .null), ("waiting", .number(JSONNumber(st.waiting))),
             ("refused", .number(JSONNumber(st.refused))), ("version", .number(JSONNumber(validatedText: String(st.cursor)))),
-        ]))
+        ] + (st.loading.map { [("loading", .object(JSONObject([("received", .number(JSONNumber($0.received))),
+                                                                ("total", .number(JSONNumber($0.total)))])))] } ?? [])))
     }
 
     package func linkJSON(_ l: SyncLink?) -> JSONValue {
@@ -224,5 +225,39 @@ extension Session {
         var out = o
         out.lines.append(Session.refreshedNote)
         return out
+    }
+}
+
+extension Session {
+    /// What a count or a view adds while a first pull is under way (docs/SYNC.md, "The first
+    /// pull"): the number so far is not the account's, so it says it is loading. Text: a last
+    /// line `loading: 12,400 of 100,000`; JSON: a `loading` member in the statement's object.
+    package func noteLoading(_ o: CommandOutput, _ s: Statement) -> CommandOutput {
+        guard let (received, total) = engine.loading, !o.failed, o.confirmation == nil, !o.verbatim else { return o }
+        switch s.kind {
+        case .list, .count, .plan: break
+        default: return o
+        }
+        var out = o
+        if format == .json {
+            let loading = JSONValue.object(JSONObject([("received", .number(JSONNumber(received))), ("total", .number(JSONNumber(total)))]))
+            guard let last = out.lines.indices.last, case .some(.object(var obj)) = try? JSONParser.parse(out.lines[last]) else { return o }
+            obj["loading"] = loading
+            out.lines[last] = JSONWriter.compact(.object(obj))
+        } else {
+            out.lines.append("loading: \(Session.grouped(received)) of \(Session.grouped(total))")
+        }
+        return out
+    }
+
+    /// 12400 as `12,400`.
+    package static func grouped(_ n: Int) -> String {
+        let digits = String(n.magnitude)
+        var out = ""
+        for (k, c) in digits.enumerated() {
+            if k > 0, (digits.count - k) % 3 == 0 { out.append(",") }
+            out.append(c)
+        }
+        return (n < 0 ? "-" : "") + out
     }
 }

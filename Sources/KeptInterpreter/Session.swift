@@ -122,7 +122,7 @@ public final class Session {
         warnings = []
         patterns = []
         named = []
-        var out = displayed(noteRefreshed(execute(stmt)))
+        var out = displayed(noteLoading(noteRefreshed(execute(stmt)), stmt))
         out.diagnostics = warnings + out.diagnostics
         // A read that found damage fails the statement, whatever it printed from what was sound:
         // an answer from part of the store is never given as the answer (docs/STORE.md, "Damage").
