@@ -88,7 +88,9 @@ final class SyncStatementTests: XCTestCase, SessionTesting {
         run(a, "sync")
         let b = try linked(c, seed: 2)
         later(b, minutes: 5)
-        run(b, "set 1 title Water the plants twice")
+        // B's first pull took the task edited last first: its ids are 1 Feed, 2 Water.
+        XCTAssertEqual(lines(b, "show 1 title"), ["Feed the cat"])
+        run(b, "set 2 title Water the plants twice")
         run(b, "sync")
         XCTAssertEqual(lines(a, "sync"), ["Synced with alice: sent 0, received 1."])
         XCTAssertEqual(lines(a, "show 2 title"), ["Feed the cat"], "another task says nothing")
@@ -98,7 +100,7 @@ final class SyncStatementTests: XCTestCase, SessionTesting {
         // A failed statement does not use the note up.
         later(b, minutes: 10)
         run(b, "sync")
-        run(b, "set 2 title Feed the cat at six")
+        run(b, "set 1 title Feed the cat at six")
         run(b, "sync")
         run(a, "sync")
         XCTAssertTrue(run(a, "step 2 check 9").failed)
