@@ -35,6 +35,9 @@ final class BatchRunner {
     /// How many syncs could not reach their server (E0342): reported, not counted as failures.
     var offline = 0
     var unreadable = false
+    /// Standard input, when it was read before the run (`kept run --account` reads its
+    /// statements first, to know what to ask the server for).
+    var stdinRead: [UInt8]?
 
     init(session: Session, options: SessionOptions, out: OutputStream, err: OutputStream, renderer: DiagnosticRenderer) {
         self.session = session
@@ -169,7 +172,7 @@ final class BatchRunner {
             case .script(let path):
                 let file: SourceFile?
                 if path == "-" {
-                    let f = readAllStdin(limit: Limits.scriptBytes).map { SourceFile(name: "<stdin>", bytes: SourceFile.droppingBOM($0)) }
+                    let f = (stdinRead ?? readAllStdin(limit: Limits.scriptBytes)).map { SourceFile(name: "<stdin>", bytes: SourceFile.droppingBOM($0)) }
                     if f == nil {
                         report(Catalog.scriptTooLarge("<stdin>"))
                         unreadable = true

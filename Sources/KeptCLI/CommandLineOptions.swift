@@ -32,6 +32,9 @@ public struct SessionOptions: Sendable {
     public var bail = false
     /// `--color auto|always|never`.
     public var color = ColorChoice.auto
+    /// `kept run --account CONNINFO`: the statements read the account's items on the server,
+    /// with no store (docs/SYNC.md, "Queries on the server").
+    public var account: String?
 }
 
 /// `--color`: `auto` colours on a terminal unless NO_COLOR is set or TERM is dumb; `always` and
@@ -228,7 +231,7 @@ struct ArgumentCursor {
 public enum CommandLineOptions {
     public static let usage = """
     usage: kept [repl] [--store FILE] [--now ISO] [--zone TZ] [--format text|json] [--errors rich|short] [--color WHEN] [--yes]
-           kept run [--store FILE] [--now ISO] [--zone TZ] [--format text|json] [--write [--keep-going]] [--bail] [--echo] [--yes] [-e COMMAND]... [SCRIPT...]
+           kept run [--store FILE | --account CONNINFO] [--now ISO] [--zone TZ] [--format text|json] [--write [--keep-going]] [--bail] [--echo] [--yes] [-e COMMAND]... [SCRIPT...]
            kept test [-k PATTERN]... [--update [-i]] [--fail-fast | --max-failures N] [--report tap|junit FILE]... [--[no-]progress] [--allow-path DIR]... [--yes] [-j N] PATH[:LINE]...
            kept convert [--salvage] FROM TO
            kept check STORE
@@ -300,6 +303,10 @@ public enum CommandLineOptions {
             },
             Flag(["--write"], ["run"], "let 'run' write the store, once at the end and only when every statement succeeded") {
                 $0.session.write = true
+            },
+            Flag(["--account"], ["run"], "CONNINFO", "read the account's items on its sync server instead of a store: only statements that read") {
+                $0.session.account = $1.text
+                return nil
             },
             Flag(["--keep-going"], ["run"], "with --write: write what succeeded even when a statement failed") {
                 $0.session.keepGoing = true
@@ -505,7 +512,11 @@ public enum CommandLineOptions {
             guard opts.store != nil else { return fail("'kept sync' needs --store FILE") }
             return .success(.sync(opts, status: !parsed.words.isEmpty))
         case "account": return account(parsed, opts)
-        case "run": return .success(.run(opts, parsed.sources))
+        case "run":
+            if opts.account != nil, opts.store != nil || opts.write {
+                return fail("'kept run --account' reads the account on its server: it takes no --store and no --write")
+            }
+            return .success(.run(opts, parsed.sources))
         case "test":
             guard !parsed.paths.isEmpty else { return fail("'kept test' needs at least one script or folder") }
             return .success(.test(opts, paths: parsed.paths, parsed.test))

@@ -90,6 +90,9 @@ public enum KeptMain {
         case .success(.run(let o, let sources)):
             let renderer = DiagnosticRenderer(style: o.errors ?? (term.stderrIsTTY ? .rich : .short),
                                               color: o.format == .text && o.color.enabled(tty: term.stderrIsTTY, term))
+            if let account = o.account {
+                return AccountRun.run(o, sources, conninfo: account, out: out, err: err, renderer: renderer)
+            }
             switch SessionFactory.make(o, testMode: false, commits: SessionFactory.commits(o, repl: false)) {
             case .success(let session):
                 keepUntilExit(session)

@@ -40,6 +40,9 @@ public final class Session {
     /// How sync statements reach a server (docs/SYNC.md): the front end sets it; without one
     /// `sync` and `account link` are E0338.
     public var syncConnector: (any SyncConnector)?
+    /// Set for a query on the server (`kept run --account`): the store is the account's items,
+    /// read for this run, and a statement that would change it is refused (E0349).
+    public var readsAccount = false
     /// Tasks another device changed (by uid), from this session's syncs, not yet named by a
     /// statement since (R-SYNC-8).
     package var refreshed: Set<TaskUID> = []
@@ -119,6 +122,7 @@ public final class Session {
         if commits != .never, stmt.kind.mayChange, case .failure(let e) = store.prepareToWrite() {
             return CommandOutput(diagnostics: [Catalog.store(e, at: .locking, statement: source)])
         }
+        if readsAccount, let refused = refusedOnAccount(stmt) { return .error(refused) }
         warnings = []
         patterns = []
         named = []

@@ -33,16 +33,42 @@ final class TakingServer: SyncServer {
 
     func version() -> Result<Int64, SyncFailure> { offline ? .failure(.offline("connection refused")) : .success(0) }
     func head(recent limit: Int) -> Result<SyncHead, SyncFailure> {
-        offline ? .failure(.offline("connection refused")) : .success(SyncHead(version: 0, live: 0, recent: []))
+        if offline { return .failure(.offline("connection refused")) }
+        let live = folded(.none).filter { $0.deleted == nil }
+        return .success(SyncHead(version: Int64(taken.count), live: live.count,
+                                 recent: Array(live.sorted { $0.version > $1.version }.prefix(limit))))
     }
     func list(after key: SyncKey?, limit: Int) -> Result<[PulledItem], SyncFailure> {
-        offline ? .failure(.offline("connection refused")) : .success([])
+        if offline { return .failure(.offline("connection refused")) }
+        let live = folded(.none).filter { i in i.deleted == nil && (key.map { SyncListing.keyOrder($0, i.key) } ?? true) }
+        return .success(Array(live.sorted { SyncListing.keyOrder($0.key, $1.key) }.prefix(limit)))
     }
     func summary() -> Result<SyncSummary, SyncFailure> {
         offline ? .failure(.offline("connection refused")) : .success(SyncSummary(version: 0, count: 0, checksum: 0))
     }
+    /// What `items` was asked for, in order.
+    var narrowings: [TaskNarrowing] = []
+
+    /// The items taken, each change folded into its item field by field (the changes of these
+    /// tests never conflict), narrowed as asked.
     func items(_ narrowing: TaskNarrowing) -> Result<SyncItems, SyncFailure> {
-        offline ? .failure(.offline("connection refused")) : .success(SyncItems(version: 0, items: []))
+        if offline { return .failure(.offline("connection refused")) }
+        narrowings.append(narrowing)
+        let live = folded(.none).filter { $0.deleted == nil }
+        return .success(SyncItems(version: Int64(taken.count), items: folded(narrowing), ranks: SyncItems.ranks(live.map { KeyVersion($0.key, $0.version) })))
+    }
+
+    func folded(_ narrowing: TaskNarrowing) -> [PulledItem] {
+        var items: [SyncKey: PulledItem] = [:]
+        for (k, c) in taken.enumerated() {
+            var item = items[c.key] ?? PulledItem(key: c.key, fields: JSONObject(), clocks: [:], deleted: nil, version: 0)
+            for (f, v) in c.values.members { item.fields[f] = v }
+            for (f, h) in c.clocks { item.clocks[f] = h }
+            item.deleted = c.deleted
+            item.version = Int64(k + 1)
+            items[c.key] = item
+        }
+        return items.values.filter { $0.key.kind != .task || narrowing.admits($0.fields) }.sorted { $0.version < $1.version }
     }
     func close() {}
 }
@@ -99,6 +125,38 @@ final class SyncCLITests: XCTestCase {
     }
 
     static let clock = ["--now", "2026-06-15T09:00", "--zone", "Europe/Berlin"]
+
+    // R-SYNC-16: `kept run --account` answers as a store synced from nothing; SQL is asked for
+    // open work only where every statement looks at open work alone; a change is refused.
+    func testQueriesOnTheAccount() throws {
+        let c = TakingConnector()
+        KeptMain.syncConnector = c
+        let a = dir.path("a.json")
+        let made = kept(["run", "--store", a, "--write"] + Self.clock + [
+            "-e", "account link \"host=test user=alice\"", "-e", "add Call mom #phone due:tomorrow", "-e", "add Pay rent #home",
+            "-e", "add Water the plants #home", "-e", "complete 2", "-e", "add Sub of one", "-e", "sync",
+        ])
+        XCTAssertEqual(made.status, 0, "\(made)")
+        // A second device, synced from nothing.
+        let b = dir.path("b.json")
+        let linked = kept(["run", "--store", b, "--write"] + Self.clock + ["-e", "account link \"host=test user=alice\""])
+        XCTAssertEqual(linked.status, 0, "\(linked)")
+
+        for statement in ["list", "list #home", "count #home", "count", "list status:any", "list done", "count #phone or #home"] {
+            c.server.narrowings = []
+            let here = kept(["run", "--store", b] + Self.clock + ["-e", statement])
+            let there = kept(["run", "--account", "host=test user=alice"] + Self.clock + ["-e", statement])
+            XCTAssertEqual(there.status, 0, "\(statement): \(there)")
+            XCTAssertEqual(there.out, here.out, statement)
+            let open = !["count", "list status:any", "list done"].contains(statement)
+            XCTAssertEqual(c.server.narrowings.last, open ? .openWork : TaskNarrowing.none, statement)
+        }
+        let refused = kept(["run", "--account", "host=test user=alice", "--errors", "short"] + Self.clock + ["-e", "add Nope"])
+        XCTAssertEqual(refused.status, 1)
+        XCTAssertTrue(refused.err.joined().contains("E0349"), "\(refused)")
+        let both = kept(["run", "--account", "host=test", "--store", b, "-e", "list"])
+        XCTAssertEqual(both.status, 64)
+    }
 
     // R-SYNC-6: a run whose only failure is a sync that could not reach its server exits 3, and
     // with --write its changes are written: they wait in the outbox.

@@ -158,10 +158,29 @@ public struct TaskNarrowing: Sendable, Equatable {
     public var statuses: Set<String>?
     /// Only tasks whose `project` field is this name, exactly.
     public var project: String?
+    /// False: only open work, a task whose `status` is neither `done` nor `archived` (what a
+    /// list or a count without a status term looks at).
+    public var closed: Bool
 
-    public init(statuses: Set<String>? = nil, project: String? = nil) {
+    public init(statuses: Set<String>? = nil, project: String? = nil, closed: Bool = true) {
         self.statuses = statuses
         self.project = project
+        self.closed = closed
+    }
+
+    /// Open work only.
+    public static let openWork = TaskNarrowing(closed: false)
+
+    /// No tasks at all: the account's other items (what binding a filter needs).
+    public static let noTasks = TaskNarrowing(statuses: [])
+
+    /// Whether a task's fields pass.
+    public func admits(_ fields: JSONObject) -> Bool {
+        let status = fields["status"]?.stringValue ?? ""
+        if let s = statuses, !s.contains(status) { return false }
+        if let p = project, fields["project"]?.stringValue != p { return false }
+        if !closed, status == "done" || status == "archived" { return false }
+        return true
     }
 
     /// Every task.
@@ -172,10 +191,53 @@ public struct TaskNarrowing: Sendable, Equatable {
 public struct SyncItems: Sendable, Equatable {
     public var version: Int64
     public var items: [PulledItem]
+    /// Each task's place among all the account's live tasks in a first pull's order
+    /// (`SyncItems.ranks`), from 1: the id a store synced from nothing gives it, whatever the
+    /// narrowing left out.
+    public var ranks: [SyncKey: Int]
 
-    public init(version: Int64, items: [PulledItem]) {
+    public init(version: Int64, items: [PulledItem], ranks: [SyncKey: Int] = [:]) {
         self.version = version
         self.items = items
+        self.ranks = ranks
+    }
+
+    /// The first pull's order of an account's live items (every kind): the 50 of the highest
+    /// versions, latest first, then the rest by key (`SyncListing.keyOrder`). A task's rank is
+    /// one more than the tasks before it. PostgreSQL computes the same with window functions.
+    public static func ranks(_ live: [KeyVersion], recent: Int = 50) -> [SyncKey: Int] {
+        var out: [SyncKey: Int] = [:]
+        var n = 0
+        for item in firstPullOrder(live, recent: recent) where item.key.kind == .task {
+            n += 1
+            out[item.key] = n
+        }
+        return out
+    }
+
+    /// The items in the order a first pull takes them.
+    public static func firstPullOrder<T>(_ live: [T], recent: Int = 50) -> [T] where T: FirstPullOrdered {
+        let first = live.sorted { $0.version > $1.version }.prefix(max(0, recent))
+        let firstKeys = Set(first.map(\.key))
+        return Array(first) + live.filter { !firstKeys.contains($0.key) }.sorted { SyncListing.keyOrder($0.key, $1.key) }
+    }
+}
+
+/// What a first pull orders by.
+public protocol FirstPullOrdered {
+    var key: SyncKey { get }
+    var version: Int64 { get }
+}
+
+extension PulledItem: FirstPullOrdered {}
+
+/// A key and a version, for ordering without the fields.
+public struct KeyVersion: FirstPullOrdered, Sendable {
+    public var key: SyncKey
+    public var version: Int64
+    public init(_ key: SyncKey, _ version: Int64) {
+        self.key = key
+        self.version = version
     }
 }
 

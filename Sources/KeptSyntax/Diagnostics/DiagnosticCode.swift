@@ -17,7 +17,7 @@ public enum DiagnosticCode: String, CaseIterable, Sendable, CustomStringConverti
     case E0313, E0314, E0315, E0316, E0317, E0318, E0319, E0320, E0321, E0322
     case E0323, E0324, E0325, E0326, E0327, E0328, E0329, E0330, E0331, E0332
     case E0333, E0336, E0337, E0338, E0339, E0340, E0341, E0342, E0343, E0344
-    case E0345, E0346, E0347, E0348, E0401, E0402, E0403, E0404, E0405, E0406
+    case E0345, E0346, E0347, E0348, E0349, E0401, E0402, E0403, E0404, E0405, E0406
     case E0501, E0502, E0503, E0504, E0505, E0506, E0507, E0508, E0509, E0601
     case E0602, E0603, E0604, E0605, E0606, E0607, E0608, E0609, E0610, E0611
     case W0001, W0002
@@ -124,6 +124,7 @@ public enum DiagnosticCode: String, CaseIterable, Sendable, CustomStringConverti
         case .E0346: return "the sync server refused what was asked"
         case .E0347: return "the sync server sent an item this version cannot read"
         case .E0348: return "not a connection string"
+        case .E0349: return "a query on the server only reads: the statement would change the account"
         case .E0401: return "a plan limit is a whole number from 1, or all"
         case .E0402: return "the task is not in the plan"
         case .E0403: return "top 3 is full"

@@ -130,11 +130,10 @@ final class MemoryServer: SyncServer {
         if offline { return .failure(.offline("connection refused")) }
         let keys = liveKeys.filter { k in
             guard k.kind == .task, let r = rows[k] else { return true }
-            if let st = narrowing.statuses, !st.contains(r.fields["status"]?.stringValue ?? "") { return false }
-            if let p = narrowing.project, r.fields["project"]?.stringValue != p { return false }
-            return true
+            return narrowing.admits(JSONObject(r.fields.map { ($0.key, $0.value) }))
         }
-        return .success(SyncItems(version: latest, items: keys.compactMap { item($0) }))
+        let ranks = SyncItems.ranks(liveKeys.compactMap { k in rows[k].map { KeyVersion(k, $0.version) } })
+        return .success(SyncItems(version: latest, items: keys.compactMap { item($0) }, ranks: ranks))
     }
 
     func close() {}
