@@ -235,28 +235,35 @@ public final class PostgresServer: SyncServer {
                 return quoted + "\""
             }.joined(separator: ",") + "}"
         }
-        let sql = "SELECT account_version, kind, key, fields, clocks, deleted, version FROM kept.items($1::text[], $2::text)"
-        switch rows(sql, [statuses, narrowing.project]) {
+        let sql = "SELECT account_version, kind, key, fields, clocks, deleted, version, place FROM kept.items($1::text[], $2::text, $3::boolean)"
+        switch rows(sql, [statuses, narrowing.project, narrowing.closed ? "true" : "false"]) {
         case .failure(let f): return .failure(f)
         case .success(let r):
             guard let first = r.rows.first else { return .failure(.noAccount(account)) }
-            guard first.count == 7, let vText = first[0], let version = Int64(vText) else {
+            guard first.count == 8, let vText = first[0], let version = Int64(vText) else {
                 return .failure(.badRow("kept.items's first row does not read: \(Self.sample(first))"))
             }
             var items: [PulledItem] = []
+            var ranks: [SyncKey: Int] = [:]
             items.reserveCapacity(r.rows.count)
             for row in r.rows {
-                guard row.count == 7, row[0] == vText else { return .failure(.badRow("kept.items's rows disagree on the version")) }
+                guard row.count == 8, row[0] == vText else { return .failure(.badRow("kept.items's rows disagree on the version")) }
                 if r.rows.count == 1, row[1...].allSatisfy({ $0 == nil }) { break }
-                guard let item = Self.item(row: Array(row[1...])), item.deleted == nil else {
-                    return .failure(.badRow("a row of kept.items does not read as a live item: \(Self.sample(Array(row[1...])))"))
+                guard let item = Self.item(row: Array(row[1..<7])), item.deleted == nil else {
+                    return .failure(.badRow("a row of kept.items does not read as a live item: \(Self.sample(Array(row[1..<7])))"))
+                }
+                if item.key.kind == .task {
+                    guard let p = row[7].flatMap({ Int($0) }), p >= 1 else {
+                        return .failure(.badRow("a task of kept.items has no place: \(Self.sample(Array(row[1..<7])))"))
+                    }
+                    ranks[item.key] = p
                 }
                 items.append(item)
             }
             // The server's key order, which the statement does not sort by (its tasks come
             // through whichever index narrows them).
             items.sort { SyncListing.keyOrder($0.key, $1.key) }
-            return .success(SyncItems(version: version, items: items))
+            return .success(SyncItems(version: version, items: items, ranks: ranks))
         }
     }
 

@@ -254,6 +254,9 @@ enum Schema {
         """,
         "CREATE INDEX items_task_status ON kept.items (account, task_status) WHERE kind = 'task' AND deleted IS NULL",
         "CREATE INDEX items_task_project ON kept.items (account, task_project) WHERE kind = 'task' AND deleted IS NULL",
+        // Open work, what a list or a count without a status looks at: the tasks neither done
+        // nor archived, usually the few of a long-lived account.
+        "CREATE INDEX items_task_open ON kept.items (account) WHERE kind = 'task' AND deleted IS NULL AND task_status NOT IN ('done', 'archived')",
 
         pushFunction(notifies: true),
         """
@@ -346,9 +349,9 @@ enum Schema {
         """,
         itemsFunction,
 
-        "REVOKE ALL ON FUNCTION kept.channel(), kept.head(int), kept.list(text, text, int), kept.summary(), kept.items(text[], text) FROM PUBLIC",
+        "REVOKE ALL ON FUNCTION kept.channel(), kept.head(int), kept.list(text, text, int), kept.summary(), kept.items(text[], text, boolean) FROM PUBLIC",
         """
-        GRANT EXECUTE ON FUNCTION kept.channel(), kept.head(int), kept.list(text, text, int), kept.summary(), kept.items(text[], text)
+        GRANT EXECUTE ON FUNCTION kept.channel(), kept.head(int), kept.list(text, text, int), kept.summary(), kept.items(text[], text, boolean)
           TO kept_writer, kept_reader
         """,
     ]
@@ -367,42 +370,60 @@ enum Schema {
     /// statement for each of the four narrowings, none with an OR on a parameter, so each
     /// finds its tasks through `items_task_status` or `items_task_project`.
     static var itemsFunction: String {
+        // The tasks narrowed, each with its place among all the account's live tasks in a
+        // first pull's order (`SyncItems.ranks`): the 50 items of the highest versions, of
+        // every kind, latest first, then the rest by key in byte order. The place is the id a
+        // store synced from nothing gives the task, so a narrowed query shows the same ids.
         func statement(_ narrowing: String) -> String {
             """
             RETURN QUERY
-                  SELECT a.version, r.kind, r.key, r.fields, r.clocks, r.deleted, r.version
+                  SELECT a.version, r.kind, r.key, r.fields, r.clocks, r.deleted, r.version, r.place
                   FROM kept.accounts a
                   LEFT JOIN LATERAL (
-                    SELECT \(itemColumns)
+                    SELECT \(itemColumns), NULL::bigint
                     FROM kept.items i
                     WHERE i.account = v_me AND i.kind IN ('project', 'area', 'filter', 'setting') AND i.deleted IS NULL
                     UNION ALL
-                    SELECT \(itemColumns)
-                    FROM kept.items i
-                    WHERE i.account = v_me AND i.kind = 'task' AND i.deleted IS NULL\(narrowing)
-                  ) r (kind, key, fields, clocks, deleted, version) ON true
+                    SELECT t.kind, t.key, t.fields, t.clocks, t.deleted, t.version, o.place
+                    FROM (
+                      SELECT \(itemColumns)
+                      FROM kept.items i
+                      WHERE i.account = v_me AND i.kind = 'task' AND i.deleted IS NULL\(narrowing)
+                    ) t (kind, key, fields, clocks, deleted, version)
+                    JOIN (
+                      SELECT l.key, row_number() OVER (ORDER BY (f.key IS NULL), f.version DESC, l.key COLLATE "C") AS place
+                      FROM kept.items l
+                      LEFT JOIN (
+                        SELECT i.kind, i.key, i.version FROM kept.items i
+                        WHERE i.account = v_me AND i.deleted IS NULL
+                        ORDER BY i.version DESC LIMIT 50
+                      ) f ON f.kind = l.kind AND f.key = l.key
+                      WHERE l.account = v_me AND l.kind = 'task' AND l.deleted IS NULL
+                    ) o ON o.key = t.key
+                  ) r (kind, key, fields, clocks, deleted, version, place) ON true
                   WHERE a.name = v_me;
             """
         }
         let byStatus = "\n            AND i.task_status = ANY (statuses)"
         let byProject = "\n            AND i.task_project = project"
+        let byOpen = "\n            AND i.task_status NOT IN ('done', 'archived')"
+        var branches: [String] = []
+        for open in [false, true] {
+            for (s, p) in [(false, false), (true, false), (false, true), (true, true)] {
+                let test = "\(s ? "statuses IS NOT NULL" : "statuses IS NULL") AND \(p ? "project IS NOT NULL" : "project IS NULL") AND \(open ? "NOT closed" : "closed")"
+                branches.append("\(branches.isEmpty ? "IF" : "ELSIF") \(test) THEN\n    \(statement((s ? byStatus : "") + (p ? byProject : "") + (open ? byOpen : "")))")
+            }
+        }
         return """
-            CREATE FUNCTION kept.items(statuses text[], project text)
-            RETURNS TABLE (account_version bigint, kind text, key text, fields text, clocks text, deleted text, version bigint)
+            CREATE FUNCTION kept.items(statuses text[], project text, closed boolean)
+            RETURNS TABLE (account_version bigint, kind text, key text, fields text, clocks text, deleted text, version bigint, place bigint)
             LANGUAGE plpgsql STABLE SECURITY INVOKER SET search_path = pg_catalog, pg_temp \(plansForValues)
             AS $items$
             #variable_conflict use_column
             DECLARE
               v_me text := current_user;
             BEGIN
-              IF statuses IS NULL AND project IS NULL THEN
-                \(statement(""))
-              ELSIF project IS NULL THEN
-                \(statement(byStatus))
-              ELSIF statuses IS NULL THEN
-                \(statement(byProject))
-              ELSE
-                \(statement(byStatus + byProject))
+              \(branches.joined(separator: "\n  "))
               END IF;
             END
             $items$

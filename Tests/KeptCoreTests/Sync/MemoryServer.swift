@@ -132,7 +132,9 @@ final class MemoryServer: SyncServer {
             guard k.kind == .task, let r = rows[k] else { return true }
             return narrowing.admits(JSONObject(r.fields.map { ($0.key, $0.value) }))
         }
-        let ranks = SyncItems.ranks(liveKeys.compactMap { k in rows[k].map { KeyVersion(k, $0.version) } })
+        // Ranks among all live tasks, given for the tasks returned.
+        let all = SyncItems.ranks(liveKeys.compactMap { k in rows[k].map { KeyVersion(k, $0.version) } })
+        let ranks = all.filter { keys.contains($0.key) }
         return .success(SyncItems(version: latest, items: keys.compactMap { item($0) }, ranks: ranks))
     }
 
