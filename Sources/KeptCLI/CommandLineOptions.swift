@@ -35,6 +35,9 @@ public struct SessionOptions: Sendable {
     /// `kept run --account CONNINFO`: the statements read the account's items on the server,
     /// with no store (docs/SYNC.md, "Queries on the server").
     public var account: String?
+    /// Commit after each statement, as the REPL does (`kept account link`: the link first, then
+    /// each page of its first pull, so a pull cut short keeps what came).
+    public var commitEachStatement = false
 }
 
 /// `--color`: `auto` colours on a terminal unless NO_COLOR is set or TERM is dumb; `always` and
@@ -550,6 +553,7 @@ extension CommandLineOptions {
             guard opts.store != nil else { return fail("'kept account link' needs --store FILE") }
             var o = opts
             o.write = true
+            o.commitEachStatement = true
             return .success(.run(o, [.expression("account link " + InteropArguments.quoted(conninfo))]))
         default:
             return fail("'kept account' takes init, create or link: \(accountUsage)")

@@ -64,7 +64,7 @@ enum SessionFactory {
     /// file; `kept run --write` once at the end; otherwise never.
     static func commits(_ o: SessionOptions, repl: Bool) -> CommitPolicy {
         guard o.store != nil else { return .never }
-        if repl { return .eachStatement }
+        if repl || o.commitEachStatement { return .eachStatement }
         return o.write ? .atEnd : .never
     }
 

@@ -3,7 +3,7 @@
 // program runs in this process with a connector of the test's own (KeptMain.syncConnector, the
 // one place the program takes one from); the built binary, which has none yet, says sync is not
 // available.
-// covers: R-SYNC-6, R-SYNC-9
+// covers: R-SYNC-6, R-SYNC-9, R-SYNC-16
 
 import Foundation
 @testable import KeptCLI

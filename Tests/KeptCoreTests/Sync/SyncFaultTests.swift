@@ -2,7 +2,7 @@
 // during its push a hundred times, the server stopped during a sync, an answer lost, a refused
 // change across a restart, and two devices completing one repeating task offline. Afterwards
 // nothing is lost and nothing is doubled.
-// covers: R-SYNC-5, R-SYNC-6, R-SYNC-7, R-REP-10
+// covers: R-SYNC-5, R-SYNC-6, R-SYNC-7, R-SYNC-13, R-REP-10
 
 import Foundation
 import XCTest
@@ -31,7 +31,7 @@ final class LosingServer: SyncServer {
 
 final class SyncFaultTests: XCTestCase {
     static let slot = ClusterSlot()
-    static let accounts = ["faults", "kills", "repeats", "refusals", "stops"]
+    static let accounts = ["faults", "kills", "repeats", "refusals", "stops", "bulk"]
 
     override class func setUp() {
         super.setUp()
@@ -357,5 +357,78 @@ final class SyncFaultTests: XCTestCase {
             let n = try run(["run", "--store", s, "-e", "count"])
             XCTAssertTrue(n.out.contains("\(100 * 40)"), "\(s): \(n.out)")
         }
+    }
+
+    // MARK: a first pull killed
+
+    // R-SYNC-13: the first pull of 100,000 tasks killed (SIGKILL) at a random moment, 20 times,
+    // each on a new SQLite store: the store opens, says it is loading while it holds part of the
+    // account, and the next sync goes on and ends with exactly the server's tasks.
+    func testAFirstPullKilledGoesOnWhereItStopped() throws {
+        let c = try Self.slot.require()
+        let conninfo = c.conninfo(user: "bulk")
+        let tasks = 100_000
+        // The account, written as pushes would leave it: uids, fields with their clocks, one
+        // version each.
+        _ = try c.superuserSQL("""
+            INSERT INTO kept.items (account, kind, key, fields, clocks, version)
+            SELECT 'bulk', 'task', md5('bulk' || g)::uuid::text,
+                   jsonb_build_object('title', 'Task ' || g, 'status', CASE WHEN g % 10 = 0 THEN 'done' ELSE 'open' END,
+                                      'createdAt', '2026-03-01T09:00:00Z', 'modifiedAt', '2026-03-01T09:00:00Z'),
+                   jsonb_build_object('title', '1772442000000-0000-aaaa', 'status', '1772442000000-0000-aaaa',
+                                      'createdAt', '1772442000000-0000-aaaa', 'modifiedAt', '1772442000000-0000-aaaa'),
+                   g
+            FROM generate_series(1, \(tasks)) g;
+            UPDATE kept.accounts SET version = \(tasks) WHERE name = 'bulk';
+            """)
+        _ = try c.superuserSQL("VACUUM ANALYZE kept.items")
+        let expected = Dictionary(uniqueKeysWithValues: try serverTasks(conninfo).map { ($0.key.id, $0.fields["title"]?.stringValue ?? "") })
+        XCTAssertEqual(expected.count, tasks)
+
+        /// The store's tasks as uid → title, read in this process.
+        func held(_ path: String) throws -> [String: String] {
+            let store = try SQLiteStore.open(path).get()
+            defer { store.close() }
+            return Dictionary(uniqueKeysWithValues: store.tasks(.all).map { ($0.uid.description, $0.title) })
+        }
+
+        // One whole first pull, timed, to spread the kills over its length.
+        let clock = ContinuousClock()
+        let first = dir.appendingPathComponent("whole.db").path
+        var whole: (status: Int32, out: String) = (0, "")
+        let length = try clock.measure { whole = try run(["account", "link", conninfo, "--store", first]) }
+        XCTAssertEqual(whole.status, 0, whole.out)
+        XCTAssertEqual(try held(first), expected)
+        let ms = Int(length.components.seconds * 1000 + length.components.attoseconds / 1_000_000_000_000_000)
+        print("first pull of \(tasks) tasks (debug build, SQLite): \(ms) ms")
+
+        var rng = SplitMix(seed: 31)
+        var sawLoading = 0
+        var killedDuring = 0
+        for round in 0..<20 {
+            let store = dir.appendingPathComponent("fp-\(round).db").path
+            let out = dir.appendingPathComponent("fp-\(round)").path
+            let pid = try spawn(["account", "link", conninfo, "--store", store], out: out)
+            usleep(UInt32(Int.random(in: ms / 20...ms * 19 / 20, using: &rng)) * 1000)
+            kill(pid, SIGKILL)
+            if wait(pid) == 128 + SIGKILL { killedDuring += 1 }
+            // The store opens, whatever instant the kill came at.
+            let status = try run(["sync", "status", "--store", store, "--json"])
+            XCTAssertEqual(status.status, 0, "round \(round): \(status.out)")
+            if status.out.contains("\"loading\"") {
+                sawLoading += 1
+                let count = try run(["run", "--store", store, "-e", "count status:any"])
+                XCTAssertTrue(count.out.contains("loading: ") && count.out.contains(" of 100,005"), "round \(round): \(count.out)")
+            }
+            // Linked already: a sync goes on; killed before the link was written: link again.
+            let again = status.out.contains("\"linked\":true")
+                ? try run(["sync", "--store", store]) : try run(["account", "link", conninfo, "--store", store])
+            XCTAssertEqual(again.status, 0, "round \(round): \(again.out)")
+            let done = try run(["run", "--store", store, "-e", "count status:any"])
+            XCTAssertFalse(done.out.contains("loading"), "round \(round): \(done.out)")
+            XCTAssertEqual(try held(store), expected, "round \(round)")
+        }
+        XCTAssertGreaterThan(killedDuring, 15, "the kills land while the first pull runs")
+        XCTAssertGreaterThan(sawLoading, 10, "most kills leave a store part way, which says it is loading")
     }
 }

@@ -2,6 +2,7 @@
 // after it commits, and nothing for a push that changed nothing, was rolled back, or was
 // another account's; the channel is the account's secret; a stopped server fails the listener
 // at once, and a backend that goes silent is noticed by the keep-alive within 10 seconds.
+// covers: R-SYNC-15
 
 import Foundation
 import XCTest

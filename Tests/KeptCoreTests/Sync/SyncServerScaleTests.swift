@@ -2,6 +2,7 @@
 // the list in key order, the summary and the items of a query agree with the in-memory oracle
 // fed the same pushes; each reads through an index at 100,000 items; a version 1 schema
 // migrates keeping its items; and pushes of different accounts never wait for each other.
+// covers: R-SYNC-13, R-SYNC-17
 
 import Foundation
 import XCTest
