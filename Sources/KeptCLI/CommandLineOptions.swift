@@ -105,6 +105,8 @@ public enum Invocation: Sendable {
     case backup(from: String, to: String)
     /// `kept sync [status] --store FILE`: one sync of the store, or its status.
     case sync(SessionOptions, status: Bool)
+    /// `kept sync --watch --store FILE`: the store kept in sync until interrupted.
+    case syncWatch(SessionOptions)
     /// `kept account init|create …` (`kept account link` is a run of its statement), with the
     /// options of its output.
     case account(AccountCommand, SessionOptions)
@@ -200,6 +202,8 @@ struct ParsedArguments {
     var server: String?
     var readOnly = false
     var passwordStdin = false
+    /// `kept sync --watch`.
+    var watch = false
 }
 
 /// A flag's value as its handler gets it.
@@ -235,7 +239,7 @@ public enum CommandLineOptions {
            kept backup STORE FILE
            kept import FILE|- --store FILE [--as FORMAT] [--dry-run] [--events]
            kept export FILE|- --store FILE [--as FORMAT] [FILTER...]
-           kept sync [status] --store FILE [--json]
+           kept sync [status | --watch] --store FILE [--json]
            kept account init [--server CONNINFO]
            kept account create NAME [--read-only] [--password-stdin] [--server CONNINFO]
            kept account link CONNINFO --store FILE
@@ -375,6 +379,9 @@ public enum CommandLineOptions {
             Flag(["--json"], ["sync", "account"], "print one JSON object (as --format json), also when the server cannot be reached") {
                 $0.session.format = .json
             },
+            Flag(["--watch"], ["sync"], "keep syncing until interrupted: at once when another device changes the account, when another process writes the store, every 10 s while the server is away") {
+                $0.watch = true
+            },
             Flag(["--server"], ["account"], "CONNINFO", "the server for 'init' and 'create': a libpq connection string or URI (default: the PG* variables)") {
                 $0.server = $1.text
                 return nil
@@ -503,6 +510,10 @@ public enum CommandLineOptions {
                 return fail("'kept sync' takes 'status' or nothing: kept sync [status] --store FILE")
             }
             guard opts.store != nil else { return fail("'kept sync' needs --store FILE") }
+            if parsed.watch {
+                guard parsed.words.isEmpty else { return fail("'kept sync status' takes no --watch: kept sync --watch --store FILE") }
+                return .success(.syncWatch(opts))
+            }
             return .success(.sync(opts, status: !parsed.words.isEmpty))
         case "account": return account(parsed, opts)
         case "run": return .success(.run(opts, parsed.sources))
