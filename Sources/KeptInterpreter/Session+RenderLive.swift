@@ -68,6 +68,9 @@ extension Session {
     package func liveSync() -> LiveSyncResult {
         live.lastSync = nil
         let out = run(StatementSource(file: SourceFile(name: "live sync", text: "sync")))
+        // A sync that changed nothing here (or failed before it did) leaves the write lock the
+        // statement took before it ran: another process may write the store until the next sync.
+        if !store.hasPending { _ = engine.commit() }
         guard !out.failed, let report = live.lastSync else { return .failed(out) }
         live.lastSync = nil
         var changed: [ShownTask] = []
