@@ -256,7 +256,7 @@ public enum CommandLineOptions {
         ("backup", "copy a store, as of one moment, into a new file (safe while others write it)"),
         ("import", "read tasks from Taskwarrior JSON, iCalendar, JSON Lines or Todoist CSV into a store"),
         ("export", "write a store's tasks (or a filter's) as Taskwarrior JSON, iCalendar, JSON Lines or CSV"),
-        ("sync", "sync a store with its account: send its changes, take in the other devices' ('sync status': where it stands)"),
+        ("sync", "sync a store with its account: send its changes, take in the other devices' ('sync status': where it stands; --watch: until interrupted)"),
         ("account", "make a server's kept schema (init), an account (create), or link a store to one (link)"),
         ("help", "list the commands of the language, or explain one or a front end"),
         ("completion", "print a completion script for bash, zsh or fish"),
