@@ -81,7 +81,7 @@ final class PlainLineEditor: LineEditor {
     private var eof = false
     /// True while the rest of a line past the statement size limit is thrown away.
     private var skipping = false
-    let fd: Int32
+    private let fd: Int32
 
     init(fd: Int32 = 0) { self.fd = fd }
 

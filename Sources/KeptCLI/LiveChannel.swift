@@ -84,6 +84,13 @@ final class LiveChannel: @unchecked Sendable {
         case up
         /// Not listening, since this failure: the main thread polls, the thread tries again.
         case down(SyncFailure)
+
+        func isSameKind(as other: State) -> Bool {
+            switch (self, other) {
+            case (.connecting, .connecting), (.up, .up), (.down, .down): return true
+            default: return false
+            }
+        }
     }
 
     let connector: any SyncConnector
@@ -159,11 +166,11 @@ final class LiveChannel: @unchecked Sendable {
 
     private func set(_ s: State) {
         lock.lock()
-        let changed = _state != s
+        let changed = !_state.isSameKind(as: s)
         _state = s
         lock.unlock()
         // The main thread learns of every change: up, to sync what it may have missed; down,
-        // to start polling.
+        // to start polling. Another failure while down (its words may differ) is no change.
         if changed { wakes.wake() }
     }
 

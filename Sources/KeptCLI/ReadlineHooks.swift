@@ -1,6 +1,6 @@
 // The C side of the readline editor: callbacks cannot capture context, so everything they read
-// sits in this one static box. Only the main thread touches it (the REPL is single-threaded);
-// the signal handler writes only the sig_atomic_t flag.
+// sits in this one static box. Only the main thread touches it (live sync's thread only writes
+// to its own wake pipe); the signal handler writes only the sig_atomic_t flag.
 
 import KeptRules
 import KeptFiles

@@ -166,7 +166,7 @@ final class SyncLiveFrontEndProcessTests: XCTestCase {
         slot.start { c in
             let admin = c.conninfo(user: "postgres")
             guard case .success = Accounts.initialize(admin) else { throw ClusterError(description: "init failed") }
-            for a in ["repls", "watched", "interrupted"] {
+            for a in ["repls", "terminal", "watched", "interrupted"] {
                 guard case .success = Accounts.create(name: a, readOnly: false, password: nil, conninfo: admin) else {
                     throw ClusterError(description: "create \(a) failed")
                 }
@@ -315,7 +315,7 @@ final class SyncLiveFrontEndProcessTests: XCTestCase {
     // typing going on where it was.
     func testATerminalREPLSaysChangesAboveThePrompt() throws {
         let c = try Self.slot.require()
-        let conninfo = c.conninfo(user: "repls")
+        let conninfo = c.conninfo(user: "terminal")
         let a = path("ta.db"), b = path("tb.db")
         try keptOK(["run", "--store", a, "--write", "-e", "add Buy milk"])
         try keptOK(["account", "link", conninfo, "--store", a])
@@ -376,7 +376,7 @@ final class SyncLiveFrontEndProcessTests: XCTestCase {
             }
         }
         let shown = { String(decoding: screen, as: UTF8.self) }
-        guard let banner = expect("synced live with repls") else { return XCTFail("no banner: \(shown())") }
+        guard let banner = expect("synced live with terminal") else { return XCTFail("no banner: \(shown())") }
         type("show 1\r")
         guard let listed = expect("Buy milk", after: banner) else { return XCTFail("no show: \(shown())") }
         guard let prompt = expect("kept> ", after: listed) else { return XCTFail("no prompt: \(shown())") }
@@ -475,19 +475,19 @@ final class SyncLiveFrontEndProcessTests: XCTestCase {
         XCTAssertEqual(try state(other), here, "both sides hold the same")
     }
 
-    // R-SYNC-6: Ctrl-C stops a watch with changes queued (the server down): exit 0, the outbox as
-    // it was, and the next `kept sync` sends it.
+    // R-SYNC-6: a watch started while the server is down waits for it; Ctrl-C stops it with
+    // changes queued: exit 0, the outbox as it was, and the next `kept sync` sends it.
     func testInterruptingAWatchKeepsTheQueue() throws {
         let c = try Self.slot.require()
         let conninfo = c.conninfo(user: "interrupted")
         let s = path("i.db")
         try keptOK(["account", "link", conninfo, "--store", s])
-        let watch = try KeptChild(["sync", "--watch", "--store", s], errorFile: path("watch.err"))
-        watch.settle(0.5)
         try c.stopFast()
         defer { if !c.running { try? c.restart() } }
+        let watch = try KeptChild(["sync", "--watch", "--store", s], errorFile: path("watch.err"))
+        XCTAssertNotNil(watch.expect(within: 5, { $0.hasPrefix("Offline") }), watch.everything)
         try keptOK(["run", "--store", s, "--write", "-e", "add Queued one", "-e", "add Queued two"])
-        XCTAssertNotNil(watch.expect(within: 12, { $0.hasPrefix("Offline") }), watch.everything)
+        XCTAssertNil(watch.finish(timeout: 1.5), "offline at the start, the watch waits: \(watch.everything)")
         kill(watch.pid, SIGINT)
         XCTAssertEqual(watch.finish(timeout: 5), 0, watch.everything)
 
