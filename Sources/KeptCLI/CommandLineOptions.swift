@@ -111,6 +111,8 @@ public enum Invocation: Sendable {
     case backup(from: String, to: String)
     /// `kept sync [status] --store FILE`: one sync of the store, or its status.
     case sync(SessionOptions, status: Bool)
+    /// `kept sync --watch --store FILE`: the store kept in sync until interrupted.
+    case syncWatch(SessionOptions)
     /// `kept account init|create …` (`kept account link` is a run of its statement), with the
     /// options of its output.
     case account(AccountCommand, SessionOptions)
@@ -206,6 +208,8 @@ struct ParsedArguments {
     var server: String?
     var readOnly = false
     var passwordStdin = false
+    /// `kept sync --watch`.
+    var watch = false
 }
 
 /// A flag's value as its handler gets it.
@@ -241,7 +245,7 @@ public enum CommandLineOptions {
            kept backup STORE FILE
            kept import FILE|- --store FILE [--as FORMAT] [--dry-run] [--events]
            kept export FILE|- --store FILE [--as FORMAT] [FILTER...]
-           kept sync [status] --store FILE [--json]
+           kept sync [status | --watch] --store FILE [--json]
            kept account init [--server CONNINFO]
            kept account create NAME [--read-only] [--password-stdin] [--server CONNINFO]
            kept account link CONNINFO --store FILE
@@ -258,7 +262,7 @@ public enum CommandLineOptions {
         ("backup", "copy a store, as of one moment, into a new file (safe while others write it)"),
         ("import", "read tasks from Taskwarrior JSON, iCalendar, JSON Lines or Todoist CSV into a store"),
         ("export", "write a store's tasks (or a filter's) as Taskwarrior JSON, iCalendar, JSON Lines or CSV"),
-        ("sync", "sync a store with its account: send its changes, take in the other devices' ('sync status': where it stands)"),
+        ("sync", "sync a store with its account: send its changes, take in the other devices' ('sync status': where it stands; --watch: until interrupted)"),
         ("account", "make a server's kept schema (init), an account (create), or link a store to one (link)"),
         ("help", "list the commands of the language, or explain one or a front end"),
         ("completion", "print a completion script for bash, zsh or fish"),
@@ -384,6 +388,9 @@ public enum CommandLineOptions {
             },
             Flag(["--json"], ["sync", "account"], "print one JSON object (as --format json), also when the server cannot be reached") {
                 $0.session.format = .json
+            },
+            Flag(["--watch"], ["sync"], "keep syncing until interrupted: at once when another device changes the account, when another process writes the store, every 10 s while the server is away") {
+                $0.watch = true
             },
             Flag(["--server"], ["account"], "CONNINFO", "the server for 'init' and 'create': a libpq connection string or URI (default: the PG* variables)") {
                 $0.server = $1.text
@@ -513,6 +520,10 @@ public enum CommandLineOptions {
                 return fail("'kept sync' takes 'status' or nothing: kept sync [status] --store FILE")
             }
             guard opts.store != nil else { return fail("'kept sync' needs --store FILE") }
+            if parsed.watch {
+                guard parsed.words.isEmpty else { return fail("'kept sync status' takes no --watch: kept sync --watch --store FILE") }
+                return .success(.syncWatch(opts))
+            }
             return .success(.sync(opts, status: !parsed.words.isEmpty))
         case "account": return account(parsed, opts)
         case "run":

@@ -96,6 +96,8 @@ enum FrontEndHelp {
             "On a terminal it uses GNU readline; piped or with TERM=dumb it reads stdin exactly as 'kept run' does,",
             "line by line (each statement's output comes before the next line is read), but stops at the first error",
             "with exit 1 ('.bail off' reads on).",
+            "On a store linked to an account it syncs live: another device's changes come between statements (above the",
+            "prompt on a terminal) within a second, and each change goes to the server at once (docs/SYNC.md, \"Live\").",
             "",
             "Dot-commands (one line each, for the session; never part of a script for 'kept run'):",
         ] + DotCommand.table.map { "  \($0.usage.padding(width))  \($0.summary)" } + [

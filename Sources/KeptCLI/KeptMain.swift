@@ -77,6 +77,10 @@ public enum KeptMain {
             let renderer = DiagnosticRenderer(style: o.errors ?? (term.stderrIsTTY ? .rich : .short),
                                               color: o.format == .text && o.color.enabled(tty: term.stderrIsTTY, term))
             return SyncVerbs.sync(o, status: status, out: out, err: err, renderer: renderer)
+        case .success(.syncWatch(let o)):
+            let renderer = DiagnosticRenderer(style: o.errors ?? (term.stderrIsTTY ? .rich : .short),
+                                              color: o.format == .text && o.color.enabled(tty: term.stderrIsTTY, term))
+            return SyncWatch.run(o, out: out, err: err, renderer: renderer)
         case .success(.account(let command, let o)):
             let renderer = DiagnosticRenderer(style: o.errors ?? (term.stderrIsTTY ? .rich : .short),
                                               color: o.format == .text && o.color.enabled(tty: term.stderrIsTTY, term))

@@ -41,10 +41,36 @@ protocol LineEditor: AnyObject {
     /// there to read. The piped REPL runs a finished statement at once when this is false,
     /// rather than wait for a line that may continue it.
     func inputReady() -> Bool
+    /// Watches `idle` while waiting for a key (an editor that reads a terminal); the others
+    /// ignore it.
+    func setIdle(_ idle: EditorIdle?)
+    /// Waits until input is there (`inputReady`), `fd` is readable or `timeout` seconds passed,
+    /// whichever comes first: the piped REPL waits so between statements.
+    func waitForInput(alsoWatching fd: Int32, timeout: Double?)
+}
+
+/// What an editor waiting for a key watches besides its input: a descriptor and a deadline.
+/// When either fires, `wake` runs, and the lines it returns are shown above the prompt (the
+/// REPL's live sync, docs/SYNC.md "Live").
+struct EditorIdle {
+    /// Readable: `wake` runs.
+    let fd: Int32
+    /// Seconds until `wake` runs anyway; nil: only when `fd` is readable.
+    let timeout: () -> Double?
+    let wake: () -> [String]
 }
 
 extension LineEditor {
     func inputReady() -> Bool { true }
+    func setIdle(_ idle: EditorIdle?) {}
+    func waitForInput(alsoWatching fd: Int32, timeout: Double?) {}
+}
+
+/// A timeout in seconds as poll(2) takes it: milliseconds, rounded up so a wait never ends
+/// before its deadline; -1 for none.
+func pollMilliseconds(_ seconds: Double?) -> Int32 {
+    guard let seconds else { return -1 }
+    return Int32(min(max(0, seconds) * 1000, 86_400_000).rounded(.up))
 }
 
 /// Reads standard input line by line: no prompt, no echo, no colour, no history (pipes and
@@ -106,6 +132,13 @@ final class PlainLineEditor: LineEditor {
             // POLLHUP (the writer closed) is ready too: the read gives the end.
             return n != 0
         }
+    }
+
+    func waitForInput(alsoWatching other: Int32, timeout: Double?) {
+        guard !inputReady() else { return }
+        var fds = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0), pollfd(fd: other, events: Int16(POLLIN), revents: 0)]
+        // An interrupted wait ends early: the caller looks again and waits again.
+        _ = poll(&fds, 2, pollMilliseconds(timeout))
     }
 
     /// Reads what is there into the buffer; sets `eof` at the end of the input.

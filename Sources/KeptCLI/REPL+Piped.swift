@@ -33,6 +33,8 @@ extension REPL {
             return (input, nil)
         }
         while !quit {
+            // Between statements: live sync's wakes and polls, until the next line is there.
+            if lookahead == nil { idleBetweenStatements() }
             let (input, kind) = next()
             let line: String
             switch input {
@@ -82,6 +84,7 @@ extension REPL {
             if String(line.dropFirst(prefix)).trimmedSpaces.hasPrefix(".") {
                 dotCommand(line, name: "<stdin>", line: lineNumber, from: prefix)
                 flush()
+                updateLive()
                 modifiers = []
                 if bail, runner.failed { return }
                 continue

@@ -36,6 +36,10 @@ final class REPL {
     var quit = false
     /// A piped script could not be read (not UTF-8, a stray transcript line): exit 2.
     var unreadable = false
+    /// Live sync of a linked store (REPL+Live.swift); nil for a store that is not linked.
+    var live: LiveSync?
+    /// Whether the statement that ran last changed the store (it is then pushed at once).
+    var lastChanged = false
 
     var options: SessionOptions { runner.options }
 
@@ -53,6 +57,7 @@ final class REPL {
         recorder = Recorder(session: session, startedWithStore: options.store != nil)
         // A confirmed bulk delete, by an answer or by `@yes`, is recorded with `@yes`.
         runner.observer = { [unowned self] src, format, result, confirmed in
+            self.lastChanged = result.changed
             self.recorder.command(self.recordedLines(src), format: format, output: result, confirmed: confirmed)
         }
         // On a terminal a bulk delete asks; piped input is a script and needs --yes or @yes.
@@ -66,6 +71,9 @@ final class REPL {
     func confirm(_ q: Confirmation) -> Bool? {
         out.lines(q.details)
         out.flush()
+        // No sync while the question waits: the answer is about the store as the question saw it.
+        editor.setIdle(nil)
+        defer { updateLive() }
         switch editor.read(prompt: q.question + " [y/N] ") {
         case .line(let a): return ["y", "yes"].contains(a.trimmedSpaces.lowercased())
         case .interrupted, .invalid, .tooLong: return false
@@ -85,15 +93,21 @@ final class REPL {
 
     func run() -> Int32 {
         runner.showNotices()
+        defer { live?.stop() }
         if interactive {
-            let where_ = options.store.map { "store \($0), written after each change" } ?? "no store file: changes last for this session"
+            var where_ = options.store.map { "store \($0), written after each change" } ?? "no store file: changes last for this session"
+            if options.store != nil, let link = session.store.sync.link, session.syncConnector != nil {
+                where_ += " and synced live with \(link.account)"
+            }
             out.line("Kept \(KeptMain.version) · \(where_) · .help · Ctrl-D quits")
             out.flush()
+            updateLive()
             runInteractive()
             out.flush()
             err.flush()
             return quitOnWriteFailure ? 1 : 0
         }
+        updateLive()
         runPiped()
         out.flush()
         err.flush()
@@ -125,6 +139,7 @@ final class REPL {
                         editor.remember(l)
                         dotCommand(l, name: "<repl>", line: lineNumber)
                         flush()
+                        updateLive()
                         continue
                     }
                     firstLine = lineNumber
@@ -153,6 +168,7 @@ final class REPL {
         pendingLines = lines
         defer { pendingLines = nil }
         let t0 = DispatchTime.now().uptimeNanoseconds
+        lastChanged = false
         let ok = runner.runStatement(src, modifiers: modifiers)
         if timer {
             let ms = Double(DispatchTime.now().uptimeNanoseconds - t0) / 1_000_000
@@ -163,7 +179,9 @@ final class REPL {
             // The store could not be written: `kept run` stops here, and so does piped input.
             quitOnWriteFailure = true
             if !interactive { quit = true }
+            return
         }
+        afterStatement()
     }
 
     /// Reports a diagnostic of the REPL itself (a dot-command's), as the runner reports errors.

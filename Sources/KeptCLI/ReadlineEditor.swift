@@ -1,7 +1,8 @@
 // GNU readline, for a terminal on both ends. All readline calls live in this file and in
 // ReadlineHooks.swift. It uses readline's callback interface under a poll loop, so that Ctrl-C
 // (a flag set by the signal handler, seen when poll is interrupted) clears the line and returns
-// to the REPL instead of ending the process. Swift 6 needs @preconcurrency for readline's globals.
+// to the REPL instead of ending the process, and so that live sync's notes can be printed above
+// the prompt while a line is typed. Swift 6 needs @preconcurrency for readline's globals.
 
 import KeptRules
 import KeptFiles
@@ -76,4 +77,7 @@ final class ReadlineEditor: LineEditor {
 
     /// Turns the live colouring on or off (`.color`).
     func setColor(_ on: Bool) { ReadlineHooks.colorOn = on }
+
+    /// Live sync's wait beside the keys: its lines are printed above the prompt.
+    func setIdle(_ idle: EditorIdle?) { ReadlineHooks.idle = idle }
 }

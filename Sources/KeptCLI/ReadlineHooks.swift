@@ -1,6 +1,6 @@
 // The C side of the readline editor: callbacks cannot capture context, so everything they read
-// sits in this one static box. Only the main thread touches it (the REPL is single-threaded);
-// the signal handler writes only the sig_atomic_t flag.
+// sits in this one static box. Only the main thread touches it (live sync's thread only writes
+// to its own wake pipe); the signal handler writes only the sig_atomic_t flag.
 
 import KeptRules
 import KeptFiles
@@ -38,6 +38,8 @@ enum ReadlineHooks {
     nonisolated(unsafe) static var lineDone = false
     nonisolated(unsafe) static var lineRead: String?
     nonisolated(unsafe) static var installed = false
+    /// What the poll loop watches besides the keys (live sync); nil: only the keys.
+    nonisolated(unsafe) static var idle: EditorIdle?
 
     /// Sets the note-and-wake handler for a signal: the poll loop sees the flag (SIGINT or
     /// SIGWINCH) and the byte on the wake pipe ends its wait.
@@ -117,8 +119,10 @@ enum ReadlineHooks {
             rl_callback_handler_remove()
         }
         while !lineDone {
-            var fds = [pollfd(fd: 0, events: Int16(POLLIN), revents: 0), pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
-            let r = sigintSeen != 0 ? 0 : poll(&fds, wakeRead >= 0 ? 2 : 1, -1)
+            // A descriptor of -1 (no wake pipe, no live sync) is skipped by poll.
+            var fds = [pollfd(fd: 0, events: Int16(POLLIN), revents: 0), pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0),
+                       pollfd(fd: idle?.fd ?? -1, events: Int16(POLLIN), revents: 0)]
+            let r = sigintSeen != 0 ? 0 : poll(&fds, 3, pollMilliseconds(idle?.timeout()))
             // Read before anything below can change it.
             let pollErrno = r < 0 ? errno : 0
             if sigintSeen != 0 {
@@ -149,6 +153,11 @@ enum ReadlineHooks {
                 if pollErrno == EINTR { continue }
                 rl_callback_handler_remove()
                 return .end
+            }
+            // Live sync: woken, or its deadline came (poll timed out).
+            if let idle, r == 0 || fds[2].revents != 0 {
+                let lines = idle.wake()
+                if !lines.isEmpty { printAbove(lines) }
             }
             if fds[0].revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
                 rl_callback_read_char()
@@ -190,6 +199,30 @@ enum ReadlineHooks {
         painted = false
         // Readline starts its drawing at the cursor (rl_on_new_line), then the painter runs.
         _ = rl_forced_update_display()
+    }
+
+    /// Lines printed above the prompt while a line is typed: the prompt and the line are
+    /// cleared from their first row, the lines printed, and both drawn again below them, with
+    /// the cursor where it was.
+    static func printAbove(_ lines: [String]) {
+        var rows: Int32 = 0
+        var cols: Int32 = 0
+        rl_get_screen_size(&rows, &cols)
+        let prompt = Array((rl_display_prompt.map { String(cString: $0) } ?? "").utf8)
+        var at = CaptureHighlighter.columns(prompt) ?? 0
+        if let buf = rl_line_buffer {
+            let bytes = Array(UnsafeBufferPointer(start: UnsafeRawPointer(buf).assumingMemoryBound(to: UInt8.self), count: Int(rl_end)))
+            let point = max(0, min(Int(rl_point), bytes.count))
+            at += CaptureHighlighter.columns(Array(bytes[..<point])) ?? 0
+        }
+        let row = cols > 0 ? at / Int(cols) : 0
+        var text = (row > 0 ? "\u{1B}[\(row)A" : "") + "\r\u{1B}[J"
+        for l in lines { text += l + "\n" }
+        fputs(text, rl_outstream)
+        painted = false
+        // Readline draws the prompt and the line again from the cursor, as if new.
+        _ = rl_forced_update_display()
+        fflush(rl_outstream)
     }
 
     // MARK: Enter, Right arrow

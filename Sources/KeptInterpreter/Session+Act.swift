@@ -77,7 +77,13 @@ extension Session {
     package func staged(_ s: Statement) -> CommandOutput {
         guard let resolved = resolve(s) else { return CommandOutput() }
         return resolved.map { request in
-            do throws(DomainError) { return render(try act(request), s) } catch { return .error(render(error, s)) }
+            do throws(DomainError) {
+                let acted = try act(request)
+                observe(acted)
+                return render(acted, s)
+            } catch {
+                return .error(render(error, s))
+            }
         }.value
     }
 

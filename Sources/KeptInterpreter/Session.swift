@@ -48,6 +48,8 @@ public final class Session {
     package var refreshed: Set<TaskUID> = []
     /// The tasks the statement named by id, as resolved.
     package var named: [TaskUID] = []
+    /// What a live front end learns from the statements run (Session+RenderLive).
+    package var live = LiveObservation()
 
     public init(engine: Engine, format: OutputFormat = .text, commits: CommitPolicy = .eachStatement) {
         self.engine = engine
