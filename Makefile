@@ -48,7 +48,8 @@ release: deps
 
 # Unit tests (XCTest), repeat dates against python-dateutil, the peers' counts, every store of
 # examples/ and a 100,000-task store through load and save, 2,400 random filters against an
-# evaluator written from docs/FILTERS.md, exports read by icalendar, recurring-ical-events and
+# evaluator written from docs/FILTERS.md, the same filters on the sync server (`kept run
+# --account`) against a synced store, exports read by icalendar, recurring-ical-events and
 # Taskwarrior and imported back, random damage to a SQLite and a JSON store (200 tries each),
 # then every transcript in examples/ through the real binary.
 test: build
@@ -57,6 +58,7 @@ test: build
 	python3 Tests/differential/peer_counts.py
 	python3 Tests/differential/store_roundtrip.py
 	python3 Tests/differential/filter_diff.py
+	python3 Tests/differential/account_diff.py
 	python3 Tests/differential/interop_peers.py
 	python3 Tests/differential/store_damage.py
 	$(KEPT_DEBUG) test examples/

@@ -123,7 +123,7 @@ extension Engine {
     func localKeys() -> [SyncKey] {
         var out: [SyncKey] = []
         out.reserveCapacity(store.taskCount + store.projects.count + store.areas.count + store.filters.count)
-        for t in store.tasks(.all) { out.append(SyncKey(.task, t.uid.description)) }
+        for u in store.taskUIDs() { out.append(SyncKey(.task, u.description)) }
         for p in store.projects { out.append(SyncKey(.project, p.uid.description)) }
         for a in store.areas { out.append(SyncKey(.area, a.uid.description)) }
         for f in store.filters { out.append(SyncKey(.filter, f.uid.description)) }

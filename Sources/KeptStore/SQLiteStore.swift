@@ -454,6 +454,26 @@ public final class SQLiteStore: StoreBackend {
 
     /// The tasks of the rows `condition` picks, in id order, each checked against its checksum
     /// and its id.
+    /// One column, not the records: a row whose uid does not read is damage, as a record's.
+    public func taskUIDs() -> [TaskUID] {
+        var out: [TaskUID] = []
+        do throws(SQLiteError) {
+            let st = try db.statement("SELECT uid FROM tasks")
+            defer { st.reset() }
+            while try st.step() {
+                let text = st.text(0) ?? ""
+                guard let u = TaskUID(text) else {
+                    damaged(table: "tasks", at: text, "its uid does not read")
+                    continue
+                }
+                out.append(u)
+            }
+        } catch {
+            readFailed(error)
+        }
+        return out
+    }
+
     private func many(_ condition: String, _ bind: (SQLiteStatement) -> Void) -> [Task] {
         var out: [Task] = []
         do throws(SQLiteError) {

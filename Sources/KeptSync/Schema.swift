@@ -369,12 +369,28 @@ enum Schema {
     /// with the account's version on each row (one row with a null kind: no item). One
     /// statement for each of the four narrowings, none with an OR on a parameter, so each
     /// finds its tasks through `items_task_status` or `items_task_project`.
+    /// Every live task of the account.
+    static let everyTask = """
+
+                      SELECT \(itemColumns)
+                      FROM kept.items i
+                      WHERE i.account = v_me AND i.kind = 'task' AND i.deleted IS NULL
+        """
+
+    /// The live tasks whose keys `v_keys` holds: a narrowing's, with their parents (below).
+    static let chosenTasks = """
+
+                      SELECT \(itemColumns)
+                      FROM kept.items i
+                      WHERE i.account = v_me AND i.kind = 'task' AND i.key = ANY (v_keys) AND i.deleted IS NULL
+        """
+
     static var itemsFunction: String {
         // The tasks narrowed, each with its place among all the account's live tasks in a
         // first pull's order (`SyncItems.ranks`): the 50 items of the highest versions, of
         // every kind, latest first, then the rest by key in byte order. The place is the id a
         // store synced from nothing gives the task, so a narrowed query shows the same ids.
-        func statement(_ narrowing: String) -> String {
+        func statement(_ tasks: String) -> String {
             """
             RETURN QUERY
                   SELECT a.version, r.kind, r.key, r.fields, r.clocks, r.deleted, r.version, r.place
@@ -385,10 +401,7 @@ enum Schema {
                     WHERE i.account = v_me AND i.kind IN ('project', 'area', 'filter', 'setting') AND i.deleted IS NULL
                     UNION ALL
                     SELECT t.kind, t.key, t.fields, t.clocks, t.deleted, t.version, o.place
-                    FROM (
-                      SELECT \(itemColumns)
-                      FROM kept.items i
-                      WHERE i.account = v_me AND i.kind = 'task' AND i.deleted IS NULL\(narrowing)
+                    FROM (\(tasks)
                     ) t (kind, key, fields, clocks, deleted, version)
                     JOIN (
                       SELECT l.key, row_number() OVER (ORDER BY (f.key IS NULL), f.version DESC, l.key COLLATE "C") AS place
@@ -407,11 +420,18 @@ enum Schema {
         let byStatus = "\n            AND i.task_status = ANY (statuses)"
         let byProject = "\n            AND i.task_project = project"
         let byOpen = "\n            AND i.task_status NOT IN ('done', 'archived')"
+        // The narrowed tasks' keys, one statement for each narrowing (no OR on a parameter),
+        // each through its index.
         var branches: [String] = []
         for open in [false, true] {
-            for (s, p) in [(false, false), (true, false), (false, true), (true, true)] {
+            for (s, p) in [(false, false), (true, false), (false, true), (true, true)] where s || p || open {
                 let test = "\(s ? "statuses IS NOT NULL" : "statuses IS NULL") AND \(p ? "project IS NOT NULL" : "project IS NULL") AND \(open ? "NOT closed" : "closed")"
-                branches.append("\(branches.isEmpty ? "IF" : "ELSIF") \(test) THEN\n    \(statement((s ? byStatus : "") + (p ? byProject : "") + (open ? byOpen : "")))")
+                let narrowing = (s ? byStatus : "") + (p ? byProject : "") + (open ? byOpen : "")
+                branches.append("""
+                    \(branches.isEmpty ? "IF" : "ELSIF") \(test) THEN
+                        v_keys := ARRAY(SELECT i.key FROM kept.items i
+                                        WHERE i.account = v_me AND i.kind = 'task' AND i.deleted IS NULL\(narrowing));
+                    """)
             }
         }
         return """
@@ -422,9 +442,29 @@ enum Schema {
             #variable_conflict use_column
             DECLARE
               v_me text := current_user;
+              v_keys text[] := '{}';
+              v_more text[];
             BEGIN
+              -- STABLE: every statement here reads the calling query's snapshot.
+              IF statuses IS NULL AND project IS NULL AND closed THEN
+                \(statement(everyTask))
+                RETURN;
+              END IF;
               \(branches.joined(separator: "\n  "))
               END IF;
+              -- The parents of the tasks chosen, and theirs, up to the top: a subtask shows its
+              -- parent whatever the parent's status. Each round looks the parents up by key.
+              v_more := v_keys;
+              LOOP
+                v_more := ARRAY(
+                  SELECT p.key FROM kept.items c
+                  JOIN kept.items p ON p.account = v_me AND p.kind = 'task' AND p.key = c.fields ->> 'parent' AND p.deleted IS NULL
+                  WHERE c.account = v_me AND c.kind = 'task' AND c.key = ANY (v_more)
+                  EXCEPT SELECT unnest(v_keys));
+                EXIT WHEN cardinality(v_more) = 0;
+                v_keys := v_keys || v_more;
+              END LOOP;
+              \(statement(chosenTasks))
             END
             $items$
             """

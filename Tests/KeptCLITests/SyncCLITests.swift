@@ -68,7 +68,9 @@ final class TakingServer: SyncServer {
             item.version = Int64(k + 1)
             items[c.key] = item
         }
-        return items.values.filter { $0.key.kind != .task || narrowing.admits($0.fields) }.sorted { $0.version < $1.version }
+        let chosen = narrowing.select(Dictionary(uniqueKeysWithValues: items.values.filter { $0.key.kind == .task && $0.deleted == nil }
+            .map { ($0.key, $0.fields) }))
+        return items.values.filter { $0.key.kind != .task || chosen.contains($0.key) }.sorted { $0.version < $1.version }
     }
     func close() {}
 }

@@ -88,6 +88,9 @@ public protocol StoreBackend: AnyObject {
     /// Every tombstone's time by uid, where reading them all once costs less than a query for
     /// each record an import reads (SQL); nil where each is a lookup already.
     func tombstoneTable() -> [TaskUID: Instant]?
+    /// Every task's uid, in no order (a first pull's check of what the store holds): a backend
+    /// that has to build every task for it need not (SQL reads one column).
+    func taskUIDs() -> [TaskUID]
 
     // MARK: changing
 
@@ -138,6 +141,8 @@ extension StoreBackend {
     public func uidTable() -> [TaskUID: Int]? { nil }
 
     public func tombstoneTable() -> [TaskUID: Instant]? { nil }
+
+    public func taskUIDs() -> [TaskUID] { tasks(.all).map(\.uid) }
 
     public var readFailure: StoreError? { nil }
 

@@ -174,6 +174,19 @@ public struct TaskNarrowing: Sendable, Equatable {
     /// No tasks at all: the account's other items (what binding a filter needs).
     public static let noTasks = TaskNarrowing(statuses: [])
 
+    /// The tasks a narrowing keeps: those it admits, with their parents, and theirs, up to the
+    /// top (a subtask shows its parent whatever the parent's status).
+    public func select(_ tasks: [SyncKey: JSONObject]) -> Set<SyncKey> {
+        var out = Set(tasks.filter { admits($0.value) }.keys)
+        var todo = Array(out)
+        while let k = todo.popLast() {
+            guard let p = tasks[k]?["parent"]?.stringValue else { continue }
+            let parent = SyncKey(.task, p)
+            if tasks[parent] != nil, out.insert(parent).inserted { todo.append(parent) }
+        }
+        return out
+    }
+
     /// Whether a task's fields pass.
     public func admits(_ fields: JSONObject) -> Bool {
         let status = fields["status"]?.stringValue ?? ""

@@ -128,10 +128,10 @@ final class MemoryServer: SyncServer {
 
     func items(_ narrowing: TaskNarrowing) -> Result<SyncItems, SyncFailure> {
         if offline { return .failure(.offline("connection refused")) }
-        let keys = liveKeys.filter { k in
-            guard k.kind == .task, let r = rows[k] else { return true }
-            return narrowing.admits(JSONObject(r.fields.map { ($0.key, $0.value) }))
-        }
+        var tasks: [SyncKey: JSONObject] = [:]
+        for k in liveKeys where k.kind == .task { tasks[k] = rows[k].map { JSONObject($0.fields.map { ($0.key, $0.value) }) } }
+        let chosen = narrowing.select(tasks)
+        let keys = liveKeys.filter { $0.kind != .task || chosen.contains($0) }
         // Ranks among all live tasks, given for the tasks returned.
         let all = SyncItems.ranks(liveKeys.compactMap { k in rows[k].map { KeyVersion(k, $0.version) } })
         let ranks = all.filter { keys.contains($0.key) }
