@@ -48,7 +48,7 @@ release: deps
 
 # Unit tests (XCTest), repeat dates against python-dateutil, the peers' counts, every store of
 # examples/ and a 100,000-task store through load and save, 2,400 random filters against an
-# evaluator written from docs/FILTERS.md, the same filters on the sync server (`kept run
+# evaluator written from docs/FILTERS.md, random filters on the sync server (`kept run
 # --account`) against a synced store, exports read by icalendar, recurring-ical-events and
 # Taskwarrior and imported back, random damage to a SQLite and a JSON store (200 tries each),
 # then every transcript in examples/ through the real binary.

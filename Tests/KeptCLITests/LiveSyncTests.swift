@@ -3,6 +3,7 @@
 // notification and on every change of its state), and the main thread's polls while the channel
 // is down, every 10 s on an injected clock, with an offline server said once. The REPL and
 // `kept sync --watch` on a real PostgreSQL are SyncLiveFrontEndProcessTests (KeptCoreTests).
+// covers: R-SYNC-18
 
 import Foundation
 @testable import KeptCLI

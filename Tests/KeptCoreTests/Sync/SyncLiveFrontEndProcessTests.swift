@@ -3,7 +3,7 @@
 // changes made in one shows in the other within a second (median and maximum printed), with the
 // note on a shown task; `kept sync --watch` across a server stopped and started again, losing
 // nothing; and a watch interrupted with changes queued, which leaves them for the next sync.
-// covers: R-SYNC-6, R-SYNC-8
+// covers: R-SYNC-6, R-SYNC-8, R-SYNC-18
 
 import Foundation
 import XCTest

@@ -2,7 +2,7 @@
 // account (MemoryConnector): a live sync is the `sync` statement, committed as any statement;
 // it reports what came, and which of the tasks the last listing or `show` showed another device
 // changed, once; what the REPL and `kept sync --watch` say of it, in text and JSON.
-// covers: R-SYNC-8
+// covers: R-SYNC-8, R-SYNC-18
 
 import XCTest
 @testable import KeptRules
