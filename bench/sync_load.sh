@@ -14,7 +14,8 @@
 # on 127.0.0.1, fsync on), stopped and removed on exit, failure or Ctrl-C. The clients reach it
 # over TCP on loopback, as devices on a network would; the two share this machine's cores.
 # Each run also samples what the clients' backends wait for and whether any waits for another
-# account's (pg_stat_activity, pg_blocking_pids, as the superuser), and the WAL written.
+# account's (pg_stat_activity, pg_blocking_pids, as the superuser), the WAL written, and the
+# mean time in each of Kept's functions (track_functions = pl).
 #   ACCOUNTS=1000 TASKS=1000 CLIENTS="10 25 50" SYNC_LOAD_SECONDS=60 SEED=31
 #   KEPT_BENCH=path: time that kept-bench (another build's) instead of building this checkout's
 #   SYNCHRONOUS_COMMIT=off: commits do not wait for the WAL to reach the disk (a crash may lose
@@ -75,7 +76,7 @@ PORT=""
 for _ in 1 2 3 4; do
   p=$("$PY" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
   if as_pg "$PGBIN/pg_ctl" -D "$TMP/pg/data" -l "$TMP/pg/log" -w -t 60 \
-       -o "-k $TMP/pg/sock -p $p -c listen_addresses=127.0.0.1 -c max_connections=200 -c synchronous_commit=$SYNCHRONOUS_COMMIT" start >/dev/null; then
+       -o "-k $TMP/pg/sock -p $p -c listen_addresses=127.0.0.1 -c max_connections=200 -c synchronous_commit=$SYNCHRONOUS_COMMIT -c track_functions=pl" start >/dev/null; then
     PORT="$p"; STARTED=1; break
   fi
 done
@@ -131,11 +132,13 @@ for r in runs:
           f"| {r['pushes']:,} | {r['pulls']:,} | {r['changes_sent']:,} | {r['sync_p50_ms']:.1f} | {r['sync_p99_ms']:.1f} "
           f"| {r['sync_max_ms']:,.0f} | {r['server_cpu_s']:.1f} ({r['server_cpu_pct']:.0f}%) | {r['client_cpu_s']:.1f} ({r['client_cpu_pct']:.0f}%) "
           f"| {r['server_cpu_ms_per_sync']:.2f} | {r['equal']} | {r['lost']} |")
-print("\n| clients | others' CPU % | iowait % | WAL bytes / sync | backends seen waiting for (share of samples) | blocked by the same account / by another |")
+print("\n| clients | others' CPU % | in kept.push / kept.pull, mean ms | WAL bytes / sync | backends seen waiting for (share of samples) | blocked by the same account / by another |")
 print("|---:|---:|---:|---:|---|---:|")
 for r in runs:
     waits = ", ".join(f"{k} {v:.0%}" for k, v in r.get("waits", {}).items())
-    print(f"| {r['clients']} | {r['others_cpu_pct']} | {r['iowait_pct']} | {r.get('wal_bytes_per_sync', '-'):,} | {waits} "
+    fn = r.get("functions", {})
+    inside = f"{fn.get('push', {}).get('mean_ms', 0):.3f} / {fn.get('pull', {}).get('mean_ms', 0):.3f}"
+    print(f"| {r['clients']} | {r['others_cpu_pct']} | {inside} | {r.get('wal_bytes_per_sync', '-'):,} | {waits} "
           f"| {r.get('blocked_by_same_account', '-')} / {r.get('blocked_by_other_account', '-')} |")
 print(f"\nraw (appended): {sys.argv[2]}")
 PYEOF

@@ -27,7 +27,8 @@
 //
 // With SUPER (a superuser's connection string) a run also samples, ten times a second, what the
 // clients' backends wait for (pg_stat_activity) and which of them another account's backend
-// blocks (pg_blocking_pids), and reads the WAL written (pg_current_wal_lsn).
+// blocks (pg_blocking_pids), reads the WAL written (pg_current_wal_lsn) and, with the server's
+// track_functions on, the mean time of a call of each of Kept's functions.
 //
 // Server CPU is read from /proc: the postmaster's utime and stime, those of every process it
 // forked (backends, the writer, autovacuum…), and cutime/cstime for those that exited and
@@ -592,6 +593,7 @@ func loadRun(base: String, clients: Int, seconds: Double, first: Int, seed: UInt
     }
     let sampler = superConn.flatMap { WaitSampler($0) }
     let lsn0 = sampler?.walLSN()
+    let functions0 = sampler?.functionTimes() ?? [:]
     sampler?.start()
     cpu0 = serverCPU(postmaster: postmaster)
     own0 = ownCPU()
@@ -628,6 +630,21 @@ func loadRun(base: String, clients: Int, seconds: Double, first: Int, seed: UInt
         for c in list {
             do { try c.sync() } catch { settleProblems.append("client \(c.number): settle: \(error)") }
         }
+    }
+
+    // The clients' backends end, and report what their functions took.
+    for c in list { c.server.close() }
+    usleep(500_000)
+    var functionsJSON = ""
+    if let s = sampler {
+        let functions1 = s.functionTimes()
+        functionsJSON = functions1.keys.sorted().compactMap { name -> String? in
+            guard let b = functions1[name] else { return nil }
+            let a = functions0[name] ?? (0, 0)
+            let calls = b.calls - a.calls
+            guard calls > 0 else { return nil }
+            return "\"\(name)\": {\"calls\": \(Int(calls)), \"mean_ms\": \(String(format: "%.3f", (b.ms - a.ms) / calls))}"
+        }.joined(separator: ", ")
     }
 
     // The checks, account by account, against the server's rows read from version 0.
@@ -733,13 +750,13 @@ func loadRun(base: String, clients: Int, seconds: Double, first: Int, seed: UInt
           + (sampler.map { s in
               "\"waits\": \(s.json), \"wait_samples\": \(s.samples), \"blocked_by_same_account\": \(s.blockedBySameAccount), "
               + "\"blocked_by_other_account\": \(s.blockedByOtherAccount), \"wal_bytes_per_sync\": \(syncs > 0 ? Int(walPerSync) / syncs : 0), "
+              + "\"functions\": {\(functionsJSON)}, "
           } ?? "")
           + "\"lost\": \(lost)}")
     if let ex = sampler?.otherAccountExample { FileHandle.standardError.write(Data(("  blocked by another account: \(ex)\n").utf8)) }
     sampler?.close()
     for e in examples { FileHandle.standardError.write(Data(("  " + e + "\n").utf8)) }
     for p in settleProblems { FileHandle.standardError.write(Data((p + "\n").utf8)) }
-    for c in list { c.server.close() }
     return lost == 0 && unequal == 0 && problems.isEmpty && settleProblems.isEmpty
 }
 
@@ -827,6 +844,20 @@ final class WaitSampler: @unchecked Sendable {
         let top = events.sorted { $0.value > $1.value }.prefix(6)
         let parts = top.map { "\"\($0.key)\": \(String(format: "%.2f", Double($0.value) / Double(total)))" }
         return "{" + parts.joined(separator: ", ") + "}"
+    }
+
+    /// The calls of each of Kept's functions and the milliseconds spent in them, as the
+    /// server counts them (track_functions; a backend reports its counts when it goes idle
+    /// or ends).
+    func functionTimes() -> [String: (calls: Double, ms: Double)] {
+        var out: [String: (calls: Double, ms: Double)] = [:]
+        guard case .success(let r) = connection.exec(
+            "SELECT funcname, calls, total_time FROM pg_stat_user_functions WHERE schemaname = 'kept'") else { return out }
+        for row in r.rows {
+            guard let name = row[0], let calls = row[1].flatMap({ Double($0) }), let ms = row[2].flatMap({ Double($0) }) else { continue }
+            out[name] = (calls, ms)
+        }
+        return out
     }
 
     func close() { connection.close() }
