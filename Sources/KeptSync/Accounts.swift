@@ -51,6 +51,12 @@ public enum Accounts {
     /// version, in one transaction; a second run finds it current. A schema newer than this
     /// build knows, or a schema `kept` that is not Kept's, is refused and left as it is.
     public static func initialize(_ conninfo: String) -> Result<SchemaReport, SyncFailure> {
+        initialize(conninfo, upTo: Schema.version)
+    }
+
+    /// Makes or migrates the schema up to `target` (the tests make an older version, to
+    /// migrate it).
+    static func initialize(_ conninfo: String, upTo target: Int) -> Result<SchemaReport, SyncFailure> {
         let c: PGConnection
         switch PGConnection.connect(conninfo) {
         case .success(let x): c = x
@@ -79,16 +85,17 @@ public enum Accounts {
                 }
                 from = v
             }
-            for m in Schema.migrations where m.version > (from ?? 0) {
+            let to = max(from ?? 0, target)
+            for m in Schema.migrations where m.version > (from ?? 0) && m.version <= to {
                 for sql in m.statements {
                     if case .failure(let e) = c.exec(sql) { return .failure(SyncFailure(e)) }
                 }
             }
-            if from != Schema.version,
-               case .failure(let e) = c.exec("UPDATE kept.meta SET schema_version = $1::int", params: [String(Schema.version)]) {
+            if from != to,
+               case .failure(let e) = c.exec("UPDATE kept.meta SET schema_version = $1::int", params: [String(to)]) {
                 return .failure(SyncFailure(e))
             }
-            return .success(SchemaReport(from: from, to: Schema.version))
+            return .success(SchemaReport(from: from, to: to))
         }
     }
 

@@ -108,6 +108,13 @@ public final class PGConnection {
             keys.append("connect_timeout")
             values.append("5")
         }
+        // TCP keep-alives (libpq sets them on TCP connections only), so that a connection
+        // whose server or network vanished without a word is noticed by the system too: probes
+        // after 10 s of quiet, every 5 s, 3 unanswered end it; data left unacknowledged for
+        // 30 s ends it as well (a peer gone while a statement was being sent). Before `dbname`,
+        // so a connection string that sets any of them wins.
+        keys += ["keepalives", "keepalives_idle", "keepalives_interval", "keepalives_count", "tcp_user_timeout"]
+        values += ["1", "10", "5", "3", "30000"]
         keys += ["dbname", "client_encoding"]
         values += [conninfo, "UTF8"]
         let seconds = timeoutSeconds(givenTimeout.isEmpty ? "5" : givenTimeout)
@@ -234,6 +241,116 @@ public final class PGConnection {
     /// A statement failed as offline. libpq may still call the connection good then: a write
     /// to a closed socket is only noticed when it next reads.
     private var lost = false
+
+    // MARK: notifications (the listener's side: docs/SYNC.md, "Live changes")
+
+    /// `name` quoted as an identifier by libpq (PQescapeIdentifier), for the statements that
+    /// take a name and no parameter, such as LISTEN.
+    package func quotedIdentifier(_ name: String) -> Result<String, PGError> {
+        guard let c = conn else { return .failure(PGError(kind: .offline, sqlstate: nil, message: "the connection was closed")) }
+        guard !name.utf8.contains(0) else {
+            return .failure(PGError(kind: .server, sqlstate: "22021", message: "a name holds a NUL character"))
+        }
+        let bytes = Array(name.utf8CString)
+        guard let p = bytes.withUnsafeBufferPointer({ PQescapeIdentifier(c, $0.baseAddress, bytes.count - 1) }) else {
+            return .failure(PGError(kind: .server, sqlstate: nil, message: String(cString: PQerrorMessage(c)).trimmingSpaces))
+        }
+        defer { PQfreemem(p) }
+        return .success(String(cString: p))
+    }
+
+    /// Waits at most `milliseconds` for the server to send something (0: only looks). True:
+    /// something came, or the connection ended (the next `consumeInput` says which).
+    package func waitForInput(milliseconds: Int32) -> Result<Bool, PGError> {
+        guard let c = conn else { return .failure(PGError(kind: .offline, sqlstate: nil, message: "the connection was closed")) }
+        let fd = PQsocket(c)
+        guard fd >= 0 else {
+            lost = true
+            return .failure(PGError(kind: .offline, sqlstate: nil, message: "the connection has no socket"))
+        }
+        var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        while true {
+            let r = poll(&p, 1, max(milliseconds, 0))
+            if r >= 0 { return .success(r > 0) }
+            let e = errno
+            // A signal (a terminal resized, a child ended) cuts the wait short, as a quiet one.
+            if e == EINTR { return .success(false) }
+            return .failure(PGError(kind: .offline, sqlstate: nil, message: "waiting for the server failed: \(String(cString: strerror(e)))"))
+        }
+    }
+
+    /// Reads whatever the server sent, without waiting (PQconsumeInput). Fails as offline when
+    /// the connection ended: a server stopped, a backend terminated.
+    package func consumeInput() -> PGError? {
+        guard let c = conn else { return PGError(kind: .offline, sqlstate: nil, message: "the connection was closed") }
+        if PQconsumeInput(c) == 0 || PQstatus(c) != CONNECTION_OK {
+            lost = true
+            let words = String(cString: PQerrorMessage(c)).trimmingSpaces
+            return PGError(kind: .offline, sqlstate: nil, message: Self.scrub(words.isEmpty ? "the connection ended" : words, secrets))
+        }
+        return nil
+    }
+
+    /// The notifications read so far, oldest first (each freed as it is taken).
+    package func notifications() -> [(channel: String, payload: String)] {
+        guard let c = conn else { return [] }
+        var out: [(channel: String, payload: String)] = []
+        while let n = PQnotifies(c) {
+            out.append((String(cString: n.pointee.relname), String(cString: n.pointee.extra)))
+            PQfreemem(n)
+        }
+        return out
+    }
+
+    /// Sends a statement without waiting for its answer (PQsendQuery); `answer()` takes it.
+    package func send(_ sql: String) -> PGError? {
+        guard let c = conn else { return PGError(kind: .offline, sqlstate: nil, message: "the connection was closed") }
+        if PQsendQuery(c, sql) == 0 {
+            lost = true
+            return PGError(kind: .offline, sqlstate: nil, message: Self.scrub(String(cString: PQerrorMessage(c)).trimmingSpaces, secrets))
+        }
+        return nil
+    }
+
+    /// Where the answer to a statement sent stands.
+    package enum Answer: Equatable {
+        /// Not all of it has come: read more input, then ask again.
+        case pending
+        /// It came, and the connection is ready for another statement.
+        case done
+        case failed(PGError)
+    }
+
+    /// Takes the answer of the statement `send` sent, as far as it has been read; never waits.
+    package func answer() -> Answer {
+        guard let c = conn else { return .failed(PGError(kind: .offline, sqlstate: nil, message: "the connection was closed")) }
+        while PQisBusy(c) == 0 {
+            guard let res = PQgetResult(c) else { return .done }
+            defer { PQclear(res) }
+            let status = PQresultStatus(res)
+            if status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK && status != PGRES_EMPTY_QUERY {
+                let state = field(res, kept_pq_diag_sqlstate())
+                let message = field(res, kept_pq_diag_message()) ?? String(cString: PQerrorMessage(c)).trimmingSpaces
+                let broke = PQstatus(c) != CONNECTION_OK || state == nil
+                if broke { lost = true }
+                return .failed(PGError(kind: PGError.kind(sqlstate: state, lost: broke), sqlstate: state, message: Self.scrub(message, secrets)))
+            }
+        }
+        return .pending
+    }
+
+    /// The value of one of the connection's options as libpq uses it (PQconninfo), nil when
+    /// unset: what a test reads to see the defaults `connect` adds.
+    package func option(_ name: String) -> String? {
+        guard let c = conn, let opts = PQconninfo(c) else { return nil }
+        defer { PQconninfoFree(opts) }
+        var k = 0
+        while let key = opts[k].keyword {
+            if String(cString: key) == name { return opts[k].val.map { String(cString: $0) } }
+            k += 1
+        }
+        return nil
+    }
 
     // MARK: statements
 

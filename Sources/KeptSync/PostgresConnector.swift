@@ -38,6 +38,6 @@ public struct PostgresConnector: SyncConnector {
     }
 
     public func listen(_ server: String) -> Result<any SyncListener, SyncFailure> {
-        .failure(.server("listening is not built yet"))
+        PostgresListener.connect(server).map { $0 }
     }
 }

@@ -28,6 +28,15 @@ public final class PostgresServer: SyncServer {
         case .success(let x): c = x
         case .failure(let f): return .failure(f)
         }
+        switch account(on: c) {
+        case .failure(let f): return .failure(f)
+        case .success(let name): return .success(PostgresServer(conninfo: conninfo, connection: c, account: name))
+        }
+    }
+
+    /// The role the connection logs in as, once the database is found to have this build's
+    /// schema (not a newer one) and the role an account row. The listener checks the same.
+    static func account(on c: PGConnection) -> Result<String, SyncFailure> {
         let account: String
         switch c.exec("SELECT current_user::text") {
         case .failure(let e): return .failure(SyncFailure(e))
@@ -45,9 +54,8 @@ public final class PostgresServer: SyncServer {
         case .failure(let e) where e.sqlstate == "42501": return .failure(.noAccount(account))
         case .failure(let e): return .failure(SyncFailure(e, account: account))
         case .success(let r) where r.scalar == nil: return .failure(.noAccount(account))
-        case .success: break
+        case .success: return .success(account)
         }
-        return .success(PostgresServer(conninfo: conninfo, connection: c, account: account))
     }
 
     /// A connection set up as every call expects it.
@@ -156,13 +164,114 @@ public final class PostgresServer: SyncServer {
         }
     }
 
-    public func head(recent limit: Int) -> Result<SyncHead, SyncFailure> { .failure(.server("not built yet")) }
+    public func head(recent limit: Int) -> Result<SyncHead, SyncFailure> {
+        let sql = "SELECT account_version, live, kind, key, fields, clocks, deleted, version FROM kept.head($1::int)"
+        switch rows(sql, [String(Self.clamped(limit))]) {
+        case .failure(let f): return .failure(f)
+        case .success(let r):
+            guard let first = r.rows.first else { return .failure(.noAccount(account)) }
+            guard first.count == 8, let vText = first[0], let version = Int64(vText), let nText = first[1], let live = Int(nText), live >= 0 else {
+                return .failure(.badRow("kept.head's first row does not read: \(Self.sample(first))"))
+            }
+            var recent: [PulledItem] = []
+            recent.reserveCapacity(r.rows.count)
+            for row in r.rows {
+                // Every row repeats the version and the count: one snapshot gives one of each.
+                guard row.count == 8, row[0] == vText, row[1] == nText else {
+                    return .failure(.badRow("kept.head's rows disagree on the version or the count"))
+                }
+                // The one row of an account with no live item.
+                if r.rows.count == 1, row[2...].allSatisfy({ $0 == nil }) { break }
+                guard let item = Self.item(row: Array(row[2...])), item.deleted == nil else {
+                    return .failure(.badRow("a row of kept.head does not read as a live item: \(Self.sample(Array(row[2...])))"))
+                }
+                recent.append(item)
+            }
+            return .success(SyncHead(version: version, live: live, recent: recent))
+        }
+    }
 
-    public func list(after key: SyncKey?, limit: Int) -> Result<[PulledItem], SyncFailure> { .failure(.server("not built yet")) }
+    public func list(after key: SyncKey?, limit: Int) -> Result<[PulledItem], SyncFailure> {
+        guard limit > 0 else { return .success([]) }
+        let sql = "SELECT kind, key, fields, clocks, deleted, version FROM kept.list($1::text, $2::text, $3::int)"
+        switch rows(sql, [key?.kind.rawValue, key?.id, String(Self.clamped(limit))]) {
+        case .failure(let f): return .failure(f)
+        case .success(let r):
+            var items: [PulledItem] = []
+            items.reserveCapacity(r.rows.count)
+            for row in r.rows {
+                guard let item = Self.item(row: row), item.deleted == nil else {
+                    return .failure(.badRow("a listed row does not read as a live item: \(Self.sample(row))"))
+                }
+                items.append(item)
+            }
+            return .success(items)
+        }
+    }
 
-    public func summary() -> Result<SyncSummary, SyncFailure> { .failure(.server("not built yet")) }
+    public func summary() -> Result<SyncSummary, SyncFailure> {
+        switch rows("SELECT version, live, checksum FROM kept.summary()", []) {
+        case .failure(let f): return .failure(f)
+        case .success(let r):
+            guard let row = r.rows.first else { return .failure(.noAccount(account)) }
+            guard r.rows.count == 1, row.count == 3, let version = row[0].flatMap({ Int64($0) }),
+                  let live = row[1].flatMap({ Int($0) }), live >= 0, let sum = row[2].flatMap({ Int64($0) }) else {
+                return .failure(.badRow("kept.summary's answer does not read: \(Self.sample(row))"))
+            }
+            // PostgreSQL has no unsigned bigint: the checksum's 64 bits come as a signed one.
+            return .success(SyncSummary(version: version, count: live, checksum: UInt64(bitPattern: sum)))
+        }
+    }
 
-    public func items(_ narrowing: TaskNarrowing) -> Result<SyncItems, SyncFailure> { .failure(.server("not built yet")) }
+    public func items(_ narrowing: TaskNarrowing) -> Result<SyncItems, SyncFailure> {
+        // An array as PostgreSQL's text form reads it: every element quoted, `"` and `\` escaped.
+        let statuses = narrowing.statuses.map { set in
+            "{" + set.sorted().map { status in
+                var quoted = "\""
+                for ch in status {
+                    if ch == "\"" || ch == "\\" { quoted.append("\\") }
+                    quoted.append(ch)
+                }
+                return quoted + "\""
+            }.joined(separator: ",") + "}"
+        }
+        let sql = "SELECT account_version, kind, key, fields, clocks, deleted, version FROM kept.items($1::text[], $2::text)"
+        switch rows(sql, [statuses, narrowing.project]) {
+        case .failure(let f): return .failure(f)
+        case .success(let r):
+            guard let first = r.rows.first else { return .failure(.noAccount(account)) }
+            guard first.count == 7, let vText = first[0], let version = Int64(vText) else {
+                return .failure(.badRow("kept.items's first row does not read: \(Self.sample(first))"))
+            }
+            var items: [PulledItem] = []
+            items.reserveCapacity(r.rows.count)
+            for row in r.rows {
+                guard row.count == 7, row[0] == vText else { return .failure(.badRow("kept.items's rows disagree on the version")) }
+                if r.rows.count == 1, row[1...].allSatisfy({ $0 == nil }) { break }
+                guard let item = Self.item(row: Array(row[1...])), item.deleted == nil else {
+                    return .failure(.badRow("a row of kept.items does not read as a live item: \(Self.sample(Array(row[1...])))"))
+                }
+                items.append(item)
+            }
+            // The server's key order, which the statement does not sort by (its tasks come
+            // through whichever index narrows them).
+            items.sort { SyncListing.keyOrder($0.key, $1.key) }
+            return .success(SyncItems(version: version, items: items))
+        }
+    }
+
+    /// The rows of one statement on the live connection, its failure as the engine reads it.
+    private func rows(_ sql: String, _ params: [String?]) -> Result<PGRows, SyncFailure> {
+        let c: PGConnection
+        switch live() {
+        case .success(let x): c = x
+        case .failure(let f): return .failure(f)
+        }
+        return c.exec(sql, params: params).mapError { SyncFailure($0, account: account) }
+    }
+
+    /// A limit as PostgreSQL's `int` takes it.
+    private static func clamped(_ limit: Int) -> Int { min(max(limit, 0), Int(Int32.max)) }
 
     public func version() -> Result<Int64, SyncFailure> {
         let c: PGConnection

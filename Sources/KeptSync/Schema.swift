@@ -5,10 +5,11 @@
 /// The schema `kept` and what this build knows of it.
 enum Schema {
     /// The version this build makes, and the newest it works with.
-    static let version = 1
+    static let version = 2
 
-    /// Each migration leads from the version before it to `version`.
-    static let migrations: [(version: Int, statements: [String])] = [(1, version1)]
+    /// Each migration leads from the version before it to `version`. A migration, once
+    /// released, is history: a fresh init runs them all in turn, so it ends where an upgrade does.
+    static let migrations: [(version: Int, statements: [String])] = [(1, version1), (2, version2)]
 
     /// The key of the advisory lock two inits on one database take in turn. An advisory lock
     /// rather than a lock on `kept.meta`, because before the first init there is no table to lock.
@@ -168,7 +169,7 @@ enum Schema {
         END
         $item$
         """,
-        pushFunction,
+        pushFunction(notifies: false),
         """
         CREATE FUNCTION kept.pull(after bigint, lim int)
         RETURNS TABLE (kind text, key text, fields text, clocks text, deleted text, version bigint)
@@ -209,11 +210,220 @@ enum Schema {
         """,
     ]
 
+    // MARK: version 2
+
+    /// A live item's columns as the reading functions return them (`kept.pull`'s order).
+    static let itemColumns = "i.kind, i.key, i.fields::text, i.clocks::text, i.deleted, i.version"
+
+    /// A function's header: run as the caller, under the policies, with a safe path, planned
+    /// generically (see `findsByIndex`).
+    static let reader = "LANGUAGE plpgsql STABLE SECURITY INVOKER SET search_path = pg_catalog, pg_temp \(findsByIndex)"
+
+    /// Version 2 (issue 31): live changes and large accounts. Each account gets a channel that
+    /// a push notifies; the first pull reads the account's head, its live items in key order,
+    /// and a summary that confirms the complete list; a query on the server reads the live
+    /// items with its tasks narrowed on indexed expressions. Every reading function is one
+    /// statement, so it reads one snapshot whatever the caller's isolation.
+    static let version2: [String] = [
+        // The channel a push notifies. PostgreSQL lets any role LISTEN on any channel name
+        // (LISTEN checks no privilege), so the name is the secret: 122 random bits of
+        // gen_random_uuid (a strong random source), readable only through the policy on
+        // `kept.accounts`. A volatile default fills each existing row with its own value.
+        """
+        ALTER TABLE kept.accounts
+          ADD COLUMN channel text NOT NULL DEFAULT ('kept_' || replace(pg_catalog.gen_random_uuid()::text, '-', ''))
+          CHECK (channel ~ '^kept_[0-9a-f]{32}$')
+        """,
+        "CREATE UNIQUE INDEX accounts_channel ON kept.accounts (channel)",
+        // A writer updates only its version (the push's lock); its channel stays as made.
+        "REVOKE UPDATE ON kept.accounts FROM kept_writer",
+        "GRANT UPDATE (version) ON kept.accounts TO kept_writer",
+
+        // The first pull's pages: live items in byte order of (kind, key), whatever the
+        // database's collation. Partial: tombstones are never listed.
+        #"CREATE INDEX items_live_keys ON kept.items (account, kind COLLATE "C", key COLLATE "C") WHERE deleted IS NULL"#,
+        // A query on the server narrows its tasks on a task's status and project, kept as
+        // columns of their own. Not as indexes on `fields ->> 'status'`: under row-level
+        // security a condition with an operator that is not leakproof (`->>` is not) is only
+        // tested after the policy, never as an index condition, so such an index would be
+        // read by account alone, every task of it. A plain column's `=` is leakproof.
+        """
+        ALTER TABLE kept.items
+          ADD COLUMN task_status text GENERATED ALWAYS AS (CASE WHEN kind = 'task' THEN fields ->> 'status' END) STORED,
+          ADD COLUMN task_project text GENERATED ALWAYS AS (CASE WHEN kind = 'task' THEN fields ->> 'project' END) STORED
+        """,
+        "CREATE INDEX items_task_status ON kept.items (account, task_status) WHERE kind = 'task' AND deleted IS NULL",
+        "CREATE INDEX items_task_project ON kept.items (account, task_project) WHERE kind = 'task' AND deleted IS NULL",
+
+        pushFunction(notifies: true),
+        """
+        CREATE FUNCTION kept.channel() RETURNS text
+        LANGUAGE sql STABLE SECURITY INVOKER SET search_path = pg_catalog, pg_temp
+        AS $channel$
+          SELECT a.channel FROM kept.accounts a WHERE a.name = current_user COLLATE "default"
+        $channel$
+        """,
+        // The account's version, its live items counted, and the `lim` most recently changed.
+        // No row: the role has no account. A row with a null kind: no live item.
+        """
+        CREATE FUNCTION kept.head(lim int)
+        RETURNS TABLE (account_version bigint, live bigint, kind text, key text, fields text, clocks text, deleted text, version bigint)
+        \(reader)
+        AS $head$
+        #variable_conflict use_column
+        DECLARE
+          v_me text := current_user;
+        BEGIN
+          RETURN QUERY
+            SELECT a.version, n.live, r.kind, r.key, r.fields, r.clocks, r.deleted, r.version
+            FROM kept.accounts a
+            CROSS JOIN (SELECT count(*) AS live FROM kept.items i WHERE i.account = v_me AND i.deleted IS NULL) n
+            LEFT JOIN LATERAL (
+              SELECT \(itemColumns)
+              FROM kept.items i
+              WHERE i.account = v_me AND i.deleted IS NULL
+              ORDER BY i.version DESC
+              LIMIT greatest(lim, 0)
+            ) r (kind, key, fields, clocks, deleted, version) ON true
+            WHERE a.name = v_me
+            ORDER BY r.version DESC NULLS LAST;
+        END
+        $head$
+        """,
+        // Two statements for the two cases rather than one with an OR: a generic plan cannot
+        // drop an OR on a parameter, and would then scan the account's items from the first.
+        """
+        CREATE FUNCTION kept.list(after_kind text, after_key text, lim int)
+        RETURNS TABLE (kind text, key text, fields text, clocks text, deleted text, version bigint)
+        \(reader)
+        AS $list$
+        #variable_conflict use_column
+        DECLARE
+          v_me text := current_user;
+        BEGIN
+          IF after_kind IS NULL OR after_key IS NULL THEN
+            RETURN QUERY
+              SELECT \(itemColumns)
+              FROM kept.items i
+              WHERE i.account = v_me AND i.deleted IS NULL
+              ORDER BY i.kind COLLATE "C", i.key COLLATE "C"
+              LIMIT greatest(lim, 0);
+          ELSE
+            RETURN QUERY
+              SELECT \(itemColumns)
+              FROM kept.items i
+              WHERE i.account = v_me AND i.deleted IS NULL
+                AND (i.kind COLLATE "C", i.key COLLATE "C") > (after_kind, after_key)
+              ORDER BY i.kind COLLATE "C", i.key COLLATE "C"
+              LIMIT greatest(lim, 0);
+          END IF;
+        END
+        $list$
+        """,
+        // The checksum is SyncSummary's: the XOR of the first 8 bytes of md5("kind/key"), the
+        // bigint holding the UInt64's bits (bit_xor: PostgreSQL 14 or later).
+        """
+        CREATE FUNCTION kept.summary()
+        RETURNS TABLE (version bigint, live bigint, checksum bigint)
+        \(reader)
+        AS $summary$
+        #variable_conflict use_column
+        DECLARE
+          v_me text := current_user;
+        BEGIN
+          RETURN QUERY
+            SELECT a.version, s.live, s.checksum
+            FROM kept.accounts a
+            CROSS JOIN (
+              SELECT count(*) AS live,
+                     coalesce(bit_xor(('x' || left(md5(i.kind || '/' || i.key), 16))::bit(64)::bigint), 0) AS checksum
+              FROM kept.items i
+              WHERE i.account = v_me AND i.deleted IS NULL AND i.kind <> 'setting'
+            ) s
+            WHERE a.name = v_me;
+        END
+        $summary$
+        """,
+        itemsFunction,
+
+        "REVOKE ALL ON FUNCTION kept.channel(), kept.head(int), kept.list(text, text, int), kept.summary(), kept.items(text[], text) FROM PUBLIC",
+        """
+        GRANT EXECUTE ON FUNCTION kept.channel(), kept.head(int), kept.list(text, text, int), kept.summary(), kept.items(text[], text)
+          TO kept_writer, kept_reader
+        """,
+    ]
+
+    /// How `kept.items` is planned: for the values of each call. A generic plan cannot know
+    /// that `task_status = ANY (statuses)` picks 1% of the tasks ("pending") rather than 99%
+    /// ("completed"): it takes an array of unknown length as ten values, the condition as
+    /// unselective, and reads every task of the account. Planned for the values, with the
+    /// statistics of `task_status`, it reads the index. The price is `findsByIndex`'s trap:
+    /// an account made since the last ANALYZE is taken to hold nothing, and its tasks may be
+    /// read by account alone, which costs what listing them costs, until the next ANALYZE.
+    static let plansForValues = "SET plan_cache_mode = force_custom_plan"
+
+    /// `kept.items(statuses, project)`: every live item but the tasks the narrowing rules out,
+    /// with the account's version on each row (one row with a null kind: no item). One
+    /// statement for each of the four narrowings, none with an OR on a parameter, so each
+    /// finds its tasks through `items_task_status` or `items_task_project`.
+    static var itemsFunction: String {
+        func statement(_ narrowing: String) -> String {
+            """
+            RETURN QUERY
+                  SELECT a.version, r.kind, r.key, r.fields, r.clocks, r.deleted, r.version
+                  FROM kept.accounts a
+                  LEFT JOIN LATERAL (
+                    SELECT \(itemColumns)
+                    FROM kept.items i
+                    WHERE i.account = v_me AND i.kind IN ('project', 'area', 'filter', 'setting') AND i.deleted IS NULL
+                    UNION ALL
+                    SELECT \(itemColumns)
+                    FROM kept.items i
+                    WHERE i.account = v_me AND i.kind = 'task' AND i.deleted IS NULL\(narrowing)
+                  ) r (kind, key, fields, clocks, deleted, version) ON true
+                  WHERE a.name = v_me;
+            """
+        }
+        let byStatus = "\n            AND i.task_status = ANY (statuses)"
+        let byProject = "\n            AND i.task_project = project"
+        return """
+            CREATE FUNCTION kept.items(statuses text[], project text)
+            RETURNS TABLE (account_version bigint, kind text, key text, fields text, clocks text, deleted text, version bigint)
+            LANGUAGE plpgsql STABLE SECURITY INVOKER SET search_path = pg_catalog, pg_temp \(plansForValues)
+            AS $items$
+            #variable_conflict use_column
+            DECLARE
+              v_me text := current_user;
+            BEGIN
+              IF statuses IS NULL AND project IS NULL THEN
+                \(statement(""))
+              ELSIF project IS NULL THEN
+                \(statement(byStatus))
+              ELSIF statuses IS NULL THEN
+                \(statement(byProject))
+              ELSE
+                \(statement(byStatus + byProject))
+              END IF;
+            END
+            $items$
+            """
+    }
+
     /// `kept.push(changes)`: every change of one push merged in one transaction (the statement
     /// that calls it), so a half-applied push cannot be (docs/SYNC.md, "Push" and "Merging").
-    /// SECURITY INVOKER: it runs as the account's role, under the row-level policies.
-    static let pushFunction = #"""
-        CREATE FUNCTION kept.push(changes jsonb) RETURNS jsonb
+    /// SECURITY INVOKER: it runs as the account's role, under the row-level policies. Version 1
+    /// made it without `notifies`; version 2 replaces it with the same merge, which also
+    /// notifies the account's channel (docs/SYNC.md, "Live changes").
+    static func pushFunction(notifies: Bool) -> String {
+        // The parts that differ, each empty in version 1's text, which stays as it was made.
+        let create = notifies ? "CREATE OR REPLACE FUNCTION" : "CREATE FUNCTION"
+        let channelVariable = notifies ? "\n  v_channel text;" : ""
+        let lockReturns = notifies ? "a.version, a.channel INTO v_version, v_channel" : "a.version INTO v_version"
+        // pg_notify inside the push's transaction: PostgreSQL delivers it at commit, and never
+        // for a push rolled back. The payload is the version only; the channel is the secret.
+        let notify = notifies ? "\n    PERFORM pg_notify(v_channel, v_version::text);" : ""
+        return #"""
+        \#(create) kept.push(changes jsonb) RETURNS jsonb
         LANGUAGE plpgsql VOLATILE SECURITY INVOKER SET search_path = pg_catalog, pg_temp \#(findsByIndex)
         AS $push$
         DECLARE
@@ -241,7 +451,7 @@ enum Schema {
           v_cur kept.items%ROWTYPE;
           v_exists boolean;
           v_changed boolean;
-          v_bumped boolean := false;
+          v_bumped boolean := false;\#(channelVariable)
         BEGIN
           IF jsonb_typeof(changes) IS DISTINCT FROM 'array' THEN
             RAISE EXCEPTION 'kept.push takes a JSON array of changes' USING ERRCODE = '22023';
@@ -254,7 +464,7 @@ enum Schema {
             -- Rule 1: the account's row, locked to the end of the transaction. Pushes of one
             -- account run one after another, so versions are handed out and committed in order
             -- and a pull never passes a version still to commit.
-            UPDATE kept.accounts a SET version = a.version WHERE a.name = v_me RETURNING a.version INTO v_version;
+            UPDATE kept.accounts a SET version = a.version WHERE a.name = v_me RETURNING \#(lockReturns);
           ELSE
             SELECT a.version INTO v_version FROM kept.accounts a WHERE a.name = v_me;
           END IF;
@@ -426,10 +636,11 @@ enum Schema {
           END LOOP;
 
           IF v_bumped THEN
-            UPDATE kept.accounts a SET version = v_version WHERE a.name = v_me;
+            UPDATE kept.accounts a SET version = v_version WHERE a.name = v_me;\#(notify)
           END IF;
           RETURN to_jsonb(v_answers);
         END
         $push$
         """#
+    }
 }

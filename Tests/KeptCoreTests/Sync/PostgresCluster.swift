@@ -116,6 +116,15 @@ final class PostgresCluster: @unchecked Sendable {
         Self.unregister(self)
     }
 
+    /// Stops the server as an administrator would (`-m fast`: every session is told, then
+    /// ended); the folder stays, for `restart()`.
+    func stopFast() throws {
+        guard running else { return }
+        try pgctl(["-D", dataDir, "-m", "fast", "-w", "stop"])
+        running = false
+        Self.unregister(self)
+    }
+
     /// Stops the server (`-m fast`) and removes the folder.
     func stop() {
         if running {

@@ -16,7 +16,7 @@ final class SyncAccountTests: XCTestCase {
         super.setUp()
         slot.start { c in
             let first = Accounts.initialize(c.conninfo(user: "postgres"))
-            guard case .success(let r) = first, r.from == nil, r.to == 1 else { throw ClusterError(description: "init: \(first)") }
+            guard case .success(let r) = first, r.from == nil, r.to == 2 else { throw ClusterError(description: "init: \(first)") }
             for (name, ro) in [("alice", false), ("bob", false), ("rita", true)] {
                 let made = Accounts.create(name: name, readOnly: ro, password: nil, conninfo: c.conninfo(user: "postgres"))
                 guard case .success = made else { throw ClusterError(description: "create \(name): \(made)") }
@@ -34,9 +34,9 @@ final class SyncAccountTests: XCTestCase {
     func testInitIsIdempotent() throws {
         let c = try Self.slot.require()
         let again = try ok(Accounts.initialize(c.conninfo(user: "postgres")))
-        XCTAssertEqual(again, SchemaReport(from: 1, to: 1))
+        XCTAssertEqual(again, SchemaReport(from: 2, to: 2))
         XCTAssertTrue(again.alreadyCurrent)
-        XCTAssertEqual(try c.superuserSQL("SELECT schema_version, max_field_bytes FROM kept.meta"), "1|65536\n")
+        XCTAssertEqual(try c.superuserSQL("SELECT schema_version, max_field_bytes FROM kept.meta"), "2|65536\n")
         // Every account table holds its rows to the role's own, the owner too.
         let rls = try c.superuserSQL("""
             SELECT relname, relrowsecurity, relforcerowsecurity FROM pg_class
@@ -48,11 +48,11 @@ final class SyncAccountTests: XCTestCase {
 
     func testInitRefusesANewerSchema() throws {
         let c = try Self.slot.require()
-        try c.superuserSQL("UPDATE kept.meta SET schema_version = 2")
-        defer { _ = try? c.superuserSQL("UPDATE kept.meta SET schema_version = 1") }
+        try c.superuserSQL("UPDATE kept.meta SET schema_version = 3")
+        defer { _ = try? c.superuserSQL("UPDATE kept.meta SET schema_version = 2") }
         guard case .schema(let words) = try failure(Accounts.initialize(c.conninfo(user: "postgres"))) else { return XCTFail("not a schema failure") }
-        XCTAssertTrue(words.contains("version 2"), words)
-        XCTAssertEqual(try c.superuserSQL("SELECT schema_version FROM kept.meta"), "2\n", "a refused init changes nothing")
+        XCTAssertTrue(words.contains("version 3"), words)
+        XCTAssertEqual(try c.superuserSQL("SELECT schema_version FROM kept.meta"), "3\n", "a refused init changes nothing")
         guard case .schema = try failure(PostgresServer.connect(c.conninfo(user: "alice"))) else { return XCTFail("connect took a newer schema") }
         guard case .failure(.schema) = try failure(Accounts.create(name: "newer", readOnly: false, password: nil, conninfo: c.conninfo(user: "postgres"))) else {
             return XCTFail("create took a newer schema")
@@ -71,7 +71,7 @@ final class SyncAccountTests: XCTestCase {
         // An empty schema of that name is taken.
         try c.superuserSQL("CREATE DATABASE third")
         try c.superuserSQL("CREATE SCHEMA kept", database: "third")
-        XCTAssertEqual(try ok(Accounts.initialize(c.conninfo(user: "postgres", database: "third"))), SchemaReport(from: nil, to: 1))
+        XCTAssertEqual(try ok(Accounts.initialize(c.conninfo(user: "postgres", database: "third"))), SchemaReport(from: nil, to: 2))
     }
 
     func testTwoInitsAtOnceMakeOneSchema() throws {
@@ -82,7 +82,7 @@ final class SyncAccountTests: XCTestCase {
         DispatchQueue.concurrentPerform(iterations: 2) { k in reports[k] = Accounts.initialize(info) }
         let got = reports.compactMap { r -> SchemaReport? in if case .success(let x)? = r { return x }; return nil }
         XCTAssertEqual(got.count, 2, "\(reports)")
-        XCTAssertEqual(Set(got.map(\.from)), [nil, 1])
+        XCTAssertEqual(Set(got.map(\.from)), [nil, 2])
     }
 
     // MARK: create
@@ -165,7 +165,7 @@ final class SyncAccountTests: XCTestCase {
         try c.superuserSQL("CREATE ROLE keeper LOGIN CREATEROLE")
         try c.superuserSQL("CREATE DATABASE owned OWNER keeper")
         let admin = c.conninfo(user: "keeper", database: "owned")
-        XCTAssertEqual(try ok(Accounts.initialize(admin)), SchemaReport(from: nil, to: 1))
+        XCTAssertEqual(try ok(Accounts.initialize(admin)), SchemaReport(from: nil, to: 2))
         _ = try ok(Accounts.create(name: "olga", readOnly: false, password: nil, conninfo: admin))
         XCTAssertEqual(try c.superuserSQL("SELECT name FROM kept.accounts", database: "owned"), "olga\n")
         // The membership that let keeper insert as olga lasted only the transaction.
