@@ -18,6 +18,9 @@
 # mean time in each of Kept's functions (track_functions = pl).
 #   ACCOUNTS=1000 TASKS=1000 CLIENTS="10 25 50" SYNC_LOAD_SECONDS=60 SEED=31
 #   KEPT_BENCH=path: time that kept-bench (another build's) instead of building this checkout's
+#   NOTIFY_MODE=in-push (schema 2's kept.push notifies in its transaction), none (kept.push
+#   made again on this server without its pg_notify) or after (without it, and each client
+#   notifies in a transaction of its own after a push that changed something)
 #   SYNCHRONOUS_COMMIT=off: commits do not wait for the WAL to reach the disk (a crash may lose
 #   the last moments; for seeing what limits the server once the disk does not)
 set -euo pipefail
@@ -29,6 +32,7 @@ CLIENTS="${CLIENTS:-10 25 50}"
 SECONDS_EACH="${SYNC_LOAD_SECONDS:-60}"
 SEED="${SEED:-31}"
 SYNCHRONOUS_COMMIT="${SYNCHRONOUS_COMMIT:-on}"
+NOTIFY_MODE="${NOTIFY_MODE:-in-push}"
 PY="$(python3 -c 'import sys; print(sys.executable)')"
 mkdir -p "$RES"
 
@@ -90,7 +94,7 @@ RUN="$TMP/run.jsonl"
 : > "$RUN"
 echo "== $(date -u '+%Y-%m-%d %H:%M UTC'), load $(cut -d' ' -f1 /proc/loadavg), $(git -C "$ROOT" rev-parse --short HEAD), $(nproc) cores"
 echo "-- seed: $ACCOUNTS accounts x $TASKS tasks"
-line=$("$BENCH" sync-load seed "$SUPER" "$BASE" "$ACCOUNTS" "$TASKS")
+line=$("$BENCH" sync-load seed "$SUPER" "$BASE" "$ACCOUNTS" "$TASKS" "$NOTIFY_MODE")
 echo "   $line"
 echo "$line" >> "$RUN"
 echo "   schema version $(as_pg "$PGBIN/psql" -X -A -t -h "$TMP/pg/sock" -p "$PORT" -U postgres -d kept -c 'SELECT schema_version FROM kept.meta'), database $(as_pg "$PGBIN/psql" -X -A -t -h "$TMP/pg/sock" -p "$PORT" -U postgres -d kept -c "SELECT pg_size_pretty(pg_database_size('kept'))")"
@@ -99,7 +103,7 @@ failed=0
 first=1
 for n in $CLIENTS; do
   echo "-- $n clients, $SECONDS_EACH s, accounts from $(printf 'load%04d' "$first")"
-  if line=$("$BENCH" sync-load run "$BASE" "$n" "$SECONDS_EACH" "$first" "$SEED" "$SUPER"); then :; else
+  if line=$("$BENCH" sync-load run "$BASE" "$n" "$SECONDS_EACH" "$first" "$SEED" "$SUPER" "$NOTIFY_MODE"); then :; else
     echo "   the run with $n clients FAILED its checks" >&2
     failed=1
   fi
@@ -120,7 +124,7 @@ seed = [r for r in rows if r.get("step") == "seed"]
 runs = [r for r in rows if r.get("step") == "run"]
 if seed:
     s = seed[0]
-    print(f"\n== seed: {s['accounts']:,} accounts x {s['tasks_per_account']:,} tasks = {int(s['items_on_server']):,} items in {s['seed_s']:.1f} s "
+    print(f"\n== seed: schema {s.get('schema', 1)}, notify {s.get('notify', 'none')}: {s['accounts']:,} accounts x {s['tasks_per_account']:,} tasks = {int(s['items_on_server']):,} items in {s['seed_s']:.1f} s "
           f"(roles {s['roles_and_rows_s']:.1f} s, items {s['copy_items_s']:.1f} s, pushes {s['copy_pushes_s']:.1f} s, "
           f"vacuum {s['vacuum_analyze_s']:.1f} s); through the engine one account took "
           f"{s['create_first_account_s'] + s['template_link_push_pull_s']:.2f} s (about {s['through_engine_estimate_s']:,} s for all)")
@@ -139,7 +143,8 @@ for r in runs:
     fn = r.get("functions", {})
     inside = f"{fn.get('push', {}).get('mean_ms', 0):.3f} / {fn.get('pull', {}).get('mean_ms', 0):.3f}"
     print(f"| {r['clients']} | {r['others_cpu_pct']} | {inside} | {r.get('wal_bytes_per_sync', '-'):,} | {waits} "
-          f"| {r.get('blocked_by_same_account', '-')} / {r.get('blocked_by_other_account', '-')} |")
+          f"| {r.get('blocked_by_same_account', '-')} / {r.get('blocked_by_other_account', '-')} "
+          f"{' '.join(f'({k} {v})' for k, v in r.get('blocked_by_other_account_waiting_for', {}).items())} |")
 print(f"\nraw (appended): {sys.argv[2]}")
 PYEOF
 if [ "$failed" = 1 ]; then

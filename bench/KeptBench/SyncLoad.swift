@@ -1,7 +1,7 @@
 // `kept-bench sync-load`: many accounts on one PostgreSQL server (issue 31), with
 // bench/sync_load.sh making the server. Two steps, each one JSON line of figures on stdout:
 //
-//   kept-bench sync-load seed SUPER BASE ACCOUNTS TASKS
+//   kept-bench sync-load seed SUPER BASE ACCOUNTS TASKS [NOTIFY]
 //     SUPER is a superuser's connection string, BASE the server's without a user (each account
 //     logs in as BASE plus `user=NAME`). Initialises the schema, then makes the accounts
 //     load0000… and their tasks. The first account goes through Kept's own paths:
@@ -11,9 +11,10 @@
 //     rows in `kept.items` and `kept.pushes`, with each task's uid made the account's own.
 //     Then checks that a copy is what Kept made: the roles' attributes and privileges equal,
 //     and one account pulled through PostgresServer into a new store holds the template's
-//     tasks, field for field.
+//     tasks, field for field. NOTIFY (`in-push`, `none`, `after`: NotifyMode) may move the
+//     schema's notification out of the push, on this throwaway server, to measure its cost.
 //
-//   kept-bench sync-load run BASE CLIENTS SECONDS FIRST [SEED [SUPER]]
+//   kept-bench sync-load run BASE CLIENTS SECONDS FIRST [SEED [SUPER [NOTIFY]]]
 //     CLIENTS concurrent clients, each a thread with its own connection and its own Engine on
 //     an in-memory store, on the accounts from number FIRST on: the first half of the clients
 //     alone on an account each, the rest in pairs (two devices of one account; an odd one out
@@ -43,19 +44,23 @@ import KeptSync
 // MARK: - entry
 
 func syncLoadMain(_ args: [String]) {
-    let usage = "usage: kept-bench sync-load seed SUPER BASE ACCOUNTS TASKS | kept-bench sync-load run BASE CLIENTS SECONDS FIRST [SEED [SUPER]]"
+    let usage = "usage: kept-bench sync-load seed SUPER BASE ACCOUNTS TASKS [NOTIFY] | kept-bench sync-load run BASE CLIENTS SECONDS FIRST [SEED [SUPER [NOTIFY]]]"
+        + " (NOTIFY: in-push, none or after)"
     guard args.count >= 3 else { fail(usage) }
     switch args[2] {
     case "seed":
         guard args.count >= 7, let accounts = Int(args[5]), let tasks = Int(args[6]), accounts >= 2, accounts <= 10_000, tasks > 0 else {
             fail(usage)
         }
-        loadSeed(superConn: args[3], base: args[4], accounts: accounts, tasks: tasks)
+        guard let notify = NotifyMode(rawValue: args.count >= 8 ? args[7] : "in-push") else { fail(usage) }
+        loadSeed(superConn: args[3], base: args[4], accounts: accounts, tasks: tasks, notify: notify)
     case "run":
         guard args.count >= 7, let clients = Int(args[4]), let seconds = Double(args[5]), let first = Int(args[6]),
               clients > 0, seconds > 0, first >= 0 else { fail(usage) }
         let seed = args.count >= 8 ? UInt64(args[7]) ?? 31 : 31
-        let ok = loadRun(base: args[3], clients: clients, seconds: seconds, first: first, seed: seed, superConn: args.count >= 9 ? args[8] : nil)
+        guard let notify = NotifyMode(rawValue: args.count >= 10 ? args[9] : "in-push") else { fail(usage) }
+        let ok = loadRun(base: args[3], clients: clients, seconds: seconds, first: first, seed: seed,
+                         superConn: args.count >= 9 ? args[8] : nil, notify: notify)
         if !ok { exit(1) }
     default:
         fail(usage)
@@ -105,9 +110,66 @@ struct LoadRandom {
     }
 }
 
+// MARK: - where a push notifies
+
+/// Where a push's notification is sent: as the schema makes it, or, as an experiment on the
+/// throwaway server (never Kept's own schema), not at all or after the push. PostgreSQL holds
+/// a notifying transaction's commit under one lock for the whole cluster until its commit
+/// record is on disk, so that notifications are queued in commit order
+/// (docs/SYNC.md, "At scale").
+enum NotifyMode: String {
+    /// `kept.push` notifies in its own transaction, as schema version 2 makes it.
+    case inPush = "in-push"
+    /// `kept.push` made again without its `pg_notify`: a push without live changes.
+    case none
+    /// `kept.push` without it, and the client calls `kept_bench.notify()` after each push
+    /// that changed something: a transaction of its own, whose commit does not wait for the
+    /// disk (a notification does not outlive a crash anyway).
+    case after
+
+    /// The text `kept.push` notifies with (Schema.swift, version 2).
+    static let notifyStatement = "PERFORM pg_notify(v_channel, v_version::text);"
+
+    /// Makes the server's push as this mode wants it; false when the push notifies nothing to
+    /// begin with (schema version 1).
+    func prepare(_ sup: PGConnection) -> Bool {
+        let definition = "SELECT pg_catalog.pg_get_functiondef('kept.push(jsonb)'::regprocedure)"
+        guard (pgExec(sup, definition).scalar ?? "").contains("pg_notify(") else { return false }
+        if self == .inPush { return true }
+        // CREATE OR REPLACE keeps the function's owner and grants.
+        _ = pgExec(sup, "SELECT set_config('kept_load.notify', $1, false)", [Self.notifyStatement])
+        _ = pgExec(sup, """
+            DO $strip$
+            BEGIN
+              EXECUTE replace(pg_catalog.pg_get_functiondef('kept.push(jsonb)'::regprocedure),
+                              current_setting('kept_load.notify'), '');
+            END
+            $strip$
+            """)
+        guard !(pgExec(sup, definition).scalar ?? "pg_notify(").contains("pg_notify(") else {
+            fail("kept.push notifies otherwise than with \(Self.notifyStatement): sync-load cannot move its notification")
+        }
+        if self == .after {
+            _ = pgExec(sup, "CREATE SCHEMA kept_bench")
+            _ = pgExec(sup, "GRANT USAGE ON SCHEMA kept_bench TO kept_writer")
+            _ = pgExec(sup, """
+                CREATE FUNCTION kept_bench.notify() RETURNS void
+                LANGUAGE plpgsql VOLATILE SECURITY INVOKER SET search_path = pg_catalog, pg_temp
+                AS $notify$
+                BEGIN
+                  PERFORM set_config('synchronous_commit', 'off', true);
+                  PERFORM pg_notify(kept.channel(), kept.version()::text);
+                END
+                $notify$
+                """)
+        }
+        return true
+    }
+}
+
 // MARK: - seed
 
-func loadSeed(superConn: String, base: String, accounts: Int, tasks: Int) {
+func loadSeed(superConn: String, base: String, accounts: Int, tasks: Int, notify: NotifyMode) {
     let t0 = monotonic()
     switch Accounts.initialize(superConn) {
     case .success: break
@@ -120,6 +182,7 @@ func loadSeed(superConn: String, base: String, accounts: Int, tasks: Int) {
     }
     defer { sup.close() }
     let template = loadAccount(0)
+    let pushNotified = notify.prepare(sup)
 
     // 1. The template account, as `kept account create` makes it.
     let tc0 = monotonic()
@@ -286,7 +349,9 @@ func loadSeed(superConn: String, base: String, accounts: Int, tasks: Int) {
     for t in fresh.store.tasks(.all) where byTitle[t.title] != normalised(taskFields(fresh, t)) { differ += 1 }
     guard differ == 0 else { fail("\(differ) tasks of \(last) differ from the template's") }
 
-    print("{\"step\": \"seed\", \"accounts\": \(accounts), \"tasks_per_account\": \(tasks), \"items_on_server\": \(total), "
+    let schema = pgExec(sup, "SELECT schema_version FROM kept.meta").scalar ?? "?"
+    print("{\"step\": \"seed\", \"schema\": \(schema), \"notify\": \"\(pushNotified ? notify.rawValue : "none (the schema's push does not notify)")\", "
+          + "\"accounts\": \(accounts), \"tasks_per_account\": \(tasks), \"items_on_server\": \(total), "
           + "\"seed_s\": \(r3(seedSeconds)), \"create_first_account_s\": \(r3(createOne)), "
           + "\"template_link_push_pull_s\": \(r3(templatePush)), \"roles_and_rows_s\": \(r3(roles)), \"copy_items_s\": \(r3(items)), "
           + "\"copied_items\": \(copied), \"copy_pushes_s\": \(r3(pushes)), \"vacuum_analyze_s\": \(r3(vacuum)), "
@@ -408,9 +473,21 @@ final class LoadClient: @unchecked Sendable {
     var firstPull = 0.0
     var problem: String?
 
-    init(number: Int, account: String, base: String, seed: UInt64) {
+    /// In NOTIFY mode `after`, the second connection that notifies after each push.
+    let notifier: PGConnection?
+    var notifies = 0
+
+    init(number: Int, account: String, base: String, seed: UInt64, notifyAfter: Bool) {
         self.number = number
         self.account = account
+        if notifyAfter {
+            switch PGConnection.connect(loadConn(base, account)) {
+            case .success(let c): notifier = c
+            case .failure(let e): fail("connect \(account): \(e.message)")
+            }
+        } else {
+            notifier = nil
+        }
         engine = Engine(store: JSONStore(memory: Store()), clock: .clock(SystemClock()), defaultZone: .utc)
         switch PostgresServer.connect(loadConn(base, account)) {
         case .success(let s): server = CountingServer(s)
@@ -422,6 +499,11 @@ final class LoadClient: @unchecked Sendable {
 
     func sync() throws(SyncProblem) {
         let r = try engine.sync(with: server)
+        if let n = notifier, r.sent > 0 {
+            // The push committed; its notification goes in a transaction of its own.
+            if case .failure(let e) = n.exec("SELECT kept_bench.notify()") { throw .failed(.server(e.message), waiting: 0) }
+            notifies += 1
+        }
         sent += r.sent
         received += r.received
         refused += r.refused.count
@@ -540,7 +622,7 @@ func percentile(_ sorted: [Double], _ p: Double) -> Double {
     return sorted[max(0, min(sorted.count - 1, k))]
 }
 
-func loadRun(base: String, clients: Int, seconds: Double, first: Int, seed: UInt64, superConn: String?) -> Bool {
+func loadRun(base: String, clients: Int, seconds: Double, first: Int, seed: UInt64, superConn: String?, notify: NotifyMode) -> Bool {
     // Accounts: the first half of the clients alone, the rest two to an account.
     let alone = clients / 2
     var plan: [Int] = []
@@ -551,7 +633,9 @@ func loadRun(base: String, clients: Int, seconds: Double, first: Int, seed: UInt
     let pairs = clients - accountsUsed
     let postmaster = postmasterPID(loadConn(base, loadAccount(first)))
 
-    let list = plan.enumerated().map { LoadClient(number: $0.offset, account: loadAccount($0.element), base: base, seed: seed) }
+    let list = plan.enumerated().map {
+        LoadClient(number: $0.offset, account: loadAccount($0.element), base: base, seed: seed, notifyAfter: notify == .after)
+    }
     for k in stride(from: alone, to: clients - 1, by: 2) where plan[k] == plan[k + 1] {
         list[k].partner = list[k + 1]
         list[k + 1].partner = list[k]
@@ -590,6 +674,7 @@ func loadRun(base: String, clients: Int, seconds: Double, first: Int, seed: UInt
         c.sent = 0
         c.received = 0
         c.refused = 0
+        c.notifies = 0
     }
     let sampler = superConn.flatMap { WaitSampler($0) }
     let lsn0 = sampler?.walLSN()
@@ -633,7 +718,10 @@ func loadRun(base: String, clients: Int, seconds: Double, first: Int, seed: UInt
     }
 
     // The clients' backends end, and report what their functions took.
-    for c in list { c.server.close() }
+    for c in list {
+        c.server.close()
+        c.notifier?.close()
+    }
     usleep(500_000)
     var functionsJSON = ""
     if let s = sampler {
@@ -733,9 +821,10 @@ func loadRun(base: String, clients: Int, seconds: Double, first: Int, seed: UInt
     let declined = list.reduce(0) { $0 + $1.declined }
     let unchanged = list.reduce(0) { $0 + $1.unchanged }
     let cores = Double(ProcessInfo.processInfo.activeProcessorCount)
-    print("{\"step\": \"run\", \"clients\": \(clients), \"accounts\": \(accountsUsed), \"pairs\": \(pairs), "
+    let notifies = list.reduce(0) { $0 + $1.notifies }
+    print("{\"step\": \"run\", \"notify\": \"\(notify.rawValue)\", \"clients\": \(clients), \"accounts\": \(accountsUsed), \"pairs\": \(pairs), "
           + "\"duration_s\": \(r3(elapsed)), \"syncs\": \(syncs), \"pushes\": \(loadPushes), \"pulls\": \(loadPulls), "
-          + "\"changes_made\": \(made), \"changes_sent\": \(loadSent), \"changes_received\": \(loadReceived), \"refused\": \(refused), \"declined\": \(declined), \"unchanged\": \(unchanged), "
+          + "\"changes_made\": \(made), \"notifies_after\": \(notifies), \"changes_sent\": \(loadSent), \"changes_received\": \(loadReceived), \"refused\": \(refused), \"declined\": \(declined), \"unchanged\": \(unchanged), "
           + "\"syncs_per_s\": \(String(format: "%.1f", Double(syncs) / elapsed)), "
           + "\"sync_p50_ms\": \(ms2(percentile(all, 0.5))), \"sync_p99_ms\": \(ms2(percentile(all, 0.99))), "
           + "\"sync_max_ms\": \(ms1(all.last ?? 0)), \"push_call_p50_ms\": \(ms2(percentile(pushLatency, 0.5))), \"pull_call_p50_ms\": \(ms2(percentile(pullLatency, 0.5))), "
@@ -749,7 +838,9 @@ func loadRun(base: String, clients: Int, seconds: Double, first: Int, seed: UInt
           + "\"deletes_checked\": \(deletesChecked), \"superseded_by_partner\": \(superseded), \"refused_kept_for_review\": \(refusedKept), "
           + (sampler.map { s in
               "\"waits\": \(s.json), \"wait_samples\": \(s.samples), \"blocked_by_same_account\": \(s.blockedBySameAccount), "
-              + "\"blocked_by_other_account\": \(s.blockedByOtherAccount), \"wal_bytes_per_sync\": \(syncs > 0 ? Int(walPerSync) / syncs : 0), "
+              + "\"blocked_by_other_account\": \(s.blockedByOtherAccount), "
+              + "\"blocked_by_other_account_waiting_for\": {\(s.otherAccountEvents.sorted { $0.value > $1.value }.map { "\"\($0.key)\": \($0.value)" }.joined(separator: ", "))}, "
+              + "\"wal_bytes_per_sync\": \(syncs > 0 ? Int(walPerSync) / syncs : 0), "
               + "\"functions\": {\(functionsJSON)}, "
           } ?? "")
           + "\"lost\": \(lost)}")
@@ -773,6 +864,8 @@ final class WaitSampler: @unchecked Sendable {
     var events: [String: Int] = [:]
     var blockedBySameAccount = 0
     var blockedByOtherAccount = 0
+    /// The backends another account's blocked, by what they waited for.
+    var otherAccountEvents: [String: Int] = [:]
     var otherAccountExample: String?
 
     init?(_ conninfo: String) {
@@ -833,6 +926,7 @@ final class WaitSampler: @unchecked Sendable {
             if let n = row[1].flatMap({ Int($0) }), n > 0 { blockedBySameAccount += 1 }
             if let other = row[2] {
                 blockedByOtherAccount += 1
+                otherAccountEvents[row[0] ?? "?", default: 0] += 1
                 if otherAccountExample == nil { otherAccountExample = other }
             }
         }
