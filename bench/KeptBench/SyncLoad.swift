@@ -80,9 +80,9 @@ func pgExec(_ c: PGConnection, _ sql: String, _ params: [String?] = []) -> PGRow
     }
 }
 
-func r3(_ x: Double) -> String { String(format: "%.3f", x) }
-func ms1(_ x: Double) -> String { String(format: "%.1f", x * 1000) }
-func ms2(_ x: Double) -> String { String(format: "%.2f", x * 1000) }
+/// Seconds with three decimals, and seconds as milliseconds with `digits` decimals.
+func secondsText(_ x: Double) -> String { String(format: "%.3f", x) }
+func millisecondsText(_ x: Double, digits: Int = 2) -> String { String(format: "%.\(digits)f", x * 1000) }
 
 /// A field map without its nulls, each value as compact JSON text: the server keeps an
 /// emptied field as null, a store has no such field.
@@ -352,11 +352,11 @@ func loadSeed(superConn: String, base: String, accounts: Int, tasks: Int, notify
     let schema = pgExec(sup, "SELECT schema_version FROM kept.meta").scalar ?? "?"
     print("{\"step\": \"seed\", \"schema\": \(schema), \"notify\": \"\(pushNotified ? notify.rawValue : "none (the schema's push does not notify)")\", "
           + "\"accounts\": \(accounts), \"tasks_per_account\": \(tasks), \"items_on_server\": \(total), "
-          + "\"seed_s\": \(r3(seedSeconds)), \"create_first_account_s\": \(r3(createOne)), "
-          + "\"template_link_push_pull_s\": \(r3(templatePush)), \"roles_and_rows_s\": \(r3(roles)), \"copy_items_s\": \(r3(items)), "
-          + "\"copied_items\": \(copied), \"copy_pushes_s\": \(r3(pushes)), \"vacuum_analyze_s\": \(r3(vacuum)), "
+          + "\"seed_s\": \(secondsText(seedSeconds)), \"create_first_account_s\": \(secondsText(createOne)), "
+          + "\"template_link_push_pull_s\": \(secondsText(templatePush)), \"roles_and_rows_s\": \(secondsText(roles)), \"copy_items_s\": \(secondsText(items)), "
+          + "\"copied_items\": \(copied), \"copy_pushes_s\": \(secondsText(pushes)), \"vacuum_analyze_s\": \(secondsText(vacuum)), "
           + "\"through_engine_estimate_s\": \(Int((createOne + templatePush) * Double(accounts))), "
-          + "\"check\": \"\(last) has \(template)'s role, privileges and counts; its first pull (\(r3(firstPull)) s) holds \(tasks) tasks equal to the template's\"}")
+          + "\"check\": \"\(last) has \(template)'s role, privileges and counts; its first pull (\(secondsText(firstPull)) s) holds \(tasks) tasks equal to the template's\"}")
 }
 
 // MARK: - server CPU
@@ -642,7 +642,6 @@ func loadRun(base: String, clients: Int, seconds: Double, first: Int, seed: UInt
     }
 
     let gate = LoadGate()
-    var cpu0 = 0.0, own0 = 0.0, start = 0.0
     let deadline = LoadDeadline()
     for c in list {
         let thread = Thread {
@@ -680,10 +679,10 @@ func loadRun(base: String, clients: Int, seconds: Double, first: Int, seed: UInt
     let lsn0 = sampler?.walLSN()
     let functions0 = sampler?.functionTimes() ?? [:]
     sampler?.start()
-    cpu0 = serverCPU(postmaster: postmaster)
-    own0 = ownCPU()
+    let cpu0 = serverCPU(postmaster: postmaster)
+    let own0 = ownCPU()
     let machine0 = machineCPU()
-    start = monotonic()
+    let start = monotonic()
     deadline.at = start + seconds
     gate.release()
     gate.waitDone(clients)
@@ -695,13 +694,12 @@ func loadRun(base: String, clients: Int, seconds: Double, first: Int, seed: UInt
     let others = max(0, machine1.busy - machine0.busy - cpu - own)
     let iowait = machine1.iowait - machine0.iowait
     sampler?.stop()
-    var walPerSync = 0.0
-    if let s = sampler, let a = lsn0, let b = s.walLSN() { walPerSync = s.walBytes(from: a, to: b) }
+    var walBytes = 0.0
+    if let s = sampler, let a = lsn0, let b = s.walLSN() { walBytes = s.walBytes(from: a, to: b) }
 
     let problems = list.compactMap { c in c.problem.map { "client \(c.number) (\(c.account)): \($0)" } }
     for p in problems { FileHandle.standardError.write(Data((p + "\n").utf8)) }
 
-    // Everything settles: each client syncs twice, so a pair's last changes reach both.
     let loadPulls = list.reduce(0) { $0 + $1.server.pulls }
     let loadPushes = list.reduce(0) { $0 + $1.server.pushes }
     let loadSent = list.reduce(0) { $0 + $1.sent }
@@ -710,6 +708,7 @@ func loadRun(base: String, clients: Int, seconds: Double, first: Int, seed: UInt
     let syncs = list.reduce(0) { $0 + $1.latencies.count }
     let pushLatency = list.flatMap(\.server.pushSeconds).sorted()
     let pullLatency = list.flatMap(\.server.pullSeconds).sorted()
+    // Everything settles: each client syncs twice, so a pair's last changes reach both.
     var settleProblems: [String] = []
     for _ in 0..<2 {
         for c in list {
@@ -823,12 +822,12 @@ func loadRun(base: String, clients: Int, seconds: Double, first: Int, seed: UInt
     let cores = Double(ProcessInfo.processInfo.activeProcessorCount)
     let notifies = list.reduce(0) { $0 + $1.notifies }
     print("{\"step\": \"run\", \"notify\": \"\(notify.rawValue)\", \"clients\": \(clients), \"accounts\": \(accountsUsed), \"pairs\": \(pairs), "
-          + "\"duration_s\": \(r3(elapsed)), \"syncs\": \(syncs), \"pushes\": \(loadPushes), \"pulls\": \(loadPulls), "
+          + "\"duration_s\": \(secondsText(elapsed)), \"syncs\": \(syncs), \"pushes\": \(loadPushes), \"pulls\": \(loadPulls), "
           + "\"changes_made\": \(made), \"notifies_after\": \(notifies), \"changes_sent\": \(loadSent), \"changes_received\": \(loadReceived), \"refused\": \(refused), \"declined\": \(declined), \"unchanged\": \(unchanged), "
           + "\"syncs_per_s\": \(String(format: "%.1f", Double(syncs) / elapsed)), "
-          + "\"sync_p50_ms\": \(ms2(percentile(all, 0.5))), \"sync_p99_ms\": \(ms2(percentile(all, 0.99))), "
-          + "\"sync_max_ms\": \(ms1(all.last ?? 0)), \"push_call_p50_ms\": \(ms2(percentile(pushLatency, 0.5))), \"pull_call_p50_ms\": \(ms2(percentile(pullLatency, 0.5))), "
-          + "\"first_pull_median_ms\": \(ms1(percentile(firsts, 0.5))), \"first_pull_max_ms\": \(ms1(firsts.last ?? 0)), "
+          + "\"sync_p50_ms\": \(millisecondsText(percentile(all, 0.5))), \"sync_p99_ms\": \(millisecondsText(percentile(all, 0.99))), "
+          + "\"sync_max_ms\": \(millisecondsText(all.last ?? 0, digits: 1)), \"push_call_p50_ms\": \(millisecondsText(percentile(pushLatency, 0.5))), \"pull_call_p50_ms\": \(millisecondsText(percentile(pullLatency, 0.5))), "
+          + "\"first_pull_median_ms\": \(millisecondsText(percentile(firsts, 0.5), digits: 1)), \"first_pull_max_ms\": \(millisecondsText(firsts.last ?? 0, digits: 1)), "
           + "\"server_cpu_s\": \(String(format: "%.1f", cpu)), \"server_cpu_pct\": \(String(format: "%.0f", cpu / elapsed / cores * 100)), "
           + "\"server_cpu_ms_per_sync\": \(String(format: "%.3f", syncs > 0 ? cpu / Double(syncs) * 1000 : 0)), "
           + "\"client_cpu_s\": \(String(format: "%.1f", own)), \"client_cpu_pct\": \(String(format: "%.0f", own / elapsed / cores * 100)), "
@@ -840,7 +839,7 @@ func loadRun(base: String, clients: Int, seconds: Double, first: Int, seed: UInt
               "\"waits\": \(s.json), \"wait_samples\": \(s.samples), \"blocked_by_same_account\": \(s.blockedBySameAccount), "
               + "\"blocked_by_other_account\": \(s.blockedByOtherAccount), "
               + "\"blocked_by_other_account_waiting_for\": {\(s.otherAccountEvents.sorted { $0.value > $1.value }.map { "\"\($0.key)\": \($0.value)" }.joined(separator: ", "))}, "
-              + "\"wal_bytes_per_sync\": \(syncs > 0 ? Int(walPerSync) / syncs : 0), "
+              + "\"wal_bytes_per_sync\": \(syncs > 0 ? Int(walBytes) / syncs : 0), "
               + "\"functions\": {\(functionsJSON)}, "
           } ?? "")
           + "\"lost\": \(lost)}")
@@ -921,7 +920,7 @@ final class WaitSampler: @unchecked Sendable {
             """
         guard case .success(let r) = connection.exec(q) else { return }
         samples += 1
-        for row in r.rows {
+        for row in r.rows where row.count == 3 {
             events[row[0] ?? "?", default: 0] += 1
             if let n = row[1].flatMap({ Int($0) }), n > 0 { blockedBySameAccount += 1 }
             if let other = row[2] {
@@ -947,7 +946,7 @@ final class WaitSampler: @unchecked Sendable {
         var out: [String: (calls: Double, ms: Double)] = [:]
         guard case .success(let r) = connection.exec(
             "SELECT funcname, calls, total_time FROM pg_stat_user_functions WHERE schemaname = 'kept'") else { return out }
-        for row in r.rows {
+        for row in r.rows where row.count == 3 {
             guard let name = row[0], let calls = row[1].flatMap({ Double($0) }), let ms = row[2].flatMap({ Double($0) }) else { continue }
             out[name] = (calls, ms)
         }
