@@ -56,6 +56,7 @@ func main() {
     if args.count >= 3, args[1] == "records" { return recordsMain(args) }
     if args.count >= 3, args[1] == "plan" { return planMain(args) }
     if args.count >= 4, args[1] == "sync" { return syncMain(args) }
+    if args.count >= 3, args[1] == "sync-load" { return syncLoadMain(args) }
     guard args.count >= 3, args[1] == "capture" else {
         fail("usage: kept-bench capture PHRASES.jsonl [SECONDS] | kept-bench next RULES.jsonl [SECONDS] | kept-bench filter STORE.json [SECONDS] | kept-bench sync CONNINFO N [ROUNDS] [DIR]")
     }
