@@ -248,6 +248,13 @@ extension Catalog {
                    help: "key=value pairs (host=db.example.com dbname=kept user=alice) or a URI (postgresql://alice@db.example.com/kept)")
     }
 
+    /// A statement that would change the account, in a query on the server (`kept run --account`).
+    public static func accountOnlyReads(range: SourceRange?, file: SourceFile?) -> Diagnostic {
+        Diagnostic(code: .E0349, message: "'kept run --account' only reads the account: this statement would change it",
+                   file: file, range: range, label: "changes the account",
+                   help: "link a store to the account ('account link \"CONNINFO\"'), change it there, and sync")
+    }
+
     /// Why a sync statement could not do what it was asked, at the statement's words.
     public static func sync(_ p: SyncProblem, range: SourceRange?, file: SourceFile?) -> Diagnostic {
         switch p {

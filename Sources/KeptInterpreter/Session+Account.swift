@@ -46,8 +46,6 @@ extension Session {
     func refusedOnAccount(_ s: Statement) -> Diagnostic? {
         if case .plan = s.kind { return nil }
         guard s.kind.mayChange else { return nil }
-        return Diagnostic(code: .E0349, message: "'kept run --account' only reads the account: this statement would change it",
-                          file: s.source.file, range: s.keywordRange, label: "changes the account",
-                          help: "link a store to the account ('account link \"CONNINFO\"'), change it there, and sync")
+        return Catalog.accountOnlyReads(range: s.keywordRange, file: s.source.file)
     }
 }

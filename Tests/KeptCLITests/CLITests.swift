@@ -80,7 +80,7 @@ final class CLITests: XCTestCase {
         XCTAssertEqual(r.stderr, "", r.summary)
         XCTAssertEqual(r.stdoutLines.first, "Kept: the rules engine of a personal planner, as a small language.", r.summary)
         XCTAssertTrue(r.stdout.contains(Self.usageLine), r.summary)
-        XCTAssertTrue(r.stdout.contains("       kept run [--store FILE]"), r.summary)
+        XCTAssertTrue(r.stdout.contains("       kept run [--store FILE | --account CONNINFO]"), r.summary)
         XCTAssertTrue(r.stdout.contains("       kept test [-k PATTERN]... [--update [-i]]"), r.summary)
         XCTAssertTrue(r.stdoutLines.contains { $0.hasPrefix("  --write ") }, r.summary)
         XCTAssertTrue(r.stdoutLines.contains { $0.hasPrefix("  --yes, -y ") }, r.summary)
