@@ -254,9 +254,9 @@ enum Schema {
         """,
         "CREATE INDEX items_task_status ON kept.items (account, task_status) WHERE kind = 'task' AND deleted IS NULL",
         "CREATE INDEX items_task_project ON kept.items (account, task_project) WHERE kind = 'task' AND deleted IS NULL",
-        // Open work, what a list or a count without a status looks at: the tasks neither done
-        // nor archived, usually the few of a long-lived account.
-        "CREATE INDEX items_task_open ON kept.items (account) WHERE kind = 'task' AND deleted IS NULL AND task_status NOT IN ('done', 'archived')",
+        // Open work (a status neither done nor archived) has no index of its own: a partial
+        // index on it made every push's insert five times slower (0.17 against 0.84 ms a change
+        // at 10,000 tasks, growing with the account), so `items` tests it on the rows instead.
 
         pushFunction(notifies: true),
         """
