@@ -200,15 +200,10 @@ final class SyncServerScaleTests: XCTestCase {
         }
         XCTAssertTrue(try plan("kept.list('task', 'k050000', 100)").contains("ROW((kind)::text, (key)::text) > ROW("))
 
+        // A narrowed query tests status and project on the account's task rows (no index: see
+        // Schema's version 2); what it spares is sending and reading the other tasks' fields.
         let pending = try plan("kept.items('{pending}', NULL, true)")
-        XCTAssertTrue(pending.contains("Index Scan on items_task_status") || pending.contains("Index Scan using items_task_status"), pending)
-        XCTAssertTrue(pending.contains("task_status = ANY"), pending)
-        // The tasks' fields are read through the index alone; numbering them as a store synced
-        // from nothing would (their ids) reads every live task's key and version, not its fields.
-        XCTAssertFalse(pending.contains("Seq Scan on items i_1") || pending.contains("Seq Scan on items i "), pending)
-        // Open work has no index (a partial one slowed every push five times): see Schema.
-        let project = try plan("kept.items(NULL, 'p7', true)")
-        XCTAssertTrue(project.contains("Index Scan on items_task_project") || project.contains("Index Scan using items_task_project"), project)
+        XCTAssertTrue(pending.contains("COALESCE((fields ->> 'status'::text), ''::text) = ANY ('{pending}'::text[])"), pending)
         let recent = try plan("kept.head(50)")
         XCTAssertTrue(recent.contains("Index Scan Backward using items_account_version"), recent)
 
@@ -246,6 +241,29 @@ final class SyncServerScaleTests: XCTestCase {
         print("scale: head(50) \(headTime), list of 100,020 in \(pages) pages of 500 \(listTime), summary \(summaryTime), items(pending) \(itemsTime)")
     }
 
+    // MARK: the push's plan
+
+    /// A push finds each item it merges by the primary key, in the plan it makes on a new,
+    /// empty table and keeps for the session (generic: `Schema.findsByIndex`). On a new table
+    /// `items_account_version`, by the account alone, costs the same, and version 2's status
+    /// columns once tipped the choice to it: every change of a whole push of 100,000 tasks read
+    /// the account's items (91 s against 18.7 s).
+    func testAPushFindsItemsByThePrimaryKeyOnANewTable() throws {
+        let c = try Self.slot.require()
+        try c.superuserSQL("CREATE DATABASE fresh")
+        XCTAssertEqual(try ok(Accounts.initialize(c.conninfo(user: "postgres", database: "fresh"))), SchemaReport(from: nil, to: 2))
+        try c.superuserSQL("INSERT INTO kept.accounts (name) VALUES ('carol')", database: "fresh")
+        let r = c.psql("""
+            SET ROLE carol;
+            SET plan_cache_mode = force_generic_plan;
+            PREPARE find(text, text, text) AS SELECT * FROM kept.items i WHERE i.account = $1 AND i.kind = $2 AND i.key = $3 FOR UPDATE;
+            EXPLAIN EXECUTE find('carol', 'task', 'x');
+            """, user: "postgres", database: "fresh")
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.stdout.contains("Index Scan using items_pkey"), r.stdout)
+        XCTAssertTrue(r.stdout.contains("Index Cond: ((account = $1) AND (kind = $2) AND (key = $3))"), r.stdout)
+    }
+
     // MARK: migration
 
     func testVersion1MigratesKeepingItsItems() throws {
@@ -277,8 +295,6 @@ final class SyncServerScaleTests: XCTestCase {
         XCTAssertEqual(try ok(pg.head(recent: 100)).live, changes.count)
         XCTAssertEqual(try ok(pg.summary()).count, changes.filter { $0.key.kind != .setting }.count)
         XCTAssertEqual(try ok(pg.list(after: nil, limit: 100)).count, changes.count)
-        // The generated columns were filled for the items already there.
-        XCTAssertEqual(try c.superuserSQL("SELECT count(*) FROM kept.items WHERE task_status = 'pending'", database: "old"), "4\n")
         // The push of version 2 replaced version 1's: it notifies.
         let l = try ok(PostgresListener.connect(c.conninfo(user: "alice", database: "old")))
         _ = try ok(pg.push([change(.task, "after-migration", [("title", .string("new"))], at: stamp(500))]))
