@@ -46,6 +46,8 @@ extension Engine {
         // The items of this store the pages pass over, in the server's order: an item the
         // server did not list in its range is absent from the account (or was added here and
         // not sent yet, which the outbox protects).
+        // Changes kept for review are the user's to decide: their items are never absent.
+        let reviewed = Set(store.sync.review.map(\.change.key))
         let here = localKeys().filter { k in listing.after.map { SyncListing.keyOrder($0, k) } ?? true }
             .sorted(by: SyncListing.keyOrder)
         var next = 0
@@ -67,7 +69,7 @@ extension Engine {
             while next < here.count, done || last.map({ !SyncListing.keyOrder($0, here[next]) }) ?? true {
                 let k = here[next]
                 next += 1
-                if !listed.contains(k), store.sync.outbox[k] == nil { listing.absent.append(k) }
+                if !listed.contains(k), store.sync.outbox[k] == nil, !reviewed.contains(k) { listing.absent.append(k) }
             }
             listing.after = last ?? listing.after
             listing.listed += page.count

@@ -194,6 +194,27 @@ final class SyncFirstPullTests: XCTestCase {
         XCTAssertNotNil(d.store.task(uid: extra.uid), "not confirmed: still here")
     }
 
+    // R-SYNC-14: an item whose change the server refused (kept for review) is never absent,
+    // though the account does not hold it.
+    func testAnItemKeptForReviewIsNeverAbsent() throws {
+        let (s, _) = try account(20)
+        let b = engine(seed: 2)
+        try link(b, "bbbb000000000002")
+        _ = try b.sync(with: s)
+        s.readOnly = true
+        let mine = try b.add(TaskDraft(title: "Refused here"))
+        let r = try b.sync(with: s)
+        XCTAssertEqual(r.refused.count, 1)
+        XCTAssertNotNil(b.store.task(uid: mine.uid), "a refused new task stays here, in review")
+        s.readOnly = false
+        b.store.apply(.sync(.cursor(0)))
+        var report = SyncReport()
+        try b.firstPull(from: s, &report, checkpoint: { .success(()) })
+        XCTAssertFalse(b.store.sync.listing?.absent.contains(SyncKey(.task, mine.uid.description)) ?? true)
+        try b.confirmListing(with: s, &report)
+        XCTAssertNotNil(b.store.task(uid: mine.uid), "never removed for being absent")
+    }
+
     // R-SYNC-13: an empty account needs no listing; a store that pulled before needs none.
     func testNoListingWhereNoneIsNeeded() throws {
         let s = MemoryServer()
