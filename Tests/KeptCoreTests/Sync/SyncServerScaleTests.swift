@@ -1,6 +1,7 @@
 // The server's reading functions of schema version 2 (docs/SYNC.md, "The server"): the head,
 // the list in key order, the summary and the items of a query agree with the in-memory oracle
-// fed the same pushes; each reads through an index at 100,000 items; a version 1 schema
+// fed the same pushes; at 100,000 items the pull, the head and the list read through their
+// indexes, and a push finds items by the primary key even on a new table; a version 1 schema
 // migrates keeping its items; and pushes of different accounts never wait for each other.
 // covers: R-SYNC-13, R-SYNC-17
 
