@@ -35,15 +35,7 @@ final class SyncFaultTests: XCTestCase {
 
     override class func setUp() {
         super.setUp()
-        slot.start { c in
-            let admin = c.conninfo(user: "postgres")
-            guard case .success = Accounts.initialize(admin) else { throw ClusterError(description: "init failed") }
-            for a in accounts {
-                guard case .success = Accounts.create(name: a, readOnly: false, password: nil, conninfo: admin) else {
-                    throw ClusterError(description: "create \(a) failed")
-                }
-            }
-        }
+        slot.start(accounts: accounts)
     }
 
     override class func tearDown() {

@@ -166,15 +166,7 @@ final class SyncLiveFrontEndProcessTests: XCTestCase {
 
     override class func setUp() {
         super.setUp()
-        slot.start { c in
-            let admin = c.conninfo(user: "postgres")
-            guard case .success = Accounts.initialize(admin) else { throw ClusterError(description: "init failed") }
-            for a in ["repls", "terminal", "watched", "interrupted"] {
-                guard case .success = Accounts.create(name: a, readOnly: false, password: nil, conninfo: admin) else {
-                    throw ClusterError(description: "create \(a) failed")
-                }
-            }
-        }
+        slot.start(accounts: ["repls", "terminal", "watched", "interrupted"])
     }
 
     override class func tearDown() {

@@ -24,6 +24,19 @@ final class ClusterSlot: @unchecked Sendable {
         }
     }
 
+    /// Starts the cluster with the Kept schema and these accounts (writers, no password).
+    func start(accounts: [String]) {
+        start { c in
+            let admin = c.conninfo(user: "postgres")
+            guard case .success = Accounts.initialize(admin) else { throw ClusterError(description: "init failed") }
+            for a in accounts {
+                guard case .success = Accounts.create(name: a, readOnly: false, password: nil, conninfo: admin) else {
+                    throw ClusterError(description: "create \(a) failed")
+                }
+            }
+        }
+    }
+
     func stop() {
         cluster?.stop()
         cluster = nil
