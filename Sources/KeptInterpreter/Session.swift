@@ -156,11 +156,11 @@ public final class Session {
     /// Ends a run whose changes commit at its end (`kept run --write`): writes them when no
     /// statement failed, or with `keepGoing` whatever succeeded; otherwise writes nothing.
     /// Returns what went wrong, or nil when the store is as the run left it.
-    public func finish(failed: Int, keepGoing: Bool) -> Diagnostic? {
+    public func finish(failed: Int, keepGoing: Bool, runFlags: Bool = true) -> Diagnostic? {
         guard commits == .atEnd, store.hasPending else { return nil }
         if failed > 0, !keepGoing {
             engine.rollback()
-            return Catalog.runNotWritten(store.location ?? "the store", failed: failed)
+            return Catalog.runNotWritten(store.location ?? "the store", failed: failed, runFlags: runFlags)
         }
         if case .failure(let e) = engine.commit() {
             engine.rollback()

@@ -135,7 +135,7 @@ public enum Keyword: String, CaseIterable, Sendable {
         case .project: return "manage projects and their own statuses"
         case .projects: return "list the projects with their task counts and statuses"
         case .now: return "print the clock, or fix it"
-        case .zone: return "print the account time zone, or set it"
+        case .zone: return "print the zone in use, or set it for this session only (as --zone); 'set zone NAME' saves the account zone with the store"
         case .help: return "list the commands, or explain one"
         case .plan: return "print the Smart plan: Top 3, Quick wins and all other tasks (or by date)"
         case .why: return "print every term of a task's score, its section and its neighbours"
