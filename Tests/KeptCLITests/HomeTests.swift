@@ -127,6 +127,27 @@ final class HomeTests: XCTestCase {
         XCTAssertEqual(try h.kept(["list"]).stderrLines, ["\(h.config):1:1: error[E0510]: a config line is 'KEY = VALUE'; help: for example: week-start = sunday; '#' starts a comment"])
     }
 
+    /// R-HOME-1: a new store takes the machine's zone, so a Taskwarrior import into it keeps
+    /// an all-day Monday on Monday (it used to read as "Sun 10 PM, Overdue 1d" in a store left
+    /// on UTC); `zone NAME` is for one session, `set zone NAME` is saved.
+    func testANewStoreTakesTheMachinesZone() throws {
+        let h = try HomeDir()
+        defer { h.dir.cleanUp() }
+        let tw = h.path + "/tw.json"
+        try #"[{"uuid":"6f1d5f38-5a4e-4b8a-8c57-1d2f0f6b9a12","description":"Dentist","status":"pending","entry":"20260601T080000Z","due":"20260614T220000Z"}]"#
+            .write(toFile: tw, atomically: true, encoding: .utf8)
+        let now = ["--now", "2026-06-15T09:00"]
+        let imp = try Kept.run(["import", tw] + now, environment: h.env.merging(["TZ": "Europe/Berlin"]) { $1 })
+        XCTAssertEqual(imp.status, 0, imp.summary)
+        let list = try Kept.run(["list"] + now, environment: h.env.merging(["TZ": "Europe/Berlin"]) { $1 })
+        XCTAssertEqual(list.stdoutLines, ["All 1 task", "1  Dentist  Today"], list.summary)
+        // Elsewhere later (another machine zone), the store keeps its own zone.
+        let away = try Kept.run(["list"] + now, environment: h.env.merging(["TZ": "America/New_York"]) { $1 })
+        XCTAssertEqual(away.stdoutLines, list.stdoutLines, away.summary)
+        let zone = try Kept.run(["run", "--store", h.store, "-e", "set zone", "-e", "zone UTC", "-e", "set zone"], environment: h.env)
+        XCTAssertEqual(zone.stdoutLines, ["Europe/Berlin", "Europe/Berlin"], "zone NAME sets the session's zone, not the store's")
+    }
+
     /// R-HOME-1: `kept init` makes the default store, or PATH, with the config file's settings
     /// and the zone; it never replaces a store.
     func testInit() throws {
