@@ -694,6 +694,30 @@ final class FilterTests: XCTestCase {
         XCTAssertEqual(run(s, "list project:Garden").diagnostics.first?.help, "create it first with 'project add Garden'", "TW-10")
     }
 
+    /// R-FIL-8: `explain FILTER for ID` tries the filter on one task through the evaluator the
+    /// query uses, so its verdict is `list`'s on every task of the fixture, for every filter;
+    /// each part is shown true or false, a compound's parts under it.
+    func testExplainForAgreesWithList() throws {
+        let s = fixtureA()
+        let filters = ["#errand", "+Home or overdue", "-(#phone or !high) and no due", "done", "@this week and not #errand",
+                       "title ~ /call/i", "filter:Overdue", "has estimate or repeating", "status:any and !high", "milk"]
+        let ids = s.store.tasks.map(\.id)
+        for f in filters {
+            let listed = Set(listIDs(s, f).ids)
+            let expr = try FilterBinder.bind(f, name: "t", scope: s.filterScope).get()
+            for id in ids {
+                let trial = try s.engine.trial(expr, on: id)
+                XCTAssertEqual(trial.matches, listed.contains(id), "`\(f)` for \(id)")
+            }
+        }
+        let out = run(s, "explain #errand or +Home for 1").lines
+        XCTAssertEqual(out.count, 5, "\(out)")
+        XCTAssertTrue(out.dropFirst().first?.hasPrefix("  ") ?? false, "\(out)")
+        XCTAssertTrue(out.dropFirst(2).allSatisfy { $0.hasPrefix("    true   ") || $0.hasPrefix("    false  ") || $0.hasPrefix("  over ") }, "\(out)")
+        XCTAssertEqual(run(s, "explain #errand for 999").diagnostics.first?.code.rawValue, "E0301")
+        XCTAssertEqual(run(s, "explain deleted @today for 1").diagnostics.first?.code.rawValue, "E0231")
+    }
+
     // MARK: fixture B: day start 04:00, now Tue 2026-06-16 01:30 (R-DAY-2: today is Mon 06-15)
 
     //  id  due / other
