@@ -257,8 +257,10 @@ extension Catalog {
     }
 
     /// A path a confined transcript may not use (docs/SCRIPTS.md, "Test mode").
-    public static func pathOutsideAllowed(_ r: PathPolicy.Refusal, range: SourceRange, file: SourceFile) -> Diagnostic {
-        Diagnostic(code: .E0337, message: "'\(r.path)' is outside the folders this transcript may use" + (r.resolved == r.path ? "" : " (it leads to '\(r.resolved)')"),
+    /// `written`: the path as the statement wrote it, when it was read against another folder.
+    public static func pathOutsideAllowed(_ r: PathPolicy.Refusal, range: SourceRange, file: SourceFile, written: String? = nil) -> Diagnostic {
+        let path = written ?? r.path
+        return Diagnostic(code: .E0337, message: "'\(path)' is outside the folders this transcript may use" + (r.resolved == path ? "" : " (it leads to '\(r.resolved)')"),
                    file: file, range: range, label: "not opened",
                    help: "kept test lets a transcript use its own folder and the run's temporary folder; --allow-path DIR adds one")
     }
