@@ -141,7 +141,7 @@ package struct TaskwarriorRecord {
         func refuse(_ field: String, _ what: ImportError.Expected, at offset: Int) {
             if t.fault == nil { t.fault = JSONValueFault(problem: .field(field, not: what), offset: offset) }
         }
-        // A value of the wrong type (`"tags":5`) is the format's error at the value (E0604,
+        // A value of the wrong type (`"tags":5`) is the format's error at the value (a field fault,
         // "'tags' is not a list of strings"), never "not valid JSON": the JSON is well-formed.
         func wrong(_ r: inout JSONReader, _ name: String, _ what: ImportError.Expected) throws(JSONError) {
             let start = r.offset
