@@ -59,6 +59,8 @@ final class Completer {
         case ("not", 2) where before[1].lowercased() == "today": return .open
         case ("top3", 2) where ["add", "replace"].contains(before[1].lowercased()): return .open
         case ("top3", 4) where before[1].lowercased() == "replace" && before[3].lowercased() == "with": return .open
+        // `explain FILTER for ID` tries the filter on any task.
+        case ("explain", 3...) where before[position - 1].lowercased() == "for": return .any
         default: return nil
         }
     }
@@ -161,7 +163,7 @@ final class Completer {
         let kw = Keyword(rawValue: first)
         let position = before.count
         // A verb that takes a task or `where FILTER`: a word that is not an id starts `where`.
-        if Completer.idScope(before) != nil, !["show", "why", "back", "step", "comment", "subtask", "set", "skip", "top3"].contains(first) {
+        if Completer.idScope(before) != nil, !["show", "why", "back", "step", "comment", "subtask", "set", "skip", "top3", "explain"].contains(first) {
             return Completer.filter(["where"], word)
         }
         switch kw {

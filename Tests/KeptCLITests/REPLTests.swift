@@ -381,6 +381,8 @@ final class REPLTests: XCTestCase {
             ("only-27", "export ex", .files),
             ("only-28", "list status:w", .words(["status:waiting"])),
             ("only-29", "list parent:", .words(["parent:1"])),
+            ("only-30", "explain #phone for ", .ids([call])),
+            ("only-31", "explain #phone fo", .words([])),
         ]
         for (id, line, want) in table {
             XCTAssertEqual(complete(line, c), want, id)
