@@ -30,6 +30,10 @@ public final class Session {
     /// Which files `import` and `export` may open: any, unless `kept test` confines a
     /// transcript to its folders (docs/SCRIPTS.md).
     public var pathPolicy: PathPolicy = .unrestricted
+    /// The folder a relative file name of `import` and `export` is read against: nil for the
+    /// working folder; a transcript's own folder under `kept test`, as `@store` is
+    /// (docs/SCRIPTS.md), so a transcript passes from any working folder.
+    public var fileBase: String? = nil
     /// True while a statement the user confirmed runs.
     package var confirmed = false
     /// The warnings the statement's filters gave (a word that looks like an operator), reported with its output.
@@ -73,6 +77,7 @@ public final class Session {
         let s = Session(engine: e, format: format, commits: .never)
         s.bulkDelete = bulkDelete
         s.pathPolicy = pathPolicy
+        s.fileBase = fileBase
         s.syncConnector = syncConnector
         return s
     }

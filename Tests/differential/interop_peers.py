@@ -253,6 +253,33 @@ def tw_check(c, store, twjson, tmp, plain):
 
 
 
+def tw_undeclared_uda(c, tmp):
+    """R-IO-2: without the UDA lines in .taskrc, Taskwarrior writes an estimate back as a
+    string ("30.000000"); export, `task import`, `task export`, `kept import` keeps it."""
+    if shutil.which("task") is None:
+        return
+    rc = os.path.join(tmp, "bare.taskrc")
+    with open(rc, "w") as f:
+        f.write("confirmation=off\nverbose=nothing\nnews.version=2.6.0\n")
+    store = os.path.join(tmp, "uda.json")
+    out = os.path.join(tmp, "uda.tw.json")
+    r = kept_run(store, ["add Pay rent @fri", "set 1 estimate 30m", f"export {out}"], write=True)
+    c.check(r.returncode == 0, f"uda export: {r.stderr[-300:]}")
+    base = ["task", f"rc.data.location={os.path.join(tmp, 'tw-bare')}", "rc.gc=off"]
+    env = dict(os.environ, TASKRC=rc)
+    r = subprocess.run(base + ["import", out], env=env, capture_output=True, text=True)
+    c.check(r.returncode == 0, f"uda task import: {r.stderr.strip()[:300]}")
+    back = os.path.join(tmp, "uda-back.tw.json")
+    with open(back, "w") as f:
+        r = subprocess.run(base + ["export"], env=env, stdout=f, stderr=subprocess.PIPE, text=True)
+    with open(back) as f:
+        written = json.load(f)
+    c.check(written and written[0].get("estimate") == "30.000000",
+            f"taskwarrior writes an undeclared estimate back as a string: {written[0].get('estimate') if written else written}")
+    r = kept_run(os.path.join(tmp, "uda-new.json"), [f"import {back} as tw", "show 1 estimate"], fmt="text")
+    c.check(r.returncode == 0 and r.stdout.splitlines()[-1:] == ["30m"], f"kept import of it: {r.stdout[-300:]} {r.stderr[-300:]}")
+
+
 # ---------------------------------------------------------------- 3. round trips
 
 INSTANTS = ("createdAt", "modifiedAt", "completedAt")
@@ -339,6 +366,7 @@ def main():
         c.check(r.returncode == 0, f"export: {r.stdout[-300:]} {r.stderr[-300:]}")
         ics_check(c, store, ics)
         tw_check(c, store, tw, tmp, os.path.join(tmp, "plain.json"))
+        tw_undeclared_uda(c, tmp)
         roundtrip(c, store, ics, "store -> iCalendar -> store", ICS_FIELDS, tmp, parents=True)
         tw_fields = TW_FIELDS
         roundtrip(c, store, tw, "store -> Taskwarrior -> store", tw_fields, tmp, parents=False)

@@ -244,10 +244,13 @@ public enum Catalog {
         Diagnostic(code: .E0205, message: "'\(text)' is not a date that exists", file: file, range: range, label: why)
     }
 
-    public static func unknownProject(_ name: String, range: SourceRange, file: SourceFile, candidates: [String]) -> Diagnostic {
+    /// `tagForm`: the name was written `+name`, Taskwarrior's tag, so the help names Kept's `#name`.
+    public static func unknownProject(_ name: String, range: SourceRange, file: SourceFile, candidates: [String],
+                                      tagForm: Bool = false) -> Diagnostic {
         let m = didYouMean(name, in: candidates, at: range, file: file)
+        let tag = tagForm && !name.contains(" ") ? "; a tag is '#\(name)' (Taskwarrior's '+\(name)')" : ""
         return Diagnostic(code: .E0206, message: "unknown project '\(name)'", file: file, range: range, label: "no such project",
-                          help: m.help(else: "create it first with 'project add \(name)'"), fixIts: m.fixIts)
+                          help: m.help(else: "create it first with 'project add \(name)'" + tag), fixIts: m.fixIts)
     }
 
     public static func unknownField(_ field: String, range: SourceRange, file: SourceFile, candidates: [String],
@@ -255,6 +258,16 @@ public enum Catalog {
         let m = didYouMean(field, in: candidates, at: range, file: file)
         return Diagnostic(code: .E0207, message: "unknown field '\(field)'", file: file, range: range, label: label,
                           help: m.help(else: nil), fixIts: m.fixIts)
+    }
+
+    /// A filter's `FIELD:VALUE` (Taskwarrior's form) for a field Kept compares instead: the help
+    /// and the fix-it give Kept's form of the whole term (`due:today` is `@today`).
+    package static func foreignFieldTerm(_ field: String, range: SourceRange, file: SourceFile, whole: SourceRange,
+                                         keptForm: String) -> Diagnostic {
+        let title = "Taskwarrior's '\(file.text(whole))' is '\(keptForm)' in Kept"
+        return Diagnostic(code: .E0207, message: "unknown field '\(field)'", file: file, range: range,
+                          label: "not a field a filter reads with ':'",
+                          fixIts: [FixIt(title: title, range: whole, replacement: keptForm)])
     }
 
     /// `set ID FIELD` with a field that is shown but not set (`id`, `created`).
