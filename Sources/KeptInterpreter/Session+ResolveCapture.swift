@@ -77,7 +77,7 @@ extension Session {
         func range(_ k: Int) -> SourceRange { k < ranges.count ? ranges[k] : phrase.range }
         switch DatePhrase.resolve(words, in: dateContext, explain: explain) {
         case .failure(let e):
-            let r = e.word == 0 && !e.impossible ? range(0) : (e.impossible ? phrase.range : range(e.word))
+            let r = e.word == 0 && !e.impossible ? range(0) : (e.impossible && e.word == 0 ? phrase.range : range(e.word))
             return .failure(Catalog.datePhrase(e, range: r, file: file))
         case .success(let (r, used)):
             guard used == words.count else {

@@ -59,7 +59,10 @@ public enum DatePhrase {
         }
         if let e = limitError(classes, words: words, upTo: 0) { return .failure(e) }
         switch DatePhraseParser.parse(classes) {
-        case .success(let r): return .success(r)
+        case .success(let r):
+            // R-CAP-7: an impossible time after a day is refused, not left over.
+            if let e = DatePhraseParser.timeAfterDay(r.0, classes, used: r.used, texts: words, bareNumbers: false) { return .failure(e) }
+            return .success(r)
         case .failure(var e):
             // A number or a year past the limits where the phrase stopped (`in 9999999999 days`).
             if let l = limitError(classes, words: words, upTo: e.word + 1) { return .failure(l) }

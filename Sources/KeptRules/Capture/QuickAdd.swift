@@ -222,6 +222,12 @@ public enum QuickAdd {
                 }
                 switch DatePhraseParser.parse(classes) {
                 case .success(let (spec, used)):
+                    // R-CAP-7, R-CAP-8: a time after the day that Kept will not guess is
+                    // reported at that word, never left in the title.
+                    if let e = DatePhraseParser.timeAfterDay(spec, classes, used: used, texts: phraseTexts(b, ws, k, classes.count), bareNumbers: true) {
+                        let bad = ws[min(k + e.word, ws.count - 1)]
+                        return err(.date(e), bad.start, bad.end)
+                    }
                     switch DatePhrase.resolve(spec, in: ctx, explain: explain) {
                     case .success(let r):
                         let last = ws[k + used - 1]

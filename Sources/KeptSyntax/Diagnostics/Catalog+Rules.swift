@@ -54,6 +54,8 @@ extension Catalog {
             return after ? "that date is after 9999-12-31, the last day of the calendar" : "that date is before 0001-01-01, the first day of the calendar"
         case .ambiguousHour(let h): return "'at \(h)' could be \(h) AM or \(h) PM"
         case .notAnHour(let h, let pm): return "\(h) \(pm ? "pm" : "am") is not a time"
+        case .bareNumberAfterDay(let h):
+            return h >= 1 && h <= 12 ? "'\(h)' after a date could be \(h) AM or \(h) PM" : "'\(h)' after a date could be a time (\(h):00) or title text"
         case .noSuchDay(let m, let dd, let y):
             let name = m >= 1 && m <= 12 ? TimeText.monthShort(m) : String(m)
             return y.map { "\(name) \(dd) \($0) is not a date that exists" } ?? "\(name) \(dd) is not a date that exists"
@@ -78,7 +80,13 @@ extension Catalog {
         case .numberTooLarge: return "numbers go from 0 to \(Limits.grouped(Limits.largestNumber))"
         case .yearPastCalendar, .outOfCalendar: return "dates go from 0001-01-01 to 9999-12-31"
         case .ambiguousHour(let h): return "write at \(h)am or at \(h)pm"
+        case .doesNotExist(let w) where w.lowercased().hasSuffix("am") || w.lowercased().hasSuffix("pm"):
+            return "hours with am or pm go from 1 to 12"
+        case .doesNotExist(let w) where w.contains(":"): return "a time of day goes from 00:00 to 23:59"
         case .notAnHour: return "hours with am or pm go from 1 to 12"
+        case .bareNumberAfterDay(let h):
+            let time = h >= 1 && h <= 12 ? "\(h)am or \(h)pm" : "at \(h) or \(h):00"
+            return "write \(time) for a time, or \\\(h) to keep the number in the title"
         case .noSuchDay(let m, let dd, let y?) where m == 2 && dd == 29: return "\(y) is not a leap year"
         case .notASlashDate(_, _, _, let mdy):
             return mdy ? "set date-order dmy to read it as day/month" : "set date-order mdy to read it as month/day"
@@ -119,7 +127,10 @@ extension Catalog {
         switch e.limit {
         case .numbers: return "too large"
         case .years: return "outside the calendar"
-        default: return e.impossible ? "no such day" : "not a date phrase"
+        default:
+            if case .doesNotExist = e.reason, message(e).hasSuffix("time that exists") { return "no such time" }
+            if case .bareNumberAfterDay = e.reason { return "an hour, or title text?" }
+            return e.impossible ? "no such day" : "not a date phrase"
         }
     }
 
