@@ -269,6 +269,12 @@ public enum QuickAdd {
                 while j < ws.count, j < k + 16, ws[j].kind == .plain { texts.append(string(b, ws[j].start, ws[j].end)); j += 1 }
                 switch RepeatRule.parse(words: texts, in: ctx) {
                 case .success(let (rule, used)):
+                    // R-CAP-7: `every monday at 25:00` is refused at the time, not cut short.
+                    if used + 1 < texts.count, texts[used].lowercased() == "at",
+                       case .impossible? = DatePhrase.classify([texts[used + 1]]).first {
+                        let bad = ws[k + used + 1]
+                        return err(.date(DatePhraseError(word: 0, .doesNotExist(texts[used + 1]))), bad.start, bad.end)
+                    }
                     let last = ws[k + used - 1]
                     draft.repeatRule = rule
                     draft.repeatText = texts[0..<used].joined(separator: " ")
@@ -281,12 +287,17 @@ public enum QuickAdd {
                     // `every 999999999 days` is not a title (write `\every` to keep the words).
                     let bad = ws[min(k + max(e.word, 1), j - 1)]
                     return err(.repeat(e), w.start, bad.end)
-                case .failure:
-                    break
-                }
-                if endsOpen, j == ws.count, texts.count >= 2, let comp = complete(texts, upTo: texts.count - 1, date: false) {
-                    let ww = ws[ws.count - 1]
-                    draft.completion = CaptureCompletion(start: w.start, end: ww.end, typed: string(b, w.start, ww.end), completed: comp)
+                case .failure(var e):
+                    if endsOpen, j == ws.count, texts.count >= 2, let comp = complete(texts, upTo: texts.count - 1, date: false) {
+                        let ww = ws[ws.count - 1]
+                        draft.completion = CaptureCompletion(start: w.start, end: ww.end, typed: string(b, w.start, ww.end), completed: comp)
+                    } else if RepeatRule.meantAsRepeat(words: texts) {
+                        // R-CAP-9: words meant as a repeat that are none are reported with the
+                        // nearest rule, not kept as title text (`\every` keeps them).
+                        e.suggestions = RepeatRule.nearest(words: texts)
+                        let bad = ws[k + min(max(e.word, 1), texts.count - 1)]
+                        return err(.repeat(e), w.start, bad.end)
+                    }
                 }
             }
             // `!high`, `!1`.

@@ -174,7 +174,9 @@ extension Catalog {
         case .intervalRange: return "an interval is from 1 to \(Limits.grouped(Limits.repeatInterval))"
         case .intervalTooLarge(let w, _):
             return numberTooLargeText(w) + "; an interval is from 1 to \(Limits.grouped(Limits.repeatInterval))"
-        case .expectedPeriod: return "expected day, week, month or year"
+        case .expectedPeriod(let afterAmount):
+            return afterAmount ? "expected day, week, month, year, hour or minute after the amount"
+                : "expected a weekday, day, week, month, quarter or year after 'every'"
         case .expectedDayOfMonth: return "expected a day of that month"
         case .mixedNth: return "the nth of different days in one rule"
         case .mixedDayKinds: return "days of the month, nth weekdays and the nth of some days are separate rules"
@@ -192,6 +194,7 @@ extension Catalog {
     }
 
     package static func help(_ e: RepeatRuleError) -> String? {
+        if let s = suggestion(e) { return s }
         switch e.reason {
         case .notARule(let example): return example ? "for example: every day, every monday, every 2 weeks" : nil
         case .nthWithTimes: return "RFC 5545 counts the nth over the day's times too; make one task for each time"
@@ -207,6 +210,13 @@ extension Catalog {
         case .date(let d): return help(d)
         default: return nil
         }
+    }
+
+    /// The did-you-mean of words that are no rule: the nearest rules Kept reads (R-CAP-9).
+    package static func suggestion(_ e: RepeatRuleError) -> String? {
+        guard let first = e.suggestions.first else { return nil }
+        let rest = e.suggestions.dropFirst().map { " or '\($0)'" }.joined()
+        return "did you mean '\(first)'\(rest)?"
     }
 
     /// Words of `repeat`, `set ID repeat` or `rrule` that are not a rule.
@@ -342,7 +352,9 @@ extension Catalog {
         switch e.reason {
         case .secondDue: fallback = "keep one '@' date"
         case .date(let d), .startDate(let d): fallback = help(d)
-        case .repeat(let r): fallback = help(r) ?? "write \\every to keep the words in the title"
+        case .repeat(let r):
+            if let s = suggestion(r) { fallback = s + " (write \\every to keep the words in the title)" }
+            else { fallback = help(r) ?? "write \\every to keep the words in the title" }
         case .priority(let word): fallback = "write \\!\(word) to keep it as text"
         case .startNotOneDate: fallback = "quote a phrase of several words: start:\"next fri\""
         case .parentNotAnID: fallback = nil
