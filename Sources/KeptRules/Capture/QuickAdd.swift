@@ -44,6 +44,10 @@ public struct TaskDraft: Sendable {
     public var completion: CaptureCompletion?
     /// Resolved dates' rules, by token index, when asked for.
     public var dueRule: String?
+    /// A due written as a slash date that reads in either order (`3/4`), and the byte range
+    /// of its token: read by `date-order`, and asked about where the zone suggests the other
+    /// order (R-CAP-10).
+    public var ambiguousSlash: (text: String, start: Int, end: Int)?
 
     /// An empty draft, for callers that build one field by field (an importer, a test).
     public init(title: String = "") {
@@ -236,6 +240,7 @@ public enum QuickAdd {
                         }
                         draft.due = r.due
                         if explain { draft.dueRule = r.rule }
+                        if let sl = r.ambiguousSlash { draft.ambiguousSlash = (sl, w.start, last.end) }
                         if wantTokens { draft.tokens.append(CaptureToken(kind: .date, start: w.start, end: last.end, text: string(b, w.start, last.end))) }
                         for m in k..<(k + used) { keep[m] = false }
                         k += used
@@ -439,6 +444,7 @@ public enum QuickAdd {
                 let p = string(b, ws[first - 1].start, ws[first - 1].end).lowercased()
                 if p == "on" || p == "by" || p == "due" || p == "at" { first -= 1 }
             }
+            if let sl = r.ambiguousSlash { draft.ambiguousSlash = (sl, ws[idx[0]].start, ws[idx[idx.count - 1]].end) }
             if wantTokens { draft.tokens.append(CaptureToken(kind: .date, start: ws[first].start, end: ws[idx[idx.count - 1]].end,
                                              text: string(b, ws[first].start, ws[idx[idx.count - 1]].end))) }
             for m in first...idx[idx.count - 1] { keep[m] = false }

@@ -364,6 +364,14 @@ extension Catalog {
         return m.fixIts.first?.title ?? m.help ?? fallback
     }
 
+    /// R-CAP-10: a slash date that reads in either order, read month/day (the `date-order`
+    /// in effect) in a zone where day/month is usual; asked once a session.
+    package static func dateOrderUnset(_ slash: String, read date: CivilDate, zone: String, range: SourceRange, file: SourceFile) -> Diagnostic {
+        Diagnostic(code: .W0003, message: "'\(slash)' was read as month/day (\(TimeText.monthShort(date.month)) \(date.day)), but in \(zone) dates are usually day/month",
+                          file: file, range: range, label: "month/day or day/month?",
+                          help: "set date-order dmy to read it as day/month, or set date-order mdy to keep month/day; \(date.iso) reads one way only")
+    }
+
     /// A capture line's error at its words: `line` is where the line starts in the file.
     package static func capture(_ e: CaptureError, lineStart: Int, file: SourceFile) -> Diagnostic {
         let r = SourceRange(start: lineStart + e.start, end: lineStart + e.end)
