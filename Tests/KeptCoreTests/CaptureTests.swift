@@ -441,6 +441,9 @@ final class CaptureHonestTests: XCTestCase, SessionTesting {
             XCTAssertTrue((e.help ?? "").contains("did you mean '\(want[0])'"), "\(id): \(e.help ?? "-")")
             XCTAssertTrue((e.help ?? "").contains("\\every"), "\(id): the help names the escape")
         }
+        // The caret covers the words meant as a repeat, through the weekday.
+        XCTAssertEqual(failure("X every last friday #work", "honest-r-01b")?.1, "every last friday", "honest-r-01b")
+        XCTAssertEqual(failure("X every 3rd weekday", "honest-r-02b")?.1, "every 3rd weekday", "honest-r-02b")
     }
 
     /// R-CAP-9: `every fortnight` and `every other friday` have one meaning and are read;

@@ -300,8 +300,12 @@ public enum QuickAdd {
                         // R-CAP-9: words meant as a repeat that are none are reported with the
                         // nearest rule, not kept as title text (`\every` keeps them).
                         e.suggestions = RepeatRule.nearest(words: texts)
-                        let bad = ws[k + min(max(e.word, 1), texts.count - 1)]
-                        return err(.repeat(e), w.start, bad.end)
+                        // The range runs to the failing word, or to the weekday or period
+                        // right after it: `every last friday`, not `every last`.
+                        var last = min(max(e.word, 1), texts.count - 1)
+                        if !RepeatRule.saysRepeat(texts[last].lowercased()), last + 1 < texts.count,
+                           RepeatRule.saysRepeat(texts[last + 1].lowercased()) { last += 1 }
+                        return err(.repeat(e), w.start, ws[k + last].end)
                     }
                 }
             }
