@@ -64,7 +64,9 @@ public enum DatePhrase {
         switch DatePhraseParser.parse(classes) {
         case .success(let r):
             // R-CAP-7: an impossible time after a day is refused, not left over.
-            if let e = DatePhraseParser.timeAfterDay(r.0, classes, used: r.used, texts: words, bareNumbers: false) { return .failure(e) }
+            if let e = DatePhraseParser.timeAfterDay(r.0, classes, used: r.used, bareNumbers: false, text: { $0 < words.count ? words[$0] : "" }) {
+                return .failure(e)
+            }
             return .success(r)
         case .failure(var e):
             // A number or a year past the limits where the phrase stopped (`in 9999999999 days`).

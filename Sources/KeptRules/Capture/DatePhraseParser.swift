@@ -377,12 +377,11 @@ extension DatePhraseParser {
     /// R-CAP-8): an impossible time (`tomorrow 25:00`, `fri 13pm`, `tomorrow at 25:00`, `fri 13
     /// pm`) or, when `bareNumbers`, a bare number that could be an hour (`fri 7`). Nil when the
     /// phrase has its time or the next words are no time at all. `used` is how many of
-    /// `words` the phrase took.
-    public static func timeAfterDay(_ spec: DateSpec, _ words: [DateWord], used: Int, texts: [String],
-                                    bareNumbers: Bool) -> DatePhraseError? {
+    /// `words` the phrase took; `text` gives a word as written, asked for only on an error.
+    public static func timeAfterDay(_ spec: DateSpec, _ words: [DateWord], used: Int, bareNumbers: Bool,
+                                    text: (Int) -> String) -> DatePhraseError? {
         guard spec.day != nil, spec.time == nil, spec.minutesFromNow == nil, spec.dateTime == nil else { return nil }
         func at(_ k: Int) -> DateWord { k < words.count ? words[k] : .other }
-        func text(_ k: Int) -> String { k < texts.count ? texts[k] : "" }
         var k = used
         let afterAt: Bool
         if case .keyword(.at) = at(k) { k += 1; afterAt = true } else { afterAt = false }

@@ -228,7 +228,8 @@ public enum QuickAdd {
                 case .success(let (spec, used)):
                     // R-CAP-7, R-CAP-8: a time after the day that Kept will not guess is
                     // reported at that word, never left in the title.
-                    if let e = DatePhraseParser.timeAfterDay(spec, classes, used: used, texts: phraseTexts(b, ws, k, classes.count), bareNumbers: true) {
+                    if let e = DatePhraseParser.timeAfterDay(spec, classes, used: used, bareNumbers: true,
+                                                             text: { m in k + m < ws.count ? string(b, ws[k + m].start, ws[k + m].end) : "" }) {
                         let bad = ws[min(k + e.word, ws.count - 1)]
                         return err(.date(e), bad.start, bad.end)
                     }
