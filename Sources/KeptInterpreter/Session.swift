@@ -54,6 +54,9 @@ public final class Session {
     package var named: [TaskUID] = []
     /// What a live front end learns from the statements run (Session+RenderLive).
     package var live = LiveObservation()
+    /// True once this session asked about `date-order` (W0003) or set it: the question is
+    /// asked once a session (R-CAP-10, Session+ResolveCapture).
+    package var dateOrderAsked = false
 
     public init(engine: Engine, format: OutputFormat = .text, commits: CommitPolicy = .eachStatement) {
         self.engine = engine
@@ -130,6 +133,7 @@ public final class Session {
             return CommandOutput(diagnostics: [Catalog.store(e, at: .locking, statement: source)])
         }
         if readsAccount, let refused = refusedOnAccount(stmt) { return .error(refused) }
+        if case .setting(let key?, _?) = stmt.kind, key.text.lowercased() == "date-order" { dateOrderAsked = true }
         warnings = []
         patterns = []
         named = []
