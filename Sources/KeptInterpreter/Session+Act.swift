@@ -389,7 +389,8 @@ extension Session {
                     do throws(RegexBudgetError) { (matched, total) = try engine.select(e) } catch {
                         return .listed(c, sections, found, comma: comma, failure: error, stop: stop)
                     }
-                    var ordered = engine.sorted(matched, by: c.order)
+                    // R-VIEW-9: grouped by due, a list without `order by` goes by due in each group.
+                    var ordered = engine.sorted(matched, by: c.order.isEmpty && c.groupByDue ? [(.due, false)] : c.order)
                     if let n = c.limit { ordered = Array(ordered.prefix(n)) }
                     found.append(.tasks(e, ordered: ordered, matched: matched.count, total: total))
                 }

@@ -57,6 +57,9 @@ public final class Session {
     /// True once this session asked about `date-order` (W0003) or set it: the question is
     /// asked once a session (R-CAP-10, Session+ResolveCapture).
     package var dateOrderAsked = false
+    /// How text output is laid out for where it goes: the width listings fit and whether they
+    /// are coloured, and whether JSON is pretty-printed (docs/OUTPUT.md, "Width and colour").
+    public var display = DisplayOptions()
 
     public init(engine: Engine, format: OutputFormat = .text, commits: CommitPolicy = .eachStatement) {
         self.engine = engine
@@ -82,6 +85,7 @@ public final class Session {
         s.pathPolicy = pathPolicy
         s.fileBase = fileBase
         s.syncConnector = syncConnector
+        s.display = display
         return s
     }
 
@@ -106,7 +110,11 @@ public final class Session {
     public var weekStart: Weekday { engine.weekStart }
     public var dateContext: DateContext { engine.dateContext }
     public var filterContext: FilterContext { engine.filterContext }
-    public var text: TaskText { TaskText(today: today, settings: store.settings) }
+    public var text: TaskText {
+        var t = TaskText(today: today, settings: store.settings)
+        t.escape = DisplayText.escaped
+        return t
+    }
     public var areaNames: [String] { engine.areaNames }
 
     /// Works on another store from now on (`.open`); what was pending on the old one is dropped.
