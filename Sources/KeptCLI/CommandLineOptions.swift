@@ -38,6 +38,10 @@ public struct SessionOptions: Sendable {
     /// Commit after each statement, as the REPL does (`kept account link`: the link first, then
     /// each page of its first pull, so a pull cut short keeps what came).
     public var commitEachStatement = false
+    /// `--width N|auto|none`: the columns listings fit (docs/OUTPUT.md, "Width and colour").
+    public var width = WidthChoice.auto
+    /// `--pretty`: JSON output over several lines, indented.
+    public var pretty = false
 }
 
 /// `--color`: `auto` colours on a terminal unless NO_COLOR is set or TERM is dumb; `always` and
@@ -336,6 +340,15 @@ public enum CommandLineOptions {
                 guard let c = ColorChoice(rawValue: $1.text) else { return "--color takes auto, always or never, not '\($1.text)'" }
                 $0.session.color = c
                 return nil
+            },
+            Flag(["--width"], ["repl", "run", "list", "plan"], "N|auto|none", "the columns lists and plans fit: auto ($COLUMNS, else the terminal's width, else none), a number, or none",
+                 choices: ["auto", "none"]) {
+                guard let w = WidthChoice($1.text) else { return "--width takes a number of columns from \(WidthChoice.minimum), auto or none, not '\($1.text)'" }
+                $0.session.width = w
+                return nil
+            },
+            Flag(["--pretty"], ["repl", "run"] + home.filter { $0 != "init" && $0 != "edit" }, "with --format json: print each JSON object indented, over several lines") {
+                $0.session.pretty = true
             },
             Flag(["--yes", "-y"], session + interop + home, "confirm bulk deletes ('delete where …') in advance; without it 'run' and 'test' refuse one (\(Catalog.unconfirmedDeleteCode))") {
                 $0.session.yes = true

@@ -217,7 +217,7 @@ struct ScriptTest {
         if let f = c.modifiers.first(where: { $0.name == "format" }), let fmt = OutputFormat(rawValue: f.argument) {
             session.format = fmt
         }
-        let result = session.run(c.statement, confirmed: c.modifiers.contains { $0.name == "yes" })
+        let result = session.withWidth(c.modifiers) { session.run(c.statement, confirmed: c.modifiers.contains { $0.name == "yes" }) }
         let format = session.format
         session.format = saved
         guard role == .check else { return nil }

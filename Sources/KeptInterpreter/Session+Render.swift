@@ -181,12 +181,15 @@ extension Session {
 
     /// One layout for the rows of a listing, at the session's width and colour in text.
     package func rowLayout(_ blocks: [(tasks: [Task], indent: Int)], scores: Bool = false) -> RowLayout {
-        text.layout(blocks, scores: scores, width: format == .text ? display.width : nil, color: format == .text && display.color)
+        text.layout(blocks, scores: scores, width: format == .text ? currentWidth : nil, color: format == .text && display.color)
     }
+
+    /// The width listings fit now: the terminal's as it is, or the one set.
+    package var currentWidth: Int? { measureWidth?() ?? display.width }
 
     /// A line of a listing that is not a row (a heading, a count), cut to the width.
     package func fitted(_ line: String) -> String {
-        guard format == .text, let w = display.width else { return line }
+        guard format == .text, let w = currentWidth else { return line }
         let shown = DisplayText.escaped(line)
         return DisplayWidth.of(shown) > w ? DisplayWidth.truncated(shown, to: w) : line
     }

@@ -60,6 +60,9 @@ public final class Session {
     /// How text output is laid out for where it goes: the width listings fit and whether they
     /// are coloured, and whether JSON is pretty-printed (docs/OUTPUT.md, "Width and colour").
     public var display = DisplayOptions()
+    /// Reads the width again before each listing (a terminal that may be resized), when set;
+    /// `display.width` otherwise.
+    public var measureWidth: (() -> Int?)?
 
     public init(engine: Engine, format: OutputFormat = .text, commits: CommitPolicy = .eachStatement) {
         self.engine = engine

@@ -13,6 +13,9 @@ public struct RowLayout: Sendable {
     public var idWidth = 1
     public var titleWidth = 0
     public var dateWidth = 0
+    /// The deepest indent of the listing's rows: a row indented less has a wider title
+    /// column, so dates line up across indents (a view's Done rows under its rows).
+    public var indent = 0
     /// The widest a row may be; nil for no limit.
     public var width: Int?
     /// Whether rows carry ANSI colour.
@@ -78,6 +81,7 @@ extension TaskText {
             }
         }
         l.titleWidth = maxTitle
+        l.indent = maxIndent
         if let w = l.width {
             let fixed = maxIndent + l.idWidth + 2 + (l.dateWidth > 0 ? 2 + l.dateWidth : 0)
             let budget = w - fixed
@@ -104,7 +108,8 @@ extension TaskText {
             let head = pad + String(repeating: " ", count: max(0, l.idWidth - id.count)) + id + "  "
             let headWidth = indent + max(l.idWidth, id.count) + 2
             let title = escape(t.title)
-            var cutTitle = DisplayWidth.of(title) > l.titleWidth ? DisplayWidth.truncated(title, to: l.titleWidth) : title
+            let titleWidth = l.titleWidth + max(0, l.indent - indent)
+            var cutTitle = DisplayWidth.of(title) > titleWidth ? DisplayWidth.truncated(title, to: titleWidth) : title
             let date = dateText(t)
             var cols: [(text: String, color: String?)] = []
             cols.append((date, dateColor(t)))
@@ -116,9 +121,9 @@ extension TaskText {
                 return head + (l.color ? RowColor.wrap(cutTitle, tc) : cutTitle)
             }
             // The parts after the title, each padded to its column, then cut to the width.
-            var used = headWidth + l.titleWidth
+            var used = headWidth + titleWidth
             var line = head + (l.color ? RowColor.wrap(cutTitle, tc) : cutTitle)
-            line += String(repeating: " ", count: max(0, l.titleWidth - DisplayWidth.of(cutTitle)))
+            line += String(repeating: " ", count: max(0, titleWidth - DisplayWidth.of(cutTitle)))
             for (k, c) in cols.enumerated() {
                 let colWidth = k == 0 ? max(l.dateWidth, DisplayWidth.of(c.text)) : DisplayWidth.of(c.text)
                 let last = k == cols.count - 1

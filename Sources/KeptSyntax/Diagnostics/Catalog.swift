@@ -211,6 +211,10 @@ public enum Catalog {
         Diagnostic(code: .E0105, message: "'@format' takes text or json, not '\(value)'", file: file, range: range, label: "not a format")
     }
 
+    package static func badWidthDirective(_ value: String, range: SourceRange, file: SourceFile) -> Diagnostic {
+        Diagnostic(code: .E0105, message: "'@width' takes a number of columns from 20 or none, not '\(value)'", file: file, range: range, label: "not a width")
+    }
+
     /// The '(' of `where (…)` is never closed.
     package static func whereFilterNotClosed(_ open: SourceRange, file: SourceFile) -> Diagnostic {
         Diagnostic(code: .E0106, message: "expected ')' to close '(' of the filter", file: file, range: open, label: "this '(' is never closed")
@@ -625,6 +629,8 @@ public enum Catalog {
         case notAStoreName(String)
         /// A store file that cannot be opened, with the reason the front end gives.
         case cannotOpen(String)
+        /// `.width 5`: a width takes a number of columns from `minimum`, auto or none.
+        case notAWidth(String, minimum: Int)
     }
 
     /// The dot-commands that take a file.
@@ -636,7 +642,9 @@ public enum Catalog {
         let message: String, label: String
         switch a {
         case .notOnOff(let command, let value): (message, label) = ("'.\(command)' takes on or off, not '\(value)'", "expected on or off")
-        case .notAMode(let value): (message, label) = ("'.mode' takes text or json, not '\(value)'", "expected text or json")
+        case .notAMode(let value): (message, label) = ("'.mode' takes text, json or json pretty, not '\(value)'", "expected text, json or json pretty")
+        case .notAWidth(let value, let minimum):
+            (message, label) = ("'.width' takes a number of columns from \(minimum), auto or none, not '\(value)'", "expected a width")
         case .noFile(let command):
             let what: String
             switch command {
