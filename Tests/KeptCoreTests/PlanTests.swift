@@ -363,7 +363,8 @@ final class PlanTests: XCTestCase, SessionTesting {
         let out = lines(s, "plan")
         XCTAssertEqual(section(out, "Top 3"), [2, 3])
         XCTAssertEqual(section(out, "Quick wins"), [])
-        XCTAssertTrue(out.contains("  1  A  Today  Back Jun 16"), out.joined(separator: "\n"))
+        // One layout for the whole plan (R-VIEW-8): the date column is as wide as Top 3's "Tomorrow".
+        XCTAssertTrue(out.contains("  1  A  Today     Back Jun 16"), out.joined(separator: "\n"))
         XCTAssertEqual(lines(s, "show 1 due"), ["Mon Jun 15, 2026"])
         XCTAssertEqual(lines(s, "back 4"), ["Back 4 · D · Not today ended · in Top 3", "Top 3", "  2  B  Tomorrow", "  3  C", "  4  D"])
         // 03:59 is still the held day; at 04:00 the hold is over.

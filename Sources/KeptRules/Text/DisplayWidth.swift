@@ -108,14 +108,18 @@ public enum DisplayWidth {
         var kept = ""
         var used = 0
         var lastSpace: (index: String.Index, used: Int)? = nil
+        var endsAWord = false
         for c in s {
             let w = of(c)
-            if used + w > width - 1 { break }
+            if used + w > width - 1 {
+                endsAWord = c == " "
+                break
+            }
             if c == " " { lastSpace = (kept.endIndex, used) }
             kept.append(c)
             used += w
         }
-        if let sp = lastSpace, sp.used * 3 >= (width - 1) * 2 {
+        if !endsAWord, let sp = lastSpace, sp.used * 3 >= (width - 1) * 2 {
             kept = String(kept[..<sp.index])
         }
         while kept.last == " " { kept.removeLast() }
