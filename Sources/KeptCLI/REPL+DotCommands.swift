@@ -61,7 +61,7 @@ extension REPL {
             let pretty = session.format == .json && session.display.prettyJSON
             guard let a = cmd.arguments.first else {
                 let mode = session.format.rawValue + (pretty ? " pretty" : "")
-                say(["mode \(mode)"], json: REPL.object([("mode", .string(session.format.rawValue)), ("pretty", .bool(pretty))]))
+                say(["mode \(mode)"], json: REPL.object([("mode", .string(session.format.rawValue))] + (pretty ? [("pretty", .bool(true))] : [])))
                 return
             }
             // `.mode json pretty`: JSON indented over several lines (docs/REPL.md).
@@ -71,7 +71,7 @@ extension REPL {
                 return
             }
             // Printed in the mode the command started in.
-            say([], json: REPL.object([("mode", .string(f.rawValue)), ("pretty", .bool(wantsPretty))]))
+            say([], json: REPL.object([("mode", .string(f.rawValue))] + (wantsPretty ? [("pretty", .bool(true))] : [])))
             session.format = f
             session.display.prettyJSON = wantsPretty
         case "width":

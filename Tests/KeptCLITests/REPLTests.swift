@@ -203,7 +203,7 @@ final class REPLTests: XCTestCase {
         XCTAssertTrue(r.stderr.contains("error[E0501]: unknown dot-command '.mdoe'"), r.summary)
         XCTAssertTrue(r.stderr.contains("did you mean '.mode'?"), r.summary)
         XCTAssertTrue(r.stderr.contains("  --> <stdin>:3:7"), r.summary)
-        XCTAssertTrue(r.stderr.contains("error[E0502]: '.mode' takes text or json, not 'yaml'"), r.summary)
+        XCTAssertTrue(r.stderr.contains("error[E0502]: '.mode' takes text, json or json pretty, not 'yaml'"), r.summary)
         XCTAssertTrue(r.stderr.contains("error[E0502]: '.timer' takes on or off, not 'maybe'"), r.summary)
         XCTAssertTrue(r.stderr.contains("error[E0502]: this session has no store file"), r.summary)
         XCTAssertTrue(r.stdout.contains(".record FILE"), r.summary)

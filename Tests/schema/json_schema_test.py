@@ -160,7 +160,7 @@ for value, s in zip(run_statements([(s, ["error"]) for s in ERRORS], "errors", y
 DOTS = [(".mode", ["dotMode"]), (".timer", ["dotSwitch"]), (".timer on", ["dotSwitch"]), (".timer off", ["dotSwitch"]),
         (".bail off", ["dotSwitch"]), (".color", ["dotSwitch"]), (".help", ["dotHelp"]), (".help .open", ["dotCommand"]),
         (".help repl", ["dotHelpText"]), (".help add", ["helpCommand"]), (".history", ["dotHistory"]), (".frob", ["error"]),
-        (".timer maybe", ["error"])]
+        (".timer maybe", ["error"]), (".width 60", ["dotWidth"]), (".width", ["dotWidth"]), (".width none", ["dotWidth"])]
 with tempfile.TemporaryDirectory() as d:
     store = os.path.join(d, "s.json")
     rec = os.path.join(d, "r.kept")
