@@ -64,9 +64,9 @@ extension Session {
             guard case .notToday(let target) = s.kind else { return CommandOutput() }
             return renderNotToday(r, newTop3, s, target)
         case .back(let b): return renderBack(b)
-        case .top3(let v): return out(top3Lines(v), json: top3JSON(v), changed: v.stored)
-        case .top3Kept(let v): return out(["No other open task to pick; Top 3 stays"] + top3Lines(v), json: top3JSON(v), changed: v.stored)
-        case .top3Changed(let v): return out(top3Lines(v), json: top3JSON(v), changed: true)
+        case .top3(let v): return listing(top3Lines(v), json: top3JSON(v), changed: v.stored)
+        case .top3Kept(let v): return listing(["No other open task to pick; Top 3 stays"] + top3Lines(v), json: top3JSON(v), changed: v.stored)
+        case .top3Changed(let v): return listing(top3Lines(v), json: top3JSON(v), changed: true)
         }
     }
 
@@ -215,7 +215,10 @@ extension Session {
         }) { TaskJSON.value($0.task, zone: z) }
         var o = render(r, t, s, target)
         // R-PLAN-7: Not today on a pick shows the new picks at once.
-        if let v = newTop3, format == .text, !o.failed { o.lines += top3Lines(v) }
+        if let v = newTop3, format == .text, !o.failed {
+            o.lines += top3Lines(v)
+            o.styled = display.color
+        }
         return o
     }
 
@@ -231,7 +234,7 @@ extension Session {
             lines += picks.map { "  pick: \($0.id) · \($0.title)" }
         }
         if b.picked { lines += top3Lines(b.view) }
-        return out(lines, json: .object(JSONObject([("back", .number(JSONNumber(b.task.id))),
+        return listing(lines, json: .object(JSONObject([("back", .number(JSONNumber(b.task.id))),
                                                    ("top3", .array(b.view.snapshot.top3.map { .number(JSONNumber($0)) }))])),
                    changed: b.endedHold || b.picked || b.view.stored)
     }

@@ -129,6 +129,10 @@ final class OutputWidthTests: XCTestCase {
         let stripped = forced.stdout.replacingOccurrences(of: "\u{1B}\\[[0-9;]*m", with: "", options: .regularExpression)
         let never = try run(["--color", "never"] + Self.adds + ["-e", "list"])
         XCTAssertEqual(stripped, never.stdout)
+        // The Top 3 that `not today` prints is coloured, not escaped.
+        let held = try run(["--color", "always", "-e", "add A @today", "-e", "add B @yesterday", "-e", "not today 1"])
+        XCTAssertTrue(held.stdout.contains("  2  B  \u{1B}[31mOverdue 1d\u{1B}[0m\n"), held.stdout)
+        XCTAssertFalse(held.stdout.contains("\\e["), held.stdout)
         let json = try run(["--color", "always", "--format", "json"] + Self.adds + ["-e", "list"])
         XCTAssertFalse(json.stdout.contains("\u{1B}"))
     }

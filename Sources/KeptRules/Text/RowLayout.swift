@@ -76,8 +76,9 @@ extension TaskText {
                 l.idWidth = max(l.idWidth, String(t.id).count)
                 maxTitle = max(maxTitle, DisplayWidth.of(escape(t.title)))
                 l.dateWidth = max(l.dateWidth, DisplayWidth.of(dateText(t)))
-                // A score is a number of a few digits; "urgency 00.0" stands for it.
-                maxMarks = max(maxMarks, marksWidth(marks(t, score: scores ? 10 : nil)))
+                // The marks matter only to a width. A score is a number of a few digits;
+                // "urgency 10.0" stands for it.
+                if width != nil { maxMarks = max(maxMarks, marksWidth(marks(t, score: scores ? 10 : nil))) }
             }
         }
         l.titleWidth = maxTitle
