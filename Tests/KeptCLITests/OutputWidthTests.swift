@@ -19,6 +19,7 @@ final class OutputWidthTests: XCTestCase {
             ("abc", 3), ("日本語", 6), ("ｶﾀｶﾅ", 4), ("Ａ", 2), ("한국어", 6), ("🎉", 2), ("👨‍👩‍👧", 2),
             ("e\u{301}", 1), ("Cafe\u{301}", 4), ("❤", 1), ("❤️", 2), ("🇩🇪", 2), ("\u{200D}", 0),
             ("\u{FE0F}", 0), ("…", 1), ("↻ Every week", 12), ("", 0), ("a\u{1B}b", 2),
+            ("か\u{3099}", 2), ("ｶﾞ", 2), ("कि", 2), ("👍🏽", 2), ("日本 e\u{301} 🎉", 9), ("\u{1100}\u{1161}\u{11A8}", 2),
         ]
         for (s, w) in cases {
             XCTAssertEqual(DisplayWidth.of(s), w, "\(s.unicodeScalars.map { String($0.value, radix: 16) })")

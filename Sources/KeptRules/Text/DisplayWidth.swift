@@ -8,7 +8,8 @@
 //   cluster and takes the width of its first emoji, 2;
 // - a cluster made only of zero-width scalars takes 0: combining marks (Mn, Me), format
 //   characters (Cf: ZWJ, ZWNJ, the bidi marks), variation selectors, Hangul medial and final
-//   jamo; marks after a base add nothing;
+//   jamo; such marks after a base add nothing, while spacing marks (Mc, as in Devanagari) and
+//   the halfwidth kana sound marks add a column each, as terminals draw them;
 // - controls take 0 (text meant for people has them escaped before it is measured); everything
 //   else takes 1. Ambiguous-width characters (A) take 1, as outside East Asian locales.
 
@@ -73,22 +74,65 @@ public enum DisplayWidth {
         guard let first = scalars.first else { return 0 }
         if first.value < 0x7F && scalars.count == 1 { return first.value < 0x20 ? 0 : 1 }
         // The first scalar that is not zero-width is the cluster's base.
-        guard let base = scalars.first(where: { !isZeroWidth($0) }) else { return 0 }
-        if isWide(base.value) { return 2 }
+        guard let k = scalars.firstIndex(where: { !isZeroWidth($0) }) else { return 0 }
+        let base = scalars[k]
+        // Spacing marks and halfwidth sound marks after the base take a column each, as
+        // terminals draw them.
+        var spacing = 0
+        for u in scalars[scalars.index(after: k)...] where u.value == 0xFF9E || u.value == 0xFF9F || u.properties.generalCategory == .spacingMark {
+            spacing += 1
+        }
+        if isWide(base.value) { return 2 + spacing }
         // A flag: two regional indicators.
         if (0x1F1E6...0x1F1FF).contains(base.value) { return scalars.count >= 2 ? 2 : 1 }
         // An emoji in its emoji presentation (VS16).
         if scalars.contains(where: { $0.value == 0xFE0F }), base.properties.isEmoji { return 2 }
-        return 1
+        return 1 + spacing
     }
 
     /// The columns a string takes.
     public static func of(_ s: String) -> Int {
         // ASCII without controls: one column a byte.
-        if s.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return s.utf8.count }
+        var ascii = true
+        for b in s.utf8 where b < 0x20 || b >= 0x7F {
+            ascii = false
+            break
+        }
+        if ascii { return s.utf8.count }
+        // A scalar at a time while no scalar can join another in a cluster (nearly every
+        // title: accents precomposed, CJK, symbols); by cluster otherwise.
+        var n = 0
+        for u in s.unicodeScalars {
+            let v = u.value
+            if v < 0x7F {
+                n += v < 0x20 ? 0 : 1
+                continue
+            }
+            if v < 0xA0 || v >= 0x1F000 || joins(u) { return byCluster(s) }
+            n += isWide(v) ? 2 : 1
+        }
+        return n
+    }
+
+    /// The columns a string takes, a grapheme cluster at a time.
+    static func byCluster(_ s: String) -> Int {
         var n = 0
         for c in s { n += of(c) }
         return n
+    }
+
+    /// Whether a scalar past ASCII takes no column in a cluster: a mark (Mn, Me), a format
+    /// character, a variation selector, a Hangul medial or final jamo. Wide scalars are never
+    /// such, but for the ideographic and kana combining marks.
+    static func joins(_ u: Unicode.Scalar) -> Bool {
+        let v = u.value
+        if (0x302A...0x302F).contains(v) || v == 0x3099 || v == 0x309A { return true }
+        if isWide(v) { return false }
+        if (0x1160...0x11FF).contains(v) || (0xD7B0...0xD7FF).contains(v) || (0xFE00...0xFE0F).contains(v) { return true }
+        switch u.properties.generalCategory {
+        case .nonspacingMark, .enclosingMark, .format: return true
+        default: return false
+        }
     }
 
     /// The text padded with spaces to `width` columns (unchanged when it is as wide or wider).

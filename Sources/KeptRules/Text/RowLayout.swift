@@ -110,7 +110,9 @@ extension TaskText {
             let headWidth = indent + max(l.idWidth, id.count) + 2
             let title = escape(t.title)
             let titleWidth = l.titleWidth + max(0, l.indent - indent)
-            var cutTitle = DisplayWidth.of(title) > titleWidth ? DisplayWidth.truncated(title, to: titleWidth) : title
+            let fullWidth = DisplayWidth.of(title)
+            var cutTitle = fullWidth > titleWidth ? DisplayWidth.truncated(title, to: titleWidth) : title
+            let cutWidth = fullWidth > titleWidth ? DisplayWidth.of(cutTitle) : fullWidth
             let date = dateText(t)
             var cols: [(text: String, color: String?)] = []
             cols.append((date, dateColor(t)))
@@ -124,12 +126,13 @@ extension TaskText {
             // The parts after the title, each padded to its column, then cut to the width.
             var used = headWidth + titleWidth
             var line = head + (l.color ? RowColor.wrap(cutTitle, tc) : cutTitle)
-            line += String(repeating: " ", count: max(0, titleWidth - DisplayWidth.of(cutTitle)))
+            line += String(repeating: " ", count: max(0, titleWidth - cutWidth))
             for (k, c) in cols.enumerated() {
-                let colWidth = k == 0 ? max(l.dateWidth, DisplayWidth.of(c.text)) : DisplayWidth.of(c.text)
+                let textWidth = DisplayWidth.of(c.text)
+                let colWidth = k == 0 ? max(l.dateWidth, textWidth) : textWidth
                 let last = k == cols.count - 1
                 var text = c.text
-                if let w = l.width, used + 2 + DisplayWidth.of(text) > w {
+                if let w = l.width, used + 2 + textWidth > w {
                     // What is left of the width: the column cut to it, and nothing after.
                     let room = w - used - 2
                     guard room > 0 else { break }
@@ -138,7 +141,7 @@ extension TaskText {
                     break
                 }
                 line += "  " + (l.color ? RowColor.wrap(text, c.color) : text)
-                if !last { line += String(repeating: " ", count: max(0, colWidth - DisplayWidth.of(text))) }
+                if !last { line += String(repeating: " ", count: max(0, colWidth - textWidth)) }
                 used += 2 + colWidth
             }
             while line.last == " " { line.removeLast() }
