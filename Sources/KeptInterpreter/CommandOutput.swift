@@ -55,6 +55,9 @@ public struct CommandOutput: Sendable {
     /// Set when the lines carry colour (SGR sequences the renderer wrote around text it had
     /// already escaped): displaying them escapes everything but those sequences.
     public var styled = false
+    /// The width the lines were laid out to fit, when they are a listing that had one
+    /// (R-VIEW-7): `.record` writes it as `@width N`, so the transcript replays the same rows.
+    public var fittedTo: Int?
     /// Set when the statement failed only because the sync server could not be reached: how
     /// many changes wait in the outbox (E0342). Nothing was lost, and a front end tells it
     /// apart: `kept sync` and a run whose only failures are these exit 3 (docs/LANGUAGE.md).

@@ -198,6 +198,7 @@ extension Session {
     package func listing(_ lines: [String], json: @autoclosure () -> JSONValue, changed: Bool = false) -> CommandOutput {
         var o = out(lines, json: json(), changed: changed)
         o.styled = format == .text && display.color
+        o.fittedTo = format == .text ? currentWidth : nil
         return o
     }
 

@@ -218,6 +218,7 @@ extension Session {
         if let v = newTop3, format == .text, !o.failed {
             o.lines += top3Lines(v)
             o.styled = display.color
+            o.fittedTo = currentWidth
         }
         return o
     }

@@ -183,6 +183,32 @@ final class OutputWidthTests: XCTestCase {
         XCTAssertTrue(bad.stderr.contains("error[E0502]: '.width' takes a number of columns from 20, auto or none, not '5'"), bad.stderr)
     }
 
+    /// `.record` writes a listing's width as `@width N` and leaves colour out, so the
+    /// transcript replays under `kept test` (no width, no colour) with the same rows.
+    func testRecordKeepsTheWidthAndDropsColour() throws {
+        let dir = try TempDir()
+        defer { dir.cleanUp() }
+        let rec = dir.url.appendingPathComponent("r.kept").path
+        let input = """
+        add Write the yearly report for the garden club @yesterday every week
+        .width 40
+        list
+        .width none
+        list
+        .record \(rec)
+
+        """
+        let r = try Kept.run(["repl", "--color", "always"] + Kept.clock, stdin: Data(input.utf8))
+        XCTAssertEqual(r.status, 0, r.summary)
+        XCTAssertTrue(r.stdout.contains("\u{1B}[31mOverdue 1d\u{1B}[0m"), r.stdout)
+        let text = try String(contentsOfFile: rec, encoding: .utf8)
+        XCTAssertFalse(text.contains("\u{1B}"), text)
+        XCTAssertTrue(text.contains("@width 40\n> list\nAll 1 task\n1  Write the yearly…     Overdue 1d  ↻…\n"), text)
+        XCTAssertEqual(text.components(separatedBy: "@width").count, 2, text)
+        let replay = try Kept.run(["test", rec])
+        XCTAssertEqual(replay.status, 0, replay.summary)
+    }
+
     /// `@width N` in a transcript sets the next command's width; a bad one is E0105.
     func testWidthDirective() throws {
         let dir = try TempDir()
