@@ -66,7 +66,7 @@ extension TaskText {
     }
 
     /// One layout for rows printed together: `blocks` are the tasks of each group or section
-    /// with their indent and whether they show scores.
+    /// with their indent; `scores` when the rows show urgency scores (`explain plan`).
     public func layout(_ blocks: [(tasks: [Task], indent: Int)], scores: Bool = false, width: Int?, color: Bool) -> RowLayout {
         var l = RowLayout(width: width.map { max(1, $0) }, color: color)
         var maxTitle = 0, maxIndent = 0, maxMarks = 0
@@ -91,11 +91,6 @@ extension TaskText {
             l.titleWidth = min(maxTitle, max(withMarks, min(budget, TaskText.minimumTitleWidth), 1))
         }
         return l
-    }
-
-    /// A layout for these tasks alone, at no width and without colour.
-    public func layout(_ tasks: [Task], indent: Int = 0) -> RowLayout {
-        layout([(tasks, indent)], width: nil, color: false)
     }
 
     /// List rows in a layout (by default one of their own), each starting with `indent` spaces.
