@@ -261,8 +261,8 @@ struct ArgumentCursor {
 /// Parses arguments (without the program name).
 public enum CommandLineOptions {
     public static let usage = """
-    usage: kept [repl] [--store FILE] [--now ISO] [--zone TZ] [--format text|json] [--errors rich|short] [--color WHEN] [--yes]
-           kept run [--store FILE | --account CONNINFO] [--now ISO] [--zone TZ] [--format text|json] [--write [--keep-going]] [--bail] [--echo] [--yes] [-e COMMAND]... [SCRIPT...]
+    usage: kept [repl] [--store FILE] [--now ISO] [--zone TZ] [--format text|json [--pretty]] [--errors rich|short] [--color WHEN] [--width N] [--yes]
+           kept run [--store FILE | --account CONNINFO] [--now ISO] [--zone TZ] [--format text|json [--pretty]] [--width N] [--write [--keep-going]] [--bail] [--echo] [--yes] [-e COMMAND]... [SCRIPT...]
            kept test [-k PATTERN]... [--update [-i]] [--fail-fast | --max-failures N] [--report tap|junit FILE]... [--[no-]progress] [--allow-path DIR]... [--yes] [-j N] PATH[:LINE]...
            kept convert [--salvage] FROM TO
            kept check STORE

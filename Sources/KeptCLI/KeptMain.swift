@@ -130,7 +130,7 @@ public enum KeptMain {
             return TestRunner(options: o, test: t, stdoutIsTTY: term.stdoutIsTTY).run(paths, out: out, err: err)
         case .success(.repl(let o)):
             let interactive = term.stdinIsTTY && term.stdoutIsTTY && !term.termIsDumb
-            if o.format == .text, let path = o.store, !HomeVerbs.exists(path) {
+            if interactive, o.format == .text, let path = o.store, !HomeVerbs.exists(path) {
                 err.line("kept: note: there is no store at \(path): it starts empty, and the first change makes the file")
             }
             let color = o.format == .text && o.color.enabled(tty: interactive, term)
