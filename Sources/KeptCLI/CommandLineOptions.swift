@@ -267,12 +267,12 @@ public enum CommandLineOptions {
            kept convert [--salvage] FROM TO
            kept check STORE
            kept backup STORE FILE
-           kept import FILE|- --store FILE [--as FORMAT] [--dry-run] [--events]
-           kept export FILE|- --store FILE [--as FORMAT] [FILTER...]
-           kept sync [status | --watch] --store FILE [--json]
+           kept import FILE|- [--store FILE] [--as FORMAT] [--dry-run] [--events]
+           kept export FILE|- [--store FILE] [--as FORMAT] [FILTER...]
+           kept sync [status | --watch] [--store FILE] [--json]
            kept account init [--server CONNINFO]
            kept account create NAME [--read-only] [--password-stdin] [--server CONNINFO]
-           kept account link CONNINFO --store FILE
+           kept account link CONNINFO [--store FILE]
            kept add LINE | list [FILTER] | plan | done ID | show ID | edit ID | undo   (your store)
            kept init [PATH]
            kept help [COMMAND | run | test | repl] | kept completion bash|zsh|fish | kept manpage | kept --help | kept --version
@@ -652,7 +652,7 @@ public enum CommandLineOptions {
 
 extension CommandLineOptions {
     static let accountUsage = "kept account init [--server CONNINFO] | kept account create NAME [--read-only] [--password-stdin] [--server CONNINFO]"
-        + " | kept account link CONNINFO --store FILE"
+        + " | kept account link CONNINFO [--store FILE]"
 
     /// `kept account init|create|link`; each takes only its own options. `link` is its
     /// statement run on the store, written when it succeeded (as `kept import`).
