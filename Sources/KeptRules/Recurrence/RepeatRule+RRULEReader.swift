@@ -66,7 +66,8 @@ package struct RRULEReader {
         }
         var r = RepeatRule(frequency: freq)
         if let i = fields.removeValue(forKey: "INTERVAL") {
-            guard let n = Int(i), n >= 1, n <= 1000 else { throw .badInterval }
+            guard let n = Int(i), n >= 1 else { throw i.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }) && i.count > 3 ? .intervalPastLimit(i) : .badInterval }
+            guard n <= Limits.repeatInterval else { throw .intervalPastLimit(i) }
             r.interval = n
         }
         // RFC 7529: RSCALE names the calendar; SKIP says what a missing day does.

@@ -218,6 +218,7 @@ extension Catalog {
         case .weekNumberNotYearly, .yearDayNotAllowed, .monthDayInWeekly, .setPositionAlone, .countAndUntil, .numberedWeekday,
              .numberedWeekdayWithWeekNumber:
             return .E0216
+        case .intervalPastLimit: return code(.repeatInterval)
         case .dateUntilOfTimedRule: return .E0217
         case .noDates: return .E0219
         case .secondly, .calendar, .skipForward, .bySecond: return .E0220
@@ -240,6 +241,7 @@ extension Catalog {
         case .itemOutOfRange(let name, let value, let item, let range, let zero):
             return "\(name)=\(value): '\(item)' is not \(zero ? "" : "a non-zero ")value from \(range.lowerBound) to \(range.upperBound)"
         case .badInterval: return "INTERVAL must be from 1 to 1000"
+        case .intervalPastLimit(let n): return "INTERVAL=\(n.count > 24 ? String(n.prefix(20)) + "…" : n) is past \(Limits.grouped(Limits.repeatInterval)), the largest interval Kept holds"
         case .skipWithoutRSCALE: return "SKIP goes with RSCALE (RFC 7529)"
         case .badSkip: return "SKIP must be OMIT, BACKWARD or FORWARD"
         case .badWeekStart(let w): return "WKST=\(w) is not a weekday (MO … SU)"
