@@ -145,6 +145,13 @@ public struct ICalendarReader: ImportSource {
         return Zone(identifier: id) ?? zones[id] ?? WindowsZones.iana(id.trimmedSpaces).flatMap { Zone(identifier: $0) }
     }
 
+    /// The zone whose wall clock a DTSTART or DUE is on: its TZID's, UTC for a time in `Z`,
+    /// nil for a floating time or a date (the account's wall clock).
+    package func seriesZone(_ c: ContentLine) -> Zone? {
+        if let id = c.param("TZID") { return zone(id) }
+        return c.value.trimmedSpaces.uppercased().hasSuffix("Z") ? .utc : nil
+    }
+
     /// `+0200`, `-0800`, `+053000` as seconds east of UTC.
     package static func offsetSeconds(_ s: String) -> Int? {
         let b = Array(s.trimmedSpaces.utf8)
@@ -200,6 +207,8 @@ public struct ICalendarReader: ImportSource {
         var kept = JSONObject()
         var other: [JSONValue] = []
         var start: Due? = nil, due: Due? = nil, keptStart: Due? = nil
+        // The zone of the series' first date, when it names one.
+        var sourceZone: Zone? = nil
         var rruleLines: [ContentLine] = []
         var keptRepeat: JSONObject? = nil
         var percent: Int? = nil
@@ -219,8 +228,12 @@ public struct ICalendarReader: ImportSource {
                 if TaskUID(c.value.trimmedSpaces) == nil { kept["uid"] = .string(c.value) }
             case "SUMMARY": t.title = text
             case "DESCRIPTION": t.description = text
-            case "DUE": due = try self.due(c)
-            case "DTSTART": start = try self.due(c)
+            case "DUE":
+                due = try self.due(c)
+                if start == nil { sourceZone = seriesZone(c) }
+            case "DTSTART":
+                start = try self.due(c)
+                sourceZone = seriesZone(c)
             case "PRIORITY":
                 guard let p = Int(c.value.trimmedSpaces), (0...9).contains(p) else { throw fail(c, .icalPriority) }
                 t.priority = p == 0 ? .none : p == 1 ? .critical : p <= 4 ? .high : p == 5 ? .medium : .low
@@ -316,7 +329,8 @@ public struct ICalendarReader: ImportSource {
             t.due = due ?? start
             t.start = keptStart ?? (due != nil ? start : nil)
         } else if !rruleLines.isEmpty || !comp.overrides.isEmpty {
-            if let s = try series(rruleLines, overrides: comp.overrides, master: comp.props, start: start, due: due, record: &r, other: &other, kept: &kept) {
+            if let s = try series(rruleLines, overrides: comp.overrides, master: comp.props, start: start, due: due,
+                                  sourceZone: sourceZone, record: &r, other: &other, kept: &kept) {
                 t.repeatRule = s.spec
                 t.due = s.due
                 t.start = keptStart ?? s.start

@@ -24,14 +24,20 @@ extension ICalendarReader {
 
     /// The series of a component, or nil when it has none Kept can hold (its lines then kept
     /// and named in the report).
-    package func series(_ lines: [ContentLine], overrides: [Component], master: [ContentLine], start: Due?, due: Due?,
+    package func series(_ lines: [ContentLine], overrides: [Component], master: [ContentLine], start: Due?, due: Due?, sourceZone: Zone?,
                         record r: inout ImportedTask, other: inout [JSONValue], kept: inout JSONObject) throws(ImportError) -> Series? {
         let rrules = lines.filter { $0.name == "RRULE" }
         let rdates = lines.filter { $0.name == "RDATE" }
-        // RFC 5545 leaves a second RRULE undefined: the first is the series, the others are kept.
+        // RFC 5545 leaves a second RRULE undefined: the first is the series; another with an
+        // end adds its dates (as recurring-ical-events reads the set), one without is kept.
+        var extra: [Due] = []
         for c in rrules.dropFirst() {
-            other.append(.string(ICalendarReader.raw(c)))
-            r.unmapped.append("RRULE")
+            if let s0 = start ?? due, let dates = finiteDates(c.value, from: s0) {
+                extra += dates
+            } else {
+                other.append(.string(ICalendarReader.raw(c)))
+                r.unmapped.append("RRULE")
+            }
         }
         func keepAll() {
             for c in lines where !rrules.dropFirst().contains(where: { $0.line == c.line }) {
@@ -56,14 +62,36 @@ extension ICalendarReader {
             keepAll()
             return nil
         }
+        spec.additions += extra
         var periods: [JSONValue] = []
         for c in lines where c.name != "RRULE" {
             let period = c.name == "RDATE" && c.param("VALUE")?.uppercased() == "PERIOD"
             if period { periods.append(.string(ICalendarReader.raw(c))) }
             for v in c.value.split(separator: ",") {
                 var one = c
-                // A PERIOD's occurrence starts at its start; its end is kept with the line.
-                one.value = period ? String(v.split(separator: "/").first ?? v) : String(v)
+                one.value = String(v)
+                if period {
+                    // A PERIOD's occurrence starts at its start and ends at its end, which is
+                    // a VTODO's due: on DTSTART's series, the due less DUE − DTSTART.
+                    let parts = v.split(separator: "/", maxSplits: 1)
+                    one.value = String(parts.first ?? v)
+                    let begin = try self.due(one)
+                    var d = begin
+                    if let st = start, let du = due, parts.count == 2 {
+                        var end = one
+                        end.value = String(parts[1])
+                        let until: Due
+                        if let m = ICalendarReader.durationMinutes(end.value) {
+                            let x = CivilDateTime(date: begin.date, time: begin.time ?? .midnight).adding(minutes: m)
+                            until = Due(date: x.date, time: begin.time == nil ? nil : x.time)
+                        } else {
+                            until = try self.due(end)
+                        }
+                        d = Shift(from: du, to: st).apply(until)
+                    }
+                    spec.additions.append(d)
+                    continue
+                }
                 let d = try self.due(one)
                 if c.name == "EXDATE" { spec.exceptions.append(d) } else { spec.additions.append(d) }
             }
@@ -102,6 +130,23 @@ extension ICalendarReader {
            out.additions.contains(where: { $0.time != nil && $0.time != at }) {
             out.anchorTime = at
         }
+        // R-INT-3: a series of another zone's wall clock that the account's wall clock does
+        // not give (the two zones change their clocks on other days) is named in the report.
+        if let z = sourceZone, z != zone, let t = s0.time, let rule = spec.rule {
+            let wall = CivilDateTime(date: s0.date, time: t)
+            let there = z.local(at: zone.instant(for: wall))
+            let a = RepeatSpec(rule: rule, anchor: there.date, anchorTime: there.time)
+                .occurrences(limit: 64, time: there.time, weekStart: weekStart, zone: z)
+                .map { o -> Due in
+                    let l = zone.local(at: z.instant(for: RepeatSpec.moment(o)))
+                    return Due(date: l.date, time: l.time)
+                }
+            let b = RepeatSpec(rule: rule, anchor: s0.date, anchorTime: t).occurrences(limit: 64, time: t, weekStart: weekStart, zone: zone)
+            if a != b {
+                r.unmapped.append("TZID")
+                kept["series-zone"] = .string(z.identifier)
+            }
+        }
         // R-INT-1: the task is due on the series' first occurrence, which an EXDATE or an
         // override may have moved off DTSTART.
         let first = out.occurrences(limit: 1, time: anchorDue.time, weekStart: weekStart, zone: zone).first.map(dueOf.apply)
@@ -112,6 +157,16 @@ extension ICalendarReader {
             series.start = series.start.map(move.apply)
         }
         return series
+    }
+
+    /// The dates of an RRULE with an end (COUNT or UNTIL, at most 1,000 dates) from `start`,
+    /// or nil: a rule without an end, one Kept cannot read, or one of more dates.
+    func finiteDates(_ rrule: String, from start: Due) -> [Due]? {
+        guard case .success(var rule) = RepeatRule.fromRRULE(rrule), rule.count != nil || rule.end != nil else { return nil }
+        rule.weekStart = rule.weekStart ?? .monday
+        let spec = RepeatSpec(rule: rule, anchor: start.date, anchorTime: start.time)
+        let dates = spec.occurrences(limit: 1_001, time: start.time, weekStart: rule.weekStart ?? .monday, zone: zone)
+        return dates.count <= 1_000 ? dates : nil
     }
 
     /// The overrides of single occurrences, applied to the file's series (DTSTART's): a

@@ -62,7 +62,7 @@ final class ICalendarSeriesTests: XCTestCase, SessionTesting {
         let (p, preport) = try imported(["BEGIN:VTODO", "UID:i2b", "SUMMARY:twob", "DTSTART;\(Self.berlin):20260701T100000",
                                          "DUE;\(Self.berlin):20260701T100000", "RRULE:FREQ=WEEKLY", "RDATE;VALUE=PERIOD:20260703T100000Z/PT1H", "END:VTODO"])
         XCTAssertEqual(preport.last, "Kept without a Kept field, in each task's \"icalendar\" field: RDATE;VALUE=PERIOD (1)")
-        XCTAssertEqual(dues(p, 2), ["2026-07-01T10:00", "2026-07-03T12:00", "2026-07-08T10:00"])
+        XCTAssertEqual(dues(p, 2), ["2026-07-01T10:00", "2026-07-03T13:00", "2026-07-08T10:00"], "a VTODO's period ends on its due")
     }
 
     /// R-INT-3: a Windows TZID is its CLDR zone; a VTIMEZONE of one offset is that offset; a
@@ -81,6 +81,16 @@ final class ICalendarSeriesTests: XCTestCase, SessionTesting {
         let (u, ureport) = try imported(["BEGIN:VTODO", "UID:i3c", "SUMMARY:x", "DUE;TZID=Nowhere Time:20260702T100000", "END:VTODO"])
         XCTAssertEqual(ureport.last, "Kept without a Kept field, in each task's \"icalendar\" field: TZID (1)")
         XCTAssertEqual(u.store.task(1)?.extra["icalendar"]?.objectValue?["unknown-tzid"], .array([.string("Nowhere Time")]))
+        // Los Angeles and Berlin change their clocks a week apart: a daily 10:00 there is 18:00
+        // and then 19:00 here, which one series on Berlin's wall clock cannot be; said.
+        let (d, dreport) = try imported(vtz + ["BEGIN:VTODO", "UID:i3d", "SUMMARY:x", "DTSTART;TZID=Pacific Standard Time:20261029T100000",
+                                               "DUE;TZID=Pacific Standard Time:20261029T100000", "RRULE:FREQ=DAILY;COUNT=7", "END:VTODO"])
+        XCTAssertEqual(dreport.last, "Kept without a Kept field, in each task's \"icalendar\" field: TZID (1)")
+        XCTAssertEqual(d.store.task(1)?.extra["icalendar"]?.objectValue?["series-zone"], .string("America/Los_Angeles"))
+        let (j, jreport) = try imported(vtz + ["BEGIN:VTODO", "UID:i3e", "SUMMARY:x", "DTSTART;TZID=Pacific Standard Time:20260701T100000",
+                                               "DUE;TZID=Pacific Standard Time:20260701T100000", "RRULE:FREQ=DAILY;COUNT=7", "END:VTODO"])
+        XCTAssertEqual(jreport.count, 1, "\(jreport)")
+        XCTAssertEqual(dues(j, 1), ["2026-07-01T19:00", "2026-07-02T19:00"])
     }
 
     /// R-INT-4: an RDATE at another time of day is that one occurrence; the series keeps its time.
@@ -111,6 +121,13 @@ final class ICalendarSeriesTests: XCTestCase, SessionTesting {
         XCTAssertEqual(report.last, "Kept without a Kept field, in each task's \"icalendar\" field: RRULE (1)")
         XCTAssertEqual(s.store.task(1)?.extra["icalendar"]?.objectValue?["properties"], .array([.string("RRULE:FREQ=MONTHLY")]))
         XCTAssertEqual(dues(s, 1), ["2026-07-01", "2026-07-08"])
+        // A second RRULE with an end adds its dates, as recurring-ical-events reads the set.
+        let (f, freport) = try imported(["BEGIN:VTODO", "UID:i6b", "SUMMARY:six", "DTSTART;VALUE=DATE:20260701", "DUE;VALUE=DATE:20260701",
+                                         "RRULE:FREQ=WEEKLY;COUNT=3", "RRULE:FREQ=MONTHLY;COUNT=2;BYMONTHDAY=3", "END:VTODO"])
+        XCTAssertEqual(freport.count, 1, "\(freport)")
+        XCTAssertEqual(dues(f, 3), ["2026-07-01", "2026-07-03", "2026-07-08", "2026-07-15"])
+        XCTAssertTrue(run(f, "skip next 1").failed == false)
+        XCTAssertEqual(f.store.task(1)?.due?.date.iso, "2026-08-03")
     }
 
     /// R-INT-7: overrides, before or after their series: a cancelled occurrence is an EXDATE, a
