@@ -130,6 +130,12 @@ extension ICalendarReader {
            out.additions.contains(where: { $0.time != nil && $0.time != at }) {
             out.anchorTime = at
         }
+        // R-REP-11: DTSTART is the first instance: a rule with times of its own that has
+        // earlier ones on DTSTART's day keeps DTSTART's time as its start.
+        if let rule = out.rule, rule.isTimed, out.anchorTime == nil, let t = anchorDue.time, let a = out.anchor,
+           let f = RepeatSpec.occurrences(of: rule, on: a, anchor: a, time: t, weekStart: weekStart, zone: zone).first?.time, f < t {
+            out.anchorTime = t
+        }
         // R-INT-3: a series of another zone's wall clock that the account's wall clock does
         // not give (the two zones change their clocks on other days) is named in the report.
         if let z = sourceZone, z != zone, let t = s0.time, let rule = spec.rule {

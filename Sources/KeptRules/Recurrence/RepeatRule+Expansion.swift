@@ -119,7 +119,8 @@ package struct Expansion {
     /// calendar's, or UNTIL's for the next occurrence of a series (RepeatRule.searchEnd).
     package let searchEnd: Int
 
-    package init(_ rule: borrowing RepeatRule, anchor: CivilDate, time: WallTime?, weekStart account: Weekday, through last: Int = Expansion.lastDay) {
+    package init(_ rule: borrowing RepeatRule, anchor: CivilDate, time: WallTime?, weekStart account: Weekday, through last: Int = Expansion.lastDay,
+                 start: WallTime? = nil) {
         searchEnd = last
         nthWeekdays = rule.nthWeekdays
         yearDays = rule.yearDays
@@ -179,7 +180,9 @@ package struct Expansion {
         }
         timesPerDay = max(1, hours.nonzeroBitCount * minutes.nonzeroBitCount)
         let subDaily = rule.frequency == .hourly || rule.frequency == .minutely
-        startKey = anchorDay * OccurrenceKey.minutesPerDay + (subDaily ? aMin : 0)
+        // RFC 5545: DTSTART is the first instance, so a timed series given its start's time
+        // (`start`: an RRULE's DTSTART, `from DATE TIME`) has no occurrence before it.
+        startKey = anchorDay * OccurrenceKey.minutesPerDay + (subDaily ? aMin : (timed ? start?.minuteOfDay ?? 0 : 0))
     }
 
     // MARK: times of day
@@ -565,6 +568,9 @@ package struct Expansion {
             let lo = floorDiv(startKey, OccurrenceKey.minutesPerDay) - base, hi = kDay - base
             var c = set.count(from: lo, to: hi) * timesPerDay
             if hi >= lo, set.contains(hi) { c += timesBefore(k - kDay * OccurrenceKey.minutesPerDay) }
+            // The start day's times before the start's (a timed series from DTSTART's time).
+            let startMinute = startKey - floorDiv(startKey, OccurrenceKey.minutesPerDay) * OccurrenceKey.minutesPerDay
+            if startMinute > 0, hi >= lo, lo >= 0, set.contains(lo) { c = max(0, c - timesBefore(startMinute)) }
             return c
         }
         let total = set.count * timesPerDay

@@ -19,10 +19,16 @@ extension RepeatRule {
     package static let quarterStarts: UInt16 = 0b0_0100_1001_0010
     package static let quarterEnds: UInt16 = 0b1_0010_0100_1000
 
+    /// ` from 2026-06-15`, ` from 2024-10-23 3:40pm`, or nothing.
+    var fromWords: String {
+        guard let f = from else { return "" }
+        return " from " + f.iso + (fromTime.map { " " + RepeatRule.timeWord($0) } ?? "")
+    }
+
     /// The rule in words, or its RRULE when it has none (`repeat` says which).
     public func text(anchor: CivilDate?) -> String {
         if let w = words(anchor: anchor) { return w }
-        return literalRRULE + (from.map { " from " + $0.iso } ?? "")
+        return literalRRULE + fromWords
     }
 
     /// The rule in words; a weekly rule without days names the anchor's weekday. Nil when no
@@ -91,7 +97,7 @@ extension RepeatRule {
             guard hourMask != 0, minuteMask != 0, let t = timeWords(prefixed: &s) else { return nil }
             s += t
         }
-        if let f = from { s += " from " + f.iso }
+        s += fromWords
         if let u = until { s += " until " + u.iso }
         if let c = count { s += " for \(c) time\(c == 1 ? "" : "s")" }
         if skipMissing, missesDay(anchor: anchor) { s += " skipping missing days" }
