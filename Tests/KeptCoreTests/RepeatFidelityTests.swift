@@ -85,4 +85,23 @@ final class RepeatFidelityTests: XCTestCase, SessionTesting {
         XCTAssertFalse(run(s, "add Walk every day from jun 20 7:30am").failed)
         XCTAssertEqual(s.store.task(1)?.due, Due(date: day("2026-06-20"), time: time("07:30")))
     }
+
+    /// R-DAY-6 (issue 33, item 13): at the second 01:30 of 2026-11-01 in New York (06:30 UTC),
+    /// `1:45am` is tomorrow's: today's 01:45 is its first instant (05:45 UTC), which has passed.
+    func testATimeInTheRepeatedHourWhoseFirstInstantPassedIsTomorrow() throws {
+        let ny = try XCTUnwrap(Zone(identifier: "America/New_York"))
+        let wall = try XCTUnwrap(CivilDateTime(iso: "2026-11-01T01:30"))
+        let second = try XCTUnwrap(TimeText.parseISOInstant("2026-11-01T06:30:00Z"))
+        let first = ny.instant(for: wall)
+        XCTAssertEqual(first.seconds + 3600, second.seconds, "the wall reading's first instant is an hour before the second")
+        func due(_ phrase: String, at instant: Instant) -> String? {
+            let ctx = DateContext(now: wall, today: wall.date, settings: Settings(), zone: ny, instant: instant)
+            guard case .success(let (r, _)) = DatePhrase.resolve([phrase], in: ctx) else { return nil }
+            return RepeatExtras.text(r.due)
+        }
+        XCTAssertEqual(due("1:45am", at: second), "2026-11-02T01:45")
+        XCTAssertEqual(due("1:45am", at: first), "2026-11-01T01:45", "at the first 01:30, 01:45 is still ahead")
+        XCTAssertEqual(due("2am", at: second), "2026-11-01T02:00")
+        XCTAssertEqual(due("1:15am", at: second), "2026-11-02T01:15")
+    }
 }
