@@ -104,4 +104,53 @@ final class RepeatFidelityTests: XCTestCase, SessionTesting {
         XCTAssertEqual(due("2am", at: second), "2026-11-01T02:00")
         XCTAssertEqual(due("1:15am", at: second), "2026-11-02T01:15")
     }
+
+    /// R-REP-13 (issue 33, item 8): RFC 7529's SKIP for day 366, days from the end, FORWARD;
+    /// the RRULE Kept writes keeps RSCALE and SKIP, and reads back as the same rule.
+    func testSkipMovesEveryMissingDay() throws {
+        let cases: [(String, String, String?, [String])] = [
+            ("RSCALE=GREGORIAN;FREQ=YEARLY;BYYEARDAY=366;SKIP=BACKWARD;COUNT=9", "2012-12-31", "12:00",
+             (2012...2020).map { "\($0)-12-31T12:00" }),
+            ("RSCALE=GREGORIAN;FREQ=MONTHLY;BYMONTHDAY=-31;COUNT=12;SKIP=BACKWARD", "2015-01-01", nil,
+             ["2015-01-01", "2015-01-31", "2015-03-01", "2015-03-31", "2015-05-01", "2015-05-31", "2015-07-01", "2015-08-01",
+              "2015-08-31", "2015-10-01", "2015-10-31", "2015-12-01"]),
+            ("RSCALE=GREGORIAN;FREQ=MONTHLY;BYMONTHDAY=31;SKIP=FORWARD;COUNT=6", "2015-01-31", nil,
+             ["2015-01-31", "2015-03-01", "2015-03-31", "2015-05-01", "2015-05-31", "2015-07-01"]),
+            ("RSCALE=GREGORIAN;FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=29;SKIP=FORWARD;COUNT=5", "2016-02-29", nil,
+             ["2016-02-29", "2017-03-01", "2018-03-01", "2019-03-01", "2020-02-29"]),
+            ("RSCALE=GREGORIAN;FREQ=YEARLY;BYYEARDAY=-366;SKIP=BACKWARD;COUNT=4", "2012-01-01", nil,
+             ["2012-01-01", "2012-12-31", "2013-12-31", "2014-12-31"]),
+            ("RSCALE=GREGORIAN;FREQ=YEARLY;BYYEARDAY=366;SKIP=FORWARD;COUNT=3", "2012-12-31", nil,
+             ["2012-12-31", "2014-01-01", "2015-01-01"]),
+            // RFC 5545 alone (OMIT): the days that do not exist are none.
+            ("FREQ=YEARLY;BYYEARDAY=366;COUNT=3", "2012-12-31", nil, ["2012-12-31", "2016-12-31", "2020-12-31"]),
+            ("FREQ=MONTHLY;BYMONTHDAY=-31;COUNT=3", "2015-01-01", nil, ["2015-01-01", "2015-03-01", "2015-05-01"]),
+        ]
+        for (text, anchor, at, want) in cases {
+            let r = try XCTUnwrap(rule(text))
+            XCTAssertEqual(texts(r.occurrences(anchor: day(anchor), time: at.flatMap(time), limit: 20, start: at.flatMap(time))), want, text)
+            // Its COUNT is spent at the last date, by the count the next occurrence checks.
+            if let last = want.last {
+                let moment = CivilDateTime(iso: last.count == 10 ? last + "T23:59" : last) ?? CivilDateTime(date: .earliest, time: .midnight)
+                XCTAssertNil(r.nextOccurrence(after: moment, anchor: day(anchor), time: at.flatMap(time), start: at.flatMap(time)), text)
+            }
+            let written = try r.rrule(anchor: day(anchor)).get()
+            XCTAssertEqual(written.contains("RSCALE=GREGORIAN"), text.contains("RSCALE"), written)
+            let back = try XCTUnwrap(rule(written))
+            XCTAssertEqual(texts(back.occurrences(anchor: day(anchor), time: at.flatMap(time), limit: 20, start: at.flatMap(time))), want, written)
+            XCTAssertEqual(back.skip, r.skip, written)
+        }
+        // A SKIP moving a day out of its period with what the walk does not hold is refused.
+        guard case .failure(let e) = RepeatRule.fromRRULE("RSCALE=GREGORIAN;FREQ=MONTHLY;BYMONTHDAY=31;BYSETPOS=1;SKIP=FORWARD") else {
+            return XCTFail("read")
+        }
+        XCTAssertEqual(Catalog.code(e), .E0220)
+        // The dates of a stored FORWARD rule, the next occurrence of a task, after a skip.
+        let s = session()
+        XCTAssertFalse(run(s, "add Pay @2026-07-31").failed)
+        XCTAssertFalse(run(s, "set 1 repeat RSCALE=GREGORIAN;FREQ=MONTHLY;BYMONTHDAY=31;SKIP=FORWARD").failed)
+        XCTAssertFalse(run(s, "skip next 1").failed)
+        XCTAssertFalse(run(s, "skip next 1").failed)
+        XCTAssertEqual(s.store.task(1)?.due, Due(date: day("2026-10-01")), "September 31st is October 1st")
+    }
 }

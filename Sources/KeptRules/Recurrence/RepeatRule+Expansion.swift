@@ -115,6 +115,10 @@ package struct Expansion {
     package let timesPerDay: Int
     /// A day the month lacks (BYMONTHDAY=31 in April) falls on the month's last day.
     package let clamp: Bool
+    /// RFC 7529 SKIP that moves a missing day out of its period: such a rule is walked period
+    /// by period from the anchor's (Expansion+SkipWalk), with `skip` saying where a day goes.
+    package let walksSkip: Bool
+    package let skip: RepeatRule.Skip
     /// The last day a search for an occurrence looks at (day-stream and weekly rules): the
     /// calendar's, or UNTIL's for the next occurrence of a series (RepeatRule.searchEnd).
     package let searchEnd: Int
@@ -156,6 +160,8 @@ package struct Expansion {
         hasByDay = wd != 0 || !rule.nthWeekdays.isEmpty
         nthInMonth = rule.frequency == .monthly || months != 0
         clamp = rule.skip == .backward && (rule.frequency == .monthly || rule.frequency == .yearly)
+        walksSkip = rule.skipCrossesPeriods
+        skip = rule.skip
         let aMin = time?.minuteOfDay ?? 0
         anchorMinute = aMin
         switch rule.frequency {
@@ -462,6 +468,7 @@ package struct Expansion {
     }
 
     private func firstInCalendar(atOrAfter k0: OccurrenceKey) -> OccurrenceKey? {
+        if walksSkip { return skipWalkFirst(atOrAfter: max(k0, startKey)) }
         let k = max(k0, startKey)
         let kDay = floorDiv(k, OccurrenceKey.minutesPerDay)
         guard kDay <= searchEnd else { return nil }

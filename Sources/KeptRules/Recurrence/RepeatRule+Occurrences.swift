@@ -48,6 +48,7 @@ extension RepeatRule {
 
     /// How many occurrences come before key k (from the anchor on), at most `limit`.
     package func occurrences(before k: OccurrenceKey, in e: Expansion, limit: Int) -> Int {
+        if e.walksSkip { return e.skipWalkCount(before: k, limit: limit) }
         if setPositions.isEmpty, let c = uniformCount(before: k, e) { return min(c, limit) }
         return e.countByPeriods(before: k, limit: limit) ?? e.countByDays(before: k, limit: limit)
     }

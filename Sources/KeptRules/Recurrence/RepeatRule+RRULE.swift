@@ -153,7 +153,9 @@ extension RepeatRule {
         if wkst != .monday, r.weekStartMatters, let c = RepeatRule.codes[wkst] { parts.append("WKST=" + c) }
         if let c = r.count { parts.append("COUNT=\(c)") }
         if let u = r.end { parts.append("UNTIL=" + r.untilText(u, zone: zone, timed: r.isTimed || dueTime != nil)) }
-        if rscale { return .success("RSCALE=GREGORIAN;" + parts.joined(separator: ";") + ";SKIP=BACKWARD") }
+        // RFC 7529: SKIP says a missing day's BACKWARD or FORWARD (OMIT is RFC 5545's reading).
+        if r.skipCrossesPeriods { rscale = true }
+        if rscale { return .success("RSCALE=GREGORIAN;" + parts.joined(separator: ";") + ";SKIP=" + r.skip.rawValue.uppercased()) }
         return .success(parts.joined(separator: ";"))
     }
 

@@ -34,7 +34,8 @@ extension RepeatRule {
     /// The rule in words; a weekly rule without days names the anchor's weekday. Nil when no
     /// words say it.
     public func words(anchor: CivilDate?) -> String? {
-        guard yearDays.isEmpty, weekNoMask | weekNoFromEndMask == 0 else { return nil }
+        // Words say a missing day's BACKWARD (Kept's) and OMIT (`skipping missing days`), not FORWARD.
+        guard yearDays.isEmpty, weekNoMask | weekNoFromEndMask == 0, skip != .forward else { return nil }
         if case .local? = end { return nil }
         if case .utc? = end { return nil }
         // BYSETPOS in words is `the nth of some weekdays`, once a day.
@@ -177,7 +178,7 @@ extension RepeatRule {
         let anchorMonth = anchor.map { UInt16(1) << UInt16($0.month) } ?? 0
         var months = monthFromAnchor ? anchorMonth : monthMask
         if frequency == .yearly, months == 0, !hasDayParts { months = anchorMonth }
-        let day = hasDayParts ? (RepeatRule.bits(monthDayMask).last ?? 0) : (anchor?.day ?? 31)
+        let day = hasDayParts ? max(RepeatRule.bits(monthDayMask).last ?? 0, RepeatRule.bits(monthDayFromEndMask).last ?? 0) : (anchor?.day ?? 31)
         return day > RepeatRule.shortest(months)
     }
 
@@ -199,7 +200,7 @@ extension RepeatRule {
         if let w = weekStart, w != .monday, let c = RepeatRule.codes[w] { parts.append("WKST=" + c) }
         if let c = count { parts.append("COUNT=\(c)") }
         if let u = end { parts.append("UNTIL=" + untilText(u, zone: nil, timed: isTimed)) }
-        if skip == .backward, canMissDay { return "RSCALE=GREGORIAN;" + parts.joined(separator: ";") + ";SKIP=BACKWARD" }
+        if skip != .omit, canMissDay { return "RSCALE=GREGORIAN;" + parts.joined(separator: ";") + ";SKIP=" + skip.rawValue.uppercased() }
         return parts.joined(separator: ";")
     }
 }

@@ -60,6 +60,8 @@ public struct RepeatRule: Sendable, Equatable {
         case backward
         /// The month has no occurrence (SKIP=OMIT, RFC 5545's reading of a plain BYMONTHDAY=31).
         case omit
+        /// The next valid day takes it (SKIP=FORWARD): the 1st of the next month or year.
+        case forward
     }
 
     public var frequency: Frequency

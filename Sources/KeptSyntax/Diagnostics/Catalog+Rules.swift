@@ -263,7 +263,7 @@ extension Catalog {
         case .noDates: return "this rule has no dates: no month it allows has the day it asks for"
         case .secondly: return "FREQ=SECONDLY is not supported: Kept's times are to the minute"
         case .calendar(let rs): return "RSCALE=\(rs) is not supported: Kept's calendar is the Gregorian one"
-        case .skipForward: return "SKIP=FORWARD is not supported: a missing day falls on the month's last day (BACKWARD) or is skipped (OMIT)"
+        case .skipForward: return "a SKIP that moves a missing day out of its month or year goes with days of the month or year, not with ordinal weekdays, BYWEEKNO or BYSETPOS"
         case .bySecond(let v): return "BYSECOND=\(v) is not supported: Kept's times are to the minute"
         }
     }
