@@ -34,6 +34,8 @@ enum AccountRun {
             switch s {
             case .expression(let e, let raw):
                 if let st = Parser.parse(StatementSource(file: SourceFile(name: "-e", bytes: raw ?? Array(e.utf8)))).0 { statements.append(st) }
+            case .commandLine(let e):
+                if let st = Parser.parse(StatementSource(file: SourceFile(name: "command line", bytes: Array(e.utf8), lead: "kept "))).0 { statements.append(st) }
             case .script(let path):
                 let bytes: [UInt8]?
                 if path == "-" {

@@ -169,6 +169,8 @@ final class BatchRunner {
                 } else {
                     keepGoing = run(file: file, wholeFileIsOneStatement: true)
                 }
+            case .commandLine(let e):
+                keepGoing = run(file: SourceFile(name: "command line", bytes: Array(e.utf8), lead: "kept "), wholeFileIsOneStatement: true)
             case .script(let path):
                 let file: SourceFile?
                 if path == "-" {
@@ -192,14 +194,28 @@ final class BatchRunner {
             if !keepGoing { break }
         }
         // The run is one transaction: written now, or not at all (docs/SCRIPTS.md).
-        if let d = session.finish(failed: failures, keepGoing: options.keepGoing) {
+        let verbsOwn = !list.contains { if case .commandLine = $0 { return false } else { return true } }
+        if let d = session.finish(failed: failures, keepGoing: options.keepGoing, runFlags: !verbsOwn) {
             report(d)
             failed = true
         }
+        noteUnwritten()
         out.flush()
         err.flush()
         if unreadable { return 2 }
         return exitCode
+    }
+
+    /// A run that changed its store but writes nothing says so on standard error, once, at its
+    /// end (R-HOME-2): `kept run` without `--write`, or without a store at all.
+    func noteUnwritten() {
+        // In JSON mode standard error stays empty (docs/OUTPUT.md): the note is for people.
+        guard session.commits == .never, session.store.hasPending, session.format == .text else { return }
+        if let path = options.store {
+            err.line("kept: note: nothing was written to \(path): 'kept run' is a dry run; --write saves its changes")
+        } else {
+            err.line("kept: note: nothing was written: this run has no store; --store FILE --write saves its changes, and 'kept add …' files on your own store")
+        }
     }
 
     /// 1 when a statement failed, 3 when the only failures were syncs that could not reach

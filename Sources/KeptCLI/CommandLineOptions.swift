@@ -90,6 +90,9 @@ public enum RunSource: Sendable, Equatable {
     /// A `-e` command; `bytes` are the argument as the process got it, when known, so a command
     /// that is not UTF-8 is refused as a script is, not read with U+FFFD in it.
     case expression(String, bytes: [UInt8]? = nil)
+    /// A statement a verb made from its command line (`kept add …`, `kept import FILE`): its
+    /// errors are shown in that command line, `kept ` and all, never as `-e`.
+    case commandLine(String)
 }
 
 /// What the command line asks for.
@@ -120,6 +123,23 @@ public enum Invocation: Sendable {
     case completion(Shell)
     /// `kept manpage`: the man page, as roff.
     case manpage
+    /// A shell verb on the user's store (`kept add`, `list`, `plan`, `done`, `show`, `undo`,
+    /// `edit`, `init`; docs/LANGUAGE.md, "Your store"): `--store`, else `KEPT_STORE`, else the
+    /// config file's, else the default store.
+    case home(HomeCommand, SessionOptions)
+}
+
+/// What a shell verb does on the user's store.
+public enum HomeCommand: Sendable, Equatable {
+    /// One statement of the language, committed at once: `kept add …` is `add …`, `kept done
+    /// 3` is `complete 3`. `shown` is the command line as the user typed it after `kept `
+    /// (where its errors point), `text` the statement.
+    case statement(text: String, verb: String)
+    /// `kept edit ID`: the task as text in $VISUAL/$EDITOR, applied as one undoable change.
+    case edit(String)
+    /// `kept init [PATH]`: a new store, made now, with the config file's settings and the
+    /// machine's zone.
+    case initialize(String?)
 }
 
 /// What `kept account` does on a server (docs/SYNC.md, "Statements and commands"). A server is
@@ -249,12 +269,22 @@ public enum CommandLineOptions {
            kept account init [--server CONNINFO]
            kept account create NAME [--read-only] [--password-stdin] [--server CONNINFO]
            kept account link CONNINFO --store FILE
+           kept add LINE | list [FILTER] | plan | done ID | show ID | edit ID | undo   (your store)
+           kept init [PATH]
            kept help [COMMAND | run | test | repl] | kept completion bash|zsh|fish | kept manpage | kept --help | kept --version
     """
 
     /// The verbs with what each does, in the order help lists them.
     public static let verbTable: [(name: String, summary: String)] = [
         ("repl", "the interactive REPL (the default): readline on a terminal, a script reader on a pipe"),
+        ("add", "file a task on your store from a quick-add line: kept add Buy milk @tomorrow"),
+        ("list", "list your open tasks, or those a filter matches: kept list due today"),
+        ("plan", "your plan for today: Top 3, then the Smart order"),
+        ("done", "mark tasks of your store done: kept done 3"),
+        ("show", "print a task of your store"),
+        ("edit", "change a task of your store in $EDITOR, as one undoable change"),
+        ("undo", "take back the last change to your store"),
+        ("init", "make a store: your default one, or PATH (SQLite, or JSON by its name)"),
         ("run", "run scripts, -e statements or stdin against a store"),
         ("test", "run transcripts as regression tests"),
         ("convert", "copy a store into a new JSON or SQLite file"),
@@ -275,37 +305,39 @@ public enum CommandLineOptions {
     public static let flags: [Flag] = {
         let session = ["repl", "run", "test"]
         let interop = ["import", "export"]
+        let home = CommandLineOptions.homeVerbs
         return [
-            Flag(["--store"], session + interop + ["sync", "account"], "FILE", "the store to open (JSON or SQLite, docs/STORE.md); a missing file is an empty store") {
+            Flag(["--store"], session + interop + ["sync", "account"] + home.filter { $0 != "init" }, "FILE",
+                 "the store to open (JSON or SQLite, docs/STORE.md); a missing file is an empty store. The shell verbs, import, export and sync use your store without it (KEPT_STORE, the config file, or ~/.local/share/kept/tasks.db)") {
                 $0.session.store = $1.text
                 return nil
             },
-            Flag(["--now"], session + interop + ["sync"], "ISO", "fix the clock: 2026-06-15T09:00 (wall clock) or 2026-06-15T07:00:00Z") {
+            Flag(["--now"], session + interop + ["sync"] + home, "ISO", "fix the clock: 2026-06-15T09:00 (wall clock) or 2026-06-15T07:00:00Z") {
                 $0.session.now = $1.text
                 return nil
             },
-            Flag(["--zone"], session + interop + ["sync"], "TZ", "the account time zone for this run, like Europe/Berlin") {
+            Flag(["--zone"], session + interop + ["sync"] + home, "TZ", "the account time zone for this run, like Europe/Berlin") {
                 $0.session.zone = $1.text
                 return nil
             },
-            Flag(["--format"], session + interop + ["sync", "account"], "text|json", "text (default) or json: one JSON object per statement", choices: ["text", "json"]) {
+            Flag(["--format"], session + interop + ["sync", "account"] + home, "text|json", "text (default) or json: one JSON object per statement", choices: ["text", "json"]) {
                 guard let f = OutputFormat(rawValue: $1.text) else { return "--format takes text or json, not '\($1.text)'" }
                 $0.session.format = f
                 return nil
             },
-            Flag(["--errors"], session + interop + ["sync", "account"], "rich|short", "rich (source line and caret) or short (file:line:col); default by terminal",
+            Flag(["--errors"], session + interop + ["sync", "account"] + home, "rich|short", "rich (source line and caret) or short (file:line:col); default by terminal",
                  choices: ["rich", "short"]) {
                 guard let s = DiagnosticRenderer.Style(rawValue: $1.text) else { return "--errors takes rich or short, not '\($1.text)'" }
                 $0.session.errors = s
                 return nil
             },
-            Flag(["--color"], session + interop + ["sync", "account"], "auto|always|never", "colour on a terminal unless NO_COLOR is set or TERM=dumb (auto), always, or never",
+            Flag(["--color"], session + interop + ["sync", "account"] + home, "auto|always|never", "colour on a terminal unless NO_COLOR is set or TERM=dumb (auto), always, or never",
                  choices: ColorChoice.allCases.map(\.rawValue)) {
                 guard let c = ColorChoice(rawValue: $1.text) else { return "--color takes auto, always or never, not '\($1.text)'" }
                 $0.session.color = c
                 return nil
             },
-            Flag(["--yes", "-y"], session + interop, "confirm bulk deletes ('delete where …') in advance; without it 'run' and 'test' refuse one (\(Catalog.unconfirmedDeleteCode))") {
+            Flag(["--yes", "-y"], session + interop + home, "confirm bulk deletes ('delete where …') in advance; without it 'run' and 'test' refuse one (\(Catalog.unconfirmedDeleteCode))") {
                 $0.session.yes = true
             },
             Flag(["--write"], ["run"], "let 'run' write the store, once at the end and only when every statement succeeded") {
@@ -405,7 +437,7 @@ public enum CommandLineOptions {
             Flag(["--salvage"], ["convert"], "copy what is sound of a damaged store and list what was not (without it a damaged store is refused)") {
                 $0.salvage = true
             },
-            Flag(["--help", "-h"], session + interop + ["sync", "account"], "explain the verb and its options") {
+            Flag(["--help", "-h"], session + interop + ["sync", "account"] + home, "explain the verb and its options") {
                 $0.helpAsked = true
             },
         ]
@@ -460,13 +492,33 @@ public enum CommandLineOptions {
             return rest.isEmpty ? .success(.manpage) : fail("'manpage' takes no arguments")
         case "repl", "run", "test", "import", "export", "sync", "account":
             break
+        case let v where homeVerbs.contains(v):
+            break
         default:
             let hint = Suggestion.nearest(verb, in: verbs).map { "; did you mean '\($0)'?" } ?? ""
             return fail("unknown command '\(verb)'\(hint)")
         }
         var parsed = ParsedArguments()
         var cursor = ArgumentCursor(arguments: rest, position: rest.startIndex)
+        let isHome = homeVerbs.contains(verb)
+        // After `--` every argument of a shell verb is a word (`kept add -- -x` files "-x"; for
+        // `add` the `--` stays, so capture keeps the rest as title text, R-CAP-5).
+        var literal = false
         while let a = cursor.next() {
+            if literal {
+                parsed.words.append(a)
+                continue
+            }
+            if isHome, a == "--" {
+                literal = true
+                if verb == "add" { parsed.words.append(a) }
+                continue
+            }
+            // A word like `-5kg` or `-1` is a word of the line, not an option.
+            if isHome, a.count > 1, a.hasPrefix("-"), let second = a.dropFirst().first, second.isNumber {
+                parsed.words.append(a)
+                continue
+            }
             var flag = a
             var inline: String? = nil
             if a.hasPrefix("--"), let eq = a.firstIndex(of: "=") {
@@ -477,6 +529,7 @@ public enum CommandLineOptions {
                 switch verb {
                 case "import", "export": parsed.interop.words.append(a)
                 case "sync", "account": parsed.words.append(a)
+                case let v where homeVerbs.contains(v): parsed.words.append(a)
                 case "run": parsed.sources.append(.script(a))
                 case "test": parsed.paths.append(a)
                 default: return fail("'kept repl' takes no script; use 'kept run \(a)'")
@@ -484,7 +537,7 @@ public enum CommandLineOptions {
                 continue
             }
             guard let spec = flags.first(where: { $0.names.contains(flag) }), spec.verbs.contains(verb) else {
-                return fail("unknown option '\(flag)' for 'kept \(verb)'")
+                return fail(unknownOption(flag, verb: verb))
             }
             switch spec.action {
             case .set(let apply):
@@ -508,18 +561,16 @@ public enum CommandLineOptions {
         case "import", "export":
             // One statement of the language, run as `kept run` runs it; an import writes the
             // store unless it is a dry run.
-            guard opts.store != nil else { return .failure(UsageError(message: "'kept \(verb)' needs --store FILE")) }
             switch parsed.interop.statement(verb) {
             case .success(let text):
                 opts.write = verb == "import" && !parsed.interop.dryRun
-                return .success(.run(opts, [.expression(text)]))
+                return .success(.run(opts, [.commandLine(text)]))
             case .failure(let e): return .failure(e)
             }
         case "sync":
             guard parsed.words.isEmpty || parsed.words == ["status"] else {
                 return fail("'kept sync' takes 'status' or nothing: kept sync [status] --store FILE")
             }
-            guard opts.store != nil else { return fail("'kept sync' needs --store FILE") }
             if parsed.watch {
                 guard parsed.words.isEmpty else { return fail("'kept sync status' takes no --watch: kept sync --watch --store FILE") }
                 return .success(.syncWatch(opts))
@@ -534,7 +585,54 @@ public enum CommandLineOptions {
         case "test":
             guard !parsed.paths.isEmpty else { return fail("'kept test' needs at least one script or folder") }
             return .success(.test(opts, paths: parsed.paths, parsed.test))
+        case let v where homeVerbs.contains(v): return home(v, parsed.words, opts)
         default: return .success(.repl(opts))
+        }
+    }
+
+    /// An option the verb does not take, with the nearest one it does (never one of another
+    /// verb's), and where the one asked for belongs when another verb takes it.
+    static func unknownOption(_ flag: String, verb: String) -> String {
+        let own = flags.filter { $0.verbs.contains(verb) }.flatMap(\.names).filter { $0.hasPrefix("--") || flag.count <= 2 }
+        var m = "unknown option '\(flag)' for 'kept \(verb)'"
+        if let near = Suggestion.nearest(flag, in: own) {
+            m += "; did you mean '\(near)'?"
+        } else if let other = flags.first(where: { $0.names.contains(flag) }) {
+            m += "; \(flag) is an option of " + other.verbs.prefix(4).map { "'kept \($0)'" }.joined(separator: ", ")
+        }
+        return m
+    }
+
+    /// The shell verbs: one statement each on the user's store (docs/LANGUAGE.md, "Your store").
+    public static let homeVerbs = ["add", "list", "plan", "done", "show", "edit", "undo", "init"]
+
+    static func home(_ verb: String, _ words: [String], _ opts: SessionOptions) -> Result<Invocation, UsageError> {
+        func fail(_ m: String) -> Result<Invocation, UsageError> { .failure(UsageError(message: m)) }
+        func statement(_ keyword: String) -> Result<Invocation, UsageError> {
+            .success(.home(.statement(text: ([keyword] + words).joined(separator: " "), verb: verb), opts))
+        }
+        switch verb {
+        case "init":
+            guard words.count <= 1 else { return fail("'kept init' takes at most one path: kept init [PATH]") }
+            guard opts.store == nil else { return fail("'kept init' takes the new store's path as its argument, not --store: kept init PATH") }
+            return .success(.home(.initialize(words.first), opts))
+        case "edit":
+            guard words.count == 1, let id = words.first else { return fail("'kept edit' takes one task: kept edit 3") }
+            return .success(.home(.edit(id), opts))
+        case "add":
+            guard !words.isEmpty else { return fail("'kept add' needs a quick-add line: kept add Buy milk @tomorrow") }
+            return statement("add")
+        case "done":
+            guard !words.isEmpty else { return fail("'kept done' needs the tasks: kept done 3") }
+            return statement("complete")
+        case "show":
+            guard !words.isEmpty else { return fail("'kept show' needs a task: kept show 3") }
+            return statement("show")
+        case "undo":
+            guard words.isEmpty else { return fail("'kept undo' takes nothing: it takes back the last change") }
+            return statement("undo")
+        default:
+            return statement(verb)
         }
     }
 }
@@ -561,11 +659,10 @@ extension CommandLineOptions {
         case "link":
             guard words.count == 2, let conninfo = words.last else { return fail("'kept account link' takes one connection string: \(accountUsage)") }
             guard parsed.server == nil, !forCreate else { return fail("'kept account link' takes the server as its argument, and only --store") }
-            guard opts.store != nil else { return fail("'kept account link' needs --store FILE") }
             var o = opts
             o.write = true
             o.commitEachStatement = true
-            return .success(.run(o, [.expression("account link " + InteropArguments.quoted(conninfo))]))
+            return .success(.run(o, [.commandLine("account link " + InteropArguments.quoted(conninfo))]))
         default:
             return fail("'kept account' takes init, create or link: \(accountUsage)")
         }

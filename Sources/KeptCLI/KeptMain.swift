@@ -73,11 +73,13 @@ public enum KeptMain {
         case .success(.convert(let from, let to, let salvage)):
             let renderer = DiagnosticRenderer(style: term.stderrIsTTY ? .rich : .short, color: term.stderrIsTTY && !term.colorDisabled)
             return convert(from, to, salvage: salvage, out: out, err: err, renderer: renderer)
-        case .success(.sync(let o, let status)):
+        case .success(.sync(var o, let status)):
+            if let code = HomeVerbs.fillStore(&o, making: false, err: err) { return code }
             let renderer = DiagnosticRenderer(style: o.errors ?? (term.stderrIsTTY ? .rich : .short),
                                               color: o.format == .text && o.color.enabled(tty: term.stderrIsTTY, term))
             return SyncVerbs.sync(o, status: status, out: out, err: err, renderer: renderer)
-        case .success(.syncWatch(let o)):
+        case .success(.syncWatch(var o)):
+            if let code = HomeVerbs.fillStore(&o, making: false, err: err) { return code }
             let renderer = DiagnosticRenderer(style: o.errors ?? (term.stderrIsTTY ? .rich : .short),
                                               color: o.format == .text && o.color.enabled(tty: term.stderrIsTTY, term))
             return SyncWatch.run(o, out: out, err: err, renderer: renderer)
@@ -85,13 +87,25 @@ public enum KeptMain {
             let renderer = DiagnosticRenderer(style: o.errors ?? (term.stderrIsTTY ? .rich : .short),
                                               color: o.format == .text && o.color.enabled(tty: term.stderrIsTTY, term))
             return SyncVerbs.account(command, format: o.format, out: out, err: err, renderer: renderer, password: password)
+        case .success(.home(let command, let o)):
+            let renderer = DiagnosticRenderer(style: o.errors ?? (term.stderrIsTTY ? .rich : .short),
+                                              color: o.format == .text && o.color.enabled(tty: term.stderrIsTTY, term))
+            return HomeVerbs.run(command, o, home: Home.process, out: out, err: err, renderer: renderer)
         case .success(.check(let path)):
             let renderer = DiagnosticRenderer(style: term.stderrIsTTY ? .rich : .short, color: term.stderrIsTTY && !term.colorDisabled)
             return StoreVerbs.check(path, out: out, err: err, renderer: renderer)
         case .success(.backup(let from, let to)):
             let renderer = DiagnosticRenderer(style: term.stderrIsTTY ? .rich : .short, color: term.stderrIsTTY && !term.colorDisabled)
             return StoreVerbs.backup(from, to, out: out, err: err, renderer: renderer)
-        case .success(.run(let o, let sources)):
+        case .success(.run(var o, let sources)):
+            // `kept import`, `export` and `account link` work on the user's store without --store.
+            let verbs = sources.allSatisfy { if case .commandLine = $0 { return true } else { return false } }
+            var made = false
+            if verbs, !sources.isEmpty, o.account == nil, let code = HomeVerbs.fillStore(&o, making: o.write, made: &made, err: err) { return code }
+            if !verbs, o.format == .text, let path = o.store, !HomeVerbs.exists(path) {
+                err.line(o.write ? "kept: note: there is no store at \(path): the run starts from an empty store, and writing makes the file"
+                                 : "kept: note: there is no store at \(path): the run reads an empty store")
+            }
             let renderer = DiagnosticRenderer(style: o.errors ?? (term.stderrIsTTY ? .rich : .short),
                                               color: o.format == .text && o.color.enabled(tty: term.stderrIsTTY, term))
             if let account = o.account {
@@ -104,6 +118,8 @@ public enum KeptMain {
                 // Closed, a SQLite store's -wal is checkpointed and removed: what the run wrote is
                 // in the one file a copy takes (docs/STORE.md).
                 session.store.close()
+                // A store made for an import that failed is not left behind empty.
+                if made, code != 0, let path = o.store { HomeVerbs.removeIfEmpty(path) }
                 return code
             case .failure(let f):
                 return report(f, format: o.format, out: out, err: err, renderer: renderer)
@@ -114,6 +130,9 @@ public enum KeptMain {
             return TestRunner(options: o, test: t, stdoutIsTTY: term.stdoutIsTTY).run(paths, out: out, err: err)
         case .success(.repl(let o)):
             let interactive = term.stdinIsTTY && term.stdoutIsTTY && !term.termIsDumb
+            if o.format == .text, let path = o.store, !HomeVerbs.exists(path) {
+                err.line("kept: note: there is no store at \(path): it starts empty, and the first change makes the file")
+            }
             let color = o.format == .text && o.color.enabled(tty: interactive, term)
             let renderer = DiagnosticRenderer(style: o.errors ?? (interactive || term.stderrIsTTY ? .rich : .short), color: color)
             switch SessionFactory.make(o, testMode: false, commits: SessionFactory.commits(o, repl: true)) {

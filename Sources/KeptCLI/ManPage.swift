@@ -84,6 +84,10 @@ enum ManPage {
             ("KEPT_UPDATE", "1: kept test rewrites failing blocks, as --update"),
             ("KEPT_HISTFILE", "the REPL's history file"),
             ("XDG_STATE_HOME", "the history is $XDG_STATE_HOME/kept/history when KEPT_HISTFILE is not set"),
+            ("KEPT_STORE", "your store, for the shell verbs (add, list, plan, done, show, edit, undo), init, import, export and sync when --store is not given"),
+            ("XDG_DATA_HOME", "your store is $XDG_DATA_HOME/kept/tasks.db (~/.local/share/kept/tasks.db) unless KEPT_STORE or the config file names one"),
+            ("KEPT_CONFIG, XDG_CONFIG_HOME", "the config file: $KEPT_CONFIG, else $XDG_CONFIG_HOME/kept/config (~/.config/kept/config); KEY = VALUE lines of 'store' and the settings"),
+            ("VISUAL, EDITOR", "the editor of 'kept edit' (vi without them)"),
             ("PGHOST, PGDATABASE, PGUSER, PGPASSWORD", "libpq's: the sync server and login of a connection string that leaves them out (\"\" uses them all)"),
         ] {
             l.append(".TP")

@@ -52,6 +52,7 @@ extension REPL {
         }
         switch cmd.name {
         case "quit", "exit", "q":
+            guard mayLeave() else { return }
             say([], json: REPL.object([("quit", .bool(true))]))
             quit = true
         case "help":
@@ -83,11 +84,13 @@ extension REPL {
                 json: REPL.object([("history", .array(editor.history.map { .string($0) }))]))
         case "open":
             guard !cmd.rest.isEmpty else { return argError(.noFile(.open)) }
+            guard mayLeave("open \(cmd.rest)") else { return }
             switch SessionFactory.backend(cmd.rest, writable: true) {
             case .success(let s):
                 session.replaceStore(s)
                 session.commits = .eachStatement
                 runner.options.store = cmd.rest
+                unsaved = 0
                 runner.showNotices()
                 recorder.opened(s.snapshot())
                 say(["Opened \(cmd.rest) · \(s.taskCount == 1 ? "1 task" : "\(s.taskCount) tasks") · written after each change"],
@@ -113,7 +116,9 @@ extension REPL {
                 }
             }
             switch saved {
-            case .success: say(["Saved \(path)"], json: REPL.object([("saved", .string(path))]))
+            case .success:
+                unsaved = 0
+                say(["Saved \(path)"], json: REPL.object([("saved", .string(path))]))
             case .failure(let e): report(Catalog.store(e))
             }
         case "read":

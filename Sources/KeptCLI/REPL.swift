@@ -40,6 +40,9 @@ final class REPL {
     var live: LiveSync?
     /// Whether the statement that ran last changed the store (it is then pushed at once).
     var lastChanged = false
+    /// Changes of a session without a store file that no `.save FILE` has copied yet: leaving
+    /// asks before they are thrown away (R-HOME-3).
+    var unsaved = 0
 
     var options: SessionOptions { runner.options }
 
@@ -58,6 +61,7 @@ final class REPL {
         // A confirmed bulk delete, by an answer or by `@yes`, is recorded with `@yes`.
         runner.observer = { [unowned self] src, format, result, confirmed in
             self.lastChanged = result.changed
+            if result.changed, self.runner.options.store == nil { self.unsaved += 1 }
             self.recorder.command(self.recordedLines(src), format: format, output: result, confirmed: confirmed)
         }
         // On a terminal a bulk delete asks; piped input is a script and needs --yes or @yes.
@@ -81,6 +85,22 @@ final class REPL {
         }
     }
 
+    /// Whether an interactive session may end now: yes, unless it holds changes no file has,
+    /// and the user, asked, does not say yes. A second Ctrl-D at the question leaves too.
+    func mayLeave(_ then: String = "quit") -> Bool {
+        guard interactive, unsaved > 0, runner.options.store == nil else { return true }
+        let what = unsaved == 1 ? "1 change" : "\(unsaved) changes"
+        out.line("")
+        out.line("This session has no store file: \(what) would be lost. '.save FILE' writes them to a store.")
+        out.flush()
+        editor.setIdle(nil)
+        switch editor.read(prompt: "Discard \(what) and \(then)? [y/N] ") {
+        case .line(let a): return ["y", "yes"].contains(a.trimmedSpaces.lowercased())
+        case .end: return true
+        case .interrupted, .invalid, .tooLong: return false
+        }
+    }
+
     /// The lines of a statement as they were typed, for `.record`.
     var pendingLines: [String]? = nil
     func recordedLines(_ src: StatementSource) -> [String] {
@@ -95,7 +115,7 @@ final class REPL {
         runner.showNotices()
         defer { live?.stop() }
         if interactive {
-            var where_ = options.store.map { "store \($0), written after each change" } ?? "no store file: changes last for this session"
+            var where_ = options.store.map { "store \($0), written after each change" } ?? "no store file: changes last for this session ('.save FILE' keeps them)"
             if options.store != nil, let link = session.store.sync.link, session.syncConnector != nil {
                 where_ += " and synced live with \(link.account)"
             }
@@ -124,7 +144,7 @@ final class REPL {
         while !quit {
             switch editor.read(prompt: pending.isEmpty ? REPL.prompt : REPL.continuationPrompt) {
             case .end:
-                quit = true
+                quit = mayLeave()
             case .interrupted:
                 // Ctrl-C drops the whole unfinished statement, never the session.
                 pending = []

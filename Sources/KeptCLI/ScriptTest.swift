@@ -138,7 +138,11 @@ struct ScriptTest {
 
         var session: Session
         switch SessionFactory.make(options, testMode: true, pathPolicy: pathPolicy) {
-        case .success(let s): session = s
+        case .success(let s):
+            session = s
+            // `import FILE` and `export FILE` read relative names against the transcript's
+            // folder, as `@store` does.
+            session.fileBase = Files.directory(of: path)
         case .failure(.usage(let m)):
             report.errors.append("\(path): \(m)")
             return report

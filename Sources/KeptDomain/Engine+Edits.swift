@@ -274,3 +274,25 @@ extension Engine {
         }
     }
 }
+
+// MARK: several fields at once
+
+extension Engine {
+    /// `kept edit`: several fields and the tags of one task changed as one undoable step
+    /// (R-HOME-4). The values are checked and applied in order on the task as the one before
+    /// left it; any error takes back the whole edit.
+    public func edit(_ id: Int, _ values: [FieldValue], addTags: [String] = [], removeTags: [String] = []) throws(DomainError) -> Outcome<Task> {
+        var setters: [(Task) throws(DomainError) -> Task] = []
+        for v in values { setters.append(try fieldSetter(v)) }
+        for n in addTags + removeTags {
+            guard !n.isEmpty, !n.allSatisfy({ $0.isASCII && $0.isNumber }) else { throw .badTag(n) }
+        }
+        return try act(.task(id), "edit", summary: { "edit \($0.id) · \($0.title)" }) { (t, step) throws(DomainError) in
+            var a = t
+            for s in setters { a = try s(a) }
+            for n in removeTags { a.tags.removeAll { $0.lowercased() == n.lowercased() } }
+            for n in addTags where !a.tags.contains(where: { $0.lowercased() == n.lowercased() }) { a.tags.append(n) }
+            return self.updated(t, to: a, into: &step)
+        }
+    }
+}

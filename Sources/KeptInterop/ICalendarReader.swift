@@ -138,7 +138,7 @@ public struct ICalendarReader: ImportSource {
 
 
     /// The zone of a TZID: an IANA name, one a VTIMEZONE of the file names (X-LIC-LOCATION,
-    /// or the one offset of a VTIMEZONE without daylight time), or a Windows name (R-INT-3).
+    /// or the one offset of a VTIMEZONE without daylight time), or a Windows name (R-IO-6).
     package func zone(_ tzid: String?) -> Zone? {
         guard var id = tzid else { return nil }
         if id.hasPrefix("/") { id.removeFirst() }
@@ -287,7 +287,7 @@ public struct ICalendarReader: ImportSource {
                 r.unmapped.append(c.name)
             }
         }
-        // R-INT-3: a TZID no zone is known for is read as the account's wall clock, and said.
+        // R-IO-6: a TZID no zone is known for is read as the account's wall clock, and said.
         var unknown: [JSONValue] = []
         for c in comp.props {
             if let id = c.param("TZID"), zone(id) == nil, !unknown.contains(.string(id)) {

@@ -124,7 +124,7 @@ extension ICalendarReader {
                 dueOf = move
             }
         }
-        // R-INT-4: an added date at another time of day than the series' keeps the series at
+        // R-IO-7: an added date at another time of day than the series' keeps the series at
         // its own time, as `rdate` does.
         if let rule = out.rule, !rule.isTimed, let at = anchorDue.time, out.anchorTime == nil,
            out.additions.contains(where: { $0.time != nil && $0.time != at }) {
@@ -136,7 +136,7 @@ extension ICalendarReader {
            let f = RepeatSpec.occurrences(of: rule, on: a, anchor: a, time: t, weekStart: weekStart, zone: zone).first?.time, f < t {
             out.anchorTime = t
         }
-        // R-INT-3: a series of another zone's wall clock that the account's wall clock does
+        // R-IO-6: a series of another zone's wall clock that the account's wall clock does
         // not give (the two zones change their clocks on other days) is named in the report.
         if let z = sourceZone, z != zone, let t = s0.time, let rule = spec.rule {
             let wall = CivilDateTime(date: s0.date, time: t)
@@ -153,7 +153,7 @@ extension ICalendarReader {
                 kept["series-zone"] = .string(z.identifier)
             }
         }
-        // R-INT-1: the task is due on the series' first occurrence, which an EXDATE or an
+        // R-IO-4: the task is due on the series' first occurrence, which an EXDATE or an
         // override may have moved off DTSTART.
         let first = out.occurrences(limit: 1, time: anchorDue.time, weekStart: weekStart, zone: zone).first.map(dueOf.apply)
         var series = Series(spec: out, due: due ?? start, start: due != nil ? start : nil)

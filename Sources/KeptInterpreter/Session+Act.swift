@@ -273,6 +273,7 @@ extension Session {
             return .moved(d.filter, place: d.place)
         case .list: return .listed(store.filters)
         case .areas: return .areas(areaNames)
+        case .explainFor(let expr, let t): return .tried(expr, try engine.trial(expr, on: t.id))
         case .explain(let expr):
             if expr.looksAtDeleted {
                 let d = engine.deleted(expr)

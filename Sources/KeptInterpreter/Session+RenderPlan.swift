@@ -154,6 +154,13 @@ extension Session {
         }
         lines.append("above: " + neighbour(w.above))
         lines.append("below: " + neighbour(w.below))
+        // R-PLAN-8: the plan is the snapshot (R-PLAN-5): when it was made, and how to make it again.
+        let made = madeText(w.snapshot)
+        if let pick = w.outscoredPick, let task = pick.task {
+            lines.append("Top 3 pick \(task.id) · \(task.title) scores \(Urgency.text(pick.score)), less than this task: "
+                         + "Top 3 was picked at \(made) and is held for the day")
+        }
+        lines.append("plan of \(made) · Top 3 held until the next day starts · 'plan refresh' picks again")
         let json = JSONValue.object(JSONObject([
             ("id", .number(JSONNumber(t.id))),
             ("score", Session.decimal(w.score, 2)),
@@ -162,6 +169,9 @@ extension Session {
             ("terms", .array(w.terms.map(Session.termJSON))),
             ("above", w.above.map { .number(JSONNumber($0.id)) } ?? .null),
             ("below", w.below.map { .number(JSONNumber($0.id)) } ?? .null),
+            ("madeAt", .string(TimeText.isoInstant(w.snapshot.madeAt, in: zone))),
+            ("top3", .array(w.snapshot.top3.map { .number(JSONNumber($0)) })),
+            ("outscoredPick", w.outscoredPick.map { .number(JSONNumber($0.id)) } ?? .null),
         ]))
         return out(lines, json: json, changed: w.stored)
     }

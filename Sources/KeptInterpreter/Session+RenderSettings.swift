@@ -49,7 +49,11 @@ extension Session {
             let json = JSONValue.object(JSONObject(specs.map { ($0.key, JSONValue.string($0.get(store.settings))) }))
             return out(lines, json: json)
         case .setting(let spec):
-            return out([spec.get(store.settings)], json: .object(JSONObject([(spec.key, .string(spec.get(store.settings)))])))
+            let v = spec.get(store.settings)
+            // A store without a zone of its own uses the machine's (or the test mode's): said so,
+            // never an empty line. JSON keeps the stored value, "" for none.
+            let text = spec.key == "zone" && v.isEmpty ? "none: the machine's zone, \(engine.defaultZone.identifier)" : v
+            return out([text], json: .object(JSONObject([(spec.key, .string(v))])))
         case .settingSet(let spec, let changed):
             return out([], json: .object(JSONObject([(spec.key, .string(spec.get(store.settings)))])), changed: changed)
         case .help(let topic): return renderHelp(topic)

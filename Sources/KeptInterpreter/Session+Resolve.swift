@@ -154,7 +154,11 @@ extension Session {
 
     /// A date phrase that must be read whole.
     package func wholeDate(_ value: TextArg, _ s: Statement, help: String? = nil) -> Result<Due, Diagnostic> {
-        let file = s.source.file
+        wholeDate(value, file: s.source.file, help: help)
+    }
+
+    /// A date phrase that must be read whole, in a file that is no statement (`kept edit`'s text).
+    package func wholeDate(_ value: TextArg, file: SourceFile, help: String? = nil) -> Result<Due, Diagnostic> {
         let words = value.text.split(separator: " ").map(String.init)
         switch DatePhrase.resolve(words, in: dateContext) {
         case .success(let (r, used)) where used == words.count: return .success(r.due)

@@ -65,7 +65,11 @@ extension Session {
 
     /// Reads a field's value from its words.
     package func fieldValue(_ f: TaskField, _ value: TextArg, _ s: Statement) -> Result<FieldValue, Diagnostic> {
-        let file = s.source.file
+        fieldValue(f, value, file: s.source.file)
+    }
+
+    /// Reads a field's value from its words, in any file (a statement's, `kept edit`'s text).
+    package func fieldValue(_ f: TaskField, _ value: TextArg, file: SourceFile) -> Result<FieldValue, Diagnostic> {
         let v = value.text
         let none = Session.noneWords.contains(v.lowercased())
         switch f {
@@ -75,7 +79,7 @@ extension Session {
         case .due, .start:
             var d: Due? = nil
             if !none {
-                switch wholeDate(value, s) {
+                switch wholeDate(value, file: file) {
                 case .success(let x): d = x
                 case .failure(let e): return .failure(e)
                 }

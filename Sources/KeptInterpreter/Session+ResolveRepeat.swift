@@ -46,7 +46,9 @@ extension Session {
             case .success(let (_, used)):
                 let bad = ws[used]
                 return .failure(Catalog.unexpectedAfterRepeat(bad, rule: ws[..<used].joined(separator: " "), range: range, file: file))
-            case .failure(let e):
+            case .failure(var e):
+                // R-CAP-9: the nearest rule Kept reads, as a did-you-mean.
+                if !e.refused { e.suggestions = RepeatRule.nearest(words: ws) }
                 return .failure(Catalog.badRepeat(e, range: range, file: file))
             }
         }

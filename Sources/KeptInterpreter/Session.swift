@@ -30,6 +30,10 @@ public final class Session {
     /// Which files `import` and `export` may open: any, unless `kept test` confines a
     /// transcript to its folders (docs/SCRIPTS.md).
     public var pathPolicy: PathPolicy = .unrestricted
+    /// The folder a relative file name of `import` and `export` is read against: nil for the
+    /// working folder; a transcript's own folder under `kept test`, as `@store` is
+    /// (docs/SCRIPTS.md), so a transcript passes from any working folder.
+    public var fileBase: String? = nil
     /// True while a statement the user confirmed runs.
     package var confirmed = false
     /// The warnings the statement's filters gave (a word that looks like an operator), reported with its output.
@@ -50,6 +54,9 @@ public final class Session {
     package var named: [TaskUID] = []
     /// What a live front end learns from the statements run (Session+RenderLive).
     package var live = LiveObservation()
+    /// True once this session asked about `date-order` (W0003) or set it: the question is
+    /// asked once a session (R-CAP-10, Session+ResolveCapture).
+    package var dateOrderAsked = false
 
     public init(engine: Engine, format: OutputFormat = .text, commits: CommitPolicy = .eachStatement) {
         self.engine = engine
@@ -73,6 +80,7 @@ public final class Session {
         let s = Session(engine: e, format: format, commits: .never)
         s.bulkDelete = bulkDelete
         s.pathPolicy = pathPolicy
+        s.fileBase = fileBase
         s.syncConnector = syncConnector
         return s
     }
@@ -125,6 +133,7 @@ public final class Session {
             return CommandOutput(diagnostics: [Catalog.store(e, at: .locking, statement: source)])
         }
         if readsAccount, let refused = refusedOnAccount(stmt) { return .error(refused) }
+        if case .setting(let key?, _?) = stmt.kind, key.text.lowercased() == "date-order" { dateOrderAsked = true }
         warnings = []
         patterns = []
         named = []
@@ -156,11 +165,11 @@ public final class Session {
     /// Ends a run whose changes commit at its end (`kept run --write`): writes them when no
     /// statement failed, or with `keepGoing` whatever succeeded; otherwise writes nothing.
     /// Returns what went wrong, or nil when the store is as the run left it.
-    public func finish(failed: Int, keepGoing: Bool) -> Diagnostic? {
+    public func finish(failed: Int, keepGoing: Bool, runFlags: Bool = true) -> Diagnostic? {
         guard commits == .atEnd, store.hasPending else { return nil }
         if failed > 0, !keepGoing {
             engine.rollback()
-            return Catalog.runNotWritten(store.location ?? "the store", failed: failed)
+            return Catalog.runNotWritten(store.location ?? "the store", failed: failed, runFlags: runFlags)
         }
         if case .failure(let e) = engine.commit() {
             engine.rollback()

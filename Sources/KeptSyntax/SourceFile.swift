@@ -15,11 +15,16 @@ public final class SourceFile: Sendable {
     /// one piece of a longer input read line by line (the REPL), so diagnostics count lines of
     /// the whole input.
     public let firstLine: Int
+    /// Text shown before the first line, and counted in its columns: a statement made from a
+    /// command line (`kept add …` runs `add …`) is shown, and its errors located, in the
+    /// command line as typed, `kept ` included.
+    public let lead: String
 
-    public init(name: String, bytes: [UInt8], firstLine: Int = 1) {
+    public init(name: String, bytes: [UInt8], firstLine: Int = 1, lead: String = "") {
         self.name = name
         self.bytes = bytes
         self.firstLine = max(1, firstLine)
+        self.lead = lead
         var starts = [0]
         for (i, b) in bytes.enumerated() where b == 0x0A {
             starts.append(i + 1)
@@ -67,7 +72,8 @@ public final class SourceFile: Sendable {
         let clamped = max(0, min(offset, bytes.count))
         let local = localLine(of: clamped)
         let start = lineStarts[local - 1]
-        return (local + firstLine - 1, SourceFile.scalarCount(bytes, from: start, to: clamped) + 1)
+        let shift = local == 1 ? lead.unicodeScalars.count : 0
+        return (local + firstLine - 1, SourceFile.scalarCount(bytes, from: start, to: clamped) + 1 + shift)
     }
 
     /// The byte offset where a line (counting from `firstLine`) ends, before its line break.
@@ -83,7 +89,7 @@ public final class SourceFile: Sendable {
         let start = lineStarts[line - 1]
         var end = line < lineStarts.count ? lineStarts[line] - 1 : bytes.count
         if end > start, bytes[end - 1] == 0x0D { end -= 1 }
-        return String(decoding: bytes[start..<max(start, end)], as: UTF8.self)
+        return (line == 1 ? lead : "") + String(decoding: bytes[start..<max(start, end)], as: UTF8.self)
     }
 
     /// The text of a byte range, clamped to the file.

@@ -57,7 +57,7 @@ final class CLITests: XCTestCase {
         let r = try Kept.run(["run"] + Kept.clock + ["--errors", "short", script])
         XCTAssertEqual(r.status, 1, r.summary)
         XCTAssertEqual(r.stdout, "Added 1 · A\n", r.summary)
-        XCTAssertEqual(r.stderr, "\(script):2:3: error[E0101]: unknown command 'lsit'; help: did you mean 'list'?\n", r.summary)
+        XCTAssertEqual(r.stderr, "\(script):2:3: error[E0101]: unknown command 'lsit'; help: did you mean 'list'?\n\(Kept.noStoreNote)\n", r.summary)
     }
 
     // MARK: - Exit codes and usage
@@ -171,7 +171,7 @@ final class CLITests: XCTestCase {
     func testWriteIsNotAnOptionOfTest() throws {
         let r = try Kept.run(["test", "--write", "x.kept"])
         XCTAssertEqual(r.status, 64, r.summary)
-        XCTAssertEqual(r.stderrLines.first, "kept: unknown option '--write' for 'kept test'", r.summary)
+        XCTAssertEqual(r.stderrLines.first, "kept: unknown option '--write' for 'kept test'; --write is an option of 'kept run'", r.summary)
     }
 
     /// A flag that needs a value and has none is a usage error.
@@ -232,7 +232,7 @@ final class CLITests: XCTestCase {
         XCTAssertEqual(r.reason, .exit, r.summary)
         XCTAssertEqual(r.status, 1, r.summary)
         XCTAssertEqual(r.stdout, "Added 1 · Pay rent\n", r.summary)
-        XCTAssertEqual(r.stderr, "-e:1:1: error[E0101]: unknown command 'lsit'; help: did you mean 'list'?\n", r.summary)
+        XCTAssertEqual(r.stderr, "-e:1:1: error[E0101]: unknown command 'lsit'; help: did you mean 'list'?\n\(Kept.noStoreNote)\n", r.summary)
     }
 
     /// A plain script (one command per line, no `> `) with two bad lines among good ones: every
@@ -266,6 +266,7 @@ final class CLITests: XCTestCase {
         XCTAssertEqual(r.stderrLines, [
             "\(script):3:1: error[E0101]: unknown command 'frobnicate'; help: 'help' lists the commands",
             "\(script):7:3: error[E0101]: unknown command 'lsit'; help: did you mean 'list'?",
+            Kept.noStoreNote,
         ], r.summary)
     }
 
@@ -290,14 +291,16 @@ final class CLITests: XCTestCase {
         ], r.summary)
         XCTAssertEqual(r.stderrLines, [
             "<stdin>:2:8: error[E0301]: no task with id 7; help: 'list' shows the open tasks with their ids",
+            Kept.noStoreNote,
         ], r.summary)
     }
 
-    /// A run where every statement succeeds exits 0 and writes nothing on stderr.
+    /// A run where every statement succeeds exits 0 and writes no error on stderr: only the
+    /// note that a run without a store wrote nothing (R-HOME-2).
     func testCleanRunExitsZero() throws {
         let r = try Kept.run(["run"] + Kept.clock + ["-e", "add Pay rent @tomorrow 15:00", "-e", "show 1 due"])
         XCTAssertEqual(r.status, 0, r.summary)
-        XCTAssertEqual(r.stderr, "", r.summary)
+        XCTAssertEqual(r.stderrLines, [Kept.noStoreNote], r.summary)
         XCTAssertEqual(r.stdoutLines, ["Added 1 · Pay rent · Tomorrow 3 PM", "Tue Jun 16, 2026 3 PM"], r.summary)
     }
 }

@@ -63,7 +63,8 @@ final class HelpTests: XCTestCase {
         }
         let r = try Kept.run(args)
         XCTAssertEqual(r.status, 0, r.summary)
-        XCTAssertEqual(r.stderr, "", r.summary)
+        // No error; only the note that the dry run wrote nothing (R-HOME-2).
+        XCTAssertEqual(r.stderrLines, ["kept: note: nothing was written to \(store): 'kept run' is a dry run; --write saves its changes"], r.summary)
         XCTAssertEqual(r.stdoutLines.filter { $0.hasPrefix("> ") }.count, Keyword.commands.count, r.summary)
     }
 

@@ -38,7 +38,12 @@ final class InteropCLITests: XCTestCase {
         XCTAssertTrue(r.stderr.contains("E0603"), r.stderr)
         XCTAssertTrue(r.stderr.contains("line 3, column 20"), r.stderr)
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: store)), before, "a refused file leaves the store as it was")
-        r = try Kept.run(["import", bad.path] + clock)
-        XCTAssertEqual(r.status, 64, "an import needs --store")
+        // Without --store the import goes to the user's store (R-HOME-1): refused, it leaves
+        // none behind.
+        let data = dir.appendingPathComponent("data")
+        r = try Kept.run(["import", bad.path] + clock, environment: ["XDG_DATA_HOME": data.path])
+        XCTAssertEqual(r.status, 1, r.summary)
+        XCTAssertTrue(r.stderr.contains("E0603"), r.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: data.appendingPathComponent("kept/tasks.db").path), "a refused import leaves no store")
     }
 }

@@ -102,6 +102,13 @@ enum Kept {
         var env = ProcessInfo.processInfo.environment
         env["NO_COLOR"] = "1"
         env["TERM"] = "dumb"
+        // The user's own store and config file are never the tests': without a store named on
+        // its command line, a child works in this run's folder (a test that needs a home of its
+        // own passes HOME and the XDG folders).
+        env["XDG_DATA_HOME"] = io.appendingPathComponent("data").path
+        env["XDG_CONFIG_HOME"] = io.appendingPathComponent("config").path
+        env["KEPT_STORE"] = nil
+        env["KEPT_CONFIG"] = nil
         env.merge(environment) { $1 }
         p.environment = env
         let done = DispatchSemaphore(value: 0)
@@ -121,6 +128,10 @@ enum Kept {
                        stdoutData: (try? Data(contentsOf: outURL)) ?? Data(),
                        stderrData: (try? Data(contentsOf: errURL)) ?? Data())
     }
+
+    /// What `kept run` without a store says at its end when a statement changed something
+    /// (R-HOME-2): nothing was written.
+    static let noStoreNote = "kept: note: nothing was written: this run has no store; --store FILE --write saves its changes, and 'kept add …' files on your own store"
 
     /// The fixed clock and zone every `kept run` in these tests gets.
     static let clock = ["--now", "2026-06-15T09:00", "--zone", "Europe/Berlin"]

@@ -18,6 +18,14 @@ final class OptionsTableTests: XCTestCase {
         "convert": ["from.json", "to.json"],
         "sync": ["--store", "base.json"],
         "account": ["create", "alice"],
+        "add": ["Buy", "milk"],
+        "list": [],
+        "plan": [],
+        "done": ["3"],
+        "show": ["3"],
+        "edit": ["3"],
+        "undo": [],
+        "init": [],
     ]
 
     /// The base of a flag that one form of its verb takes: `kept account link` alone opens a store.

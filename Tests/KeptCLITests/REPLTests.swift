@@ -344,6 +344,51 @@ final class REPLTests: XCTestCase {
         }
     }
 
+    /// R-REPL-1: Tab offers only what parses: no `due:` or `title:` in a filter, a setting's
+    /// values after `set KEY`, the settable fields after `set ID`, a field's values after them,
+    /// the ids of the tasks a verb takes with their titles, and files after `import`/`export`.
+    /// R-FIL-7: Taskwarrior's `due:today` and `+tag` complete to Kept's `@today` and `#tag`.
+    func testCompletionOffersOnlyWhatParses() {
+        let c = Completer(session: session())
+        let call = IDCandidate(id: "1", title: "Call mom")
+        let table: [(String, String, CompletionResult)] = [
+            ("only-01", "list du", .words(["due"])),
+            ("only-02", "list ti", .words(["title"])),
+            ("only-03", "list cr", .words(["created"])),
+            ("only-04", "list title:", .words([])),
+            ("only-05", "list due:tod", .words(["@today"])),
+            ("only-06", "list +ph", .words(["#phone"])),
+            ("only-07", "list +Ho", .words(["+Home", "+\"Home Stuff\""])),
+            ("only-08", "list due b", .words(["before"])),
+            ("only-09", "list title ", .words(["~"])),
+            ("only-10", "set week-start ", .words(["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"])),
+            ("only-11", "set clock ", .words(["12h", "24h"])),
+            ("only-12", "set day-start ", .words(["00:00"])),
+            ("only-13", "set 1 cr", .words([])),
+            ("only-14", "set 1 i", .words([])),
+            ("only-15", "set 1 pr", .words(["priority", "project"])),
+            ("only-16", "set 1 priority h", .words(["high"])),
+            ("only-17", "set 1 project H", .words(["Home", "\"Home Stuff\""])),
+            ("only-18", "complete ", .ids([call])),
+            ("only-19", "why 1", .ids([call])),
+            ("only-20", "show ", .ids([call])),
+            ("only-21", "reopen ", .ids([])),
+            ("only-22", "not today ", .ids([call])),
+            ("only-23", "set 1", .ids([call])),
+            ("only-24", "set we", .words(["week-start"])),
+            ("only-25", "complete w", .words(["where"])),
+            ("only-26", "import ex", .files),
+            ("only-27", "export ex", .files),
+            ("only-28", "list status:w", .words(["status:waiting"])),
+            ("only-29", "list parent:", .words(["parent:1"])),
+            ("only-30", "explain #phone for ", .ids([call])),
+            ("only-31", "explain #phone fo", .words([])),
+        ]
+        for (id, line, want) in table {
+            XCTAssertEqual(complete(line, c), want, id)
+        }
+    }
+
     func testCompletionNeverWrites() {
         let s = session()
         let before = StoreCodec.encode(s.store.snapshot())

@@ -1,7 +1,7 @@
 // The domain API on its own, with no statement parsed: the rules of repeats, undo, bulk actions
 // and plan holds as the engine enforces them, the typed errors it returns, and the one change
 // path every mutation takes (docs/ARCHITECTURE.md).
-// covers: R-REP-2, R-REP-3, R-REP-4, R-REP-6, R-TASK-1, R-TASK-3, R-TASK-5, R-TASK-7, R-PLAN-5, R-PLAN-6
+// covers: R-HOME-4, R-REP-2, R-REP-3, R-REP-4, R-REP-6, R-TASK-1, R-TASK-3, R-TASK-5, R-TASK-7, R-PLAN-5, R-PLAN-6
 
 import XCTest
 @testable import KeptRules
@@ -84,6 +84,32 @@ final class EngineTests: XCTestCase {
             return nil
         }
         return r
+    }
+
+    /// R-HOME-4: `edit` changes several fields and the tags of one task as one undoable step;
+    /// an error in any value takes back the whole edit.
+    func testEditIsOneStep() throws {
+        let e = engine()
+        let t = try e.add(draft("Buy milk", due: "2026-02-01"))
+        _ = try e.tag(.task(t.id), ["shop"], add: true)
+        let steps = e.store.history.undoStack.count
+        let edited = try XCTUnwrap(done(try e.edit(t.id, [.title("Buy oat milk"), .priority(.high)], addTags: ["errand"], removeTags: ["shop"])))
+        XCTAssertEqual(edited.title, "Buy oat milk")
+        XCTAssertEqual(edited.priority, .high)
+        XCTAssertEqual(edited.tags, ["errand"])
+        XCTAssertEqual(edited.due, t.due, "a field not given is not touched")
+        XCTAssertEqual(e.store.history.undoStack.count, steps + 1, "one step")
+        _ = try e.undo(1)
+        let back = try XCTUnwrap(e.task(t.id))
+        XCTAssertEqual(back.title, "Buy milk")
+        XCTAssertEqual(back.priority, .none)
+        XCTAssertEqual(back.tags, ["shop"])
+        // An error in the second value leaves the first unapplied.
+        XCTAssertThrowsError(try e.edit(t.id, [.title("Other"), .project("Nowhere")]))
+        XCTAssertEqual(e.task(t.id)?.title, "Buy milk")
+        XCTAssertEqual(e.store.history.undoStack.count, steps, "nothing recorded")
+        XCTAssertThrowsError(try e.edit(t.id, [.title("")]))
+        guard case .unchanged = try e.edit(t.id, [.title("Buy milk")]) else { return XCTFail("the same value changes nothing") }
     }
 
     /// R-REP-2, R-REP-3, R-REP-4, R-REP-6: a monthly repeat on the 31st completes into the

@@ -44,14 +44,14 @@ final class ICalendarSeriesTests: XCTestCase, SessionTesting {
 
     static let berlin = "TZID=Europe/Berlin"
 
-    /// R-INT-1: an EXDATE may take out DTSTART itself; the task is due on the first occurrence left.
+    /// R-IO-4: an EXDATE may take out DTSTART itself; the task is due on the first occurrence left.
     func testAnExdateOnDTSTARTMovesTheFirstDue() throws {
         let (s, _) = try imported(["BEGIN:VTODO", "UID:i1", "SUMMARY:one", "DTSTART;\(Self.berlin):20260706T100000",
                                    "DUE;\(Self.berlin):20260706T100000", "RRULE:FREQ=WEEKLY", "EXDATE;\(Self.berlin):20260706T100000", "END:VTODO"])
         XCTAssertEqual(dues(s, 2), ["2026-07-13T10:00", "2026-07-20T10:00", "2026-07-27T10:00"])
     }
 
-    /// R-INT-2: an RDATE set without an RRULE is DTSTART and its dates; an RDATE of a PERIOD is
+    /// R-IO-5: an RDATE set without an RRULE is DTSTART and its dates; an RDATE of a PERIOD is
     /// its start, and the period is kept and named.
     func testRDATEAloneAndAsAPeriod() throws {
         let (s, report) = try imported(["BEGIN:VTODO", "UID:i2", "SUMMARY:two", "DTSTART;VALUE=DATE:20260701", "DUE;VALUE=DATE:20260701",
@@ -65,7 +65,7 @@ final class ICalendarSeriesTests: XCTestCase, SessionTesting {
         XCTAssertEqual(dues(p, 2), ["2026-07-01T10:00", "2026-07-03T13:00", "2026-07-08T10:00"], "a VTODO's period ends on its due")
     }
 
-    /// R-INT-3: a Windows TZID is its CLDR zone; a VTIMEZONE of one offset is that offset; a
+    /// R-IO-6: a Windows TZID is its CLDR zone; a VTIMEZONE of one offset is that offset; a
     /// TZID no zone is known for is named in the report.
     func testWindowsAndUnknownTZIDs() throws {
         let vtz = ["BEGIN:VTIMEZONE", "TZID:Pacific Standard Time", "BEGIN:STANDARD", "DTSTART:16010101T020000", "TZOFFSETFROM:-0700",
@@ -93,14 +93,14 @@ final class ICalendarSeriesTests: XCTestCase, SessionTesting {
         XCTAssertEqual(dues(j, 1), ["2026-07-01T19:00", "2026-07-02T19:00"])
     }
 
-    /// R-INT-4: an RDATE at another time of day is that one occurrence; the series keeps its time.
+    /// R-IO-7: an RDATE at another time of day is that one occurrence; the series keeps its time.
     func testAnRDATEAtAnotherTimeKeepsTheSeriesTime() throws {
         let (s, _) = try imported(["BEGIN:VTODO", "UID:i4", "SUMMARY:four", "DTSTART;\(Self.berlin):20260701T140000", "DUE;\(Self.berlin):20260701T140000",
                                    "RRULE:FREQ=DAILY;INTERVAL=2", "RDATE;\(Self.berlin):20260704T110000", "END:VTODO"])
         XCTAssertEqual(dues(s, 4), ["2026-07-01T14:00", "2026-07-03T14:00", "2026-07-04T11:00", "2026-07-05T14:00", "2026-07-07T14:00"])
     }
 
-    /// R-INT-5: a VTODO's dues are DTSTART's series moved by DUE − DTSTART; a start keeps its distance.
+    /// R-IO-8: a VTODO's dues are DTSTART's series moved by DUE − DTSTART; a start keeps its distance.
     func testDuesAreDTSTARTsSeriesMovedByTheDue() throws {
         let (s, _) = try imported(["BEGIN:VTODO", "UID:i5", "SUMMARY:five", "DTSTART;VALUE=DATE:20260501", "DUE;VALUE=DATE:20260515",
                                    "RRULE:FREQ=MONTHLY", "END:VTODO"])
@@ -114,7 +114,7 @@ final class ICalendarSeriesTests: XCTestCase, SessionTesting {
         XCTAssertEqual(dues(w, 0), ["2026-07-08"])
     }
 
-    /// R-INT-6: a second RRULE (undefined in RFC 5545) is kept and named; the first is the series.
+    /// R-IO-9: a second RRULE (undefined in RFC 5545) is kept and named; the first is the series.
     func testASecondRRULEIsKeptAndNamed() throws {
         let (s, report) = try imported(["BEGIN:VTODO", "UID:i6", "SUMMARY:six", "DTSTART;VALUE=DATE:20260701", "DUE;VALUE=DATE:20260701",
                                         "RRULE:FREQ=WEEKLY", "RRULE:FREQ=MONTHLY", "END:VTODO"])
@@ -130,7 +130,7 @@ final class ICalendarSeriesTests: XCTestCase, SessionTesting {
         XCTAssertEqual(f.store.task(1)?.due?.date.iso, "2026-08-03")
     }
 
-    /// R-INT-7: overrides, before or after their series: a cancelled occurrence is an EXDATE, a
+    /// R-IO-10: overrides, before or after their series: a cancelled occurrence is an EXDATE, a
     /// moved one an EXDATE and an RDATE; one that changes more is kept and named; one whose
     /// series is not in the file is counted as not read.
     func testOverridesAreApplied() throws {

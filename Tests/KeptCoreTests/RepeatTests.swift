@@ -551,7 +551,7 @@ final class RepeatTests: XCTestCase {
     func testNotRules() {
         let cases: [(String, String)] = [
             ("pe-01", "every"),
-            ("pe-02", "every fortnight"),
+            ("pe-02", "every last friday"),
             ("pe-03", "every 0 days"),
             ("pe-04", "every 1001 days"),
             ("pe-05", "daily"),

@@ -11,7 +11,7 @@ converted with bench/convert_store.py, with a dozen hand-made tasks that use eve
      taskrc here (libfaketime at 2026-06-15 09:00 Europe/Berlin): the counts of queries a, b
      and d, and of two more (completed tasks; pending high-priority ones), equal kept's counts
      on its own store, and kept's on the generated part equal the peers' expected answers;
-  1b. calendars of its own making (issue 33; R-INT-1 … R-INT-7: EXDATE on DTSTART, RDATE alone
+  1b. calendars of its own making (issue 33; R-IO-4 … R-IO-10: EXDATE on DTSTART, RDATE alone
      and as PERIOD, a Windows TZID, RDATE times, DTSTART ≠ DUE, two RRULEs, overrides) imported,
      their dues walked with `skip next`, equal the VTODO occurrences recurring-ical-events
      expands (a cancelled override is no occurrence); `--own` runs these alone;
@@ -225,23 +225,23 @@ PST = ["BEGIN:VTIMEZONE", "TZID:Pacific Standard Time", "BEGIN:STANDARD", "DTSTA
 # Each: a name (the rule it covers) and a VTODO's lines; every date is after the run's now, so
 # `skip next` walks the series from its first due.
 CALENDARS = [
-    ("R-INT-1 EXDATE on DTSTART", [f"DTSTART;{B}:20260706T100000", f"DUE;{B}:20260706T100000", "RRULE:FREQ=WEEKLY;COUNT=6",
+    ("R-IO-4 EXDATE on DTSTART", [f"DTSTART;{B}:20260706T100000", f"DUE;{B}:20260706T100000", "RRULE:FREQ=WEEKLY;COUNT=6",
                                    f"EXDATE;{B}:20260706T100000,20260720T100000"]),
-    ("R-INT-2 RDATE alone", ["DTSTART;VALUE=DATE:20260701", "DUE;VALUE=DATE:20260701", "RDATE;VALUE=DATE:20260708,20260715"]),
-    ("R-INT-2 RDATE timed alone", [f"DTSTART;{B}:20260701T090000", f"DUE;{B}:20260701T090000", f"RDATE;{B}:20260702T180000",
+    ("R-IO-5 RDATE alone", ["DTSTART;VALUE=DATE:20260701", "DUE;VALUE=DATE:20260701", "RDATE;VALUE=DATE:20260708,20260715"]),
+    ("R-IO-5 RDATE timed alone", [f"DTSTART;{B}:20260701T090000", f"DUE;{B}:20260701T090000", f"RDATE;{B}:20260702T180000",
                                    "RDATE:20260704T070000Z"]),
-    ("R-INT-2 RDATE PERIOD", [f"DTSTART;{B}:20260701T100000", f"DUE;{B}:20260701T100000", "RRULE:FREQ=WEEKLY;COUNT=4",
+    ("R-IO-5 RDATE PERIOD", [f"DTSTART;{B}:20260701T100000", f"DUE;{B}:20260701T100000", "RRULE:FREQ=WEEKLY;COUNT=4",
                               "RDATE;VALUE=PERIOD:20260703T100000Z/PT1H,20260710T120000Z/20260710T130000Z"]),
-    ("R-INT-3 Windows TZID", PST + ["DTSTART;TZID=Pacific Standard Time:20260701T100000",
+    ("R-IO-6 Windows TZID", PST + ["DTSTART;TZID=Pacific Standard Time:20260701T100000",
                                     "DUE;TZID=Pacific Standard Time:20260701T100000", "RRULE:FREQ=DAILY;COUNT=7"]),
-    ("R-INT-4 RDATE at another time", [f"DTSTART;{B}:20260701T140000", f"DUE;{B}:20260701T140000", "RRULE:FREQ=DAILY;INTERVAL=2;COUNT=6",
+    ("R-IO-7 RDATE at another time", [f"DTSTART;{B}:20260701T140000", f"DUE;{B}:20260701T140000", "RRULE:FREQ=DAILY;INTERVAL=2;COUNT=6",
                                        f"RDATE;{B}:20260704T110000"]),
-    ("R-INT-5 DUE after DTSTART", ["DTSTART;VALUE=DATE:20260701", "DUE;VALUE=DATE:20260715", "RRULE:FREQ=MONTHLY;COUNT=6"]),
-    ("R-INT-5 timed DUE after DTSTART", [f"DTSTART;{B}:20260701T090000", f"DUE;{B}:20260702T170000", "RRULE:FREQ=WEEKLY;COUNT=5",
+    ("R-IO-8 DUE after DTSTART", ["DTSTART;VALUE=DATE:20260701", "DUE;VALUE=DATE:20260715", "RRULE:FREQ=MONTHLY;COUNT=6"]),
+    ("R-IO-8 timed DUE after DTSTART", [f"DTSTART;{B}:20260701T090000", f"DUE;{B}:20260702T170000", "RRULE:FREQ=WEEKLY;COUNT=5",
                                          f"EXDATE;{B}:20260708T090000"]),
-    ("R-INT-6 two RRULEs", ["DTSTART;VALUE=DATE:20260701", "DUE;VALUE=DATE:20260701", "RRULE:FREQ=WEEKLY;COUNT=5",
+    ("R-IO-9 two RRULEs", ["DTSTART;VALUE=DATE:20260701", "DUE;VALUE=DATE:20260701", "RRULE:FREQ=WEEKLY;COUNT=5",
                             "RRULE:FREQ=MONTHLY;COUNT=3;BYMONTHDAY=3"]),
-    ("R-INT-7 overrides", [f"DTSTART;{B}:20260701T100000", f"DUE;{B}:20260701T100000", "RRULE:FREQ=WEEKLY;COUNT=6"],
+    ("R-IO-10 overrides", [f"DTSTART;{B}:20260701T100000", f"DUE;{B}:20260701T100000", "RRULE:FREQ=WEEKLY;COUNT=6"],
      [[f"RECURRENCE-ID;{B}:20260701T100000", "STATUS:CANCELLED", f"DTSTART;{B}:20260701T100000", f"DUE;{B}:20260701T100000"],
       [f"RECURRENCE-ID;{B}:20260715T100000", f"DTSTART;{B}:20260716T150000", f"DUE;{B}:20260716T150000"],
       [f"RECURRENCE-ID;{B}:20260729T100000", f"DTSTART;{B}:20260729T100000", f"DUE;{B}:20260729T100000", "SUMMARY:renamed"]]),
@@ -344,6 +344,33 @@ def tw_check(c, store, twjson, tmp, plain):
 
 
 
+def tw_undeclared_uda(c, tmp):
+    """R-IO-2: without the UDA lines in .taskrc, Taskwarrior writes an estimate back as a
+    string ("30.000000"); export, `task import`, `task export`, `kept import` keeps it."""
+    if shutil.which("task") is None:
+        return
+    rc = os.path.join(tmp, "bare.taskrc")
+    with open(rc, "w") as f:
+        f.write("confirmation=off\nverbose=nothing\nnews.version=2.6.0\n")
+    store = os.path.join(tmp, "uda.json")
+    out = os.path.join(tmp, "uda.tw.json")
+    r = kept_run(store, ["add Pay rent @fri", "set 1 estimate 30m", f"export {out}"], write=True)
+    c.check(r.returncode == 0, f"uda export: {r.stderr[-300:]}")
+    base = ["task", f"rc.data.location={os.path.join(tmp, 'tw-bare')}", "rc.gc=off"]
+    env = dict(os.environ, TASKRC=rc)
+    r = subprocess.run(base + ["import", out], env=env, capture_output=True, text=True)
+    c.check(r.returncode == 0, f"uda task import: {r.stderr.strip()[:300]}")
+    back = os.path.join(tmp, "uda-back.tw.json")
+    with open(back, "w") as f:
+        r = subprocess.run(base + ["export"], env=env, stdout=f, stderr=subprocess.PIPE, text=True)
+    with open(back) as f:
+        written = json.load(f)
+    c.check(written and written[0].get("estimate") == "30.000000",
+            f"taskwarrior writes an undeclared estimate back as a string: {written[0].get('estimate') if written else written}")
+    r = kept_run(os.path.join(tmp, "uda-new.json"), [f"import {back} as tw", "show 1 estimate"], fmt="text")
+    c.check(r.returncode == 0 and r.stdout.splitlines()[-1:] == ["30m"], f"kept import of it: {r.stdout[-300:]} {r.stderr[-300:]}")
+
+
 # ---------------------------------------------------------------- 3. round trips
 
 INSTANTS = ("createdAt", "modifiedAt", "completedAt")
@@ -436,6 +463,7 @@ def main():
         ics_check(c, store, ics)
         own_calendars_check(c, tmp)
         tw_check(c, store, tw, tmp, os.path.join(tmp, "plain.json"))
+        tw_undeclared_uda(c, tmp)
         roundtrip(c, store, ics, "store -> iCalendar -> store", ICS_FIELDS, tmp, parents=True)
         tw_fields = TW_FIELDS
         roundtrip(c, store, tw, "store -> Taskwarrior -> store", tw_fields, tmp, parents=False)

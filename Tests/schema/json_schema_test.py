@@ -120,6 +120,7 @@ FORMS = [
     ("list today", ["view"]), ("list tomorrow", ["view"]), ("list next 7 days group by due", ["view"]), ("list all", ["view"]),
     ("list archived", ["view"]), ("list done today", ["view"]), ("count", ["count"]),
     ("explain @next 7 days and +Home or overdue", ["explainFilter"]), ("explain done", ["explainFilter"]),
+    ("explain (+Home or overdue) and -#errand for 1", ["explainTrial"]),
     ("explain date tomorrow 3pm", ["explainDate"]), ("date in 2 weeks", ["dateResult"]), ("parse Call mom @tom", ["parse"]),
     ("parse Book movers start:\"next mon\" status:waiting parent:1", ["parse"]), ("repeat every weekday next 3", ["repeatPreview"]),
     ("repeat every day at 9am next 2", ["repeatPreview"]), ("repeat FREQ=HOURLY;COUNT=3 next 3", ["repeatPreview"]),

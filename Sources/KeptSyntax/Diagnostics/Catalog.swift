@@ -244,10 +244,13 @@ public enum Catalog {
         Diagnostic(code: .E0205, message: "'\(text)' is not a date that exists", file: file, range: range, label: why)
     }
 
-    public static func unknownProject(_ name: String, range: SourceRange, file: SourceFile, candidates: [String]) -> Diagnostic {
+    /// `tagForm`: the name was written `+name`, Taskwarrior's tag, so the help names Kept's `#name`.
+    public static func unknownProject(_ name: String, range: SourceRange, file: SourceFile, candidates: [String],
+                                      tagForm: Bool = false) -> Diagnostic {
         let m = didYouMean(name, in: candidates, at: range, file: file)
+        let tag = tagForm && !name.contains(" ") ? "; a tag is '#\(name)' (Taskwarrior's '+\(name)')" : ""
         return Diagnostic(code: .E0206, message: "unknown project '\(name)'", file: file, range: range, label: "no such project",
-                          help: m.help(else: "create it first with 'project add \(name)'"), fixIts: m.fixIts)
+                          help: m.help(else: "create it first with 'project add \(name)'" + tag), fixIts: m.fixIts)
     }
 
     public static func unknownField(_ field: String, range: SourceRange, file: SourceFile, candidates: [String],
@@ -255,6 +258,16 @@ public enum Catalog {
         let m = didYouMean(field, in: candidates, at: range, file: file)
         return Diagnostic(code: .E0207, message: "unknown field '\(field)'", file: file, range: range, label: label,
                           help: m.help(else: nil), fixIts: m.fixIts)
+    }
+
+    /// A filter's `FIELD:VALUE` (Taskwarrior's form) for a field Kept compares instead: the help
+    /// and the fix-it give Kept's form of the whole term (`due:today` is `@today`).
+    package static func foreignFieldTerm(_ field: String, range: SourceRange, file: SourceFile, whole: SourceRange,
+                                         keptForm: String) -> Diagnostic {
+        let title = "Taskwarrior's '\(file.text(whole))' is '\(keptForm)' in Kept"
+        return Diagnostic(code: .E0207, message: "unknown field '\(field)'", file: file, range: range,
+                          label: "not a field a filter reads with ':'",
+                          fixIts: [FixIt(title: title, range: whole, replacement: keptForm)])
     }
 
     /// `set ID FIELD` with a field that is shown but not set (`id`, `created`).
@@ -497,10 +510,13 @@ public enum Catalog {
                    notes: ["the file is left untouched; nothing will be written to it"], help: "open it with a newer Kept")
     }
 
-    public static func runNotWritten(_ path: String, failed: Int) -> Diagnostic {
+    /// `runFlags`: the command takes `--keep-going` and `--bail` (`kept run`); a verb's one
+    /// statement (`kept import`) is told only what happened.
+    public static func runNotWritten(_ path: String, failed: Int, runFlags: Bool = true) -> Diagnostic {
         Diagnostic(code: .E0326, message: "nothing was written to '\(path)': \(failed == 1 ? "1 statement" : "\(failed) statements") failed",
-                   notes: ["a run writes its changes once, at its end, and only when every statement succeeded"],
-                   help: "--keep-going writes what succeeded; --bail stops at the first error")
+                   notes: [runFlags ? "a run writes its changes once, at its end, and only when every statement succeeded"
+                                    : "the command's changes are written only when it succeeds"],
+                   help: runFlags ? "--keep-going writes what succeeded; --bail stops at the first error" : nil)
     }
 
     public static func storeUnreadable(file: SourceFile, offset: Int?, reason: String) -> Diagnostic {
@@ -679,6 +695,61 @@ public enum Catalog {
     /// A report file (`--report`) or a script `--update` rewrites could not be written.
     public static func testWriteFailed(_ path: String, reason: String) -> Diagnostic {
         Diagnostic(code: .E0509, message: "could not write '\(path)': \(reason)")
+    }
+
+    /// The config file (docs/LANGUAGE.md, "Your store") could not be read.
+    public static func configUnreadable(_ path: String, reason: String) -> Diagnostic {
+        Diagnostic(code: .E0510, message: "could not read the config file '\(path)': \(reason)")
+    }
+
+    /// What is wrong with a line of the config file.
+    public enum ConfigLine: Sendable {
+        case notKeyValue
+        case unknownKey(String, nearest: String?)
+        case badValue(key: String, expected: String)
+    }
+
+    /// A line of the config file that is not `KEY = VALUE` with a known key and a value it takes.
+    public static func configLine(_ problem: ConfigLine, range: SourceRange, file: SourceFile) -> Diagnostic {
+        switch problem {
+        case .notKeyValue:
+            return Diagnostic(code: .E0510, message: "a config line is 'KEY = VALUE'", file: file, range: range,
+                              label: "no '=' here", help: "for example: week-start = sunday; '#' starts a comment")
+        case .unknownKey(let key, let nearest):
+            return Diagnostic(code: .E0510, message: "unknown config key '\(key)'", file: file, range: range, label: "not a key",
+                              help: didYouMean(nearest) ?? "the keys are 'store' and the settings 'kept help set' lists")
+        case .badValue(let key, let expected):
+            return Diagnostic(code: .E0510, message: "the config key '\(key)' takes \(expected)", file: file, range: range,
+                              label: "expected \(expected)")
+        }
+    }
+
+    /// What is wrong with the text `kept edit` got back from the editor.
+    public enum EditText: Sendable {
+        case notFieldValue
+        case repeated(String)
+        case editorFailed(String)
+        /// Fields another process changed while the editor was open.
+        case changedElsewhere([String])
+    }
+
+    /// The edited text of a task that cannot be applied; nothing was changed.
+    public static func editText(_ problem: EditText, range: SourceRange? = nil, file: SourceFile? = nil) -> Diagnostic {
+        switch problem {
+        case .notFieldValue:
+            return Diagnostic(code: .E0511, message: "an edited line is 'FIELD: VALUE'", file: file, range: range,
+                              label: "no ':' here", help: "nothing was changed; '#' starts a comment line")
+        case .repeated(let field):
+            return Diagnostic(code: .E0511, message: "the field '\(field)' is there twice", file: file, range: range,
+                              label: "again here", help: "nothing was changed; keep one line a field")
+        case .changedElsewhere(let fields):
+            let list = fields.map { "'\($0)'" }.joined(separator: ", ")
+            return Diagnostic(code: .E0511, message: "\(list) changed in the store while the editor was open; nothing was changed",
+                              file: file, help: "run 'kept edit' again to edit the task as it is now (your text is kept in the file named below)")
+        case .editorFailed(let why):
+            return Diagnostic(code: .E0511, message: "the editor \(why); nothing was changed",
+                              help: "kept edit runs $VISUAL, else $EDITOR, else vi")
+        }
     }
 
     // MARK: E04xx the plan

@@ -18,9 +18,9 @@ public enum DiagnosticCode: String, CaseIterable, Sendable, CustomStringConverti
     case E0323, E0324, E0325, E0326, E0327, E0328, E0329, E0330, E0331, E0332
     case E0333, E0336, E0337, E0338, E0339, E0340, E0341, E0342, E0343, E0344
     case E0345, E0346, E0347, E0348, E0349, E0401, E0402, E0403, E0404, E0405, E0406
-    case E0501, E0502, E0503, E0504, E0505, E0506, E0507, E0508, E0509, E0601
+    case E0501, E0502, E0503, E0504, E0505, E0506, E0507, E0508, E0509, E0510, E0511, E0601
     case E0602, E0603, E0604, E0605, E0606, E0607, E0608, E0609, E0610, E0611
-    case W0001, W0002
+    case W0001, W0002, W0003
 
     public var description: String { rawValue }
 
@@ -140,6 +140,8 @@ public enum DiagnosticCode: String, CaseIterable, Sendable, CustomStringConverti
         case .E0507: return "no command or case at that line of the script"
         case .E0508: return "no command of the scripts matches the selection"
         case .E0509: return "a test report or an updated script could not be written"
+        case .E0510: return "the config file could not be read, or a line of it is not a known key with a value it takes"
+        case .E0511: return "the text 'kept edit' got back from the editor is not the task's fields, or the editor failed"
         case .E0601: return "an import file could not be read"
         case .E0602: return "the format of a file is not known"
         case .E0603: return "an import file is not well-formed json or not UTF-8"
@@ -153,6 +155,7 @@ public enum DiagnosticCode: String, CaseIterable, Sendable, CustomStringConverti
         case .E0611: return "an export target is a device, a pipe, a folder or the open store"
         case .W0001: return "a word that looks like a filter operator is searched for as text"
         case .W0002: return "a store file changed after it was written (its checksum differs)"
+        case .W0003: return "a slash date read month/day where the zone usually writes day/month"
         }
     }
 }
