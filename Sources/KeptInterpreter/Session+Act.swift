@@ -228,8 +228,8 @@ extension Session {
         case .preview(let rule, let limit):
             let anchor = rule.from ?? today
             let rr = rule.rrule(anchor: anchor, weekStart: weekStart, zone: zone)
-            let time = rule.dependsOnAnchorTime && rule.from == nil ? nowLocal.time : nil
-            let dates = rule.occurrences(anchor: anchor, time: time, limit: limit, weekStart: weekStart, zone: zone)
+            let time = rule.fromTime ?? (rule.dependsOnAnchorTime && rule.from == nil ? nowLocal.time : nil)
+            let dates = rule.occurrences(anchor: anchor, time: time, limit: limit, weekStart: weekStart, zone: zone, start: rule.fromTime)
             return .previewed(RepeatPreview(rule: rule, anchor: anchor, rrule: rr, dates: dates, limit: limit))
         }
     }

@@ -25,7 +25,9 @@ extension Session {
                 var r = engine.admit(read, from: .rrule)
                 if words.count >= 3, words[1].lowercased() == "from" {
                     switch DatePhrase.resolve(Array(words[2...]), in: dateContext) {
-                    case .success(let (d, used)) where used == words.count - 2: r.from = d.due.date
+                    case .success(let (d, used)) where used == words.count - 2:
+                        r.from = d.due.date
+                        r.fromTime = d.due.time
                     default:
                         return .failure(Catalog.badDate(words[2...].joined(separator: " "), range: range, file: file))
                     }

@@ -142,8 +142,10 @@ public enum DatePhrase {
                 note(&rule, explain, "'\(spec.time.map(describe) ?? "")' is today's")
                 return .success(wall(CivilDateTime(date: ctx.today, time: t), ctx, explain: explain, rule: rule))
             }
-            // R-CAP-3: a time alone is today while it is still ahead, else tomorrow.
-            let ahead = t > ctx.now.time
+            // R-CAP-3: a time alone is today while it is still ahead, else tomorrow. Ahead as an
+            // instant: in the repeated hour a wall time is its first instant (R-DAY-3), which
+            // may have passed although the wall clock has not reached it (01:45 at the second 01:30).
+            let ahead = t > ctx.now.time && ctx.zone.instant(for: CivilDateTime(date: ctx.now.date, time: t)) > ctx.nowInstant
             guard let d = ahead ? ctx.now.date : ctx.now.date.addingChecked(days: 1) else { return .failure(.outOfCalendar()) }
             note(&rule, explain, ahead ? "a time alone is today while it is still ahead" : "a time alone that has passed today is tomorrow")
             return .success(wall(CivilDateTime(date: d, time: t), ctx, explain: explain, rule: rule))

@@ -534,6 +534,8 @@ public struct RepeatRuleParser {
                 pendingDates.append((isFrom, spec))
             }
             pos += 1 + used
+            // `from DATE TIME`: the series starts at that moment.
+            if isFrom, let t = timeOfDay() { r.fromTime = t }
             return true
         case "for":
             guard case .number(let n, _) = cls(1), n >= 1, word(2) == "times" || word(2) == "time" else { return false }

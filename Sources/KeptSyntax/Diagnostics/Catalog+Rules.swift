@@ -239,6 +239,7 @@ extension Catalog {
         case .weekNumberNotYearly, .yearDayNotAllowed, .monthDayInWeekly, .setPositionAlone, .countAndUntil, .numberedWeekday,
              .numberedWeekdayWithWeekNumber:
             return .E0216
+        case .intervalPastLimit: return code(.repeatInterval)
         case .dateUntilOfTimedRule: return .E0217
         case .noDates: return .E0219
         case .secondly, .calendar, .skipForward, .bySecond: return .E0220
@@ -261,6 +262,7 @@ extension Catalog {
         case .itemOutOfRange(let name, let value, let item, let range, let zero):
             return "\(name)=\(value): '\(item)' is not \(zero ? "" : "a non-zero ")value from \(range.lowerBound) to \(range.upperBound)"
         case .badInterval: return "INTERVAL must be from 1 to 1000"
+        case .intervalPastLimit(let n): return "INTERVAL=\(n.count > 24 ? String(n.prefix(20)) + "…" : n) is past \(Limits.grouped(Limits.repeatInterval)), the largest interval Kept holds"
         case .skipWithoutRSCALE: return "SKIP goes with RSCALE (RFC 7529)"
         case .badSkip: return "SKIP must be OMIT, BACKWARD or FORWARD"
         case .badWeekStart(let w): return "WKST=\(w) is not a weekday (MO … SU)"
@@ -282,7 +284,7 @@ extension Catalog {
         case .noDates: return "this rule has no dates: no month it allows has the day it asks for"
         case .secondly: return "FREQ=SECONDLY is not supported: Kept's times are to the minute"
         case .calendar(let rs): return "RSCALE=\(rs) is not supported: Kept's calendar is the Gregorian one"
-        case .skipForward: return "SKIP=FORWARD is not supported: a missing day falls on the month's last day (BACKWARD) or is skipped (OMIT)"
+        case .skipForward: return "a SKIP that moves a missing day out of its month or year goes with days of the month or year, not with ordinal weekdays, BYWEEKNO or BYSETPOS"
         case .bySecond(let v): return "BYSECOND=\(v) is not supported: Kept's times are to the minute"
         }
     }
