@@ -38,15 +38,25 @@ struct LSPDocument {
 
     static func lineStarts(_ b: [UInt8]) -> [Int] {
         var s = [0]
-        for (i, c) in b.enumerated() where c == 0x0A { s.append(i + 1) }
+        appendLineStarts(b, from: 0, to: &s)
         return s
     }
 
-    /// The byte offset where a line's text ends (before its CRLF or LF).
+    /// The line starts after each line break from an offset on: LF, CRLF, or a CR alone (LSP
+    /// 3.17, "Text Documents": all three end a line).
+    static func appendLineStarts(_ b: [UInt8], from: Int, to s: inout [Int]) {
+        var i = from
+        while i < b.count {
+            if b[i] == 0x0A || (b[i] == 0x0D && (i + 1 == b.count || b[i + 1] != 0x0A)) { s.append(i + 1) }
+            i += 1
+        }
+    }
+
+    /// The byte offset where a line's text ends (before its LF, CRLF or CR).
     func lineEnd(_ line: Int) -> Int {
         guard line + 1 < lineStarts.count else { return bytes.count }
         var e = lineStarts[line + 1] - 1
-        if e > lineStarts[line], bytes[e - 1] == 0x0D { e -= 1 }
+        if bytes[e] == 0x0A, e > lineStarts[line], bytes[e - 1] == 0x0D { e -= 1 }
         return e
     }
 
@@ -115,13 +125,11 @@ struct LSPDocument {
         let s = offset(from, enc)
         let e = max(s, offset(to, enc))
         bytes.replaceSubrange(s..<e, with: Array(text.utf8))
-        // Lines before the change keep their starts.
-        var starts = Array(lineStarts.prefix { $0 <= s })
-        var i = s
-        while i < bytes.count {
-            if bytes[i] == 0x0A { starts.append(i + 1) }
-            i += 1
-        }
+        // Lines before the change keep their starts; from the byte before it (a CR there may
+        // now be half of a CRLF) they are found again.
+        var starts = Array(lineStarts.prefix { $0 < s })
+        LSPDocument.appendLineStarts(bytes, from: max(0, s - 1), to: &starts)
+        if starts.isEmpty || starts[0] != 0 { starts.insert(0, at: 0) }
         lineStarts = starts
     }
 

@@ -29,10 +29,13 @@ extension LSPServer {
         LSPServer.position(params["position"]).map { doc.offset($0, encoding) }
     }
 
-    /// The range of a whole line (1-based), without its line break.
-    func lineRange(_ doc: LSPDocument, _ line: Int) -> SourceRange {
-        let l = max(0, min(line - 1, doc.lineStarts.count - 1))
-        return SourceRange(start: doc.lineStarts[l], end: doc.lineEnd(l))
+    /// The range of a whole line of the script (1-based, as the engine counts lines: after each
+    /// LF), without its line break.
+    func lineRange(_ a: LSPAnalysis, _ line: Int) -> SourceRange {
+        let l = max(1, min(line, a.file.lineStarts.count))
+        var e = a.file.lineEnd(l)
+        if e > a.file.lineStarts[l - 1], e <= a.file.bytes.count, a.file.bytes[e - 1] == 0x0D { e -= 1 }
+        return SourceRange(start: a.file.lineStarts[l - 1], end: e)
     }
 
     // MARK: diagnostics
@@ -44,7 +47,7 @@ extension LSPServer {
     /// Where a finding points: its own range in the document, else its command's line.
     func findingRange(_ f: LSPFinding, _ doc: LSPDocument, _ a: LSPAnalysis) -> SourceRange {
         if let d = f.diagnostic, let r = d.range, d.file === a.file { return r }
-        if let k = f.block, k < a.blocks.count { return lineRange(doc, a.blocks[k].command.line) }
+        if let k = f.block, k < a.blocks.count { return lineRange(a, a.blocks[k].command.line) }
         return SourceRange(start: 0, end: 0)
     }
 
@@ -81,8 +84,7 @@ extension LSPServer {
 
     func completion(_ doc: LSPDocument, _ a: LSPAnalysis, _ params: [String: Any]) -> Any? {
         guard let o = offset(doc, params) else { return nil }
-        let line = a.file.localLine(of: o)
-        let lineStart = doc.lineStarts[line - 1]
+        let lineStart = a.file.lineStarts[a.file.localLine(of: o) - 1]
         let lineText = Array(doc.bytes[lineStart..<o])
         var items: [[String: Any]] = []
         func item(_ label: String, from: Int, kind: Int) -> [String: Any] {
@@ -286,7 +288,7 @@ extension LSPServer {
                 break
             case .command(let c):
                 let endLine = max(a.file.line(of: c.statement.range.end), c.expectedLines.upperBound - 1)
-                let r = SourceRange(start: lineRange(doc, c.line).start, end: lineRange(doc, endLine).end)
+                let r = SourceRange(start: lineRange(a, c.line).start, end: lineRange(a, endLine).end)
                 var name = c.statement.text
                 if name.count > 60 { name = String(name.prefix(59)) + "…" }
                 if name.isEmpty { name = "(empty)" }
@@ -466,7 +468,7 @@ extension LSPServer {
             }
             if let u = f.outcome?.update {
                 actions.append(["title": "Update the expected output (kept test --update)", "kind": "quickfix", "diagnostics": [diag],
-                                "edit": ["changes": [doc.uri: [updateEdit(doc, u)]]]])
+                                "edit": ["changes": [doc.uri: [updateEdit(doc, a, u)]]]])
             }
         }
         return actions
@@ -474,10 +476,10 @@ extension LSPServer {
 
     /// The edit that writes a block `kept test --update` computed (its lines, 1-based, and the
     /// lines to put there) as TranscriptUpdater.rewrite writes it into the file.
-    func updateEdit(_ doc: LSPDocument, _ u: BlockUpdate) -> [String: Any] {
-        let starts = doc.lineStarts
-        let count = doc.bytes.count
-        let endsWithNewline = doc.bytes.last == 0x0A
+    func updateEdit(_ doc: LSPDocument, _ a: LSPAnalysis, _ u: BlockUpdate) -> [String: Any] {
+        let starts = a.file.lineStarts
+        let count = a.file.bytes.count
+        let endsWithNewline = a.file.bytes.last == 0x0A
         // The lines of the file as `rewrite` counts them: a final line break ends the last line.
         let lines = endsWithNewline ? starts.count - 1 : starts.count
         func at(_ l: Int) -> Int { l < lines ? starts[l] : count }
@@ -498,7 +500,7 @@ extension LSPServer {
         guard a.transcript.isTranscript else { return [Any]() }
         var lenses: [[String: Any]] = []
         for b in a.blocks {
-            let r = range(doc, lineRange(doc, b.command.line))
+            let r = range(doc, lineRange(a, b.command.line))
             let args: [Any] = [doc.uri, b.command.line]
             let title: String
             if let why = b.notRun { title = why } else {
@@ -536,7 +538,7 @@ extension LSPServer {
             return ["status": status, "output": lines] as [String: Any]
         case LSPServer.updateCommand:
             guard let u = b.outcome?.update else { return ["applied": false] }
-            let edit: [String: Any] = ["changes": [uri: [updateEdit(doc, u)]]]
+            let edit: [String: Any] = ["changes": [uri: [updateEdit(doc, a, u)]]]
             send(["id": nextOutgoing, "method": "workspace/applyEdit", "params": ["label": "Update expected output", "edit": edit] as [String: Any]])
             nextOutgoing += 1
             return ["applied": true, "edit": edit] as [String: Any]

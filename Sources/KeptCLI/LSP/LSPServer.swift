@@ -70,6 +70,8 @@ final class LSPServer: @unchecked Sendable {
     var analyses: [String: LSPAnalysis] = [:]
     /// Documents changed since they were last run, with the first byte that may differ.
     var dirty: [String: Int] = [:]
+    /// Documents run (for a request) whose diagnostics are not published yet.
+    var unpublished: Set<String> = []
     /// The id of the next request the server sends the client.
     var nextOutgoing = 1
 
@@ -189,7 +191,7 @@ final class LSPServer: @unchecked Sendable {
         while true {
             lock.lock()
             while queue.isEmpty {
-                if !dirty.isEmpty {
+                if !dirty.isEmpty || !unpublished.isEmpty {
                     lock.unlock()
                     publishDirty()
                     lock.lock()
@@ -286,6 +288,7 @@ final class LSPServer: @unchecked Sendable {
             documents[uri] = nil
             analyses[uri] = nil
             dirty[uri] = nil
+            unpublished.remove(uri)
             notify("textDocument/publishDiagnostics", ["uri": uri, "diagnostics": [Any]()] as [String: Any])
         default:
             // Notifications the server does not know are ignored (`$/` ones by the spec).
@@ -350,11 +353,14 @@ final class LSPServer: @unchecked Sendable {
         let from = dirty[uri] ?? 0
         dirty[uri] = nil
         analyses[uri] = LSPAnalysis(path: LSPServer.path(of: uri), bytes: doc.bytes, reusing: analyses[uri], changedFrom: from)
+        unpublished.insert(uri)
     }
 
     private func publishDirty() {
-        for uri in dirty.keys.sorted() {
-            analyze(uri)
+        for uri in dirty.keys.sorted() { analyze(uri) }
+        let due = unpublished.sorted()
+        unpublished = []
+        for uri in due {
             guard let a = analyses[uri], let doc = documents[uri] else { continue }
             notify("textDocument/publishDiagnostics", ["uri": uri, "version": doc.version,
                                                        "diagnostics": diagnostics(doc, a)] as [String: Any])

@@ -86,7 +86,8 @@ struct LSPMessageReader {
         }
         let header = String(decoding: buffer[start..<end], as: UTF8.self)
         var length: Int? = nil
-        for line in header.split(whereSeparator: { $0 == "\r" || $0 == "\n" }) {
+        // By scalars: "\r\n" is one Character.
+        for line in header.unicodeScalars.split(whereSeparator: { $0 == "\r" || $0 == "\n" }).map({ String(String.UnicodeScalarView($0)) }) {
             guard let colon = line.firstIndex(of: ":") else {
                 return resync("a header line without ':' (\(Self.shown(String(line))))")
             }
@@ -134,7 +135,20 @@ struct LSPMessageReader {
             if ok { found = i; break }
             i += 1
         }
-        let to = found ?? max(start, buffer.count - needle.count)
+        // None yet: keep only a tail that may begin one (`Content-Le` of a message half come),
+        // and always drop at least a byte, so a header that stays bad is never read twice.
+        var to = found ?? buffer.count
+        if found == nil {
+            var k = min(needle.count - 1, buffer.count - start - 1)
+            while k > 0 {
+                var ok = true
+                for j in 0..<k where buffer[buffer.count - k + j] | 0x20 != needle[j] { ok = false; break }
+                if ok { break }
+                k -= 1
+            }
+            to = buffer.count - max(0, k)
+        }
+        to = max(to, min(start + 1, buffer.count))
         let n = to - start
         start = to
         return .dropped("dropped \(n) bytes: \(why)", answer: false)

@@ -1,0 +1,113 @@
+// `kept lsp` (docs/EDITORS.md): the message reader's framing and its malformed inputs, the
+// document's positions in UTF-16 and UTF-8 and its incremental edits, in process; then the
+// end-to-end driver (Tests/lsp/lsp_test.py) through the real binary.
+
+import Foundation
+@testable import KeptCLI
+import KeptRules
+import KeptSyntax
+import XCTest
+
+final class LSPTests: XCTestCase {
+    private func frames(_ chunks: [[UInt8]], maxBody: Int = 1 << 20) -> [LSPFrame] {
+        var r = LSPMessageReader(maxBody: maxBody)
+        var out: [LSPFrame] = []
+        for c in chunks {
+            r.feed(c)
+            while let f = r.next() { out.append(f) }
+        }
+        if let f = r.flushPartial() { out.append(f) }
+        return out
+    }
+
+    private func msg(_ s: String) -> [UInt8] { LSPMessageReader.frame(Array(s.utf8)) }
+
+    func testFramingCountsBytesAndSplitsAnywhere() {
+        // A body with multi-byte characters: its length is in bytes, not characters.
+        let body = "{\"x\":\"é😀\"}"
+        let stream = msg(body) + msg("{}")
+        XCTAssertEqual(frames([stream]), [.message(Array(body.utf8)), .message(Array("{}".utf8))])
+        // Fed a byte at a time, the same two messages.
+        XCTAssertEqual(frames(stream.map { [$0] }), [.message(Array(body.utf8)), .message(Array("{}".utf8))])
+        // Content-Type and a bare LF header are read too.
+        let typed = Array("Content-Type: application/vscode-jsonrpc; charset=utf-8\r\ncontent-length: 2\r\n\r\n{}".utf8)
+        XCTAssertEqual(frames([typed]), [.message(Array("{}".utf8))])
+    }
+
+    func testMalformedHeadersAreDroppedAndTheNextMessageRead() {
+        for bad in ["Content-Length: abc\r\n\r\n", "Content-Type: x\r\n\r\n", "no colon here\r\n\r\n", "Content-Length: -5\r\n\r\n"] {
+            for split in [false, true] {
+                let chunks = split ? [Array(bad.utf8), msg("{}")] : [Array(bad.utf8) + msg("{}")]
+                let f = frames(chunks)
+                XCTAssertEqual(f.last, .message(Array("{}".utf8)), "\(bad) split=\(split): \(f)")
+                XCTAssertTrue(f.dropLast().allSatisfy { if case .dropped(_, answer: false) = $0 { return true } else { return false } }, "\(f)")
+            }
+        }
+        // Noise longer than a header part may be.
+        let noise = [UInt8](repeating: 0x58, count: 20_000)
+        XCTAssertEqual(frames([noise, msg("{}")]).last, .message(Array("{}".utf8)))
+    }
+
+    func testOverLongAndShortBodies() {
+        // Over the limit: refused at once (answered), its bytes skipped as they come.
+        let f = frames([Array("Content-Length: 100\r\n\r\n".utf8), [UInt8](repeating: 0x20, count: 100), msg("{}")], maxBody: 10)
+        XCTAssertEqual(f.count, 2)
+        if case .dropped(_, answer: true) = f[0] {} else { XCTFail("\(f)") }
+        XCTAssertEqual(f[1], .message(Array("{}".utf8)))
+        // A body that never comes whole: dropped when the input ends (or stalls), answered.
+        let g = frames([Array("Content-Length: 50\r\n\r\n{}".utf8)])
+        XCTAssertEqual(g.count, 1)
+        if case .dropped(_, answer: true) = g[0] {} else { XCTFail("\(g)") }
+    }
+
+    func testPositionsInUTF16AndUTF8() {
+        let doc = LSPDocument(uri: "u", version: 1, text: "a😀é\r\nb\rc\n")
+        // Lines end at CRLF, CR and LF.
+        XCTAssertEqual(doc.lineStarts, [0, 9, 11, 13])
+        // 😀 is 2 UTF-16 units and 4 bytes; é 1 unit and 2 bytes.
+        XCTAssertEqual(doc.offset(LSPPosition(line: 0, character: 3), .utf16), 5)
+        XCTAssertEqual(doc.offset(LSPPosition(line: 0, character: 5), .utf8), 5)
+        XCTAssertEqual(doc.position(7, .utf16), LSPPosition(line: 0, character: 4))
+        XCTAssertEqual(doc.position(7, .utf8), LSPPosition(line: 0, character: 7))
+        // Inside a surrogate pair or a UTF-8 sequence: the character's start.
+        XCTAssertEqual(doc.offset(LSPPosition(line: 0, character: 2), .utf16), 1)
+        XCTAssertEqual(doc.offset(LSPPosition(line: 0, character: 3), .utf8), 1)
+        // Past the end of a line: its end (before CRLF); past the last line: the end.
+        XCTAssertEqual(doc.offset(LSPPosition(line: 0, character: 99), .utf16), 7)
+        XCTAssertEqual(doc.offset(LSPPosition(line: 9, character: 0), .utf16), doc.bytes.count)
+        XCTAssertEqual(doc.position(10, .utf16), LSPPosition(line: 1, character: 1))
+    }
+
+    func testIncrementalEditsMatchAModel() {
+        var rng = SystemRandomNumberGenerator()
+        let pieces = ["a", " ", "\n", "\r\n", "\r", "é", "😀", "中", "> add ", ""]
+        var model: [Character] = Array("> add x\n")
+        var doc = LSPDocument(uri: "u", version: 1, text: String(model))
+        for _ in 0..<3000 {
+            let text = String(model)
+            // A code point index, off the middle of a CRLF (which is one Character here).
+            let a = Int.random(in: 0...model.count, using: &rng)
+            let b = min(model.count, a + Int.random(in: 0...3, using: &rng))
+            let ins = pieces.randomElement(using: &rng) ?? ""
+            func pos(_ k: Int) -> LSPPosition {
+                let prefix = String(model[0..<k])
+                let b = Array(prefix.utf8)
+                let full = LSPDocument(uri: "", version: 0, text: text)
+                return full.position(b.count, .utf16)
+            }
+            doc.apply(ins, from: pos(a), to: pos(b), .utf16)
+            model.replaceSubrange(a..<b, with: Array(ins))
+            // As Characters again, so a CR and LF that met are one (no position is between them).
+            model = Array(String(model))
+            XCTAssertEqual(doc.text, String(model))
+            XCTAssertEqual(doc.lineStarts, LSPDocument.lineStarts(doc.bytes))
+            if doc.text != String(model) { return }
+        }
+    }
+
+    /// The whole server through the real binary: lifecycle, malformed input, cancellation, every
+    /// feature with Neovim's and VS Code's capabilities, and 10,000 random incremental edits.
+    func testEndToEndDriver() throws {
+        try Kept.runDriver("Tests/lsp/lsp_test.py")
+    }
+}
