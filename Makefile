@@ -2,7 +2,7 @@
 # packages they need on a fresh Debian machine (as root, or through sudo).
 
 SWIFT ?= swift
-APT_PACKAGES := pkg-config libpcre2-dev libreadline-dev libsqlite3-dev sqlite3 zsh groff-base taskwarrior libfaketime postgresql libpq-dev
+APT_PACKAGES := pkg-config libpcre2-dev libreadline-dev libsqlite3-dev sqlite3 zsh groff-base taskwarrior libfaketime postgresql libpq-dev neovim
 KEPT_DEBUG := .build/debug/kept
 KEPT_RELEASE := .build/release/kept
 

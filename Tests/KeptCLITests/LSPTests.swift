@@ -110,4 +110,10 @@ final class LSPTests: XCTestCase {
     func testEndToEndDriver() throws {
         try Kept.runDriver("Tests/lsp/lsp_test.py")
     }
+
+    /// Headless Neovim (Debian's `neovim`, installed by `make deps`) attaches `kept lsp` through
+    /// vim.lsp and reads back a diagnostic and a hover.
+    func testHeadlessNeovim() throws {
+        try Kept.runDriver("Tests/lsp/nvim_test.py")
+    }
 }
