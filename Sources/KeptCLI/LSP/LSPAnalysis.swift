@@ -76,6 +76,12 @@ final class LSPAnalysis {
         opts.format = .text
         self.tester = ScriptTest(path: path, options: opts, update: true, pathPolicy: policy)
         self.itemEnds = transcript.items.map { LSPAnalysis.end(of: $0, in: file) }
+        // A script over the size limit is refused as `kept test` refuses it.
+        if bytes.count > Limits.scriptBytes {
+            fileErrors = [Catalog.scriptTooLarge(path)]
+            stopped = true
+            return
+        }
         run(reusing: old, changedFrom: changedFrom)
     }
 
