@@ -87,8 +87,15 @@ final class LSPServer: @unchecked Sendable {
     private func push(_ items: [LSPIncoming]) {
         guard !items.isEmpty else { return }
         lock.lock()
-        for case .message(let m) in items where m["method"] as? String == "$/cancelRequest" {
-            if let k = lspKey((m["params"] as? [String: Any])?["id"]) { cancelled.insert(k) }
+        for (n, item) in items.enumerated() {
+            guard case .message(let m) = item, m["method"] as? String == "$/cancelRequest",
+                  let k = lspKey((m["params"] as? [String: Any])?["id"]) else { continue }
+            // Only a request still waiting is cancelled (one already answered is not kept).
+            let waiting = (queue + items.prefix(n)).contains {
+                if case .message(let r) = $0, r["method"] != nil, lspKey(r["id"]) == k { return true }
+                return false
+            }
+            if waiting { cancelled.insert(k) }
         }
         queue += items
         lock.signal()
