@@ -508,6 +508,7 @@ public enum CommandLineOptions {
             return rest.isEmpty ? .success(.manpage) : fail("'manpage' takes no arguments")
         case "lsp":
             // `--stdio` is what editors pass to a server on standard input and output.
+            if rest.elementsEqual(["--help"]) || rest.elementsEqual(["-h"]) { return .success(.help("lsp")) }
             return rest.isEmpty || rest.elementsEqual(["--stdio"]) ? .success(.lsp) : fail("'lsp' takes no arguments")
         case "repl", "run", "test", "import", "export", "sync", "account":
             break

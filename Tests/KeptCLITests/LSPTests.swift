@@ -105,6 +105,20 @@ final class LSPTests: XCTestCase {
         }
     }
 
+    /// `kept lsp` takes no argument but `--stdio` (what editors add); `--help` explains it.
+    func testCommandLine() throws {
+        let help = try Kept.run(["lsp", "--help"])
+        XCTAssertEqual(help.status, 0, help.summary)
+        XCTAssertTrue(help.stdout.contains("docs/EDITORS.md"), help.summary)
+        let extra = try Kept.run(["lsp", "file.kept"])
+        XCTAssertEqual(extra.status, 64, extra.summary)
+        XCTAssertTrue(extra.stderr.contains("'lsp' takes no arguments"), extra.summary)
+        // Empty input: the end of input without `exit` is status 1, and nothing is written.
+        let empty = try Kept.run(["lsp", "--stdio"])
+        XCTAssertEqual(empty.status, 1, empty.summary)
+        XCTAssertEqual(empty.stdout, "", empty.summary)
+    }
+
     /// The whole server through the real binary: lifecycle, malformed input, cancellation, every
     /// feature with Neovim's and VS Code's capabilities, and 10,000 random incremental edits.
     func testEndToEndDriver() throws {
