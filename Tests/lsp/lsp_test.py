@@ -357,6 +357,11 @@ def test_features(tmp):
         lenses = c.request("textDocument/codeLens", td(uri))["result"]
         titles = [(l["range"]["start"]["line"], l["command"]["title"]) for l in lenses]
         check("a lens per block says whether it passes", (1, "✓ passes") in titles and (16, "✗ fails") in titles, titles)
+        run = [l for l in lenses if l["range"]["start"]["line"] == 4 and l["command"]["title"] == "✓ passes"][0]
+        r = c.request("workspace/executeCommand", {"command": run["command"]["command"], "arguments": run["command"]["arguments"]})["result"]
+        shown = c.notification("window/showMessage")
+        check("running a block's lens shows its output", r["status"] == "passed"
+              and r["output"] == ["Added 1 · Pay rent · Tomorrow · +Home · #bills"] and "Added 1" in shown["message"], (r, shown))
         upd = [l for l in lenses if l["command"]["title"] == "Update expected output" and l["range"]["start"]["line"] == 16]
         check("a failing block has an update lens", upd, titles)
         text = c.request("kept/documentText", td(uri))["result"]["text"]
