@@ -38,7 +38,8 @@ done
 lib="$OUT/libKeptInterpreter.a"
 
 # The words of the grammar (its quoted terminals) as libFuzzer's dictionary.
-grep -o '"[^"\\]*"' Grammar/kept.ebnf | sort -u > "$OUT/kept.dict"
+# (An empty `""` is no word, and libFuzzer refuses a dictionary that holds one.)
+grep -o '"[^"\\]*"' Grammar/kept.ebnf | grep -v '^""$' | sort -u > "$OUT/kept.dict"
 
 status=0
 summary=()
