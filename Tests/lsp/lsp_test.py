@@ -434,6 +434,13 @@ def test_plain_script_and_utf8(tmp):
         h = c.request("textDocument/hover", at(uri, 0, len("add 😀 Café @to".encode("utf-16-le")) // 2))["result"]
         check("utf-16 positions: hover after an emoji (a surrogate pair) finds the date",
               h and "Tue Jun 16" in h["contents"]["value"] and h["range"]["start"]["character"] == 12, h)
+        uri2 = "file://" + os.path.join(tmp, "dates.kept")
+        c.open(uri2, "add Pay rent\nreschedule 1 next fri 3pm\ndate in 3 days\n")
+        c.diagnostics(uri2)
+        h = c.request("textDocument/hover", at(uri2, 1, 18))["result"]
+        check("hover on reschedule's phrase explains it", h and "Fri Jun 19, 2026 3 PM" in h["contents"]["value"], h)
+        h = c.request("textDocument/hover", at(uri2, 2, 8))["result"]
+        check("hover on a date statement explains it", h and "Thu Jun 18, 2026" in h["contents"]["value"], h)
         c.shutdown_and_exit()
     finally:
         c.close()

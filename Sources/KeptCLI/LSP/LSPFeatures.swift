@@ -204,6 +204,18 @@ extension LSPServer {
         if keyword == "explain", rest.lowercased().hasPrefix("date ") {
             return (LSPServer.markdown("date", LSPServer.printed(session, "explain date " + rest.dropFirst(5))), fileRange(base, b.count))
         }
+        if keyword == "date", !rest.isEmpty {
+            return (LSPServer.markdown("date", LSPServer.printed(session, "explain date " + rest)), fileRange(base, b.count))
+        }
+        // `reschedule ID PHRASE`: the phrase after the task (a word of it under the cursor).
+        if keyword == "reschedule", let sp = b[base...].firstIndex(where: LSPServer.isBlank), rel > sp {
+            var ps = sp
+            while ps < b.count, LSPServer.isBlank(b[ps]) { ps += 1 }
+            let phrase = String(decoding: b[ps...], as: UTF8.self)
+            if !phrase.isEmpty, phrase.lowercased() != "clear" {
+                return (LSPServer.markdown("date `\(phrase)`", LSPServer.printed(session, "explain date " + phrase)), fileRange(ps, b.count))
+            }
+        }
         // A filter: its tree and what it matches in the session's store.
         if let (fs, fe) = filterPiece(b, keyword: keyword, base: base, at: rel) {
             let text = String(decoding: b[fs..<fe], as: UTF8.self).trimmingCharacters(in: .whitespaces)
