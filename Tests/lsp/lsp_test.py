@@ -295,6 +295,10 @@ def test_features(tmp):
         check("a saved filter defined above completes", "filter:errands" in labels, labels)
         labels, _ = complete(27, 3)
         check("a directive completes", labels == ["@format"], labels)
+        c.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": 6}, "contentChanges": [
+            {"range": {"start": {"line": 28, "character": 0}, "end": {"line": 28, "character": 0}}, "text": "\n> show \n"}]})
+        r = c.request("textDocument/completion", at(uri, 29, 7))["result"]["items"]
+        check("a task id completes with its title", any(i["label"] == "1" and i.get("detail") == "Pay rent" for i in r), r)
 
         # Hover.
         def hover(line, ch):

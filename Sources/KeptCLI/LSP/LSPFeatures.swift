@@ -108,9 +108,15 @@ extension LSPServer {
         while ws > 0, !LSPServer.wordBreaks.contains(bytes[ws - 1]) { ws -= 1 }
         guard let session = a.session(before: k) else { return nil }
         let first = !bytes[..<ws].contains { $0 != 0x20 && $0 != 0x09 }
-        if case .words(let words) = Completer(session: session).complete(line: bytes, wordStart: ws, cursor: bytes.count) {
+        switch Completer(session: session).complete(line: bytes, wordStart: ws, cursor: bytes.count) {
+        case .words(let words):
             // Dot-commands are the REPL's: a script does not take them.
             items = words.filter { !$0.hasPrefix(".") }.map { item($0, from: stmt.range.start + ws, kind: first ? 14 : 12) }
+        case .ids(let ids):
+            // A task id, its title beside it (as the REPL shows it).
+            items = ids.map { var i = item($0.id, from: stmt.range.start + ws, kind: 12); i["detail"] = $0.title; return i }
+        case .files:
+            break
         }
         return ["isIncomplete": false, "items": items]
     }
