@@ -47,7 +47,7 @@ for t in $TARGETS; do
   bin="$OUT/fuzz-$t"
   extra=()
   [ "$t" = transcript ] && extra=(Sources/KeptCLI/ExpectedOutput.swift Sources/KeptCLI/ExpectedJSON.swift)
-  [ "$t" = lspreader ] && extra=(Sources/KeptCLI/LSP/LSPTransport.swift)
+  [ "$t" = lspreader ] && extra=(Sources/KeptCLI/LSP/LSPMessageReader.swift)
   if [ ! -f "$bin" ] || [ "$lib" -nt "$bin" ] || [ -n "$(find Tests/Fuzz/Common.swift "Tests/Fuzz/targets/$t.swift" "${extra[@]}" -newer "$bin" -print -quit)" ]; then
     echo "linking $bin"
     if ! "$SWIFTC" "${FLAGS[@]}" -L "$OUT" "${LIBS[@]}" -lpcre2-8 -lsqlite3 Tests/Fuzz/Common.swift "Tests/Fuzz/targets/$t.swift" "${extra[@]}" \

@@ -1,5 +1,5 @@
 // `kept lsp`: a Language Server Protocol 3.17 server over standard input and output, for
-// `.kept` scripts (docs/EDITORS.md). One thread reads and frames messages (LSPTransport), and
+// `.kept` scripts (docs/EDITORS.md). One thread reads and frames messages (LSPMessageReader), and
 // notes a `$/cancelRequest` the moment it reads one; the main thread answers requests in order
 // and, whenever no message is waiting, runs the documents that changed and publishes their
 // diagnostics, so a burst of keystrokes is run once. JSON is Foundation's JSONSerialization.

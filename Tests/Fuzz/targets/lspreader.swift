@@ -1,4 +1,4 @@
-// Fuzz target: the language server's message reader (Sources/KeptCLI/LSP/LSPTransport.swift,
+// Fuzz target: the language server's message reader (Sources/KeptCLI/LSP/LSPMessageReader.swift,
 // compiled in). The first byte picks the size of the pieces the rest is fed in, as a pipe may
 // cut it anywhere. Whatever the bytes: the reader always moves on (never more frames than
 // bytes), no body is over its limit, nothing is left half-read after a flush, and the bodies it
