@@ -105,6 +105,47 @@ final class LSPTests: XCTestCase {
         }
     }
 
+    /// What a document's run says of each block and of the file, to compare two runs.
+    private func summary(_ a: LSPAnalysis) -> [String] {
+        a.fileErrors.map { "file \($0.code) \($0.message)" }
+            + a.blocks.map { b in
+                "\(b.command.line) \(b.notRun ?? "") \(b.outcome?.status.rawValue ?? "-") "
+                    + (b.outcome?.failure ?? []).joined(separator: "|")
+                    + (b.output.map { ScriptTest.actualLines($0, format: b.format) } ?? []).joined(separator: "|")
+            }
+            + a.taskOrigin.sorted { $0.key < $1.key }.map { "id \($0.key) from \($0.value)" }
+    }
+
+    /// A change re-runs from the last checkpoint before it: the result is the same as a run of
+    /// the whole changed document, for random one-character edits of two examples with cases,
+    /// and the session a hover replays before a command is the one a whole run reaches there.
+    func testRerunFromACheckpointIsAWholeRun() throws {
+        var rng = SystemRandomNumberGenerator()
+        for name in ["examples/filters.kept", "examples/repeats.kept"] {
+            let path = Kept.packageRoot.appendingPathComponent(name).path
+            var bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+            var old = LSPAnalysis(path: path, bytes: bytes)
+            XCTAssertTrue(old.blocks.allSatisfy { $0.outcome?.status != .failed }, name)
+            for _ in 0..<25 {
+                let at = Int.random(in: 0...bytes.count, using: &rng)
+                if Bool.random(using: &rng), at < bytes.count, bytes[at] != 0x0A {
+                    bytes.remove(at: at)
+                } else {
+                    bytes.insert([0x78, 0x20, 0x0A, 0x31].randomElement(using: &rng) ?? 0x78, at: at)
+                }
+                let reused = LSPAnalysis(path: path, bytes: bytes, reusing: old, changedFrom: at)
+                let whole = LSPAnalysis(path: path, bytes: bytes)
+                XCTAssertEqual(summary(reused), summary(whole), "\(name) after an edit at \(at)")
+                if let k = whole.blocks.indices.randomElement(using: &rng), let s1 = reused.session(before: k),
+                   let s2 = whole.session(before: k) {
+                    XCTAssertEqual(s1.store.nextID, s2.store.nextID)
+                    XCTAssertEqual(s1.store.tasks.map(\.title), s2.store.tasks.map(\.title))
+                }
+                old = reused
+            }
+        }
+    }
+
     /// `kept lsp` takes no argument but `--stdio` (what editors add); `--help` explains it.
     func testCommandLine() throws {
         let help = try Kept.run(["lsp", "--help"])
