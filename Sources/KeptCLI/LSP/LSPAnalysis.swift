@@ -2,9 +2,11 @@
 // transcript (TranscriptReader, Transcript), its commands run in a session of test mode as
 // `kept test` runs them (ScriptTest.test: the same comparison, the same `--update` block), the
 // diagnostics each command gave, the ids each `add` made and the saved filters each `filter
-// NAME = …` defined. Every 32 commands (and after each directive) the session is kept as a
+// NAME = …` defined. Every 32 commands (further apart with a large store, LSPAnalysis.
+// checkpointTaskBudget) and after each directive the session is kept as a
 // checkpoint: a change re-runs from the last checkpoint before it, and a hover or a completion
-// replays at most 31 commands from one to get the session as it stands before its command.
+// replays the commands since one (at most 31 with a store of usual size) to get the session as
+// it stands before its command.
 //
 // Two kinds of command are not run, since running them as the user types would act outside the
 // editor: `export` to a file (a file written at every keystroke) and `sync` / `account`
@@ -47,6 +49,10 @@ struct LSPRunState {
 
 final class LSPAnalysis {
     static let checkpointEvery = 32
+    /// The most tasks all checkpoints together may hold copies of (a checkpoint's store shares
+    /// its tasks with the running one until a command changes them): with a large `@store`,
+    /// checkpoints are spaced further apart, so memory stays bounded and only replays grow.
+    static let checkpointTaskBudget = 1_000_000
 
     let file: SourceFile
     let transcript: Transcript
@@ -64,18 +70,22 @@ final class LSPAnalysis {
     /// Set when a `@store` stopped the run: no command after it ran.
     private(set) var stopped = false
     private let tester: ScriptTest
+    private let commandCount: Int
 
     init(path: String, bytes: [UInt8], reusing old: LSPAnalysis? = nil, changedFrom: Int = 0) {
         self.path = path
-        self.file = SourceFile(name: path, bytes: bytes)
-        self.transcript = Transcript(file: file)
-        self.fileErrors = transcript.diagnostics
+        let f = SourceFile(name: path, bytes: bytes)
+        let t = Transcript(file: f)
+        self.file = f
+        self.transcript = t
+        self.fileErrors = t.diagnostics
         let dir = Files.directory(of: path)
         self.policy = path.hasPrefix("/") ? .confined(to: [dir]) : .confined(to: [])
         var opts = SessionOptions()
         opts.format = .text
         self.tester = ScriptTest(path: path, options: opts, update: true, pathPolicy: policy)
-        self.itemEnds = transcript.items.map { LSPAnalysis.end(of: $0, in: file) }
+        self.commandCount = t.commands.count
+        self.itemEnds = t.items.map { LSPAnalysis.end(of: $0, in: f) }
         // A script over the size limit is refused as `kept test` refuses it.
         if bytes.count > Limits.scriptBytes {
             fileErrors = [Catalog.scriptTooLarge(path)]
@@ -158,7 +168,7 @@ final class LSPAnalysis {
                 break
             case .command(let c):
                 if let stop = stopBefore, st.block >= stop { return true }
-                if record, checkpointNext || st.block % LSPAnalysis.checkpointEvery == 0 {
+                if record, checkpointNext || st.block % checkpointSpacing(st.session) == 0 {
                     checkpoints.append(st.copied())
                     checkpointNext = false
                 }
@@ -184,6 +194,15 @@ final class LSPAnalysis {
             st.item += 1
         }
         return true
+    }
+
+    /// Commands between checkpoints: 32, or more when the store is so large that a copy every
+    /// 32 commands would pass the budget.
+    private func checkpointSpacing(_ s: Session) -> Int {
+        let commands = max(1, commandCount)
+        let perCheckpoint = max(1, s.store.taskCount)
+        let most = max(1, LSPAnalysis.checkpointTaskBudget / perCheckpoint)
+        return max(LSPAnalysis.checkpointEvery, (commands + most - 1) / most)
     }
 
     /// Why the server does not run a command, or nil when it does.
