@@ -2,7 +2,7 @@
 # packages they need on a fresh Debian machine (as root, or through sudo).
 
 SWIFT ?= swift
-APT_PACKAGES := pkg-config libpcre2-dev libreadline-dev libsqlite3-dev sqlite3 zsh groff-base taskwarrior libfaketime postgresql libpq-dev
+APT_PACKAGES := pkg-config libpcre2-dev libreadline-dev libsqlite3-dev sqlite3 zsh groff-base taskwarrior libfaketime postgresql libpq-dev neovim
 KEPT_DEBUG := .build/debug/kept
 KEPT_RELEASE := .build/release/kept
 
@@ -39,6 +39,10 @@ deps:
 	  echo "installing: icalendar recurring-ical-events"; \
 	  python3 -m pip install --quiet icalendar recurring-ical-events || exit 1; \
 	}
+	@python3 -c 'import pytest_lsp' 2>/dev/null || { \
+	  echo "installing: pytest-lsp"; \
+	  python3 -m pip install --quiet pytest-lsp || exit 1; \
+	}
 
 build: deps
 	$(SWIFT) build
@@ -51,6 +55,7 @@ release: deps
 # evaluator written from docs/FILTERS.md, random filters on the sync server (`kept run
 # --account`) against a synced store, exports read by icalendar, recurring-ical-events and
 # Taskwarrior and imported back, random damage to a SQLite and a JSON store (200 tries each),
+# `kept lsp` driven by pytest-lsp with Neovim's and VS Code's capabilities (docs/EDITORS.md),
 # then every transcript in examples/ through the real binary.
 test: build
 	$(SWIFT) test
@@ -61,6 +66,7 @@ test: build
 	python3 Tests/differential/account_diff.py
 	python3 Tests/differential/interop_peers.py
 	python3 Tests/differential/store_damage.py
+	KEPT_BIN=$(KEPT_DEBUG) python3 -m pytest -q -p no:cacheprovider -o asyncio_mode=auto Tests/lsp/test_pytest_lsp.py
 	$(KEPT_DEBUG) test examples/
 
 # The man page, made by the binary from its own tables of commands and options.

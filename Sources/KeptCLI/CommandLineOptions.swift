@@ -127,6 +127,8 @@ public enum Invocation: Sendable {
     case completion(Shell)
     /// `kept manpage`: the man page, as roff.
     case manpage
+    /// `kept lsp`: the language server on stdin and stdout (docs/EDITORS.md).
+    case lsp
     /// A shell verb on the user's store (`kept add`, `list`, `plan`, `done`, `show`, `undo`,
     /// `edit`, `init`; docs/LANGUAGE.md, "Your store"): `--store`, else `KEPT_STORE`, else the
     /// config file's, else the default store.
@@ -301,6 +303,7 @@ public enum CommandLineOptions {
         ("help", "list the commands of the language, or explain one or a front end"),
         ("completion", "print a completion script for bash, zsh or fish"),
         ("manpage", "print the man page (roff)"),
+        ("lsp", "a language server (LSP 3.17) on stdin and stdout, for .kept scripts in an editor"),
     ]
 
     public static var verbs: [String] { verbTable.map(\.name) }
@@ -503,6 +506,10 @@ public enum CommandLineOptions {
             return .success(.completion(shell))
         case "manpage":
             return rest.isEmpty ? .success(.manpage) : fail("'manpage' takes no arguments")
+        case "lsp":
+            // `--stdio` is what editors pass to a server on standard input and output.
+            if rest.elementsEqual(["--help"]) || rest.elementsEqual(["-h"]) { return .success(.help("lsp")) }
+            return rest.isEmpty || rest.elementsEqual(["--stdio"]) ? .success(.lsp) : fail("'lsp' takes no arguments")
         case "repl", "run", "test", "import", "export", "sync", "account":
             break
         case let v where homeVerbs.contains(v):

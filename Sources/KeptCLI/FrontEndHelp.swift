@@ -45,8 +45,19 @@ enum FrontEndHelp {
         case "run": return run
         case "test": return test
         case "repl": return repl
+        case "lsp": return lsp
         default: return nil
         }
+    }
+
+    static var lsp: [String] {
+        ["kept lsp",
+         "",
+         "A language server (LSP 3.17) on stdin and stdout for .kept scripts and transcripts, for an editor to start.",
+         "It runs a document as 'kept test' runs it and shows, as you type: the errors of its commands and the blocks",
+         "whose output no longer matches (with the diff), completion, hover that explains dates, repeats, filters, codes",
+         "and tasks, definitions, symbols, semantic tokens, quick fixes and a code lens per block that updates it as",
+         "'kept test --update' does. Set-up for Neovim, VS Code, Helix and Emacs: docs/EDITORS.md."]
     }
 
     static var run: [String] {

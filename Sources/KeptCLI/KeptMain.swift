@@ -70,6 +70,9 @@ public enum KeptMain {
         case .success(.manpage):
             out.raw(ManPage.roff())
             return 0
+        case .success(.lsp):
+            out.flush()
+            return LSPServer().serve()
         case .success(.convert(let from, let to, let salvage)):
             let renderer = DiagnosticRenderer(style: term.stderrIsTTY ? .rich : .short, color: term.stderrIsTTY && !term.colorDisabled)
             return convert(from, to, salvage: salvage, out: out, err: err, renderer: renderer)

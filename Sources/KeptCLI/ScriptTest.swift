@@ -163,21 +163,10 @@ struct ScriptTest {
             case .directive(let d) where d.isMark:
                 run.mark(d)
             case .directive(let d) where d.name == "store":
-                let dir = Files.directory(of: path)
-                let target = d.argument.hasPrefix("/") ? d.argument : "\(dir)/\(d.argument)"
-                // A store outside the allowed folders is not read: its error would quote its lines.
-                if let r = pathPolicy.refusal(target) {
-                    report.errors.append(short.render(Catalog.pathOutsideAllowed(r, range: d.range, file: file)))
-                    return report
-                }
-                switch StoreFile.load(target) {
-                // Held in memory, never written, and named, so an export cannot replace it.
-                case .success(.store(let s)): session.replaceStore(JSONStore(memory: s, readFrom: target))
-                case .success(.missing):
-                    report.errors.append(short.render(Catalog.noStoreFile(d.argument, file: file, range: d.range)))
-                    return report
+                switch ScriptTest.loadStore(d, scriptPath: path, file: file, pathPolicy: pathPolicy) {
+                case .success(let s): session.replaceStore(s)
                 case .failure(let diag):
-                    report.errors.append(short.render(Catalog.store(diag)))
+                    report.errors.append(short.render(diag))
                     return report
                 }
             case .directive:
@@ -197,8 +186,26 @@ struct ScriptTest {
         return report
     }
 
+    /// The store a `@store FILE` line names (relative to the script's folder), held in memory,
+    /// never written, and named, so an export cannot replace it; or the error that stops the
+    /// script: a path outside the allowed folders (not read, as its error would quote its
+    /// lines), a missing file, a damaged store. The language server loads it the same way.
+    static func loadStore(_ d: TranscriptDirective, scriptPath: String, file: SourceFile,
+                          pathPolicy: PathPolicy) -> Result<JSONStore, Diagnostic> {
+        let dir = Files.directory(of: scriptPath)
+        let target = d.argument.hasPrefix("/") ? d.argument : "\(dir)/\(d.argument)"
+        if let r = pathPolicy.refusal(target) { return .failure(Catalog.pathOutsideAllowed(r, range: d.range, file: file)) }
+        switch StoreFile.load(target) {
+        case .success(.store(let s)): return .success(JSONStore(memory: s, readFrom: target))
+        case .success(.missing): return .failure(Catalog.noStoreFile(d.argument, file: file, range: d.range))
+        case .failure(let diag): return .failure(Catalog.store(diag))
+        }
+    }
+
     /// Runs one command and compares its output; nil for a command that only set up state.
-    func test(_ c: TranscriptCommand, role: Role, session: Session, scope: inout MarkedScope) -> TestOutcome? {
+    /// `observe` sees what the command printed (the language server's diagnostics).
+    func test(_ c: TranscriptCommand, role: Role, session: Session, scope: inout MarkedScope,
+              observe: ((CommandOutput, OutputFormat) -> Void)? = nil) -> TestOutcome? {
         // R-SYNC-9: reports show an `account link` statement masked.
         let shown = Parser.masked(c.statement).text
         var outcome = TestOutcome(line: c.line, caseName: c.caseName, statement: shown, status: .passed)
@@ -220,6 +227,7 @@ struct ScriptTest {
         let result = session.withWidth(c.modifiers) { session.run(c.statement, confirmed: c.modifiers.contains { $0.name == "yes" }) }
         let format = session.format
         session.format = saved
+        observe?(result, format)
         guard role == .check else { return nil }
         let actual = ScriptTest.actual(result, format: format)
         let expected = ExpectedOutput(c.expected, json: format == .json)

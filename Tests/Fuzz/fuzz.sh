@@ -9,7 +9,7 @@ set -uo pipefail
 cd "$(dirname "$0")/../.."
 
 SECONDS_EACH=${FUZZ_SECONDS:-120}
-TARGETS=${FUZZ_TARGETS:-"statement capture repeat filter transcript store"}
+TARGETS=${FUZZ_TARGETS:-"statement capture repeat filter transcript store lspreader"}
 OUT=.build/fuzz
 SWIFTC=${SWIFTC:-swiftc}
 FLAGS=(-sanitize=fuzzer,address -parse-as-library -O -g -I Sources/CPCRE2 -I Sources/CSQLite)
@@ -38,7 +38,8 @@ done
 lib="$OUT/libKeptInterpreter.a"
 
 # The words of the grammar (its quoted terminals) as libFuzzer's dictionary.
-grep -o '"[^"\\]*"' Grammar/kept.ebnf | sort -u > "$OUT/kept.dict"
+# (An empty `""` is no word, and libFuzzer refuses a dictionary that holds one.)
+grep -o '"[^"\\]*"' Grammar/kept.ebnf | grep -v '^""$' | sort -u > "$OUT/kept.dict"
 
 status=0
 summary=()
@@ -46,6 +47,7 @@ for t in $TARGETS; do
   bin="$OUT/fuzz-$t"
   extra=()
   [ "$t" = transcript ] && extra=(Sources/KeptCLI/ExpectedOutput.swift Sources/KeptCLI/ExpectedJSON.swift)
+  [ "$t" = lspreader ] && extra=(Sources/KeptCLI/LSP/LSPMessageReader.swift)
   if [ ! -f "$bin" ] || [ "$lib" -nt "$bin" ] || [ -n "$(find Tests/Fuzz/Common.swift "Tests/Fuzz/targets/$t.swift" "${extra[@]}" -newer "$bin" -print -quit)" ]; then
     echo "linking $bin"
     if ! "$SWIFTC" "${FLAGS[@]}" -L "$OUT" "${LIBS[@]}" -lpcre2-8 -lsqlite3 Tests/Fuzz/Common.swift "Tests/Fuzz/targets/$t.swift" "${extra[@]}" \

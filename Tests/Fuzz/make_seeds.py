@@ -72,3 +72,21 @@ stores.append(b'{"tasks":[{"id":1,"title":"r","due":{"date":"2026-06-01","time":
 stores.append(b'{"tasks":[\n{"id":2,"title":"b","status":"open","createdAt":"2026-06-01T08:00:00Z"},\n{"id":1,"title":"a","parent":2,"reminders":[{"at":"2026-06-15T09:00"}],"steps":[{"title":"s","done":true}],"comments":[{"text":"c"}]}\n]}')
 write("store", stores)
 print("seeds written under", os.path.relpath(OUT, ROOT))
+
+# The language server's message reader: a piece size, then what a client sends (issue 35).
+import json
+
+def lsp_frame(obj):
+    b = json.dumps(obj, ensure_ascii=False).encode("utf-8")
+    return b"Content-Length: %d\r\n\r\n" % len(b) + b
+
+write("lspreader", [
+    b"\x07" + lsp_frame({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"capabilities": {}}}),
+    b"\x00" + lsp_frame({"jsonrpc": "2.0", "method": "initialized", "params": {}}) + lsp_frame({"jsonrpc": "2.0", "id": 2, "method": "shutdown"}),
+    b"\x10Content-Type: application/vscode-jsonrpc; charset=utf-8\r\nContent-Length: 2\r\n\r\n{}",
+    b"\x03Content-Length: abc\r\n\r\n" + lsp_frame({"id": 3}),
+    b"\x05Content-Length: 5\r\n\r\n{\"jsonrpc\":\"2.0\"}" + lsp_frame({}),
+    b"\x3fContent-Length: 99999999\r\n\r\n" + b" " * 300 + lsp_frame({"a": "é😀"}),
+    b"\x01Content-Length: 2\n\n{}",
+    b"\x02" + b"xyz\r\n" * 50,
+])
