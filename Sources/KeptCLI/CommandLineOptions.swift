@@ -277,6 +277,7 @@ public enum CommandLineOptions {
            kept account link CONNINFO [--store FILE]
            kept add LINE | list [FILTER] | plan | done ID | show ID | edit ID | undo   (your store)
            kept init [PATH]
+           kept lsp [--stdio]
            kept help [COMMAND | run | test | repl] | kept completion bash|zsh|fish | kept manpage | kept --help | kept --version
     """
 
