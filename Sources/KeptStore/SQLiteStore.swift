@@ -28,6 +28,9 @@ public final class SQLiteStore: StoreBackend {
     /// Every task's record read into a store's columns, for statements that need them all;
     /// dropped at any change of a task.
     private var full: Store?
+    /// The tasks the last narrowed read took (SQLiteStore+Narrow), whose rows `task(atRow:)`
+    /// answers for until the next read of columns; `stale` once a task changed since.
+    package var partial: (store: Store, stale: Bool)?
     /// `PRAGMA data_version` when the caches were read: another process's commit changes it.
     private var seenVersion: Int64 = 0
     /// Room for the task writer's cursor, kept from one row's record to the next.
@@ -233,7 +236,16 @@ public final class SQLiteStore: StoreBackend {
     package func useWAL() {
         guard !walSet else { return }
         walSet = true
-        do throws(SQLiteError) { _ = try db.text("PRAGMA journal_mode=WAL") } catch {}
+        do throws(SQLiteError) {
+            // The switch itself moves `data_version`: when nothing else was committed since the
+            // store was read, the new version is this connection's own, not another writer's
+            // (else the first change of a dry run on a store never opened in WAL mode would be
+            // taken for a conflict and silently dropped).
+            let before = try version()
+            let mode = try db.text("PRAGMA journal_mode")
+            _ = try db.text("PRAGMA journal_mode=WAL")
+            if before == seenVersion, mode?.lowercased() != "wal" { seenVersion = try version() }
+        } catch {}
     }
 
     /// Closes the connection (its -wal is checkpointed and removed when it is the last one, and
@@ -292,7 +304,14 @@ public final class SQLiteStore: StoreBackend {
         many("uid = ?1") { $0.bind(1, uid.description) }.first
     }
 
-    public func task(atRow k: Int) -> Task? { fullStore().task(atRow: k) }
+    public func task(atRow k: Int) -> Task? {
+        if let p = partial {
+            // A task changed since the rows were read: the row's task as it is now.
+            guard p.stale else { return p.store.task(atRow: k) }
+            return p.store.id(atRow: k).flatMap { task($0) }
+        }
+        return fullStore().task(atRow: k)
+    }
 
     public func tasks(_ query: TaskQuery) -> [Task] {
         switch query {
@@ -309,7 +328,8 @@ public final class SQLiteStore: StoreBackend {
     }
 
     public func columns(dayStart: WallTime, withText: Bool, withSearch: Bool) -> TaskIndex {
-        fullStore().columns(dayStart: dayStart, withText: withText, withSearch: withSearch)
+        partial = nil
+        return fullStore().columns(dayStart: dayStart, withText: withText, withSearch: withSearch)
     }
 
     public func tombstone(uid: TaskUID) -> Tombstone? {
@@ -351,14 +371,31 @@ public final class SQLiteStore: StoreBackend {
     /// the rest is what `kept convert --salvage` copies.
     package func fullStore() -> Store {
         if let f = full { return f }
+        let s = readTasks("SELECT id, \(sumColumn), record FROM tasks ORDER BY id", bind: { _ in })
+        full = s
+        return s
+    }
+
+    /// The tasks of the rows a query picks (columns: id, checksum, record), in id order, read
+    /// into a store's columns as `fullStore` reads them all. `sortByID` sorts rows a query read
+    /// in another order.
+    package func readTasks(_ sql: String, bind: (SQLiteStatement) -> Void, sortByID: Bool = false) -> Store {
         var bytes = Array("{\"tasks\": [\n".utf8)
         var n = 0
+        var rows: [(Int64, [UInt8])] = []
         do throws(SQLiteError) {
-            let st = try db.statement("SELECT id, \(sumColumn), record FROM tasks ORDER BY id")
+            let st = try db.statement(sql)
             defer { st.reset() }
+            bind(st)
             while try st.step() {
                 guard sumHolds(st) else {
                     damaged(table: "tasks", at: "row id \(st.int(0))", SQLiteStore.sumFails)
+                    continue
+                }
+                if sortByID {
+                    var one: [UInt8] = []
+                    _ = st.appendBytes(2, to: &one)
+                    rows.append((st.int(0), one))
                     continue
                 }
                 if n > 0 { bytes.append(contentsOf: [UInt8(ascii: ","), UInt8(ascii: "\n")]) }
@@ -368,14 +405,18 @@ public final class SQLiteStore: StoreBackend {
         } catch {
             readFailed(error)
         }
+        for (_, one) in rows.sorted(by: { $0.0 < $1.0 }) {
+            if n > 0 { bytes.append(contentsOf: [UInt8(ascii: ","), UInt8(ascii: "\n")]) }
+            bytes += one
+            n += 1
+        }
         bytes.append(contentsOf: Array("\n]}\n".utf8))
         var s: Store
         switch StoreCodec.decode(bytes) {
         case .success(let d): s = d
-        case .failure: s = decodeRowByRow()
+        case .failure: s = decodeRowByRow(sql, bind: bind)
         }
         s.meta = currentMeta
-        full = s
         return s
     }
 
@@ -395,17 +436,22 @@ public final class SQLiteStore: StoreBackend {
     /// The tasks whose checksums held but which did not decode as one array (a record a version
     /// without checksums wrote, or damage the checksum was made over): each row read alone, so
     /// the damaged ones are named and the rest kept.
-    private func decodeRowByRow() -> Store {
+    private func decodeRowByRow(_ sql: String, bind: (SQLiteStatement) -> Void) -> Store {
         var good = Array("{\"tasks\": [\n".utf8)
         var n = 0
         do throws(SQLiteError) {
-            let st = try db.statement("SELECT id, \(sumColumn), record FROM tasks ORDER BY id")
+            let st = try db.statement(sql)
             defer { st.reset() }
-            var one: [UInt8] = []
+            bind(st)
+            var rows: [(Int64, [UInt8])] = []
             while try st.step() {
-                one.removeAll(keepingCapacity: true)
+                var one: [UInt8] = []
                 _ = st.appendBytes(2, to: &one)
                 guard rowTask(st, one) != nil else { continue }
+                rows.append((st.int(0), one))
+            }
+            // In id order, whatever order the query read them in.
+            for (_, one) in rows.sorted(by: { $0.0 < $1.0 }) {
                 if n > 0 { good.append(contentsOf: [UInt8(ascii: ","), UInt8(ascii: "\n")]) }
                 good += one
                 n += 1
@@ -447,7 +493,10 @@ public final class SQLiteStore: StoreBackend {
     }
 
     /// Forgets the full view: a task changed.
-    package func dropFullView() { full = nil }
+    package func dropFullView() {
+        full = nil
+        if partial != nil { partial?.stale = true }
+    }
 
     /// Whether every record has been read (tests check that a statement did not need to).
     package var hasFullView: Bool { full != nil }
@@ -708,6 +757,7 @@ public final class SQLiteStore: StoreBackend {
         }
         loadedJournal = nil
         full = nil
+        if partial != nil { partial?.stale = true }
         hasTombstones = nil
     }
 }

@@ -1,0 +1,140 @@
+// Narrowed reads (docs/STORE.md, "A statement reads what it needs"): SQL narrows, the compiled
+// filter decides. The terms of a filter that have columns become a WHERE clause that can only
+// widen the set (a term without a column reads as true, a `not` over one as true); only those
+// rows' records are read, and CompiledFilter decides on them exactly as on every task's columns,
+// so there is one semantics. When the clause says exactly what the filter says, a list's order
+// and limit go into SQL too, and only the rows printed are read.
+//
+// A fast path decides nothing: it declines (nil, the general path) whatever is unusual: a term
+// that looks at other tasks (subtasks, blocked, blocking), every record read already, or
+// `KEPT_SQL_PUSHDOWN=0` in the environment (the differential test runs with it to hold the two
+// paths to one answer: Tests/differential/sqlite_diff.py).
+
+import KeptRules
+import KeptDomain
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+extension SQLiteStore {
+    /// Whether reads are narrowed in SQL: on unless `KEPT_SQL_PUSHDOWN` is `0`.
+    package static let pushDown: Bool = {
+        guard let v = getenv("KEPT_SQL_PUSHDOWN") else { return true }
+        return String(cString: v) != "0"
+    }()
+
+    public func narrowedColumns(_ r: NarrowRequest, _ fc: FilterContext) -> NarrowedColumns? {
+        guard SQLiteStore.pushDown, !hasFullView else { return nil }
+        let expr = r.expr ?? .and([])
+        // A term that looks at other tasks needs every task's columns.
+        guard !CompiledFilter.uses(expr, SQLiteStore.relational) else { return nil }
+        var args: [SQLArg] = []
+        let exact = SQLiteStore.clause(expr, fc, &args)
+        if exact == nil { args.removeAll() }
+        let cond = exact ?? SQLiteStore.widening(expr, fc, &args)
+        let scope = r.openOnly || !expr.namesStatus ? StatusKind.openSQL : "1"
+        var condition = "(\(scope)) AND (\(cond))"
+        if !r.alsoIDs.isEmpty { condition = "(\(condition)) OR id IN (\(r.alsoIDs.map(String.init).joined(separator: ", ")))" }
+        func bind(_ st: SQLiteStatement) {
+            for (k, a) in args.enumerated() {
+                switch a {
+                case .int(let v): st.bind(Int32(k + 1), v)
+                case .text(let v): st.bind(Int32(k + 1), v)
+                }
+            }
+        }
+        let failures = damage.count
+        let total: Int
+        var matched: Int? = nil
+        do throws(SQLiteError) {
+            total = Int(try db.integer("SELECT count(*) FROM tasks WHERE \(scope)") ?? 0)
+        } catch {
+            readFailed(error)
+            return nil
+        }
+        var sql = "SELECT id, \(sumColumn), record FROM tasks WHERE \(condition)"
+        var sortByID = false
+        if exact != nil, r.alsoIDs.isEmpty, let limit = r.limit, let order = r.order, let by = SQLiteStore.orderBy(order) {
+            // Exact: the first rows in the list's order are the rows it prints.
+            do throws(SQLiteError) {
+                let st = try db.statement("SELECT count(*) FROM tasks WHERE \(condition)")
+                defer { st.reset() }
+                bind(st)
+                guard try st.step() else { return nil }
+                matched = Int(st.int(0))
+            } catch {
+                readFailed(error)
+                return nil
+            }
+            sql += " ORDER BY \(by) LIMIT \(max(0, limit))"
+            sortByID = true
+        } else {
+            sql += " ORDER BY id"
+        }
+        let s = readTasks(sql, bind: bind, sortByID: sortByID)
+        // Damage found while reading is the statement's failure (readFailure), as on the general path.
+        guard damage.count == failures else { return nil }
+        partial = (s, false)
+        return NarrowedColumns(index: s.columns(dayStart: r.dayStart, withText: r.withText, withSearch: r.withSearch), total: total, matched: matched)
+    }
+
+    /// The terms whose answer for a task depends on other tasks of the store.
+    package static func relational(_ t: FilterTerm) -> Bool {
+        switch t {
+        case .hasSubtasks, .blocked, .isSubtask, .blocking: return true
+        default: return false
+        }
+    }
+
+    /// A condition every task the filter matches meets (it may hold for others): the exact
+    /// clause of a part that has one, true for a part that has none.
+    package static func widening(_ e: FilterExpr, _ fc: FilterContext, _ args: inout [SQLArg]) -> String {
+        let mark = args.count
+        if let c = clause(e, fc, &args) { return c }
+        args.removeSubrange(mark...)
+        switch e {
+        case .and(let xs):
+            let parts = xs.map { widening($0, fc, &args) }.filter { $0 != "1" }
+            return parts.isEmpty ? "1" : parts.map { "(\($0))" }.joined(separator: " AND ")
+        case .or(let xs):
+            var parts: [String] = []
+            for x in xs {
+                let m = args.count
+                let p = widening(x, fc, &args)
+                if p == "1" {
+                    args.removeSubrange(m...)
+                    args.removeSubrange(mark...)
+                    return "1"
+                }
+                parts.append("(\(p))")
+            }
+            return parts.isEmpty ? "0" : parts.joined(separator: " OR ")
+        case .term(.saved(_, let x)): return widening(x, fc, &args)
+        // A `not` over a part without an exact clause can hold for any task.
+        case .not, .term: return "1"
+        }
+    }
+
+    /// The SQL order of a list's keys (docs/FILTERS.md, "Lists and counts"; Engine.sorted), ties
+    /// on id; nil when a key has no column (title sorts by folded text).
+    package static func orderBy(_ order: SortOrder) -> String? {
+        // No order: creation order.
+        guard !order.isEmpty else { return "created, id" }
+        var keys: [String] = []
+        for (key, desc) in order {
+            let dir = desc ? " DESC" : ""
+            switch key {
+            // Tasks without a due last, whichever way; a date-only due after that day's times.
+            case .due: keys += ["due_day IS NULL", "coalesce(due_minute, due_day * 1440 + 1440)\(dir)"]
+            case .priority: keys.append("priority\(dir)")
+            case .created: keys.append("created\(dir)")
+            case .id: keys.append("id\(dir)")
+            case .title: return nil
+            }
+        }
+        return (keys + ["id"]).joined(separator: ", ")
+    }
+}
