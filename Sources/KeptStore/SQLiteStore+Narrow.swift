@@ -37,6 +37,7 @@ extension SQLiteStore {
         let cond = exact ?? SQLiteStore.widening(expr, fc, &args)
         let scope = r.openOnly || !expr.namesStatus ? StatusKind.openSQL : "1"
         var condition = "(\(scope)) AND (\(cond))"
+        if r.openSubtasks { condition = "(\(condition)) OR (\(StatusKind.openSQL) AND parent IS NOT NULL)" }
         if !r.alsoIDs.isEmpty { condition = "(\(condition)) OR id IN (\(r.alsoIDs.map(String.init).joined(separator: ", ")))" }
         func bind(_ st: SQLiteStatement) {
             for (k, a) in args.enumerated() {
@@ -57,7 +58,7 @@ extension SQLiteStore {
         }
         var sql = "SELECT id, \(sumColumn), record FROM tasks WHERE \(condition)"
         var sortByID = false
-        if exact != nil, r.alsoIDs.isEmpty, let limit = r.limit, let order = r.order, let by = SQLiteStore.orderBy(order) {
+        if exact != nil, r.alsoIDs.isEmpty, !r.openSubtasks, let limit = r.limit, let order = r.order, let by = SQLiteStore.orderBy(order) {
             // Exact: the first rows in the list's order are the rows it prints.
             do throws(SQLiteError) {
                 let st = try db.statement("SELECT count(*) FROM tasks WHERE \(condition)")

@@ -33,6 +33,8 @@ public struct NarrowRequest {
     public var limit: Int? = nil
     /// Tasks read whatever the filter says (the plan's picks finished today).
     public var alsoIDs: [Int] = []
+    /// Every open subtask read too (the plan: a task with one is blocked, whatever the filter).
+    public var openSubtasks = false
     public var dayStart: WallTime
     public var withText = false
     public var withSearch = false
