@@ -61,6 +61,7 @@ test: build
 	python3 Tests/differential/account_diff.py
 	python3 Tests/differential/interop_peers.py
 	python3 Tests/differential/store_damage.py
+	python3 Tests/differential/sqlite_diff.py
 	$(KEPT_DEBUG) test examples/
 
 # The man page, made by the binary from its own tables of commands and options.

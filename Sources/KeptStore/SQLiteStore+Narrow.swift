@@ -36,8 +36,11 @@ extension SQLiteStore {
         if exact == nil { args.removeAll() }
         let cond = exact ?? SQLiteStore.widening(expr, fc, &args)
         let scope = r.openOnly || !expr.namesStatus ? StatusKind.openSQL : "1"
-        var condition = "(\(scope)) AND (\(cond))"
-        if r.openSubtasks { condition = "(\(condition)) OR (\(StatusKind.openSQL) AND parent IS NOT NULL)" }
+        // The scope alone (most of a store is open) is read by scanning the table, not through
+        // the index on kind: a unary `+` keeps SQLite from choosing it for the scope; the
+        // filter's own terms (overdue, a window) still choose their index.
+        let scan = scope == "1" ? "1" : "+" + scope
+        var condition = "(\(scan)) AND ((\(cond))\(r.openSubtasks ? " OR parent IS NOT NULL" : ""))"
         if !r.alsoIDs.isEmpty { condition = "(\(condition)) OR id IN (\(r.alsoIDs.map(String.init).joined(separator: ", ")))" }
         func bind(_ st: SQLiteStatement) {
             for (k, a) in args.enumerated() {
@@ -57,7 +60,6 @@ extension SQLiteStore {
             return nil
         }
         var sql = "SELECT id, \(sumColumn), record FROM tasks WHERE \(condition)"
-        var sortByID = false
         if exact != nil, r.alsoIDs.isEmpty, !r.openSubtasks, let limit = r.limit, let order = r.order, let by = SQLiteStore.orderBy(order) {
             // Exact: the first rows in the list's order are the rows it prints.
             do throws(SQLiteError) {
@@ -71,11 +73,10 @@ extension SQLiteStore {
                 return nil
             }
             sql += " ORDER BY \(by) LIMIT \(max(0, limit))"
-            sortByID = true
-        } else {
-            sql += " ORDER BY id"
         }
-        let s = readTasks(sql, bind: bind, sortByID: sortByID)
+        // In the order SQLite finds them (the table's, or an index's), put in id order after:
+        // an ORDER BY id would sort the records themselves in a temporary tree.
+        let s = readTasks(sql, bind: bind, sortByID: true)
         // Damage found while reading is the statement's failure (readFailure), as on the general path.
         guard damage.count == failures else { return nil }
         partial = (s, false)

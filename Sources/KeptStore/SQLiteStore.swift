@@ -380,9 +380,13 @@ public final class SQLiteStore: StoreBackend {
     /// into a store's columns as `fullStore` reads them all. `sortByID` sorts rows a query read
     /// in another order.
     package func readTasks(_ sql: String, bind: (SQLiteStatement) -> Void, sortByID: Bool = false) -> Store {
-        var bytes = Array("{\"tasks\": [\n".utf8)
+        let head = Array("{\"tasks\": [\n".utf8)
+        var bytes = head
+        // Each record's id and where its bytes start; a read in another order is put in id order.
+        var rows: [(id: Int64, start: Int, end: Int)] = []
+        var ordered = true
         var n = 0
-        var rows: [(Int64, [UInt8])] = []
+        var lastID: Int64 = 0
         do throws(SQLiteError) {
             let st = try db.statement(sql)
             defer { st.reset() }
@@ -392,23 +396,26 @@ public final class SQLiteStore: StoreBackend {
                     damaged(table: "tasks", at: "row id \(st.int(0))", SQLiteStore.sumFails)
                     continue
                 }
-                if sortByID {
-                    var one: [UInt8] = []
-                    _ = st.appendBytes(2, to: &one)
-                    rows.append((st.int(0), one))
-                    continue
-                }
                 if n > 0 { bytes.append(contentsOf: [UInt8(ascii: ","), UInt8(ascii: "\n")]) }
+                let start = bytes.count
                 _ = st.appendBytes(2, to: &bytes)
+                let id = st.int(0)
+                if n > 0, lastID >= id { ordered = false }
+                lastID = id
                 n += 1
+                if sortByID { rows.append((id, start, bytes.count)) }
             }
         } catch {
             readFailed(error)
         }
-        for (_, one) in rows.sorted(by: { $0.0 < $1.0 }) {
-            if n > 0 { bytes.append(contentsOf: [UInt8(ascii: ","), UInt8(ascii: "\n")]) }
-            bytes += one
-            n += 1
+        if sortByID, !ordered {
+            var sorted = head
+            sorted.reserveCapacity(bytes.count)
+            for (k, r) in rows.sorted(by: { $0.id < $1.id }).enumerated() {
+                if k > 0 { sorted.append(contentsOf: [UInt8(ascii: ","), UInt8(ascii: "\n")]) }
+                sorted.append(contentsOf: bytes[r.start..<r.end])
+            }
+            bytes = sorted
         }
         bytes.append(contentsOf: Array("\n]}\n".utf8))
         var s: Store
