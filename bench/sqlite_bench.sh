@@ -68,7 +68,7 @@ bench34() { # SIZE KIND
   rm -f "$work" "$work-wal" "$work-shm"
   cp "$s" "$work"
   local runs=$RUNS
-  [ "$size" = 1m ] && [ "$kind" = json ] && runs=3
+  [ "$size" = 1m ] && runs=5
   for q in "list overdue limit 10" "plan limit 3" "count overdue" "count @next 7 days" "count +Raibrir and !high" "count due < 2026-05-01"; do
     local key="${q// /_}"
     hyperfine -N --runs "$runs" --warmup 1 --style none --export-json "$RES/sq34-$size-$kind.json" \

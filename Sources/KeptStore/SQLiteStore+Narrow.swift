@@ -59,7 +59,8 @@ extension SQLiteStore {
             readFailed(error)
             return nil
         }
-        var sql = "SELECT id, \(sumColumn), record FROM tasks WHERE \(condition)"
+        let read = "SELECT id, \(sumColumn), record FROM tasks WHERE "
+        var sql = read + condition
         if exact != nil, r.alsoIDs.isEmpty, !r.openSubtasks, let limit = r.limit, let order = r.order, let by = SQLiteStore.orderBy(order) {
             // Exact: the first rows in the list's order are the rows it prints.
             do throws(SQLiteError) {
@@ -72,7 +73,9 @@ extension SQLiteStore {
                 readFailed(error)
                 return nil
             }
-            sql += " ORDER BY \(by) LIMIT \(max(0, limit))"
+            // The rows are chosen first by what the condition and the order read (an index
+            // alone, where it holds them: tasks_kind_due), then only their records are read.
+            sql = read + "rowid IN (SELECT rowid FROM tasks WHERE \(condition) ORDER BY \(by) LIMIT \(max(0, limit)))"
         }
         // In the order SQLite finds them (the table's, or an index's), put in id order after:
         // an ORDER BY id would sort the records themselves in a temporary tree.
