@@ -28,6 +28,8 @@ extension SQLiteStore {
 
     public func narrowedColumns(_ r: NarrowRequest, _ fc: FilterContext) -> NarrowedColumns? {
         guard SQLiteStore.pushDown, !hasFullView else { return nil }
+        // The whole plan: its columns, not its records.
+        if r.expr == nil, r.openOnly { return planColumns(r) }
         let expr = r.expr ?? .and([])
         // A term that looks at other tasks needs every task's columns.
         guard !CompiledFilter.uses(expr, SQLiteStore.relational) else { return nil }
@@ -82,7 +84,7 @@ extension SQLiteStore {
         let s = readTasks(sql, bind: bind, sortByID: true)
         // Damage found while reading is the statement's failure (readFailure), as on the general path.
         guard damage.count == failures else { return nil }
-        partial = (s, false)
+        partial = (rows: [], store: s, stale: false)
         return NarrowedColumns(index: s.columns(dayStart: r.dayStart, withText: r.withText, withSearch: r.withSearch), total: total, matched: matched)
     }
 
@@ -141,5 +143,117 @@ extension SQLiteStore {
             }
         }
         return (keys + ["id"]).joined(separator: ", ")
+    }
+}
+
+// The plan's columns (issue 34, item 2): the unfiltered plan reads the open tasks' lookup
+// columns, not their records. Urgency needs two things no column holds, whether a task has a
+// goal and whether its estimate was suggested; the records that can say so (their text holds
+// `"goal"` or `suggested`: the writer writes no member that is absent) are asked in SQL, and the
+// reminders of the tasks that have any are read from their records. The rows the plan prints
+// are read by id, each against its checksum, as `show` reads a task.
+extension SQLiteStore {
+    /// One open task (or pick) as the plan reads it.
+    private struct PlanRowColumns {
+        var id: Int
+        var kind: UInt8
+        var status: String
+        var priority: UInt8
+        var dueDay: Int?
+        var dueMinute: Int64?
+        var created: Int64
+        var completed: Int64?
+        var held: Int32?
+        var parent: Int
+        var estimate: Int32?
+        var userEstimate: Bool
+        var project: String?
+        var areaKey: String?
+        var tagKeys: String?
+        var reminders: Bool
+        var goal: Bool
+    }
+
+    /// The plan's index of the open tasks and the picks (`alsoIDs`), from columns.
+    package func planColumns(_ r: NarrowRequest) -> NarrowedColumns? {
+        var cond = "+kind IN (\(StatusKind.open.rawValue), \(StatusKind.other.rawValue))"
+        if !r.alsoIDs.isEmpty { cond = "(\(cond)) OR id IN (\(r.alsoIDs.map(String.init).joined(separator: ", ")))" }
+        let sql = """
+            SELECT id, kind, status, priority, due_day, due_minute, created, completed, held_until, parent, estimate, \
+            CASE WHEN estimate IS NOT NULL AND instr(record, 'suggested') > 0 THEN json_extract(record, '$.estimate.source') END, \
+            project, area_key, tag_keys, reminders, \
+            CASE WHEN instr(record, '"goal"') > 0 THEN json_extract(record, '$.goal') IS NOT NULL ELSE 0 END \
+            FROM tasks WHERE \(cond)
+            """
+        var rows: [PlanRowColumns] = []
+        var total = 0
+        var ordered = true
+        do throws(SQLiteError) {
+            let st = try db.statement(sql)
+            defer { st.reset() }
+            while try st.step() {
+                let kind = UInt8(clamping: st.int(1))
+                let row = PlanRowColumns(
+                    id: Int(st.int(0)), kind: kind, status: st.text(2) ?? "", priority: UInt8(clamping: st.int(3)),
+                    dueDay: st.isNull(4) ? nil : Int(st.int(4)), dueMinute: st.isNull(5) ? nil : st.int(5),
+                    created: st.int(6), completed: st.isNull(7) ? nil : st.int(7), held: st.isNull(8) ? nil : Int32(clamping: st.int(8)),
+                    parent: st.isNull(9) ? 0 : Int(st.int(9)), estimate: st.isNull(10) ? nil : Int32(clamping: st.int(10)),
+                    userEstimate: st.isNull(11) || st.text(11) != "suggested",
+                    project: st.text(12), areaKey: st.text(13), tagKeys: st.text(14), reminders: st.int(15) > 0, goal: st.int(16) != 0)
+                if StatusKind.of(raw: kind).isOpen { total += 1 }
+                if let last = rows.last, last.id >= row.id { ordered = false }
+                rows.append(row)
+            }
+        } catch {
+            readFailed(error)
+            return nil
+        }
+        if !ordered { rows.sort { $0.id < $1.id } }
+        var ix = TaskIndex(reserving: rows.count, dayStart: r.dayStart)
+        let ds = r.dayStart.minuteOfDay
+        for (k, t) in rows.enumerated() {
+            for key in (t.tagKeys ?? "").split(separator: "\u{1F}") where !key.isEmpty { ix.tagIDs.append(ix.intern(String(key))) }
+            ix.tagStart.append(Int32(ix.tagIDs.count))
+            ix.noteStart.append(Int32(ix.noteIDs.count))
+            ix.project.append(t.project.map { ix.intern($0, 0) } ?? -1)
+            ix.area.append(t.areaKey.map { ix.intern("area:" + $0) } ?? -1)
+            ix.statusKind.append(StatusKind.of(raw: t.kind))
+            ix.statusID.append(ix.intern(t.status, 2))
+            ix.priority.append(t.priority)
+            if let day = t.dueDay {
+                ix.dueDate.append(Int32(clamping: day))
+                if let m = t.dueMinute {
+                    ix.dueMinute.append(m)
+                    ix.dueDay.append(TaskIndex.accountDay(m, ds))
+                } else {
+                    ix.dueMinute.append(-1)
+                    ix.dueDay.append(Int32(clamping: day))
+                }
+            } else {
+                ix.dueDate.append(TaskIndex.none)
+                ix.dueMinute.append(-1)
+                ix.dueDay.append(TaskIndex.none)
+            }
+            ix.repeatFreq.append(-1)
+            ix.estimate.append(t.estimate ?? -1)
+            ix.created.append(t.created)
+            ix.completed.append(t.completed ?? Int64.min)
+            ix.held.append(t.held ?? TaskIndex.none)
+            ix.ids.append(t.id)
+            ix.userEstimate.append(t.userEstimate ? (t.estimate ?? -1) : -1)
+            ix.hasGoal.append(t.goal)
+            ix.parent.append(t.parent)
+            if t.reminders, let task = task(t.id) {
+                for rem in task.reminders {
+                    ix.reminderRows.append(Int32(k))
+                    ix.reminderMinutes.append(TaskIndex.civilMinute(rem.at))
+                }
+            }
+            ix.textSpans += [0, 0, 0, 0]
+            ix.count += 1
+        }
+        ix.hasText = false
+        partial = (rows: rows.map(\.id), store: nil, stale: true)
+        return NarrowedColumns(index: ix, total: total, matched: nil)
     }
 }

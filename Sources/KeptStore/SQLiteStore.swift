@@ -30,7 +30,9 @@ public final class SQLiteStore: StoreBackend {
     private var full: Store?
     /// The tasks the last narrowed read took (SQLiteStore+Narrow), whose rows `task(atRow:)`
     /// answers for until the next read of columns; `stale` once a task changed since.
-    package var partial: (store: Store, stale: Bool)?
+    /// The plan's read from columns keeps only the ids of its rows (`store` nil), whose tasks
+    /// are read by id.
+    package var partial: (rows: [Int], store: Store?, stale: Bool)?
     /// `PRAGMA data_version` when the caches were read: another process's commit changes it.
     private var seenVersion: Int64 = 0
     /// Room for the task writer's cursor, kept from one row's record to the next.
@@ -306,9 +308,11 @@ public final class SQLiteStore: StoreBackend {
 
     public func task(atRow k: Int) -> Task? {
         if let p = partial {
-            // A task changed since the rows were read: the row's task as it is now.
-            guard p.stale else { return p.store.task(atRow: k) }
-            return p.store.id(atRow: k).flatMap { task($0) }
+            if !p.stale, let s = p.store { return s.task(atRow: k) }
+            // Read by id: a task changed since the rows were read (the row's task as it is now),
+            // or the rows were read from columns.
+            let id = p.store.map { $0.id(atRow: k) } ?? (k >= 0 && k < p.rows.count ? p.rows[k] : nil)
+            return id.flatMap { task($0) }
         }
         return fullStore().task(atRow: k)
     }

@@ -14,7 +14,7 @@ the same script of random filters on three stores:
 
 For each filter the script runs `count F`, `list F` (half of them with an `order by` and a
 `limit`), `plan F limit 3`, and, every few filters, a `where` bulk action (`complete where F`,
-`set where (F) priority low`, then `undo`), so later statements read a store the session has
+`set where (F) priority low`, then `undo`), `plan`, `plan by date`, `top3` and `why ID`, so later statements read a store the session has
 changed. Every line of `--format json` output must be the same on the three stores.
 
 Run: python3 Tests/differential/sqlite_diff.py [--filters N] [--seed S]. Stdlib only. Ends
@@ -51,10 +51,14 @@ def statements(filters, rng):
             out.append((f, f"list {f} {o} limit {rng.choice([0, 1, 3, 10])}".replace("  ", " ")))
         out.append((f, f"plan {f} limit 3"))
         k = i % 10
-        if k == 3:
+        if k == 2:
+            out.append((f, f"why {rng.randint(1, 95)}"))
+        elif k == 3:
             out.append((f, "complete where " + f))
         elif k == 4:
             out.append((f, "plan limit 3"))
+        elif k == 5:
+            out.append((f, rng.choice(["plan by date limit 5", "plan", "top3"])))
         elif k == 6:
             out.append((f, f"set where ({f}) priority low"))
         elif k == 7:
@@ -90,6 +94,15 @@ def main():
         for (label, zone, ds, ws, now), s in runs:
             c = fd.Clock(zone, ds, ws, now)
             store = fd.make_store(c, rng, args.tasks)
+            # What urgency reads beyond filter_diff's stores: goals, suggested estimates, and a
+            # title that holds the words the plan's columns look for.
+            for t in store["tasks"]:
+                if rng.random() < 0.15:
+                    t["goal"] = rng.choice(["ship it", "", "goal"])
+                if "estimate" in t and rng.random() < 0.4:
+                    t["estimate"]["source"] = "suggested"
+                if rng.random() < 0.05:
+                    t["title"] += rng.choice([' "goal"', " suggested"])
             st = fd.Store(store["tasks"])
             base = os.path.join(tmp, f"{label}-{s}")
             with open(base + ".json", "w", encoding="utf-8") as f:
