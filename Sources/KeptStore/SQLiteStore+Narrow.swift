@@ -157,7 +157,6 @@ extension SQLiteStore {
     private struct PlanRowColumns {
         var id: Int
         var kind: UInt8
-        var status: String
         var priority: UInt8
         var dueDay: Int?
         var dueMinute: Int64?
@@ -167,39 +166,81 @@ extension SQLiteStore {
         var parent: Int
         var estimate: Int32?
         var userEstimate: Bool
-        var project: String?
-        var areaKey: String?
-        var tagKeys: String?
-        var reminders: Bool
+        var reminders: [Int64]
         var goal: Bool
     }
+
+    /// Whether bytes hold a needle.
+    /// Whether a record's bytes can hold a goal (`"goal"`) or, with `estimate`, a suggested
+    /// estimate (`suggested`): each `g` is found with memchr and the words are compared there.
+    package static func mayHold(_ b: UnsafeRawBufferPointer, estimate: Bool) -> Bool {
+        guard let base = b.baseAddress else { return false }
+        let n = b.count
+        var at = 0
+        while at < n {
+            guard let found = memchr(base + at, Int32(UInt8(ascii: "g")), n - at) else { return false }
+            let k: Int = UnsafeRawPointer(found) - base
+            if SQLiteStore.word(b, k - 1, SQLiteStore.goalKey) { return true }
+            if estimate, SQLiteStore.word(b, k - 2, SQLiteStore.suggested) { return true }
+            at = k + 1
+        }
+        return false
+    }
+
+    /// Whether `w` is at offset `k` of `b`.
+    private static func word(_ b: UnsafeRawBufferPointer, _ k: Int, _ w: [UInt8]) -> Bool {
+        guard k >= 0, k + w.count <= b.count else { return false }
+        for (j, c) in w.enumerated() where b[k + j] != c { return false }
+        return true
+    }
+
+    private static let goalKey = Array("\"goal\"".utf8)
+    private static let suggested = Array("suggested".utf8)
 
     /// The plan's index of the open tasks and the picks (`alsoIDs`), from columns.
     package func planColumns(_ r: NarrowRequest) -> NarrowedColumns? {
         var cond = "+kind IN (\(StatusKind.open.rawValue), \(StatusKind.other.rawValue))"
         if !r.alsoIDs.isEmpty { cond = "(\(cond)) OR id IN (\(r.alsoIDs.map(String.init).joined(separator: ", ")))" }
         let sql = """
-            SELECT id, kind, status, priority, due_day, due_minute, created, completed, held_until, parent, estimate, \
-            CASE WHEN estimate IS NOT NULL AND instr(record, 'suggested') > 0 THEN json_extract(record, '$.estimate.source') END, \
-            project, area_key, tag_keys, reminders, \
-            CASE WHEN instr(record, '"goal"') > 0 THEN json_extract(record, '$.goal') IS NOT NULL ELSE 0 END \
-            FROM tasks WHERE \(cond)
+            SELECT id, kind, priority, due_day, due_minute, created, completed, held_until, parent, estimate, \
+            reminders, \(sumColumn), record FROM tasks WHERE \(cond)
             """
         var rows: [PlanRowColumns] = []
+        let failures = damage.count
         var total = 0
         var ordered = true
         do throws(SQLiteError) {
+            // Room for every row at once (the largest rowid bounds their number), not doubled
+            // as they come.
+            rows.reserveCapacity(max(0, min(Int(try db.integer("SELECT max(rowid) FROM tasks") ?? 0), 1 << 26)))
             let st = try db.statement(sql)
             defer { st.reset() }
             while try st.step() {
                 let kind = UInt8(clamping: st.int(1))
+                let reminders = st.int(10) > 0
+                let estimate: Int32? = st.isNull(9) ? nil : Int32(clamping: st.int(9))
+                // The record is decoded only when its bytes can hold a goal or a suggested
+                // estimate, or it has reminders; then its checksum is checked as any record's.
+                var goal = false
+                var user = true
+                var reminderMinutes: [Int64] = []
+                let look = reminders || st.withBytes(12) { b in
+                    SQLiteStore.mayHold(b, estimate: estimate != nil)
+                }
+                if look {
+                    var bytes: [UInt8] = []
+                    _ = st.appendBytes(12, to: &bytes)
+                    guard let t = recordTask(st, bytes, sum: 11, record: 12) else { continue }
+                    goal = t.goal != nil
+                    user = t.estimate?.source != .suggested
+                    reminderMinutes = t.reminders.map { TaskIndex.civilMinute($0.at) }
+                }
                 let row = PlanRowColumns(
-                    id: Int(st.int(0)), kind: kind, status: st.text(2) ?? "", priority: UInt8(clamping: st.int(3)),
-                    dueDay: st.isNull(4) ? nil : Int(st.int(4)), dueMinute: st.isNull(5) ? nil : st.int(5),
-                    created: st.int(6), completed: st.isNull(7) ? nil : st.int(7), held: st.isNull(8) ? nil : Int32(clamping: st.int(8)),
-                    parent: st.isNull(9) ? 0 : Int(st.int(9)), estimate: st.isNull(10) ? nil : Int32(clamping: st.int(10)),
-                    userEstimate: st.isNull(11) || st.text(11) != "suggested",
-                    project: st.text(12), areaKey: st.text(13), tagKeys: st.text(14), reminders: st.int(15) > 0, goal: st.int(16) != 0)
+                    id: Int(st.int(0)), kind: kind, priority: UInt8(clamping: st.int(2)),
+                    dueDay: st.isNull(3) ? nil : Int(st.int(3)), dueMinute: st.isNull(4) ? nil : st.int(4),
+                    created: st.int(5), completed: st.isNull(6) ? nil : st.int(6), held: st.isNull(7) ? nil : Int32(clamping: st.int(7)),
+                    parent: st.isNull(8) ? 0 : Int(st.int(8)), estimate: estimate,
+                    userEstimate: user, reminders: reminderMinutes, goal: goal)
                 if StatusKind.of(raw: kind).isOpen { total += 1 }
                 if let last = rows.last, last.id >= row.id { ordered = false }
                 rows.append(row)
@@ -209,16 +250,18 @@ extension SQLiteStore {
             return nil
         }
         if !ordered { rows.sort { $0.id < $1.id } }
+        // Damage found in a record read is the statement's failure, as on the general path.
+        guard damage.count == failures else { return nil }
         var ix = TaskIndex(reserving: rows.count, dayStart: r.dayStart)
         let ds = r.dayStart.minuteOfDay
+        // No names: no filter is compiled over the plan's index (a filtered plan reads records).
         for (k, t) in rows.enumerated() {
-            for key in (t.tagKeys ?? "").split(separator: "\u{1F}") where !key.isEmpty { ix.tagIDs.append(ix.intern(String(key))) }
-            ix.tagStart.append(Int32(ix.tagIDs.count))
-            ix.noteStart.append(Int32(ix.noteIDs.count))
-            ix.project.append(t.project.map { ix.intern($0, 0) } ?? -1)
-            ix.area.append(t.areaKey.map { ix.intern("area:" + $0) } ?? -1)
+            ix.tagStart.append(0)
+            ix.noteStart.append(0)
+            ix.project.append(-1)
+            ix.area.append(-1)
             ix.statusKind.append(StatusKind.of(raw: t.kind))
-            ix.statusID.append(ix.intern(t.status, 2))
+            ix.statusID.append(-1)
             ix.priority.append(t.priority)
             if let day = t.dueDay {
                 ix.dueDate.append(Int32(clamping: day))
@@ -243,15 +286,13 @@ extension SQLiteStore {
             ix.userEstimate.append(t.userEstimate ? (t.estimate ?? -1) : -1)
             ix.hasGoal.append(t.goal)
             ix.parent.append(t.parent)
-            if t.reminders, let task = task(t.id) {
-                for rem in task.reminders {
-                    ix.reminderRows.append(Int32(k))
-                    ix.reminderMinutes.append(TaskIndex.civilMinute(rem.at))
-                }
+            for m in t.reminders {
+                ix.reminderRows.append(Int32(k))
+                ix.reminderMinutes.append(m)
             }
-            ix.textSpans += [0, 0, 0, 0]
             ix.count += 1
         }
+        // No text: no regex runs over the plan's index.
         ix.hasText = false
         partial = (rows: rows.map(\.id), store: nil, stale: true)
         return NarrowedColumns(index: ix, total: total, matched: nil)

@@ -483,9 +483,13 @@ public final class SQLiteStore: StoreBackend {
     /// The task of the row `st` is on (columns: id, checksum, record; the record's bytes given),
     /// or nil, with the damage reported, when the record fails its checksum, does not decode,
     /// or says another id.
-    private func rowTask(_ st: SQLiteStatement, _ bytes: [UInt8]) -> Task? {
+    private func rowTask(_ st: SQLiteStatement, _ bytes: [UInt8]) -> Task? { recordTask(st, bytes, sum: 1, record: 2) }
+
+    /// The same, the checksum and the record in columns `sum` and `record` of `st` (id in 0).
+    package func recordTask(_ st: SQLiteStatement, _ bytes: [UInt8], sum: Int32, record: Int32) -> Task? {
         let row = "row id \(st.int(0))"
-        guard sumHolds(st) else {
+        let holds = !hasSums || st.withBytes(record) { StoreSum.row($0, key: st.int(0)) } == st.int(sum)
+        guard holds else {
             damaged(table: "tasks", at: row, SQLiteStore.sumFails)
             return nil
         }
