@@ -109,7 +109,7 @@ final class BatchRunner {
         }
         // `@yes` confirms the next command's bulk delete, as an answer in the REPL would.
         var confirmed = modifiers.contains { $0.name == "yes" }
-        var result = session.run(src, confirmed: confirmed)
+        var result = session.withWidth(modifiers) { session.run(src, confirmed: confirmed) }
         var declined = false
         if let q = result.confirmation, let confirm {
             // The engine asks; an interactive front end answers through its editor (R-TASK-5).

@@ -38,6 +38,10 @@ public struct SessionOptions: Sendable {
     /// Commit after each statement, as the REPL does (`kept account link`: the link first, then
     /// each page of its first pull, so a pull cut short keeps what came).
     public var commitEachStatement = false
+    /// `--width N|auto|none`: the columns listings fit (docs/OUTPUT.md, "Width and colour").
+    public var width = WidthChoice.auto
+    /// `--pretty`: JSON output over several lines, indented.
+    public var pretty = false
 }
 
 /// `--color`: `auto` colours on a terminal unless NO_COLOR is set or TERM is dumb; `always` and
@@ -257,18 +261,18 @@ struct ArgumentCursor {
 /// Parses arguments (without the program name).
 public enum CommandLineOptions {
     public static let usage = """
-    usage: kept [repl] [--store FILE] [--now ISO] [--zone TZ] [--format text|json] [--errors rich|short] [--color WHEN] [--yes]
-           kept run [--store FILE | --account CONNINFO] [--now ISO] [--zone TZ] [--format text|json] [--write [--keep-going]] [--bail] [--echo] [--yes] [-e COMMAND]... [SCRIPT...]
+    usage: kept [repl] [--store FILE] [--now ISO] [--zone TZ] [--format text|json [--pretty]] [--errors rich|short] [--color WHEN] [--width N] [--yes]
+           kept run [--store FILE | --account CONNINFO] [--now ISO] [--zone TZ] [--format text|json [--pretty]] [--width N] [--write [--keep-going]] [--bail] [--echo] [--yes] [-e COMMAND]... [SCRIPT...]
            kept test [-k PATTERN]... [--update [-i]] [--fail-fast | --max-failures N] [--report tap|junit FILE]... [--[no-]progress] [--allow-path DIR]... [--yes] [-j N] PATH[:LINE]...
            kept convert [--salvage] FROM TO
            kept check STORE
            kept backup STORE FILE
-           kept import FILE|- --store FILE [--as FORMAT] [--dry-run] [--events]
-           kept export FILE|- --store FILE [--as FORMAT] [FILTER...]
-           kept sync [status | --watch] --store FILE [--json]
+           kept import FILE|- [--store FILE] [--as FORMAT] [--dry-run] [--events]
+           kept export FILE|- [--store FILE] [--as FORMAT] [FILTER...]
+           kept sync [status | --watch] [--store FILE] [--json]
            kept account init [--server CONNINFO]
            kept account create NAME [--read-only] [--password-stdin] [--server CONNINFO]
-           kept account link CONNINFO --store FILE
+           kept account link CONNINFO [--store FILE]
            kept add LINE | list [FILTER] | plan | done ID | show ID | edit ID | undo   (your store)
            kept init [PATH]
            kept help [COMMAND | run | test | repl] | kept completion bash|zsh|fish | kept manpage | kept --help | kept --version
@@ -336,6 +340,15 @@ public enum CommandLineOptions {
                 guard let c = ColorChoice(rawValue: $1.text) else { return "--color takes auto, always or never, not '\($1.text)'" }
                 $0.session.color = c
                 return nil
+            },
+            Flag(["--width"], ["repl", "run", "list", "plan"], "N|auto|none", "the columns lists and plans fit: auto ($COLUMNS, else the terminal's width, else none), a number, or none",
+                 choices: ["auto", "none"]) {
+                guard let w = WidthChoice($1.text) else { return "--width takes a number of columns from \(WidthChoice.minimum), auto or none, not '\($1.text)'" }
+                $0.session.width = w
+                return nil
+            },
+            Flag(["--pretty"], ["repl", "run"] + home.filter { $0 != "init" && $0 != "edit" }, "with --format json: print each JSON object indented, over several lines") {
+                $0.session.pretty = true
             },
             Flag(["--yes", "-y"], session + interop + home, "confirm bulk deletes ('delete where …') in advance; without it 'run' and 'test' refuse one (\(Catalog.unconfirmedDeleteCode))") {
                 $0.session.yes = true
@@ -639,7 +652,7 @@ public enum CommandLineOptions {
 
 extension CommandLineOptions {
     static let accountUsage = "kept account init [--server CONNINFO] | kept account create NAME [--read-only] [--password-stdin] [--server CONNINFO]"
-        + " | kept account link CONNINFO --store FILE"
+        + " | kept account link CONNINFO [--store FILE]"
 
     /// `kept account init|create|link`; each takes only its own options. `link` is its
     /// statement run on the store, written when it succeeded (as `kept import`).

@@ -116,11 +116,15 @@ enum HomeVerbs {
             err.line(DiagnosticRenderer(style: .short).render(d))
             return 2
         }
-        guard let (path, _) = home.store(flag: nil, config: config) else {
+        guard let (path, source) = home.store(flag: nil, config: config) else {
             err.line("kept: no store: name one with --store FILE (or KEPT_STORE); HOME is not set")
             return 64
         }
         o.store = path
+        if !making, !exists(path) {
+            err.line("kept: there is no store at \(path) yet (\(source.words)); 'kept add' or 'kept init' makes it, or name one with --store FILE")
+            return 1
+        }
         if making, !exists(path) {
             if case .failure(let f) = make(path, o, config) {
                 err.line(f.render(DiagnosticRenderer(style: .short)))

@@ -102,9 +102,10 @@ public enum KeptMain {
             let verbs = sources.allSatisfy { if case .commandLine = $0 { return true } else { return false } }
             var made = false
             if verbs, !sources.isEmpty, o.account == nil, let code = HomeVerbs.fillStore(&o, making: o.write, made: &made, err: err) { return code }
-            if !verbs, o.format == .text, let path = o.store, !HomeVerbs.exists(path) {
-                err.line(o.write ? "kept: note: there is no store at \(path): the run starts from an empty store, and writing makes the file"
-                                 : "kept: note: there is no store at \(path): the run reads an empty store")
+            // A dry run on a file that is not there reads nothing, and never makes it: most
+            // likely a typo (R-HOME-2). A run with --write makes it, as asked.
+            if !verbs, !o.write, o.format == .text, let path = o.store, !HomeVerbs.exists(path) {
+                err.line("kept: note: there is no store at \(path): the run reads an empty store")
             }
             let renderer = DiagnosticRenderer(style: o.errors ?? (term.stderrIsTTY ? .rich : .short),
                                               color: o.format == .text && o.color.enabled(tty: term.stderrIsTTY, term))
@@ -130,7 +131,7 @@ public enum KeptMain {
             return TestRunner(options: o, test: t, stdoutIsTTY: term.stdoutIsTTY).run(paths, out: out, err: err)
         case .success(.repl(let o)):
             let interactive = term.stdinIsTTY && term.stdoutIsTTY && !term.termIsDumb
-            if o.format == .text, let path = o.store, !HomeVerbs.exists(path) {
+            if interactive, o.format == .text, let path = o.store, !HomeVerbs.exists(path) {
                 err.line("kept: note: there is no store at \(path): it starts empty, and the first change makes the file")
             }
             let color = o.format == .text && o.color.enabled(tty: interactive, term)

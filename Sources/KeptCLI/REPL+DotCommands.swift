@@ -15,7 +15,7 @@ extension REPL {
     /// Prints a dot-command's result in the session's format: text lines, or one JSON object.
     func say(_ text: [String], json: @autoclosure () -> JSONValue) {
         if session.format == .json {
-            out.line(JSONWriter.compact(json()))
+            out.line(session.display.prettyJSON ? JSONWriter.pretty(json()) : JSONWriter.compact(json()))
         } else {
             out.lines(text)
         }
@@ -58,17 +58,37 @@ extension REPL {
         case "help":
             help(cmd.rest)
         case "mode":
+            let pretty = session.format == .json && session.display.prettyJSON
             guard let a = cmd.arguments.first else {
-                say(["mode \(session.format.rawValue)"], json: REPL.object([("mode", .string(session.format.rawValue))]))
+                let mode = session.format.rawValue + (pretty ? " pretty" : "")
+                say(["mode \(mode)"], json: REPL.object([("mode", .string(session.format.rawValue))] + (pretty ? [("pretty", .bool(true))] : [])))
                 return
             }
-            guard let f = OutputFormat(rawValue: a.text.lowercased()), cmd.arguments.count == 1 else {
+            // `.mode json pretty`: JSON indented over several lines (docs/REPL.md).
+            let wantsPretty = cmd.arguments.count == 2 && cmd.arguments[1].text.lowercased() == "pretty"
+            guard let f = OutputFormat(rawValue: a.text.lowercased()), cmd.arguments.count == 1 || (wantsPretty && f == .json) else {
                 argError(.notAMode(cmd.rest), range: a.range)
                 return
             }
             // Printed in the mode the command started in.
-            say([], json: REPL.object([("mode", .string(f.rawValue))]))
+            say([], json: REPL.object([("mode", .string(f.rawValue))] + (wantsPretty ? [("pretty", .bool(true))] : [])))
             session.format = f
+            session.display.prettyJSON = wantsPretty
+        case "width":
+            guard let a = cmd.arguments.first else {
+                let w = session.currentWidth
+                say(["width \(w.map(String.init) ?? "none")\(session.measureWidth != nil ? " (auto)" : "")"],
+                    json: REPL.object([("width", w.map { .number(JSONNumber($0)) } ?? .null)]))
+                return
+            }
+            guard let choice = WidthChoice(a.text), cmd.arguments.count == 1 else {
+                argError(.notAWidth(cmd.rest, minimum: WidthChoice.minimum), range: a.range)
+                return
+            }
+            // `auto` follows a terminal as it is resized; a number or none stays.
+            session.display.width = choice.resolved()
+            session.measureWidth = choice.measure()
+            say([], json: REPL.object([("width", session.currentWidth.map { .number(JSONNumber($0)) } ?? .null)]))
         case "timer":
             if let on = onOff(timer, "timer") { timer = on }
         case "bail":
@@ -76,6 +96,7 @@ extension REPL {
         case "color", "colour":
             if let on = onOff(color, "color") {
                 color = on
+                session.display.color = on
                 runner.renderer.color = on
                 (editor as? ReadlineEditor)?.setColor(on)
             }

@@ -88,6 +88,7 @@ final class REPL {
     /// Whether an interactive session may end now: yes, unless it holds changes no file has,
     /// and the user, asked, does not say yes. A second Ctrl-D at the question leaves too.
     func mayLeave(_ then: String = "quit") -> Bool {
+        // (Piped input is a script: it ends where its input ends, and notes what was lost.)
         guard interactive, unsaved > 0, runner.options.store == nil else { return true }
         let what = unsaved == 1 ? "1 change" : "\(unsaved) changes"
         out.line("")
@@ -129,6 +130,11 @@ final class REPL {
         }
         updateLive()
         runPiped()
+        // Piped input cannot be asked before its changes go (R-HOME-3): it says so at its end.
+        if unsaved > 0, runner.options.store == nil, session.format == .text {
+            out.flush()
+            err.line("kept: note: nothing was written: this session had no store file; --store FILE keeps its changes")
+        }
         out.flush()
         err.flush()
         if unreadable || runner.unreadable { return 2 }

@@ -249,8 +249,28 @@ enum ReadlineHooks {
 
     // MARK: completion
 
+    /// The titles of the task ids offered by the last Tab, by id.
+    nonisolated(unsafe) static var labels: [String: String] = [:]
+
+    /// Lists the ids readline offers, one a line with its title, then draws the prompt again.
+    static func displayIDs(_ m: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, _ n: Int32) {
+        guard let m, n > 0 else { return }
+        var text = "\n"
+        let ids = (1...Int(n)).compactMap { m[$0].map { String(cString: $0) } }
+        let width = ids.map(\.count).max() ?? 0
+        for id in ids {
+            text += String(repeating: " ", count: width - id.count) + id + "  " + (labels[id] ?? "") + "\n"
+        }
+        fputs(text, rl_outstream)
+        _ = rl_forced_update_display()
+        fflush(rl_outstream)
+    }
+
     static func complete(_ text: UnsafePointer<CChar>?, _ start: Int32, _ end: Int32) -> UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? {
         rl_attempted_completion_over = 1
+        // Readline's own list, unless this Tab offers task ids.
+        rl_completion_display_matches_hook = nil
+        labels = [:]
         rl_completion_append_character = 32
         let line = rl_line_buffer.map { String(cString: $0) } ?? ""
         let word = text.map { String(cString: $0) } ?? ""
@@ -270,6 +290,11 @@ enum ReadlineHooks {
                 return nil
             case .words(let w):
                 found = w
+            case .ids(let c):
+                found = c.map(\.id)
+                // The list shows each id with its title; the line takes the id alone.
+                labels = Dictionary(c.map { ($0.id, $0.title) }, uniquingKeysWith: { a, _ in a })
+                rl_completion_display_matches_hook = { m, n, _ in ReadlineHooks.displayIDs(m, n) }
             }
         }
         guard !found.isEmpty else { return nil }

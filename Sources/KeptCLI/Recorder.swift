@@ -17,7 +17,7 @@ final class Recorder {
     enum Entry {
         /// A statement's lines as typed, the format it ran in, what it printed, and whether the
         /// user said yes to its question (a bulk delete; written as `@yes`).
-        case command(lines: [String], format: OutputFormat, output: [String], confirmed: Bool)
+        case command(lines: [String], format: OutputFormat, output: [String], confirmed: Bool, width: Int?)
         /// The session switched to another store (`.open`), in this state.
         case store(Store)
         /// The live clock moved on to another minute; recorded as `now INSTANT`.
@@ -70,11 +70,19 @@ final class Recorder {
         // Output lines are written so they read back as themselves; errors as `! CODE message`.
         var text = output
         text.diagnostics = []
+        // A replay has no colour; a listing's width is written as `@width N` (R-VIEW-7).
+        if output.styled { text.lines = text.lines.map(Recorder.uncoloured) }
         var expected = ScriptTest.actualLines(text, format: format).map(Recorder.expectedLine)
         var errors = output
         errors.lines = []
         expected += ScriptTest.actualLines(errors, format: format).map { $0.isEmpty ? "<BLANKLINE>" : $0 }
-        entries.append(.command(lines: lines, format: format, output: expected, confirmed: confirmed))
+        entries.append(.command(lines: lines, format: format, output: expected, confirmed: confirmed, width: output.fittedTo))
+    }
+
+    /// A line without its SGR colour sequences.
+    static func uncoloured(_ line: String) -> String {
+        guard line.utf8.contains(0x1B) else { return line }
+        return line.replacingOccurrences(of: "\u{1B}\\[[0-9;]*m", with: "", options: .regularExpression)
     }
 
     func opened(_ store: Store) {
@@ -161,8 +169,9 @@ final class Recorder {
             case .now(let n):
                 out.append("> now \(n)")
                 out.append("")
-            case .command(let lines, let format, let output, let confirmed):
+            case .command(let lines, let format, let output, let confirmed, let width):
                 if format == .json { out.append("@format json") }
+                if let width { out.append("@width \(width)") }
                 if confirmed { out.append("@yes") }
                 for (k, l) in lines.enumerated() { out.append((k == 0 ? "> " : "... ") + l) }
                 out += output

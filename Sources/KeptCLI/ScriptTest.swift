@@ -138,7 +138,11 @@ struct ScriptTest {
 
         var session: Session
         switch SessionFactory.make(options, testMode: true, pathPolicy: pathPolicy) {
-        case .success(let s): session = s
+        case .success(let s):
+            session = s
+            // `import FILE` and `export FILE` read relative names against the transcript's
+            // folder, as `@store` does.
+            session.fileBase = Files.directory(of: path)
         case .failure(.usage(let m)):
             report.errors.append("\(path): \(m)")
             return report
@@ -213,7 +217,7 @@ struct ScriptTest {
         if let f = c.modifiers.first(where: { $0.name == "format" }), let fmt = OutputFormat(rawValue: f.argument) {
             session.format = fmt
         }
-        let result = session.run(c.statement, confirmed: c.modifiers.contains { $0.name == "yes" })
+        let result = session.withWidth(c.modifiers) { session.run(c.statement, confirmed: c.modifiers.contains { $0.name == "yes" }) }
         let format = session.format
         session.format = saved
         guard role == .check else { return nil }

@@ -87,6 +87,9 @@ enum SessionFactory {
         session.bulkDelete = o.yes ? .run : .ask
         session.pathPolicy = pathPolicy
         session.syncConnector = KeptMain.syncConnector
+        // The width listings fit, colour, pretty JSON (docs/OUTPUT.md, "Width and colour").
+        session.display = o.display(testMode: testMode, TerminalInfo.current())
+        if !testMode { session.measureWidth = o.width.measure() }
         return .success(session)
     }
 }

@@ -32,6 +32,80 @@ public struct TerminalInfo: Sendable {
     }
 }
 
+extension TerminalInfo {
+    /// The width of the terminal on standard output (TIOCGWINSZ), or nil when it is none.
+    public static func stdoutColumns() -> Int? {
+        var ws = winsize()
+        let r = withUnsafeMutablePointer(to: &ws) { ioctl(1, UInt(TIOCGWINSZ), $0) }
+        guard r == 0, ws.ws_col > 0 else { return nil }
+        return Int(ws.ws_col)
+    }
+
+    /// `$COLUMNS`, when it is a number of columns Kept takes.
+    public static func columnsVariable() -> Int? {
+        guard let v = getenv("COLUMNS").map({ String(cString: $0) }), let n = Int(v), n >= WidthChoice.minimum else { return nil }
+        return n
+    }
+}
+
+/// `--width`: a number of columns, `auto` (`$COLUMNS`, else the terminal's width on standard
+/// output, else no limit) or `none`.
+public enum WidthChoice: Sendable, Equatable {
+    case auto, none
+    case columns(Int)
+
+    /// The narrowest width Kept lays out (a narrower one is a usage error).
+    public static let minimum = 20
+
+    public init?(_ text: String) {
+        switch text.lowercased() {
+        case "auto": self = .auto
+        case "none": self = .none
+        default:
+            guard let n = Int(text), n >= WidthChoice.minimum, n <= 10_000 else { return nil }
+            self = .columns(n)
+        }
+    }
+
+    /// For `auto` on a terminal without `$COLUMNS`: reads the terminal's width again before
+    /// each listing, so a resized window is followed. Nil otherwise.
+    public func measure() -> (() -> Int?)? {
+        guard self == .auto, TerminalInfo.columnsVariable() == nil, isatty(1) == 1 else { return nil }
+        return { TerminalInfo.stdoutColumns() }
+    }
+
+    /// The width it gives, read now.
+    public func resolved() -> Int? {
+        switch self {
+        case .none: return nil
+        case .columns(let n): return n
+        case .auto: return TerminalInfo.columnsVariable() ?? (isatty(1) == 1 ? TerminalInfo.stdoutColumns() : nil)
+        }
+    }
+}
+
+extension Session {
+    /// Runs `body` with a command's `@width N` (or `@width none`) in force, as `@format` is for
+    /// its one command (docs/SCRIPTS.md).
+    func withWidth<T>(_ modifiers: [TranscriptDirective], _ body: () -> T) -> T {
+        guard let d = modifiers.last(where: { $0.name == "width" }), let w = WidthChoice(d.argument), w != .auto else { return body() }
+        let (savedWidth, savedMeasure) = (display.width, measureWidth)
+        display.width = w.resolved()
+        measureWidth = nil
+        defer { (display.width, measureWidth) = (savedWidth, savedMeasure) }
+        return body()
+    }
+}
+
+extension SessionOptions {
+    /// How a session made from these options lays out its output. Test mode is the same on
+    /// every machine: no width (a transcript sets one with `@width N`) and no colour.
+    public func display(testMode: Bool, _ t: TerminalInfo) -> DisplayOptions {
+        guard !testMode else { return DisplayOptions(prettyJSON: pretty) }
+        return DisplayOptions(width: width.resolved(), color: format == .text && color.enabled(tty: t.stdoutIsTTY, t), prettyJSON: pretty)
+    }
+}
+
 /// A buffered output stream over a file descriptor.
 public final class OutputStream {
     private let fd: Int32

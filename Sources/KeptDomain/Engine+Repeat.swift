@@ -20,7 +20,7 @@ extension Engine {
         if t.due == nil {
             let start = rule.from ?? today
             // An hourly rule without a time starts now.
-            let time = rule.dependsOnAnchorTime && rule.from == nil ? nowLocal.time : nil
+            let time = rule.fromTime ?? (rule.dependsOnAnchorTime && rule.from == nil ? nowLocal.time : nil)
             t.due = RepeatSpec(rule: rule, anchor: start, anchorTime: time).firstDue(onOrAfter: start, weekStart: weekStart) ?? Due(date: today)
         }
         if var d = t.due, d.time == nil, rule.isTimed {

@@ -1,5 +1,5 @@
-// `why ID` as a query (R-PLAN-2, R-PLAN-4): where one open task stands in today's plan, its
-// score term by term, and its neighbours. A task the plan does not hold is the typed error
+// `why ID` as a query (R-PLAN-2, R-PLAN-4, R-PLAN-8): where one open task stands in today's
+// plan, its score term by term, its neighbours, and the held snapshot it stands in. A task the plan does not hold is the typed error
 // `notInPlan`, with the reason.
 
 import KeptRules
@@ -29,6 +29,11 @@ public struct PlanPlace {
     public var below: PlanNeighbour?
     /// Whether looking stored the day's snapshot.
     public var stored: Bool
+    /// The plan the place is in: its instant and its held Top 3 picks (R-PLAN-5).
+    public var snapshot: PlanSnapshot
+    /// The lowest-scoring Top 3 pick this task outscores while not a pick itself: the picks
+    /// are held from the snapshot, so a task added or changed since can score more (R-PLAN-8).
+    public var outscoredPick: PlanNeighbour?
 }
 
 extension Engine {
@@ -60,9 +65,16 @@ extension Engine {
             guard k >= 0, k < flat.count else { return nil }
             return PlanNeighbour(id: flat[k].id, score: flat[k].score, task: store.task(atRow: flat[k].row))
         }
+        let score = v.input.urgency.score(x)
+        let held = t.heldUntil.flatMap { $0 > today ? $0 : nil }
+        // A task not held and not a pick that scores more than a pick: the lowest such pick.
+        var outscored: PlanNeighbour? = nil
+        if section != .top3, held == nil, let low = p.top3.filter({ $0.score < score }).min(by: { $0.score < $1.score }) {
+            outscored = PlanNeighbour(id: low.id, score: low.score, task: store.task(atRow: low.row))
+        }
         return PlanPlace(task: t, section: section, sectionName: name, position: position, size: size,
-                         score: v.input.urgency.score(x), terms: v.input.urgency.terms(x),
-                         heldUntil: t.heldUntil.flatMap { $0 > today ? $0 : nil },
-                         above: neighbour(at - 1), below: neighbour(at + 1), stored: v.stored)
+                         score: score, terms: v.input.urgency.terms(x), heldUntil: held,
+                         above: neighbour(at - 1), below: neighbour(at + 1), stored: v.stored,
+                         snapshot: v.snapshot, outscoredPick: outscored)
     }
 }

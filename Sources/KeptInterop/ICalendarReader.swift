@@ -7,6 +7,8 @@ import KeptRules
 import KeptDomain
 import KeptFiles
 
+import Foundation
+
 /// Reads an iCalendar file.
 public struct ICalendarReader: ImportSource {
     public let format = InteropFormat.icalendar
@@ -22,6 +24,13 @@ public struct ICalendarReader: ImportSource {
     /// TZIDs of the file's VTIMEZONEs that name an IANA zone.
     package var zones: [String: Zone] = [:]
     package var vtimezoneID: String?
+    package var vtimezoneOffsets: Set<Int> = []
+    /// Components held to the end of the file (the first series and all after it, in the
+    /// file's order), and the overrides of single occurrences (RECURRENCE-ID) by the UID of
+    /// their series.
+    package var held: [Component] = []
+    package var heldNext = 0
+    package var overrides: [String: [Component]] = [:]
     /// Components skipped, by name, for the report.
     public private(set) var skipped: [String: Int] = [:]
 
@@ -37,6 +46,8 @@ public struct ICalendarReader: ImportSource {
         package var line: Int
         package var props: [ContentLine] = []
         package var alarms: [[ContentLine]] = []
+        /// The file's overrides of single occurrences of this series (RECURRENCE-ID).
+        package var overrides: [Component] = []
     }
 
     public mutating func next() throws(ImportError) -> ImportedTask? {
@@ -69,36 +80,86 @@ public struct ICalendarReader: ImportSource {
                     current?.alarms.append(a)
                     alarm = nil
                 } else if stack.count == 1, let comp = current, comp.name == what {
+                    current = nil
+                    // A series and the overrides of its occurrences may come in any order: the
+                    // series waits for the end of the file, where its overrides are applied.
+                    let uid = comp.props.first { $0.name == "UID" }?.value.trimmedSpaces
                     if comp.props.contains(where: { $0.name == "RECURRENCE-ID" }) {
-                        skipped["an occurrence changed on its own (RECURRENCE-ID)", default: 0] += 1
-                        current = nil
+                        if let u = uid { overrides[u, default: []].append(comp) } else { skipped[ICalendarReader.lostOverride, default: 0] += 1 }
+                        continue
+                    }
+                    // From the first series on, the file's components wait too, to keep their order.
+                    if !held.isEmpty || (uid != nil && comp.props.contains(where: { $0.name == "RRULE" || $0.name == "RDATE" })) {
+                        held.append(comp)
                         continue
                     }
                     return try task(comp)
                 } else if stack.count == 1 {
                     if what != "VTIMEZONE" { skipped[what, default: 0] += 1 }
                 }
-                if what == "VTIMEZONE" { vtimezoneID = nil }
+                if what == "VTIMEZONE" {
+                    // A zone of one offset is that offset, whatever its name.
+                    if let id = vtimezoneID, zone(id) == nil, vtimezoneOffsets.count == 1, let o = vtimezoneOffsets.first,
+                       let tz = TimeZone(secondsFromGMT: o) {
+                        zones[id] = Zone(tz)
+                    }
+                    vtimezoneID = nil
+                }
                 continue
             }
             guard !stack.isEmpty else { throw ImportError(.outsideCalendar(c.name), line: n, column: 1) }
             if alarm != nil { alarm?.append(c) }
             else if current != nil { current?.props.append(c) }
-            else if stack.last == "VTIMEZONE" {
-                if c.name == "TZID" { vtimezoneID = c.value }
+            else if stack.count >= 2, stack[1] == "VTIMEZONE" {
+                if c.name == "TZID" { vtimezoneID = c.value; vtimezoneOffsets = [] }
                 if c.name == "X-LIC-LOCATION", let id = vtimezoneID, let z = Zone(identifier: c.value) { zones[id] = z }
+                if c.name == "TZOFFSETTO", let o = ICalendarReader.offsetSeconds(c.value) { vtimezoneOffsets.insert(o) }
             }
         }
         if let open = stack.last { throw ImportError(.endsInside(open), line: 0) }
         if !sawCalendar { throw ImportError(.noCalendar, line: 1, column: 1) }
+        if heldNext < held.count {
+            var comp = held[heldNext]
+            held[heldNext] = Component(name: "", line: 0)
+            heldNext += 1
+            if let u = comp.props.first(where: { $0.name == "UID" })?.value.trimmedSpaces,
+               comp.props.contains(where: { $0.name == "RRULE" || $0.name == "RDATE" }), let os = overrides.removeValue(forKey: u) {
+                comp.overrides = os
+            }
+            return try task(comp)
+        }
+        for (_, os) in overrides { skipped[ICalendarReader.lostOverride, default: 0] += os.count }
+        overrides = [:]
         return nil
     }
 
-    /// The zone of a TZID: an IANA name, or one a VTIMEZONE of the file names.
+    /// The report's words for an override whose series the file does not have.
+    static let lostOverride = "an occurrence changed on its own (RECURRENCE-ID) of a series not in the file"
+
+
+    /// The zone of a TZID: an IANA name, one a VTIMEZONE of the file names (X-LIC-LOCATION,
+    /// or the one offset of a VTIMEZONE without daylight time), or a Windows name (R-IO-6).
     package func zone(_ tzid: String?) -> Zone? {
         guard var id = tzid else { return nil }
         if id.hasPrefix("/") { id.removeFirst() }
-        return Zone(identifier: id) ?? zones[id]
+        return Zone(identifier: id) ?? zones[id] ?? WindowsZones.iana(id.trimmedSpaces).flatMap { Zone(identifier: $0) }
+    }
+
+    /// The zone whose wall clock a DTSTART or DUE is on: its TZID's, UTC for a time in `Z`,
+    /// nil for a floating time or a date (the account's wall clock).
+    package func seriesZone(_ c: ContentLine) -> Zone? {
+        if let id = c.param("TZID") { return zone(id) }
+        return c.value.trimmedSpaces.uppercased().hasSuffix("Z") ? .utc : nil
+    }
+
+    /// `+0200`, `-0800`, `+053000` as seconds east of UTC.
+    package static func offsetSeconds(_ s: String) -> Int? {
+        let b = Array(s.trimmedSpaces.utf8)
+        guard b.count == 5 || b.count == 7, b[0] == UInt8(ascii: "+") || b[0] == UInt8(ascii: "-"),
+              b.dropFirst().allSatisfy({ $0 >= 48 && $0 <= 57 }) else { return nil }
+        func two(_ i: Int) -> Int { Int(b[i] - 48) * 10 + Int(b[i + 1] - 48) }
+        let v = two(1) * 3600 + two(3) * 60 + (b.count == 7 ? two(5) : 0)
+        return b[0] == UInt8(ascii: "-") ? -v : v
     }
 
     /// A DATE, DATE-TIME (TZID, UTC or floating) as a due in the account zone.
@@ -146,6 +207,8 @@ public struct ICalendarReader: ImportSource {
         var kept = JSONObject()
         var other: [JSONValue] = []
         var start: Due? = nil, due: Due? = nil, keptStart: Due? = nil
+        // The zone of the series' first date, when it names one.
+        var sourceZone: Zone? = nil
         var rruleLines: [ContentLine] = []
         var keptRepeat: JSONObject? = nil
         var percent: Int? = nil
@@ -165,8 +228,12 @@ public struct ICalendarReader: ImportSource {
                 if TaskUID(c.value.trimmedSpaces) == nil { kept["uid"] = .string(c.value) }
             case "SUMMARY": t.title = text
             case "DESCRIPTION": t.description = text
-            case "DUE": due = try self.due(c)
-            case "DTSTART": start = try self.due(c)
+            case "DUE":
+                due = try self.due(c)
+                if start == nil { sourceZone = seriesZone(c) }
+            case "DTSTART":
+                start = try self.due(c)
+                sourceZone = seriesZone(c)
             case "PRIORITY":
                 guard let p = Int(c.value.trimmedSpaces), (0...9).contains(p) else { throw fail(c, .icalPriority) }
                 t.priority = p == 0 ? .none : p == 1 ? .critical : p <= 4 ? .high : p == 5 ? .medium : .low
@@ -220,6 +287,15 @@ public struct ICalendarReader: ImportSource {
                 r.unmapped.append(c.name)
             }
         }
+        // R-IO-6: a TZID no zone is known for is read as the account's wall clock, and said.
+        var unknown: [JSONValue] = []
+        for c in comp.props {
+            if let id = c.param("TZID"), zone(id) == nil, !unknown.contains(.string(id)) {
+                unknown.append(.string(id))
+                r.unmapped.append("TZID")
+            }
+        }
+        if !unknown.isEmpty { kept["unknown-tzid"] = .array(unknown) }
         t.notes += notes
         t.steps += steps
         t.comments += comments
@@ -235,7 +311,7 @@ public struct ICalendarReader: ImportSource {
         // The repeat: Kept's own when the RRULE is still the one Kept wrote, else the file's.
         let base = due ?? start
         let rrule = rruleLines.first { $0.name == "RRULE" }
-        if let ko = keptRepeat, let spec = InteropValues.repeatSpec(ko, due: base) {
+        if let ko = keptRepeat, comp.overrides.isEmpty, let spec = InteropValues.repeatSpec(ko, due: base) {
             func noCount(_ s: String) -> String { s.split(separator: ";").filter { !$0.hasPrefix("COUNT=") }.joined(separator: ";") }
             // The RRULE Kept wrote for this repeat (ICalendarWriter), to see whether another
             // program changed the file's.
@@ -248,29 +324,20 @@ public struct ICalendarReader: ImportSource {
             let same = rrule.map { noCount($0.value) == written.map(noCount) } ?? (written == nil)
             if same { t.repeatRule = spec }
         }
-        if t.repeatRule == nil, let rr = rrule {
-            let b = rruleLines.contains { $0.name == "RRULE" } ? (start ?? due) : nil
-            switch InteropValues.repeatSpec(rrule: rr.value, anchor: b, line: rr.line) {
-            case .success(var spec)?:
-                for c in rruleLines where c.name != "RRULE" {
-                    for v in c.value.split(separator: ",") {
-                        var one = c
-                        one.value = String(v)
-                        let d = try self.due(one)
-                        if c.name == "EXDATE" { spec.exceptions.append(d) } else { spec.additions.append(d) }
-                    }
-                }
-                t.repeatRule = spec
-            case .failure(let e)?: throw e
-            case nil:
-                for c in rruleLines { other.append(.string(ICalendarReader.raw(c))) }
-                r.unmapped.append("RRULE")
-            }
-        }
         if t.repeatRule != nil {
-            // The series is on its DTSTART (the current occurrence, as Kept writes it).
+            // Kept's own series is on its DTSTART (the current occurrence, as Kept writes it).
             t.due = due ?? start
             t.start = keptStart ?? (due != nil ? start : nil)
+        } else if !rruleLines.isEmpty || !comp.overrides.isEmpty {
+            if let s = try series(rruleLines, overrides: comp.overrides, master: comp.props, start: start, due: due,
+                                  sourceZone: sourceZone, record: &r, other: &other, kept: &kept) {
+                t.repeatRule = s.spec
+                t.due = s.due
+                t.start = keptStart ?? s.start
+            } else {
+                t.due = comp.name == "VEVENT" ? (start ?? due) : due
+                t.start = keptStart ?? (comp.name == "VEVENT" ? nil : start)
+            }
         } else {
             t.due = comp.name == "VEVENT" ? (start ?? due) : due
             t.start = keptStart ?? (comp.name == "VEVENT" ? nil : start)

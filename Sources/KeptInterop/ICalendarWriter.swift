@@ -127,7 +127,8 @@ package enum ICalendarWriter {
     /// The RRULE from the current occurrence: COUNT less the occurrences before it.
     package static func rebased(_ rrule: String, _ spec: RepeatSpec, _ due: Due, _ cx: Context) -> String {
         guard let rule = spec.rule, let n = rule.count, let anchor = spec.anchor else { return rrule }
-        let occ = rule.occurrences(anchor: anchor, time: spec.anchorTime ?? due.time, limit: n, weekStart: cx.weekStart, zone: cx.zone)
+        let occ = rule.occurrences(anchor: anchor, time: spec.anchorTime ?? due.time, limit: n, weekStart: cx.weekStart, zone: cx.zone,
+                                   start: spec.anchorTime)
         let before = occ.filter { ($0.date, $0.time ?? .midnight) < (due.date, due.time ?? .midnight) }.count
         let left = max(1, n - before)
         return rrule.split(separator: ";").map { $0.hasPrefix("COUNT=") ? "COUNT=\(left)" : String($0) }.joined(separator: ";")

@@ -141,8 +141,25 @@ package struct TaskwarriorRecord {
         func refuse(_ field: String, _ what: ImportError.Expected, at offset: Int) {
             if t.fault == nil { t.fault = JSONValueFault(problem: .field(field, not: what), offset: offset) }
         }
-        func date(_ r: inout JSONReader, _ name: String) throws(JSONError) -> Instant? {
+        // A value of the wrong type (`"tags":5`) is the format's error at the value (a field fault,
+        // "'tags' is not a list of strings"), never "not valid JSON": the JSON is well-formed.
+        func wrong(_ r: inout JSONReader, _ name: String, _ what: ImportError.Expected) throws(JSONError) {
             let start = r.offset
+            try r.skipValue()
+            refuse(name, what, at: start)
+        }
+        func text(_ r: inout JSONReader, _ name: String) throws(JSONError) -> String? {
+            r.skipWhitespace()
+            switch r.peekKind() {
+            case .string?: return try r.readString()
+            case .null?: _ = r.isNull(); return nil
+            default: try wrong(&r, name, .string); return nil
+            }
+        }
+        func date(_ r: inout JSONReader, _ name: String) throws(JSONError) -> Instant? {
+            r.skipWhitespace()
+            let start = r.offset
+            guard r.peekKind() == .string || r.peekKind() == .null else { try wrong(&r, name, .taskwarriorDate); return nil }
             guard let ref = try r.readStringRefOrNull() else { return nil }
             guard let i = r.withText(ref, { t in t.withUnsafeBufferPointer { InteropValues.instant($0) } }) else {
                 refuse(name, .taskwarriorDate, at: start)
@@ -155,49 +172,61 @@ package struct TaskwarriorRecord {
                 let start = r.offset
                 let ref = try r.readStringRef()
                 if let u = r.withText(ref, { t in t.withUnsafeBufferPointer { TaskUID.parse($0) } }) { t.uuid = u } else { refuse("uuid", .uuid, at: start) }
-            } else if r.text(k, is: "description") { t.description = try r.readStringOrNull() }
-            else if r.text(k, is: "status") { t.status = try r.readStringOrNull() }
-            else if r.text(k, is: "project") { t.project = try r.readStringOrNull() }
+            } else if r.text(k, is: "description") { t.description = try text(&r, "description") }
+            else if r.text(k, is: "status") { t.status = try text(&r, "status") }
+            else if r.text(k, is: "project") { t.project = try text(&r, "project") }
             else if r.text(k, is: "tags") {
                 // 2.6 writes a list; a string of comma-separated tags is read too.
+                r.skipWhitespace()
                 if r.peekKind() == .string {
                     t.tags = (try r.readString()).split(separator: ",").map(String.init)
-                } else if !r.isNull() {
+                } else if r.peekKind() == .array {
                     try r.beginArray()
-                    while try r.nextElement() { t.tags.append(try r.readString()) }
+                    while try r.nextElement() {
+                        r.skipWhitespace()
+                        if r.peekKind() == .string { t.tags.append(try r.readString()) } else { try wrong(&r, "tags", .strings) }
+                    }
+                } else if !r.isNull() {
+                    try wrong(&r, "tags", .strings)
                 }
             }
-            else if r.text(k, is: "priority") { t.priority = try r.readStringOrNull() }
+            else if r.text(k, is: "priority") { t.priority = try text(&r, "priority") }
             else if r.text(k, is: "due") { t.due = try date(&r, "due") }
             else if r.text(k, is: "scheduled") { t.scheduled = try date(&r, "scheduled") }
             else if r.text(k, is: "entry") { t.entry = try date(&r, "entry") }
             else if r.text(k, is: "modified") { t.modified = try date(&r, "modified") }
             else if r.text(k, is: "end") { t.end = try date(&r, "end") }
             else if r.text(k, is: "annotations") {
-                if !r.isNull() {
+                r.skipWhitespace()
+                if r.peekKind() == .array {
                     try r.beginArray()
                     while try r.nextElement() {
+                        r.skipWhitespace()
+                        guard r.peekKind() == .object else { try wrong(&r, "annotations", .list); continue }
                         try r.beginObject()
                         var e: Instant? = nil
                         var d = ""
                         while let ak = try r.nextKeyRef() {
                             if r.text(ak, is: "entry") { e = try date(&r, "entry") }
-                            else if r.text(ak, is: "description") { d = try r.readString() }
+                            else if r.text(ak, is: "description") { d = try text(&r, "annotations") ?? "" }
                             else { try r.skipValue() }
                         }
                         t.annotations.append((e, d))
                     }
+                } else if !r.isNull() {
+                    try wrong(&r, "annotations", .list)
                 }
             }
             else if r.text(k, is: "estimate") {
-                // A numeric UDA: a number, or the same written as a string. Anything out of the
-                // range (1e19, -5, "99999999999") is refused, never converted: Int(Double) of a
-                // value past Int's range stops the process.
+                // A numeric UDA: a number, or the same written as a string: Taskwarrior writes an
+                // undeclared UDA back as a string ("30.000000"), a duration UDA as ISO 8601
+                // ("PT30M"). Anything out of the range (1e19, -5, "99999999999") is refused,
+                // never converted: Int(Double) of a value past Int's range stops the process.
                 r.skipWhitespace()
                 let start = r.offset
                 let minutes: Int?
                 if r.peekKind() == .string {
-                    minutes = Int(try r.readString()).flatMap(TaskwarriorRecord.minutes)
+                    minutes = TaskwarriorRecord.minutes(text: try r.readString())
                 } else if r.isNull() {
                     continue
                 } else if r.peekKind() == .number {
@@ -208,10 +237,10 @@ package struct TaskwarriorRecord {
                 }
                 if let m = minutes { t.estimate = m } else { refuse("estimate", .taskwarriorMinutes, at: start) }
             }
-            else if r.text(k, is: "rrule") { t.rrule = try r.readStringOrNull() }
-            else if r.text(k, is: "recur") { t.recur = try r.readStringOrNull(); t.other["recur"] = t.recur.map { .string($0) } }
+            else if r.text(k, is: "rrule") { t.rrule = try text(&r, "rrule") }
+            else if r.text(k, is: "recur") { t.recur = try text(&r, "recur"); t.other["recur"] = t.recur.map { .string($0) } }
             else if r.text(k, is: "until") { t.until = try date(&r, "until"); t.other["until"] = t.until.map { .string(InteropValues.compactUTC($0)) } }
-            else if r.text(k, is: "parent") { t.parent = try r.readStringOrNull(); t.other["parent"] = t.parent.map { .string($0) } }
+            else if r.text(k, is: "parent") { t.parent = try text(&r, "parent"); t.other["parent"] = t.parent.map { .string($0) } }
             else if r.text(k, is: "id") || r.text(k, is: "urgency") {
                 // Working numbers Taskwarrior computes at each run: not data.
                 try r.skipValue()
@@ -234,6 +263,53 @@ package struct TaskwarriorRecord {
     }
 
     package static func minutes(_ v: Int) -> Int? { v >= 0 && v <= 1_000_000 ? v : nil }
+
+    /// Minutes written as a string: a JSON number ("30", "30.000000", "1.5e1"), or an ISO 8601
+    /// duration of Taskwarrior's duration UDAs ("PT30M", "PT1H30M", "P1DT2H"; seconds rounded).
+    package static func minutes(text: String) -> Int? {
+        let b = Array(text.utf8)
+        guard !b.isEmpty, b.count <= 40 else { return nil }
+        if b[0] == UInt8(ascii: "P") { return isoDuration(b) }
+        var r = JSONReader(bytes: b)
+        guard let n = try? r.readNumber(), (try? r.finish()) != nil else { return nil }
+        return minutes(n)
+    }
+
+    /// `P[nW][nD][T[nH][nM][nS]]` in minutes, 0 to 1,000,000; nil for anything else.
+    package static func isoDuration(_ b: [UInt8]) -> Int? {
+        var seconds = 0
+        var n = -1
+        var inTime = false
+        var any = false
+        for c in b.dropFirst() {
+            switch c {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"):
+                // At most 9 digits, so the arithmetic below stays far inside Int.
+                guard n < 100_000_000 else { return nil }
+                n = max(n, 0) * 10 + Int(c - UInt8(ascii: "0"))
+            case UInt8(ascii: "T"):
+                guard !inTime, n < 0 else { return nil }
+                inTime = true
+            default:
+                guard n >= 0 else { return nil }
+                let unit: Int
+                switch (c, inTime) {
+                case (UInt8(ascii: "W"), false): unit = 7 * 86_400
+                case (UInt8(ascii: "D"), false): unit = 86_400
+                case (UInt8(ascii: "H"), true): unit = 3_600
+                case (UInt8(ascii: "M"), true): unit = 60
+                case (UInt8(ascii: "S"), true): unit = 1
+                default: return nil
+                }
+                seconds += n * unit
+                guard seconds <= 60_000_000 else { return nil }
+                n = -1
+                any = true
+            }
+        }
+        guard any, n < 0 else { return nil }
+        return minutes((seconds + 30) / 60)
+    }
 
     package static let priorities: [String: Priority] = ["H": .high, "M": .medium, "L": .low, "U": .critical]
 

@@ -260,7 +260,7 @@ extension Catalog {
         switch p {
         case .notLinked:
             return Diagnostic(code: .E0339, message: "this store is linked to no account", file: file, range: range, label: "not linked",
-                              help: "'account link \"CONNINFO\"' links it (or 'kept account link CONNINFO --store FILE')")
+                              help: "'account link \"CONNINFO\"' links it (or 'kept account link CONNINFO [--store FILE]')")
         case .alreadyLinked(let account):
             return Diagnostic(code: .E0340, message: "this store is linked to the account '\(account)' already", file: file, range: range,
                               label: "linked", help: "'sync status' shows the link; a store is linked to one account for good")

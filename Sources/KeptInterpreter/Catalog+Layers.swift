@@ -169,6 +169,12 @@ extension Catalog {
         }
     }
 
+    /// Whether a byte starts a JSON value (a number, a string, an array, `true`, `false`, `null`).
+    package static func startsValue(_ b: UInt8) -> Bool {
+        return (b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9")) || [UInt8(ascii: "-"), UInt8(ascii: "\""), UInt8(ascii: "["),
+                                                                      UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n")].contains(b)
+    }
+
     /// What an import refuses, without where.
     package static func message(_ e: ImportError) -> String {
         let notJSON = "the file is not valid JSON: "
@@ -186,8 +192,10 @@ extension Catalog {
         case .notJSON(let j): return notJSON + j.message
         case .listNotClosed: return notJSON + "the list of tasks is not closed with ']'"
         case .afterList(let b): return notJSON + "unexpected \(describe(b)) after the list of tasks"
-        case .notAList(let b): return notJSON + "expected a list of tasks ('['), found \(describe(b))"
-        case .notATask(let b): return notJSON + "expected a task ('{'), found \(describe(b))"
+        // A value of another type where the list or a task goes is well-formed JSON of the
+        // wrong shape: said as that, not as "not valid JSON".
+        case .notAList(let b): return (startsValue(b) ? "the file is not a list of tasks: " : notJSON) + "expected a list of tasks ('['), found \(describe(b))"
+        case .notATask(let b): return (startsValue(b) ? "the list holds a value that is not a task: " : notJSON) + "expected a task ('{'), found \(describe(b))"
         case .lineNotJSON(let n, let j): return "line \(n) is not JSON: \(j.message)"
         case .lineNotObject(let n): return "line \(n) is not a JSON object"
         case .notUTF8(let n): return "line \(n) is not valid UTF-8"
@@ -257,8 +265,10 @@ extension Catalog {
     }
 
     /// A path a confined transcript may not use (docs/SCRIPTS.md, "Test mode").
-    public static func pathOutsideAllowed(_ r: PathPolicy.Refusal, range: SourceRange, file: SourceFile) -> Diagnostic {
-        Diagnostic(code: .E0337, message: "'\(r.path)' is outside the folders this transcript may use" + (r.resolved == r.path ? "" : " (it leads to '\(r.resolved)')"),
+    /// `written`: the path as the statement wrote it, when it was read against another folder.
+    public static func pathOutsideAllowed(_ r: PathPolicy.Refusal, range: SourceRange, file: SourceFile, written: String? = nil) -> Diagnostic {
+        let path = written ?? r.path
+        return Diagnostic(code: .E0337, message: "'\(path)' is outside the folders this transcript may use" + (r.resolved == path ? "" : " (it leads to '\(r.resolved)')"),
                    file: file, range: range, label: "not opened",
                    help: "kept test lets a transcript use its own folder and the run's temporary folder; --allow-path DIR adds one")
     }

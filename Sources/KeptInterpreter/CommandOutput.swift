@@ -22,6 +22,23 @@ public enum BulkDeletePolicy: Sendable {
     case run, ask
 }
 
+/// How a session's output is laid out for where it goes (docs/OUTPUT.md, "Width and colour"):
+/// the front end decides from the command line, the environment and the terminal.
+public struct DisplayOptions: Sendable, Equatable {
+    /// The columns a listing fits (R-VIEW-7); nil for no limit.
+    public var width: Int?
+    /// Whether listings are coloured (R-VIEW-10): only on a terminal, or with `--color always`.
+    public var color = false
+    /// Whether JSON is printed pretty, over several lines (`--pretty`, `.mode json pretty`).
+    public var prettyJSON = false
+
+    public init(width: Int? = nil, color: Bool = false, prettyJSON: Bool = false) {
+        self.width = width
+        self.color = color
+        self.prettyJSON = prettyJSON
+    }
+}
+
 /// The result of one statement.
 public struct CommandOutput: Sendable {
     /// Output lines, without line breaks; in JSON mode one JSON object per line.
@@ -35,6 +52,12 @@ public struct CommandOutput: Sendable {
     /// Set when the lines are a file's own bytes (an export to standard output): shown as they
     /// are, so `export - > f` writes what `export f` writes (CRLF and all).
     public var verbatim = false
+    /// Set when the lines carry colour (SGR sequences the renderer wrote around text it had
+    /// already escaped): displaying them escapes everything but those sequences.
+    public var styled = false
+    /// The width the lines were laid out to fit, when they are a listing that had one
+    /// (R-VIEW-7): `.record` writes it as `@width N`, so the transcript replays the same rows.
+    public var fittedTo: Int?
     /// Set when the statement failed only because the sync server could not be reached: how
     /// many changes wait in the outbox (E0342). Nothing was lost, and a front end tells it
     /// apart: `kept sync` and a run whose only failures are these exit 3 (docs/LANGUAGE.md).

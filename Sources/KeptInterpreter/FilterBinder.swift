@@ -93,7 +93,7 @@ public struct FilterBinder {
             return .term(n.contains("*") ? .tagPattern(n.lowercased()) : .tag(n))
         case .project(let name):
             guard let p = scope.projects.first(where: { $0.lowercased() == name.lowercased() }) else {
-                throw Catalog.unknownProject(name, range: r, file: file, candidates: scope.projects)
+                throw Catalog.unknownProject(name, range: r, file: file, candidates: scope.projects, tagForm: file.text(r).hasPrefix("+"))
             }
             return .term(.project(p))
         case .area(let n): return .term(.area(n))

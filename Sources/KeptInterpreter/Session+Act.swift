@@ -228,8 +228,8 @@ extension Session {
         case .preview(let rule, let limit):
             let anchor = rule.from ?? today
             let rr = rule.rrule(anchor: anchor, weekStart: weekStart, zone: zone)
-            let time = rule.dependsOnAnchorTime && rule.from == nil ? nowLocal.time : nil
-            let dates = rule.occurrences(anchor: anchor, time: time, limit: limit, weekStart: weekStart, zone: zone)
+            let time = rule.fromTime ?? (rule.dependsOnAnchorTime && rule.from == nil ? nowLocal.time : nil)
+            let dates = rule.occurrences(anchor: anchor, time: time, limit: limit, weekStart: weekStart, zone: zone, start: rule.fromTime)
             return .previewed(RepeatPreview(rule: rule, anchor: anchor, rrule: rr, dates: dates, limit: limit))
         }
     }
@@ -273,6 +273,7 @@ extension Session {
             return .moved(d.filter, place: d.place)
         case .list: return .listed(store.filters)
         case .areas: return .areas(areaNames)
+        case .explainFor(let expr, let t): return .tried(expr, try engine.trial(expr, on: t.id))
         case .explain(let expr):
             if expr.looksAtDeleted {
                 let d = engine.deleted(expr)
@@ -384,8 +385,10 @@ extension Session {
                     let d = engine.deleted(e)
                     found.append(.deleted(e, matched: d.matched, total: d.total))
                 case .tasks(let e):
+                    // R-VIEW-9: grouped by due, a list without `order by` goes by due in each group.
+                    let order: SortOrder = c.order.isEmpty && c.groupByDue ? [(.due, false)] : c.order
                     let ordered: [Task], matched: Int, total: Int
-                    do throws(RegexBudgetError) { (ordered, matched, total) = try engine.select(e, order: c.order, limit: c.limit) } catch {
+                    do throws(RegexBudgetError) { (ordered, matched, total) = try engine.select(e, order: order, limit: c.limit) } catch {
                         return .listed(c, sections, found, comma: comma, failure: error, stop: stop)
                     }
                     found.append(.tasks(e, ordered: ordered, matched: matched, total: total))

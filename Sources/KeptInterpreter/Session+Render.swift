@@ -22,10 +22,19 @@ extension Session {
     /// characters of user text are escaped here, once for every statement (DisplayText); JSON
     /// keeps the text as it is, and so does a file's text (CommandOutput.verbatim). Diagnostics
     /// escape their own text (Diagnostic.init).
+    /// JSON is pretty-printed here when the session asks for it.
     package func displayed(_ r: CommandOutput) -> CommandOutput {
+        if format == .json, display.prettyJSON, !r.verbatim {
+            var o = r
+            o.lines = r.lines.flatMap { line -> [String] in
+                guard let v = try? JSONParser.parse(line) else { return [line] }
+                return JSONWriter.pretty(v).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            }
+            return o
+        }
         guard format == .text, !r.verbatim else { return r }
         var o = r
-        o.lines = r.lines.map(DisplayText.escaped)
+        o.lines = r.styled ? r.lines.map(Session.escapedKeepingColor) : r.lines.map(DisplayText.escaped)
         if var q = r.confirmation {
             q.question = DisplayText.escaped(q.question)
             q.details = q.details.map(DisplayText.escaped)
@@ -33,6 +42,31 @@ extension Session {
             o.confirmation = q
         }
         return o
+    }
+
+    /// A coloured line escaped for display: its SGR sequences (`ESC [ digits ; … m`) stay, and
+    /// everything between them is escaped as any text is.
+    package static func escapedKeepingColor(_ line: String) -> String {
+        guard line.utf8.contains(0x1B) else { return DisplayText.escaped(line) }
+        var out = ""
+        var rest = Substring(line)
+        while let esc = rest.firstIndex(of: "\u{1B}") {
+            out += DisplayText.escaped(String(rest[..<esc]))
+            let after = rest[rest.index(after: esc)...]
+            var k = after.startIndex
+            if k < after.endIndex, after[k] == "[" {
+                k = after.index(after: k)
+                while k < after.endIndex, after[k].isASCII, after[k].isNumber || after[k] == ";" { k = after.index(after: k) }
+                if k < after.endIndex, after[k] == "m" {
+                    out += String(rest[esc...k])
+                    rest = rest[rest.index(after: k)...]
+                    continue
+                }
+            }
+            out += DisplayText.escaped("\u{1B}")
+            rest = after
+        }
+        return out + DisplayText.escaped(String(rest))
     }
 
     /// What a statement prints, made in the session's format only: its lines in text, its
@@ -136,9 +170,36 @@ extension Session {
     /// `{"updated": task}`, the JSON of most edits.
     package func updatedJSON(_ t: Task) -> JSONValue { .object(JSONObject([("updated", TaskJSON.value(t, zone: zone))])) }
 
-    /// The groups as text: a header with its count, then its rows.
-    package func grouped(_ tasks: [Task]) -> [String] {
-        engine.dueGroups(tasks).flatMap { g in ["\(g.group.title) (\(g.tasks.count))"] + text.rows(g.tasks).map { "  " + $0 } }
+    /// The groups as text: a header with its count, then its rows, all in one layout
+    /// (R-VIEW-8), or in `layout` when the listing has more rows than these.
+    package func grouped(_ tasks: [Task], layout given: RowLayout? = nil) -> [String] {
+        let txt = text
+        let groups = engine.dueGroups(tasks)
+        let l = given ?? rowLayout([(tasks, 2)])
+        return groups.flatMap { g in [fitted("\(g.group.title) (\(g.tasks.count))")] + txt.rows(g.tasks, layout: l, indent: 2) }
+    }
+
+    /// One layout for the rows of a listing, at the session's width and colour in text.
+    package func rowLayout(_ blocks: [(tasks: [Task], indent: Int)], scores: Bool = false) -> RowLayout {
+        text.layout(blocks, scores: scores, width: format == .text ? currentWidth : nil, color: format == .text && display.color)
+    }
+
+    /// The width listings fit now: the terminal's as it is, or the one set.
+    package var currentWidth: Int? { measureWidth?() ?? display.width }
+
+    /// A line of a listing that is not a row (a heading, a count), cut to the width.
+    package func fitted(_ line: String) -> String {
+        guard format == .text, let w = currentWidth else { return line }
+        let shown = DisplayText.escaped(line)
+        return DisplayWidth.of(shown) > w ? DisplayWidth.truncated(shown, to: w) : line
+    }
+
+    /// A listing's output, marked as coloured when its rows are.
+    package func listing(_ lines: [String], json: @autoclosure () -> JSONValue, changed: Bool = false) -> CommandOutput {
+        var o = out(lines, json: json(), changed: changed)
+        o.styled = format == .text && display.color
+        o.fittedTo = format == .text ? currentWidth : nil
+        return o
     }
 
     /// The groups as JSON: `[{"group": "overdue", "title": "Overdue", "tasks": [ids]}…]`.

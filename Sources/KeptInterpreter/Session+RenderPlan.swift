@@ -41,12 +41,12 @@ extension Session {
         return l.date == today ? t : "\(TimeText.shortDate(l.date)) \(t)"
     }
 
-    /// The lines of a section: its heading, its rows and how many more it holds.
-    package func sectionLines(_ name: String, _ rows: [PlanRow], count: Int, scores: Bool) -> [String] {
+    /// The lines of a section: its heading, its rows and how many more it holds, in the
+    /// plan's one layout (R-VIEW-8).
+    package func sectionLines(_ name: String, _ rows: [PlanRow], _ ts: [Task], count: Int, scores: Bool, layout: RowLayout) -> [String] {
         guard count > 0 else { return [] }
-        let ts = tasks(rows)
-        var lines = [name] + text.rows(ts, scores: scores ? rows.map(\.score) : nil).map { "  " + $0 }
-        if count > rows.count { lines.append("  … \(count - rows.count) more (plan limit N shows more)") }
+        var lines = [name] + text.rows(ts, scores: scores ? rows.map(\.score) : nil, layout: layout, indent: 2)
+        if count > rows.count { lines.append(fitted("  … \(count - rows.count) more (plan limit N shows more)")) }
         return lines
     }
 
@@ -64,9 +64,9 @@ extension Session {
             guard case .notToday(let target) = s.kind else { return CommandOutput() }
             return renderNotToday(r, newTop3, s, target)
         case .back(let b): return renderBack(b)
-        case .top3(let v): return out(top3Lines(v), json: top3JSON(v), changed: v.stored)
-        case .top3Kept(let v): return out(["No other open task to pick; Top 3 stays"] + top3Lines(v), json: top3JSON(v), changed: v.stored)
-        case .top3Changed(let v): return out(top3Lines(v), json: top3JSON(v), changed: true)
+        case .top3(let v): return listing(top3Lines(v), json: top3JSON(v), changed: v.stored)
+        case .top3Kept(let v): return listing(["No other open task to pick; Top 3 stays"] + top3Lines(v), json: top3JSON(v), changed: v.stored)
+        case .top3Changed(let v): return listing(top3Lines(v), json: top3JSON(v), changed: true)
         }
     }
 
@@ -92,16 +92,18 @@ extension Session {
             let on = e.filterCount == 1 ? "1 filter on" : "\(e.filterCount) filters on"
             head += " · \(v.shown) of \(Session.tasks(v.total)) · \(on)"
         }
-        var lines = [head]
+        var lines = [fitted(head)]
         let scores = explain || store.settings.rowDetail == .detailed
         if v.shown == 0 && p.top3.isEmpty {
             lines.append(v.total == 0 ? "No open tasks" : "Nothing matches these filters")
         } else {
-            lines += sectionLines(PlanSection.top3.rawValue, p.top3, count: p.top3.count, scores: scores)
-            lines += sectionLines(PlanSection.quickWins.rawValue, p.quickWins, count: p.quickWinCount, scores: scores)
+            let (top3, quick, rest) = (tasks(p.top3), tasks(p.quickWins), tasks(p.rest))
+            let l = rowLayout([(top3, 2), (quick, 2), (rest, 2)], scores: scores)
+            lines += sectionLines(PlanSection.top3.rawValue, p.top3, top3, count: p.top3.count, scores: scores, layout: l)
+            lines += sectionLines(PlanSection.quickWins.rawValue, p.quickWins, quick, count: p.quickWinCount, scores: scores, layout: l)
             // R-PLAN-2: "All tasks" when Top 3 and Quick wins are empty.
             let restName = p.top3.isEmpty && p.quickWinCount == 0 ? "All tasks" : PlanSection.rest.rawValue
-            lines += sectionLines(restName, p.rest, count: p.restCount, scores: scores)
+            lines += sectionLines(restName, p.rest, rest, count: p.restCount, scores: scores, layout: l)
         }
         func ids(_ rows: [PlanRow]) -> JSONValue { .array(rows.map { .number(JSONNumber($0.id)) }) }
         var members: [(String, JSONValue)] = [
@@ -113,7 +115,7 @@ extension Session {
         if explain {
             members.append(("scores", .object(JSONObject((p.top3 + p.quickWins + p.rest).map { (String($0.id), Session.decimal($0.score, 2)) }))))
         }
-        return out(lines, json: .object(JSONObject(members)), changed: changed ?? v.stored)
+        return listing(lines, json: .object(JSONObject(members)), changed: changed ?? v.stored)
     }
 
     /// `plan by date`: the date order, overdue first, no due last (R-PLAN-1).
@@ -124,13 +126,14 @@ extension Session {
         let (rows, count) = SmartPlan.byDate(input)
         var head = "By date · \(Session.tasks(count))"
         if let e = v.expr { head += " of \(v.total) · " + (e.filterCount == 1 ? "1 filter on" : "\(e.filterCount) filters on") }
-        var lines = [head]
+        var lines = [fitted(head)]
         if count == 0 { lines.append(v.total == 0 ? "No open tasks" : "Nothing matches these filters") }
-        lines += text.rows(tasks(rows)).map { "  " + $0 }
-        if count > rows.count { lines.append("  … \(count - rows.count) more (plan by date limit N shows more)") }
+        let ts = tasks(rows)
+        lines += text.rows(ts, layout: rowLayout([(ts, 2)]), indent: 2)
+        if count > rows.count { lines.append(fitted("  … \(count - rows.count) more (plan by date limit N shows more)")) }
         let json = JSONValue.object(JSONObject([("order", .string("date")), ("tasks", .array(rows.map { .number(JSONNumber($0.id)) })),
                                                 ("more", .number(JSONNumber(count - rows.count)))]))
-        return out(lines, json: json)
+        return listing(lines, json: json)
     }
 
     // MARK: why
@@ -154,6 +157,13 @@ extension Session {
         }
         lines.append("above: " + neighbour(w.above))
         lines.append("below: " + neighbour(w.below))
+        // R-PLAN-8: the plan is the snapshot (R-PLAN-5): when it was made, and how to make it again.
+        let made = madeText(w.snapshot)
+        if let pick = w.outscoredPick, let task = pick.task {
+            lines.append("Top 3 pick \(task.id) · \(task.title) scores \(Urgency.text(pick.score)), less than this task: "
+                         + "Top 3 was picked at \(made) and is held for the day")
+        }
+        lines.append("plan of \(made) · Top 3 held until the next day starts · 'plan refresh' picks again")
         let json = JSONValue.object(JSONObject([
             ("id", .number(JSONNumber(t.id))),
             ("score", Session.decimal(w.score, 2)),
@@ -162,6 +172,9 @@ extension Session {
             ("terms", .array(w.terms.map(Session.termJSON))),
             ("above", w.above.map { .number(JSONNumber($0.id)) } ?? .null),
             ("below", w.below.map { .number(JSONNumber($0.id)) } ?? .null),
+            ("madeAt", .string(TimeText.isoInstant(w.snapshot.madeAt, in: zone))),
+            ("top3", .array(w.snapshot.top3.map { .number(JSONNumber($0)) })),
+            ("outscoredPick", w.outscoredPick.map { .number(JSONNumber($0.id)) } ?? .null),
         ]))
         return out(lines, json: json, changed: w.stored)
     }
@@ -183,7 +196,8 @@ extension Session {
     /// The Top 3 section's lines, for actions that change it (R-PLAN-7: the new picks at once).
     package func top3Lines(_ v: PlanView) -> [String] {
         guard !v.plan.top3.isEmpty else { return ["Top 3 is empty: no open task to pick"] }
-        return ["Top 3"] + text.rows(tasks(v.plan.top3)).map { "  " + $0 }
+        let ts = tasks(v.plan.top3)
+        return ["Top 3"] + text.rows(ts, layout: rowLayout([(ts, 2)]), indent: 2)
     }
 
     package func top3JSON(_ v: PlanView) -> JSONValue {
@@ -201,7 +215,11 @@ extension Session {
         }) { TaskJSON.value($0.task, zone: z) }
         var o = render(r, t, s, target)
         // R-PLAN-7: Not today on a pick shows the new picks at once.
-        if let v = newTop3, format == .text, !o.failed { o.lines += top3Lines(v) }
+        if let v = newTop3, format == .text, !o.failed {
+            o.lines += top3Lines(v)
+            o.styled = display.color
+            o.fittedTo = currentWidth
+        }
         return o
     }
 
@@ -217,7 +235,7 @@ extension Session {
             lines += picks.map { "  pick: \($0.id) · \($0.title)" }
         }
         if b.picked { lines += top3Lines(b.view) }
-        return out(lines, json: .object(JSONObject([("back", .number(JSONNumber(b.task.id))),
+        return listing(lines, json: .object(JSONObject([("back", .number(JSONNumber(b.task.id))),
                                                    ("top3", .array(b.view.snapshot.top3.map { .number(JSONNumber($0)) }))])),
                    changed: b.endedHold || b.picked || b.view.stored)
     }

@@ -68,7 +68,8 @@ extension Session {
         if let stop { return .error(stop) }
         guard comma else {
             guard let first = found.first else { return CommandOutput() }
-            return out(listSection(first, clauses, head: nil))
+            let r = listSection(first, clauses, head: nil)
+            return listing(r.lines, json: r.json)
         }
         var lines: [String] = []
         var parts: [JSONValue] = []
@@ -81,7 +82,7 @@ extension Session {
                 parts.append(.object(obj))
             }
         }
-        return out(lines, json: .object(JSONObject([("sections", .array(parts))])))
+        return listing(lines, json: .object(JSONObject([("sections", .array(parts))])))
     }
 
     /// One list: a view, a filter, or every open task; a section of a comma list is headed by
@@ -113,8 +114,8 @@ extension Session {
             head = total == 0 ? "No open tasks" : (ordered.count < total ? "\(ordered.count) of \(Session.tasks(total))" : "All \(Session.tasks(total))")
         }
         if let named { head = named + " · " + head }
-        let body = clauses.groupByDue ? grouped(ordered) : text.rows(ordered)
-        return rendered([head] + body, json: json)
+        let body = clauses.groupByDue ? grouped(ordered) : text.rows(ordered, layout: rowLayout([(ordered, 0)]))
+        return rendered([fitted(head)] + body, json: json)
     }
 
     /// Deleted tasks through a filter: each one's uid and when it was deleted, the latest first;
@@ -150,10 +151,12 @@ extension Session {
         case .doneToday: head = "Done today · \(Session.tasks(r.count))"
         }
         if rows.count < r.count { head += " · showing \(rows.count)" }
-        var lines = [head] + (c.groupByDue ? grouped(rows) : text.rows(rows))
+        // One layout for the view's rows and its Done rows (R-VIEW-8).
+        let l = rowLayout([(rows, c.groupByDue ? 2 : 0), (r.done, 2)])
+        var lines = [fitted(head)] + (c.groupByDue ? grouped(rows, layout: l) : text.rows(rows, layout: l))
         if !r.done.isEmpty {
             lines.append("Done (\(r.done.count))")
-            lines += text.rows(r.done).map { "  " + $0 }
+            lines += text.rows(r.done, layout: l, indent: 2)
         }
         var members: [(String, JSONValue)] = [
             ("view", .string(v.rawValue)),

@@ -18,6 +18,8 @@ package enum SavedFilterOutcome {
     case areas([String])
     /// A filter and how many tasks it matches of how many it looks over, or the pattern that ran past its budget.
     case explained(FilterExpr, Result<(matched: Int, total: Int), RegexBudgetError>)
+    /// A filter tried part by part on one task (R-FIL-8).
+    case tried(FilterExpr, FilterTrial)
 }
 
 extension Session {
@@ -41,6 +43,7 @@ extension Session {
         case .areas(let names):
             return out(names.isEmpty ? ["No areas"] : names, json: .object(JSONObject([("areas", .array(names.map { .string($0) }))])))
         case .explained(let expr, let counted): return renderExplained(expr, counted, s)
+        case .tried(let expr, let trial): return renderTrial(expr, trial)
         }
     }
 
@@ -93,6 +96,43 @@ extension Session {
             ("zone", .string(zone.identifier)),
             ("count", .number(JSONNumber(matched))),
             ("total", .number(JSONNumber(total))),
+        ])))
+    }
+
+    /// `explain FILTER for ID` (R-FIL-8): whether the filter matches the task, then each part
+    /// of it, `true` or `false` for the task, the parts of an `and`, `or`, `not` or saved filter
+    /// indented under it, then whether the task is among the tasks the filter looks at.
+    package func renderTrial(_ expr: FilterExpr, _ trial: FilterTrial) -> CommandOutput {
+        let printer = FilterText(context: filterContext, hourCycle: .h24)
+        let t = trial.task
+        var lines = ["\(t.id) · \(t.title) · \(trial.matches ? "matches" : "does not match") \(printer.describe(expr))"]
+        func add(_ x: FilterTruth, depth: Int) {
+            lines.append(String(repeating: "  ", count: depth) + (x.value ? "true   " : "false  ") + printer.describe(x.expr))
+            for p in x.parts { add(p, depth: depth + 1) }
+        }
+        // An `and` at the top is the filter itself: its parts are the first level.
+        var top = [trial.whole]
+        if case .and = trial.whole.expr { top = trial.whole.parts }
+        for p in top { add(p, depth: 1) }
+        let status = t.status.rawValue
+        if expr.namesStatus {
+            lines.append("  over every task (the filter names a status)")
+        } else {
+            lines.append(trial.inScope ? "  over open tasks (no status is named): \(t.id) is \(status)"
+                                       : "  over open tasks (no status is named): \(t.id) is \(status), so it does not match")
+        }
+        func json(_ x: FilterTruth) -> JSONValue {
+            var members: [(String, JSONValue)] = [("term", .string(printer.describe(x.expr))), ("value", .bool(x.value))]
+            if !x.parts.isEmpty { members.append(("parts", .array(x.parts.map(json)))) }
+            return .object(JSONObject(members))
+        }
+        return out(lines, json: .object(JSONObject([
+            ("id", .number(JSONNumber(t.id))),
+            ("filter", .string(printer.describe(expr))),
+            ("matches", .bool(trial.matches)),
+            ("inScope", .bool(trial.inScope)),
+            ("over", .string(expr.namesStatus ? "every task" : "open tasks")),
+            ("terms", .array(top.map(json))),
         ])))
     }
 

@@ -53,8 +53,21 @@ extension Session {
                 let r = SourceRange(start: line.range.start + c.start, end: line.range.start + c.end)
                 return .failure(Catalog.unfinished(c.typed, completed: c.completed, range: r, file: s.source.file))
             }
+            if let sl = d.ambiguousSlash, let due = d.due {
+                askDateOrder(sl.text, read: due.date, range: SourceRange(start: line.range.start + sl.start, end: line.range.start + sl.end),
+                             file: s.source.file)
+            }
             return .success(d)
         }
+    }
+
+    /// R-CAP-10: the first slash date of the session that reads in either order (`3/4`), read
+    /// month/day where the zone usually writes day/month and `date-order` was not set in this
+    /// session, gets W0003 asking to set it. Once a session: the store keeps no mark of it.
+    package func askDateOrder(_ slash: String, read date: CivilDate, range: SourceRange, file: SourceFile) {
+        guard !dateOrderAsked, store.settings.dateOrder == .mdy, DateOrder.suggested(forZone: zone.identifier) == .dmy else { return }
+        dateOrderAsked = true
+        warnings.append(Catalog.dateOrderUnset(slash, read: date, zone: zone.identifier, range: range, file: file))
     }
 
     /// The request of `date` or `explain date`: the phrase read whole; an error points at the
@@ -77,13 +90,14 @@ extension Session {
         func range(_ k: Int) -> SourceRange { k < ranges.count ? ranges[k] : phrase.range }
         switch DatePhrase.resolve(words, in: dateContext, explain: explain) {
         case .failure(let e):
-            let r = e.word == 0 && !e.impossible ? range(0) : (e.impossible ? phrase.range : range(e.word))
+            let r = e.word == 0 && !e.impossible ? range(0) : (e.impossible && e.word == 0 ? phrase.range : range(e.word))
             return .failure(Catalog.datePhrase(e, range: r, file: file))
         case .success(let (r, used)):
             guard used == words.count else {
                 let rest = SourceRange(start: range(used).start, end: phrase.range.end)
                 return .failure(Catalog.unexpectedAfterDate(words[used], date: words[..<used].joined(separator: " "), range: rest, file: file))
             }
+            if let sl = r.ambiguousSlash { askDateOrder(sl, read: r.due.date, range: phrase.range, file: file) }
             return .success(.date(r, explain: explain))
         }
     }

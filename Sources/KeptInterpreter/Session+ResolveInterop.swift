@@ -52,6 +52,13 @@ extension Session {
         }
     }
 
+    /// Where a file name of `import` or `export` leads: relative to `fileBase` when there is
+    /// one; `-` (standard input or output) and an absolute path as written.
+    package func filePath(_ written: String) -> String {
+        guard let base = fileBase, written != "-", !written.hasPrefix("/") else { return written }
+        return base == "." ? written : base + "/" + written
+    }
+
     /// An import's format, then whether the path may be read, then the file opened.
     package func resolveImport(_ s: Statement, _ req: ImportRequest) -> Result<ImportJob, Diagnostic> {
         let format: InteropFormat
@@ -60,8 +67,11 @@ extension Session {
         case .failure(let d): return .failure(d)
         }
         if req.events, format != .icalendar { return .failure(Catalog.eventsNotICalendar(format, range: req.file.range, file: s.source.file)) }
-        if let r = pathPolicy.refusal(req.file.text) { return .failure(Catalog.pathOutsideAllowed(r, range: req.file.range, file: s.source.file)) }
-        switch ByteInput.open(req.file.text) {
+        let path = filePath(req.file.text)
+        if let r = pathPolicy.refusal(path) {
+            return .failure(Catalog.pathOutsideAllowed(r, range: req.file.range, file: s.source.file, written: req.file.text))
+        }
+        switch ByteInput.open(path) {
         case .success(let input):
             return .success(ImportJob(path: req.file.text, format: format, input: input, events: req.events,
                                       options: Importing.options(dryRun: req.dryRun, file: req.file.text)))
@@ -78,8 +88,11 @@ extension Session {
         }
         // Checked before anything is made: an export never writes into a device or a pipe,
         // never replaces a folder, and never destroys the store it reads (issue 28, F7, F8).
-        if let r = pathPolicy.refusal(req.file.text) { return .failure(Catalog.pathOutsideAllowed(r, range: req.file.range, file: s.source.file)) }
-        let target = ExportTarget(req.file.text)
+        let path = filePath(req.file.text)
+        if let r = pathPolicy.refusal(path) {
+            return .failure(Catalog.pathOutsideAllowed(r, range: req.file.range, file: s.source.file, written: req.file.text))
+        }
+        let target = ExportTarget(path)
         if req.file.text != "-", let r = target.refusal(openStore: store.location) {
             return .failure(Catalog.exportTargetRefused(req.file.text, refusal: r, range: req.file.range, file: s.source.file))
         }

@@ -25,7 +25,9 @@ extension Session {
                 var r = engine.admit(read, from: .rrule)
                 if words.count >= 3, words[1].lowercased() == "from" {
                     switch DatePhrase.resolve(Array(words[2...]), in: dateContext) {
-                    case .success(let (d, used)) where used == words.count - 2: r.from = d.due.date
+                    case .success(let (d, used)) where used == words.count - 2:
+                        r.from = d.due.date
+                        r.fromTime = d.due.time
                     default:
                         return .failure(Catalog.badDate(words[2...].joined(separator: " "), range: range, file: file))
                     }
@@ -44,7 +46,9 @@ extension Session {
             case .success(let (_, used)):
                 let bad = ws[used]
                 return .failure(Catalog.unexpectedAfterRepeat(bad, rule: ws[..<used].joined(separator: " "), range: range, file: file))
-            case .failure(let e):
+            case .failure(var e):
+                // R-CAP-9: the nearest rule Kept reads, as a did-you-mean.
+                if !e.refused { e.suggestions = RepeatRule.nearest(words: ws) }
                 return .failure(Catalog.badRepeat(e, range: range, file: file))
             }
         }

@@ -22,6 +22,8 @@ package enum SavedFilterRequest {
     case areas
     /// `explain FILTER`: the filter, bound, and how much it matches.
     case explain(FilterExpr)
+    /// `explain FILTER for ID`: the filter, bound, tried part by part on one task (R-FIL-8).
+    case explainFor(FilterExpr, Task)
 }
 
 extension Session {
@@ -35,7 +37,14 @@ extension Session {
         case .filterMove(let name, let to): return .success(.move(name.text, to: to))
         case .filters: return .success(.list)
         case .areas: return .success(.areas)
-        case .explainFilter(let f):
+        case .explainFilter(let f, let ref?):
+            // A filter of deleted tasks is refused (E0231): a deleted task has no id to try.
+            switch bindFilter(f, s) {
+            case .success(let e?): return resolve(ref, s).map { .explainFor(e, $0) }
+            case .success(nil): return .failure(Catalog.expected("a filter", after: "explain", found: nil, range: f.range, file: s.source.file))
+            case .failure(let d): return .failure(d)
+            }
+        case .explainFilter(let f, nil):
             switch bindFilter(f, s, deleted: true) {
             case .success(let e?): return .success(.explain(e))
             case .success(nil): return .failure(Catalog.expected("a filter", after: "explain", found: nil, range: f.range, file: s.source.file))

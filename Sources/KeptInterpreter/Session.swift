@@ -30,6 +30,10 @@ public final class Session {
     /// Which files `import` and `export` may open: any, unless `kept test` confines a
     /// transcript to its folders (docs/SCRIPTS.md).
     public var pathPolicy: PathPolicy = .unrestricted
+    /// The folder a relative file name of `import` and `export` is read against: nil for the
+    /// working folder; a transcript's own folder under `kept test`, as `@store` is
+    /// (docs/SCRIPTS.md), so a transcript passes from any working folder.
+    public var fileBase: String? = nil
     /// True while a statement the user confirmed runs.
     package var confirmed = false
     /// The warnings the statement's filters gave (a word that looks like an operator), reported with its output.
@@ -50,6 +54,15 @@ public final class Session {
     package var named: [TaskUID] = []
     /// What a live front end learns from the statements run (Session+RenderLive).
     package var live = LiveObservation()
+    /// True once this session asked about `date-order` (W0003) or set it: the question is
+    /// asked once a session (R-CAP-10, Session+ResolveCapture).
+    package var dateOrderAsked = false
+    /// How text output is laid out for where it goes: the width listings fit and whether they
+    /// are coloured, and whether JSON is pretty-printed (docs/OUTPUT.md, "Width and colour").
+    public var display = DisplayOptions()
+    /// Reads the width again before each listing (a terminal that may be resized), when set;
+    /// `display.width` otherwise.
+    public var measureWidth: (() -> Int?)?
 
     public init(engine: Engine, format: OutputFormat = .text, commits: CommitPolicy = .eachStatement) {
         self.engine = engine
@@ -73,7 +86,9 @@ public final class Session {
         let s = Session(engine: e, format: format, commits: .never)
         s.bulkDelete = bulkDelete
         s.pathPolicy = pathPolicy
+        s.fileBase = fileBase
         s.syncConnector = syncConnector
+        s.display = display
         return s
     }
 
@@ -98,7 +113,11 @@ public final class Session {
     public var weekStart: Weekday { engine.weekStart }
     public var dateContext: DateContext { engine.dateContext }
     public var filterContext: FilterContext { engine.filterContext }
-    public var text: TaskText { TaskText(today: today, settings: store.settings) }
+    public var text: TaskText {
+        var t = TaskText(today: today, settings: store.settings)
+        t.escape = DisplayText.escaped
+        return t
+    }
     public var areaNames: [String] { engine.areaNames }
 
     /// Works on another store from now on (`.open`); what was pending on the old one is dropped.
@@ -125,6 +144,7 @@ public final class Session {
             return CommandOutput(diagnostics: [Catalog.store(e, at: .locking, statement: source)])
         }
         if readsAccount, let refused = refusedOnAccount(stmt) { return .error(refused) }
+        if case .setting(let key?, _?) = stmt.kind, key.text.lowercased() == "date-order" { dateOrderAsked = true }
         warnings = []
         patterns = []
         named = []

@@ -153,7 +153,8 @@ public enum StatementKind: Sendable {
     case filterRename(TextArg, TextArg)
     case filterMove(TextArg, Int)
     case filters
-    case explainFilter(FilterSource)
+    /// `explain FILTER`, or `explain FILTER for ID`: each part of the filter tried on one task.
+    case explainFilter(FilterSource, for: TaskRef?)
     case areas
     case count(FilterSource?)
     case complete(TaskTarget)

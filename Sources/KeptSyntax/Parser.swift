@@ -231,7 +231,7 @@ public struct Parser {
         return .date(try requireRest("a date phrase", after: "date", example: "date next fri 3pm"))
     }
 
-    /// explain_stmt ::= "explain" ( "date" DATE_PHRASE | "plan" plan_body | filter ) ;
+    /// explain_stmt ::= "explain" ( "date" DATE_PHRASE | "plan" plan_body | filter [ "for" task_ref ] ) ;
     package mutating func parseExplainStmt() throws(Diagnostic) -> StatementKind {
         let sub = peek
         if sub.kind == .end {
@@ -249,8 +249,17 @@ public struct Parser {
             return .plan(r)
         }
         guard sub.isWord("date") else {
+            // `explain FILTER for ID`: a `for` and a task reference end the statement.
+            let end = tokens.count - 1
+            if end - pos >= 3, tokens[end - 2].kind == .word, tokens[end - 2].isWord("for"),
+               tokens[end - 1].kind == .number || tokens[end - 1].kind == .string {
+                let f = filter(pos, end - 2, range: SourceRange(start: peek.range.start, end: tokens[end - 3].range.end), commas: "explain")
+                pos = end - 1
+                let ref = try parseTaskRef(after: "for")
+                return .explainFilter(f, for: ref)
+            }
             guard let f = restAsFilter() else { throw Catalog.expected("a filter", after: "explain", found: sub.found, range: sub.range, file: file) }
-            return .explainFilter(f)
+            return .explainFilter(f, for: nil)
         }
         _ = advance()
         return .explainDate(try requireRest("a date phrase", after: "explain date", example: "explain date fri"))

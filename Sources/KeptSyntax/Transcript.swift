@@ -72,7 +72,7 @@ public struct Transcript: Sendable {
     /// Directives that stand alone: `@case "name"`, `@store FILE`.
     public static let fileDirectives = ["case", "store"]
     /// Directives that modify the next command.
-    public static let commandDirectives = ["format", "unordered", "skip", "xfail", "yes"]
+    public static let commandDirectives = ["format", "unordered", "skip", "xfail", "yes", "width"]
     /// Directives that mark a command, a case or the file as skipped or expected to fail.
     public static let markDirectives = ["skip", "xfail"]
 
@@ -100,6 +100,10 @@ public struct Transcript: Sendable {
         }
         if d.name == "format", OutputFormat(rawValue: d.argument) == nil {
             return Catalog.badFormatDirective(d.argument, range: d.range, file: file)
+        }
+        // `@width N` (20 or more) or `@width none`: never the terminal's, so a run is the same anywhere.
+        if d.name == "width", d.argument.lowercased() != "none", (Int(d.argument) ?? 0) < 20 || (Int(d.argument) ?? 0) > 10_000 {
+            return Catalog.badWidthDirective(d.argument, range: d.range, file: file)
         }
         return nil
     }

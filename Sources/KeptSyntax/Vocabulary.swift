@@ -17,6 +17,12 @@ public enum Vocabulary {
     /// Filter fields (`priority`, `due`, …); a filter writes them before `:` or a comparison.
     public static var filterFields: [String] { FilterParser.fields }
 
+    /// The fields a filter reads with `:` (`project:Home`, `status:waiting`).
+    public static var colonFields: [String] { FilterParser.colonFields }
+
+    /// The fields a filter reads with a comparison (`due < fri`, `title ~ /x/`).
+    public static var comparedFields: [String] { FilterParser.comparedFields }
+
     /// Filter words that stand alone (`overdue`, `open`, …) and the views of `list`.
     public static var filterWords: [String] {
         FilterParser.predicates + ["no", "has", "is", "search", "and", "or", "not", "where", "order", "by", "limit", "group"]
@@ -49,6 +55,9 @@ public enum Vocabulary {
 
     /// The fields `show ID FIELD` and `set ID FIELD VALUE` name.
     public static var taskFields: [String] { TaskField.allCases.map(\.rawValue) }
+
+    /// The fields `set ID FIELD VALUE` changes (a shown field like `id` or `created` is not one).
+    public static var settableFields: [String] { TaskField.allCases.filter(\.isSettable).map(\.rawValue) }
 
     /// The settings `set KEY VALUE` takes.
     public static var settings: [String] { Settings.specs.map(\.key) }

@@ -7,7 +7,7 @@ import Foundation
 import XCTest
 
 final class CLITests: XCTestCase {
-    static let usageLine = "usage: kept [repl] [--store FILE] [--now ISO] [--zone TZ] [--format text|json] [--errors rich|short] [--color WHEN] [--yes]"
+    static let usageLine = "usage: kept [repl] [--store FILE] [--now ISO] [--zone TZ] [--format text|json [--pretty]] [--errors rich|short] [--color WHEN] [--width N] [--yes]"
 
     // MARK: - Diagnostics
 

@@ -109,6 +109,8 @@ enum Kept {
         env["XDG_CONFIG_HOME"] = io.appendingPathComponent("config").path
         env["KEPT_STORE"] = nil
         env["KEPT_CONFIG"] = nil
+        // No width from the test runner's own environment: listings are not cut (R-VIEW-7).
+        env.removeValue(forKey: "COLUMNS")
         env.merge(environment) { $1 }
         p.environment = env
         let done = DispatchSemaphore(value: 0)

@@ -279,7 +279,11 @@ final class SyncCLITests: XCTestCase {
         let init_ = try Kept.run(["account", "init", "--server", "host=/nonexistent-kept-socket port=1"])
         XCTAssertEqual(init_.status, 1, init_.summary)
         XCTAssertEqual(init_.stderrLines.first?.hasPrefix("error[E0342]: offline"), true, init_.summary)
-        for bad in [["sync"], ["sync", "now", "--store", store], ["account"], ["account", "link", "host=x"], ["account", "create"],
+        // Without --store, sync works on the user's store (R-HOME-1): here there is none yet.
+        let home = try Kept.run(["sync"])
+        XCTAssertEqual(home.status, 1, home.summary)
+        XCTAssertEqual(home.stderrLines.first?.hasPrefix("kept: there is no store at "), true, home.summary)
+        for bad in [["sync", "now", "--store", store], ["account"], ["account", "create"],
                     ["account", "init", "--read-only"], ["account", "link", "host=x", "--store", store, "--server", "y"]] {
             let u = try Kept.run(bad)
             XCTAssertEqual(u.status, 64, "\(bad): \(u.summary)")

@@ -281,3 +281,252 @@ final class CaptureTests: XCTestCase {
         }
     }
 }
+
+/// Capture reports, never guesses (issue 32): each reproducer of the issue with its new answer.
+/// Lines are read at Monday 2026-06-15 09:00 in Europe/Berlin, as in `CaptureTests`.
+final class CaptureHonestTests: XCTestCase, SessionTesting {
+    private static let berlin = Zone(identifier: "Europe/Berlin") ?? .utc
+    private static let monday = CivilDateTime(iso: "2026-06-15T09:00") ?? CivilDateTime(date: CivilDate(dayNumber: 0), time: .midnight)
+
+    private func context(_ order: DateOrder = .mdy) -> DateContext {
+        var settings = Settings()
+        settings.dateOrder = order
+        return DateContext(now: Self.monday, today: settings.day.today(at: Self.monday), settings: settings, zone: Self.berlin)
+    }
+
+    private func session(zone: Zone = CaptureHonestTests.berlin) -> Session {
+        Session(store: JSONStore(memory: Store()), clock: .wall(Self.monday), defaultZone: zone)
+    }
+
+    /// The error of a line, with the words its range covers.
+    private func failure(_ line: String, _ id: String, file: StaticString = #filePath, lineNo: UInt = #line) -> (CaptureError, String)? {
+        switch QuickAdd.parse(line, in: context()) {
+        case .success(let d):
+            XCTFail("\(id): '\(line)' filed '\(d.title)' instead of an error", file: file, line: lineNo)
+            return nil
+        case .failure(let e):
+            let bytes = Array(line.utf8)
+            guard e.start >= 0, e.start <= e.end, e.end <= bytes.count else {
+                XCTFail("\(id): range \(e.start)..<\(e.end) outside the line", file: file, line: lineNo)
+                return nil
+            }
+            return (e, String(decoding: bytes[e.start..<e.end], as: UTF8.self))
+        }
+    }
+
+    private func draft(_ line: String, _ id: String, file: StaticString = #filePath, lineNo: UInt = #line) -> TaskDraft? {
+        switch QuickAdd.parse(line, in: context()) {
+        case .success(let d): return d
+        case .failure(let e):
+            XCTFail("\(id): '\(line)': \(e.code) \(e.message)", file: file, line: lineNo)
+            return nil
+        }
+    }
+
+    /// R-CAP-7: an impossible time after a date is E0205 with its caret on the time, never title text.
+    func testImpossibleTimeAfterDateIsE0205AtTheTime() {
+        let cases: [(String, String, String)] = [
+            ("honest-t-01", "Meet @tomorrow 25:00", "25:00"),
+            ("honest-t-02", "Meet @tomorrow 13pm", "13pm"),
+            ("honest-t-03", "Meet @fri 25:00", "25:00"),
+            ("honest-t-04", "Meet @tomorrow at 25:00", "25:00"),
+            ("honest-t-05", "Meet @may 17 24:30 room 4", "24:30"),
+            ("honest-t-06", "Standup every monday at 25:00", "25:00"),
+        ]
+        for (id, line, time) in cases {
+            guard let (e, words) = failure(line, id) else { continue }
+            XCTAssertEqual(e.code, .E0205, "\(id): \(e.message)")
+            XCTAssertEqual(words, time, "\(id): the caret is on the time")
+            XCTAssertTrue(e.message.contains(time), "\(id): \(e.message)")
+        }
+        // An hour that am or pm does not take, written apart, is the same refusal as `13 pm` alone.
+        if let (e, words) = failure("Meet @fri 13 pm", "honest-t-07") {
+            XCTAssertEqual(e.code, .E0203, "honest-t-07: \(e.message)")
+            XCTAssertEqual(words, "13", "honest-t-07")
+        }
+        // `date` refuses the same words at the time.
+        switch DatePhrase.resolve(["tomorrow", "25:00"], in: context()) {
+        case .success(let (r, used)): XCTFail("honest-t-08: read \(r.due) using \(used) words")
+        case .failure(let e):
+            XCTAssertEqual(e.code, .E0205, "honest-t-08")
+            XCTAssertEqual(e.word, 1, "honest-t-08: the time is the second word")
+        }
+    }
+
+    /// R-CAP-7: the reproducers of issue 32 through `add`: an error, and nothing filed.
+    func testAddRefusesAnImpossibleTime() {
+        for (k, line) in ["add Meet @tomorrow 25:00", "add Meet @tomorrow 13pm", "add Meet @fri 25:00", "add Meet @tomorrow at 25:00"].enumerated() {
+            let s = session()
+            let out = run(s, line)
+            XCTAssertEqual(out.diagnostics.map(\.code), [.E0205], "honest-add-\(k + 1): \(out.lines)")
+            let d = out.diagnostics.first
+            if let r = d?.range {
+                let bytes = Array(line.utf8)
+                XCTAssertTrue(r.start >= 0 && r.end <= bytes.count && r.start < r.end, "honest-add-\(k + 1): range")
+                if r.start >= 0, r.end <= bytes.count, r.start < r.end {
+                    let words = String(decoding: bytes[r.start..<r.end], as: UTF8.self)
+                    XCTAssertTrue(["25:00", "13pm"].contains(words), "honest-add-\(k + 1): caret on '\(words)'")
+                }
+            } else {
+                XCTFail("honest-add-\(k + 1): no range")
+            }
+            XCTAssertEqual(s.store.snapshot().tasks.count, 0, "honest-add-\(k + 1): nothing is filed")
+        }
+    }
+
+    /// R-CAP-8: a bare number after a day is the ambiguity `at 5` reports (the same code), at
+    /// the number; `\7`, `7pm` and `at 19` say which.
+    func testBareNumberAfterDayIsAmbiguous() {
+        guard case .failure(let atFive) = QuickAdd.parse("Dinner @at 5", in: context()) else {
+            return XCTFail("honest-n-00: '@at 5' should be refused")
+        }
+        if let (e, words) = failure("Dinner @fri 7", "honest-n-01") {
+            XCTAssertEqual(e.code, atFive.code, "honest-n-01: the code 'at 5' gives")
+            XCTAssertEqual(words, "7", "honest-n-01: the caret is on the number")
+            XCTAssertTrue(e.message.contains("7 AM or 7 PM"), "honest-n-01: \(e.message)")
+            XCTAssertTrue((e.help ?? "").contains("7am or 7pm"), "honest-n-01: \(e.help ?? "-")")
+            XCTAssertTrue((e.help ?? "").contains("\\7"), "honest-n-01: the escape keeps it in the title")
+        }
+        if let (e, words) = failure("Dinner @fri 19", "honest-n-02") {
+            XCTAssertEqual(e.code, .E0203, "honest-n-02")
+            XCTAssertEqual(words, "19", "honest-n-02")
+        }
+        if let (e, words) = failure("Order @tomorrow 3 pizzas", "honest-n-03") {
+            XCTAssertEqual(e.code, .E0203, "honest-n-03")
+            XCTAssertEqual(words, "3", "honest-n-03")
+        }
+        if let d = draft("Dinner @fri \\7", "honest-n-04") {
+            XCTAssertEqual(d.title, "Dinner 7", "honest-n-04")
+            XCTAssertEqual(d.due, Due(date: CivilDate(year: 2026, month: 6, day: 19) ?? CivilDate(dayNumber: 0)), "honest-n-04")
+        }
+        if let d = draft("Dinner @fri 7pm", "honest-n-05") {
+            XCTAssertEqual(d.title, "Dinner", "honest-n-05")
+            XCTAssertEqual(d.due?.time, WallTime(hour: 19, minute: 0), "honest-n-05")
+        }
+        if let d = draft("Dinner @fri at 19", "honest-n-06") {
+            XCTAssertEqual(d.due?.time, WallTime(hour: 19, minute: 0), "honest-n-06")
+        }
+        // Not after a day: a number past the hours, or after a time, stays title text.
+        XCTAssertEqual(draft("Read @fri 100 pages", "honest-n-07")?.title, "Read 100 pages", "honest-n-07")
+        XCTAssertEqual(draft("Meet @fri 3pm 2 people", "honest-n-08")?.title, "Meet 2 people", "honest-n-08")
+        let out = run(session(), "add Dinner @fri 7")
+        XCTAssertEqual(out.diagnostics.map(\.code), [.E0203], "honest-n-09: \(out.lines)")
+    }
+
+    /// R-CAP-9: `every …` meant as a repeat that is none is E0210 with the nearest rule Kept
+    /// reads; each suggestion reads as a whole rule.
+    func testEveryThatIsNoRepeatSuggestsTheNearest() {
+        let cases: [(String, String, [String])] = [
+            ("honest-r-01", "X every last friday", ["every month on the last friday"]),
+            ("honest-r-02", "X every 3rd weekday", ["every month on the 3rd weekday"]),
+            ("honest-r-03", "X every 2nd friday", ["every 2 weeks on friday", "every month on the 2nd friday"]),
+            ("honest-r-04", "X every second tuesday", ["every 2 weeks on tuesday", "every month on the 2nd tuesday"]),
+            ("honest-r-05", "X every 2 fridays", ["every 2 weeks on friday"]),
+            ("honest-r-06", "X every 15th", ["every month on the 15th"]),
+            ("honest-r-07", "X every mondya", ["every monday"]),
+            ("honest-r-08", "X every first monday #work", ["every month on the 1st monday"]),
+            ("honest-r-09", "X every last day", ["every month on the last day"]),
+            ("honest-r-10", "X every 3rd day", ["every 3 days"]),
+        ]
+        for (id, line, want) in cases {
+            guard let (e, words) = failure(line, id) else { continue }
+            XCTAssertEqual(e.code, .E0210, "\(id): \(e.message)")
+            XCTAssertTrue(words.hasPrefix("every"), "\(id): the caret starts at 'every' ('\(words)')")
+            guard case .repeat(let r) = e.reason else { XCTFail("\(id): \(e.reason)"); continue }
+            XCTAssertEqual(r.suggestions, want, id)
+            for s in r.suggestions {
+                if case .success(let (_, used)) = RepeatRule.parse(s), used == s.split(separator: " ").count { continue }
+                XCTFail("\(id): the suggestion '\(s)' is not a whole rule")
+            }
+            XCTAssertTrue((e.help ?? "").contains("did you mean '\(want[0])'"), "\(id): \(e.help ?? "-")")
+            XCTAssertTrue((e.help ?? "").contains("\\every"), "\(id): the help names the escape")
+        }
+        // The caret covers the words meant as a repeat, through the weekday.
+        XCTAssertEqual(failure("X every last friday #work", "honest-r-01b")?.1, "every last friday", "honest-r-01b")
+        XCTAssertEqual(failure("X every 3rd weekday", "honest-r-02b")?.1, "every 3rd weekday", "honest-r-02b")
+    }
+
+    /// R-CAP-9: `every fortnight` and `every other friday` have one meaning and are read;
+    /// `\every` and words not meant as a repeat stay title text.
+    func testEveryWithOneMeaningIsReadAndTheRestStaysText() {
+        if let d = draft("Pay rent every fortnight", "honest-r-11") {
+            XCTAssertEqual(d.title, "Pay rent", "honest-r-11")
+            XCTAssertEqual(d.repeatRule?.frequency, .weekly, "honest-r-11")
+            XCTAssertEqual(d.repeatRule?.interval, 2, "honest-r-11")
+        }
+        if let d = draft("Bins every other friday", "honest-r-12") {
+            XCTAssertEqual(d.title, "Bins", "honest-r-12")
+            XCTAssertEqual(d.repeatRule?.interval, 2, "honest-r-12")
+            XCTAssertEqual(d.repeatRule?.weekdays, [.friday], "honest-r-12")
+        }
+        let text: [(String, String)] = [
+            ("honest-r-13", "X \\every last friday"), ("honest-r-14", "Read every book"),
+            ("honest-r-15", "Water every other plant"), ("honest-r-16", "Run every 5000 meters"),
+            ("honest-r-17", "Eat every last crumb"), ("honest-r-18", "Notes -- every last friday"),
+        ]
+        for (id, line) in text {
+            guard let d = draft(line, id) else { continue }
+            XCTAssertNil(d.repeatRule, id)
+            XCTAssertEqual(d.title, line.replacingOccurrences(of: "\\", with: "").replacingOccurrences(of: "-- ", with: ""), id)
+        }
+        XCTAssertEqual(run(session(), "add X every fortnight").diagnostics.map(\.code), [], "honest-r-19")
+    }
+
+    /// R-CAP-9: `repeat every last friday` names what it expected (a weekday works) and suggests the rule.
+    func testRepeatStatementSuggestsTheNearestRule() {
+        let out = run(session(), "repeat every last friday")
+        XCTAssertEqual(out.diagnostics.map(\.code), [.E0210], "honest-r-20")
+        let d = out.diagnostics.first
+        XCTAssertFalse(d?.message == "expected day, week, month or year", "honest-r-20: \(d?.message ?? "-")")
+        XCTAssertTrue(d?.message.contains("weekday") == true, "honest-r-20: \(d?.message ?? "-")")
+        XCTAssertEqual(d?.help, "did you mean 'every month on the last friday'?", "honest-r-20")
+        let fortnight = run(session(), "repeat every fortnight next 2")
+        XCTAssertEqual(fortnight.lines.first, "Every 2 weeks", "honest-r-21: \(fortnight.lines)")
+    }
+
+    /// R-CAP-10: which order a zone suggests.
+    func testZoneSuggestsADateOrder() {
+        let cases: [(String, DateOrder?)] = [
+            ("Europe/Berlin", .dmy), ("Europe/London", .dmy), ("Australia/Sydney", .dmy), ("Africa/Lagos", .dmy),
+            ("America/Sao_Paulo", .dmy), ("America/Argentina/Buenos_Aires", .dmy), ("Asia/Kolkata", .dmy),
+            ("Pacific/Auckland", .dmy), ("America/New_York", .mdy), ("America/Indiana/Indianapolis", .mdy),
+            ("America/Los_Angeles", .mdy), ("UTC", nil), ("Asia/Tokyo", nil), ("Asia/Shanghai", nil),
+        ]
+        for (zone, want) in cases {
+            XCTAssertEqual(DateOrder.suggested(forZone: zone), want, zone)
+        }
+    }
+
+    /// R-CAP-10: the first ambiguous slash date of a session in a day/month zone, read
+    /// month/day, gets W0003 once; it still files the task.
+    func testAmbiguousSlashDateAsksForDateOrderOnce() {
+        let s = session()
+        let first = run(s, "add Pay @3/4")
+        XCTAssertFalse(first.failed, "honest-d-01")
+        XCTAssertEqual(first.diagnostics.map(\.code), [.W0003], "honest-d-01: \(first.lines)")
+        XCTAssertTrue(first.diagnostics.first?.message.contains("Europe/Berlin") == true, "honest-d-01")
+        XCTAssertTrue(first.diagnostics.first?.help?.contains("date-order") == true, "honest-d-01")
+        XCTAssertEqual(s.store.snapshot().tasks.first?.due?.date.iso, "2027-03-04", "honest-d-01: read as set (mdy)")
+        XCTAssertEqual(run(s, "add Pay @5/6").diagnostics.map(\.code), [], "honest-d-02: asked once a session")
+        XCTAssertEqual(run(s, "date 3/4").diagnostics.map(\.code), [], "honest-d-03")
+
+        // `date` asks too, when it is the first.
+        XCTAssertEqual(run(session(), "date 3/4").diagnostics.map(\.code), [.W0003], "honest-d-04")
+        // Not ambiguous: one reading only, or both readings the same day.
+        XCTAssertEqual(run(session(), "add Pay @3/17").diagnostics.map(\.code), [], "honest-d-05")
+        XCTAssertEqual(run(session(), "add Pay @3/3").diagnostics.map(\.code), [], "honest-d-06")
+        // Set in the session, either way: no question.
+        let dmy = session()
+        run(dmy, "set date-order dmy")
+        XCTAssertEqual(run(dmy, "add Pay @3/4").diagnostics.map(\.code), [], "honest-d-07")
+        XCTAssertEqual(dmy.store.snapshot().tasks.first?.due?.date.iso, "2027-04-03", "honest-d-07: day/month")
+        let mdy = session()
+        run(mdy, "set date-order mdy")
+        XCTAssertEqual(run(mdy, "add Pay @3/4").diagnostics.map(\.code), [], "honest-d-08")
+        // A zone that writes month/day, or says nothing: no question.
+        if let ny = Zone(identifier: "America/New_York") {
+            XCTAssertEqual(run(session(zone: ny), "add Pay @3/4").diagnostics.map(\.code), [], "honest-d-09")
+        }
+        XCTAssertEqual(run(session(zone: .utc), "add Pay @3/4").diagnostics.map(\.code), [], "honest-d-10")
+    }
+}

@@ -639,7 +639,7 @@ final class FilterTests: XCTestCase {
         checkErrors(s, [
             ErrorCase("A-ERR-01", "+Hme", "E0206", "unknown project 'Hme'", help: "did you mean 'Home'?"),
             ErrorCase("A-ERR-02", "project:Hom", "E0206", "unknown project 'Hom'", help: "did you mean 'Home'?"),
-            ErrorCase("A-ERR-03", "+Garden", "E0206", "unknown project 'Garden'", help: "create it first with 'project add Garden'"),
+            ErrorCase("A-ERR-03", "+Garden", "E0206", "unknown project 'Garden'", help: "create it first with 'project add Garden'; a tag is '#Garden' (Taskwarrior's '+Garden')"),
             ErrorCase("A-ERR-04", "priorty >= high", "E0207", "unknown field 'priorty'", help: "did you mean 'priority'?"),
             ErrorCase("A-ERR-05", "estimat < 15m", "E0207", "unknown field 'estimat'", help: "did you mean 'estimate'?"),
             ErrorCase("A-ERR-06", "stauts:done", "E0207", "unknown field 'stauts'", help: "did you mean 'status'?"),
@@ -662,6 +662,60 @@ final class FilterTests: XCTestCase {
             ErrorCase("A-ERR-23", "priorty:high", "E0207", "unknown field 'priorty'", help: "did you mean 'priority'?"),
             ErrorCase("A-ERR-24", "title ~ /abc", "E0001", "unterminated pattern"),
         ])
+    }
+
+    /// R-FIL-7: Taskwarrior's forms in a filter are errors whose help (a fix-it) is Kept's form;
+    /// `project:Home` is Kept's own, and `+tag` names the tag's `#` when no project has the name.
+    func testTaskwarriorForms() {
+        let s = fixtureA()
+        let cases: [(String, String, String)] = [
+            ("TW-01", "due:today", "@today"),
+            ("TW-02", "due:eow", "@eow"),
+            ("TW-03", "created:yesterday", "created @yesterday"),
+            ("TW-04", "title:milk", "milk"),
+            ("TW-05", "entry:today", "created @today"),
+            ("TW-06", "estimate:30m", "estimate = 30m"),
+            ("TW-07", "tags:errand", "#errand"),
+        ]
+        for (id, filter, kept) in cases {
+            let d = run(s, "list " + filter).diagnostics.first
+            XCTAssertEqual(d?.code.rawValue, "E0207", id)
+            XCTAssertEqual(d?.fixIts.first?.replacement, kept, id)
+            XCTAssertEqual(d?.fixIts.first?.title, "Taskwarrior's '\(filter)' is '\(kept)' in Kept", id)
+            // The fix made, the filter runs.
+            if let fix = d?.fixIts.first {
+                XCTAssertTrue(run(s, fix.applied(to: "list " + filter)).diagnostics.isEmpty, id)
+            }
+        }
+        XCTAssertTrue(run(s, "list project:Home").diagnostics.isEmpty, "TW-08")
+        XCTAssertEqual(run(s, "list +next").diagnostics.first?.help,
+                       "create it first with 'project add next'; a tag is '#next' (Taskwarrior's '+next')", "TW-09")
+        // `project:Garden` is Kept's spelling: no tag help.
+        XCTAssertEqual(run(s, "list project:Garden").diagnostics.first?.help, "create it first with 'project add Garden'", "TW-10")
+    }
+
+    /// R-FIL-8: `explain FILTER for ID` tries the filter on one task through the evaluator the
+    /// query uses, so its verdict is `list`'s on every task of the fixture, for every filter;
+    /// each part is shown true or false, a compound's parts under it.
+    func testExplainForAgreesWithList() throws {
+        let s = fixtureA()
+        let filters = ["#errand", "+Home or overdue", "-(#phone or !high) and no due", "done", "@this week and not #errand",
+                       "title ~ /call/i", "filter:Overdue", "has estimate or repeating", "status:any and !high", "milk"]
+        let ids = s.store.tasks.map(\.id)
+        for f in filters {
+            let listed = Set(listIDs(s, f).ids)
+            let expr = try FilterBinder.bind(f, name: "t", scope: s.filterScope).get()
+            for id in ids {
+                let trial = try s.engine.trial(expr, on: id)
+                XCTAssertEqual(trial.matches, listed.contains(id), "`\(f)` for \(id)")
+            }
+        }
+        let out = run(s, "explain #errand or +Home for 1").lines
+        XCTAssertEqual(out.count, 5, "\(out)")
+        XCTAssertTrue(out.dropFirst().first?.hasPrefix("  ") ?? false, "\(out)")
+        XCTAssertTrue(out.dropFirst(2).allSatisfy { $0.hasPrefix("    true   ") || $0.hasPrefix("    false  ") || $0.hasPrefix("  over ") }, "\(out)")
+        XCTAssertEqual(run(s, "explain #errand for 999").diagnostics.first?.code.rawValue, "E0301")
+        XCTAssertEqual(run(s, "explain deleted @today for 1").diagnostics.first?.code.rawValue, "E0231")
     }
 
     // MARK: fixture B: day start 04:00, now Tue 2026-06-16 01:30 (R-DAY-2: today is Mon 06-15)

@@ -256,6 +256,14 @@ final class PlanTests: XCTestCase, SessionTesting {
         XCTAssertEqual(section(out, "All other tasks"), [5])
         setup(s, ["reopen 4"])
         XCTAssertEqual(lines(s, "why 4")[1..<8], why[1..<8], "scores are taken as of the plan's time")
+        // R-PLAN-8: `why` on the new task that outscores a pick names the held snapshot, the pick
+        // it outscores and how to pick again.
+        let urgent = lines(s, "why 5")
+        XCTAssertTrue(urgent.contains { $0.hasPrefix("Top 3 pick 3 · C scores ") && $0.hasSuffix(": Top 3 was picked at 7:42 AM and is held for the day") }, "\(urgent)")
+        XCTAssertEqual(urgent.last, "plan of 7:42 AM · Top 3 held until the next day starts · 'plan refresh' picks again")
+        XCTAssertFalse(lines(s, "why 1").contains { $0.hasPrefix("Top 3 pick") }, "a pick outscores no pick")
+        setup(s, ["plan refresh"])
+        XCTAssertFalse(lines(s, "why 5").contains { $0.hasPrefix("Top 3 pick") }, "picked again: task 5 is a pick")
         // The next day: a new plan.
         s.clock = .wall(Self.wall("2026-06-16T08:05"))
         out = lines(s, "plan")
@@ -355,7 +363,8 @@ final class PlanTests: XCTestCase, SessionTesting {
         let out = lines(s, "plan")
         XCTAssertEqual(section(out, "Top 3"), [2, 3])
         XCTAssertEqual(section(out, "Quick wins"), [])
-        XCTAssertTrue(out.contains("  1  A  Today  Back Jun 16"), out.joined(separator: "\n"))
+        // One layout for the whole plan (R-VIEW-8): the date column is as wide as Top 3's "Tomorrow".
+        XCTAssertTrue(out.contains("  1  A  Today     Back Jun 16"), out.joined(separator: "\n"))
         XCTAssertEqual(lines(s, "show 1 due"), ["Mon Jun 15, 2026"])
         XCTAssertEqual(lines(s, "back 4"), ["Back 4 · D · Not today ended · in Top 3", "Top 3", "  2  B  Tomorrow", "  3  C", "  4  D"])
         // 03:59 is still the held day; at 04:00 the hold is over.
@@ -438,6 +447,7 @@ final class PlanTests: XCTestCase, SessionTesting {
             "  blocked         0.00 × -5 = 0.0",
             "above: 1 · Pay rent (score 21.0)",
             "below: 3 · Read (score 4.0)",
+            "plan of 9 AM · Top 3 held until the next day starts · 'plan refresh' picks again",
         ])
         XCTAssertEqual(lines(s, "why 9"), ["! E0301 no task with id 9"])
         setup(s, ["complete 3"])

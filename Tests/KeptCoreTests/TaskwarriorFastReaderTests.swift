@@ -35,7 +35,10 @@ final class TaskwarriorFastReaderTests: XCTestCase {
         if g.chance(60) {
             add("tags", g.pick(["[\"bills\",\"money\"]", "[]", "[\"one\"]", "\"a,b\"", "null", "[\"caf\u{e9}\", \"x\"]", "[\"a\",\"a\"]"]))
         }
-        if g.chance(40) { add("estimate", g.pick(["60", "0", "5", "1000000", "1.5", "2e2", "\"45\"", "null", "30.0"])) }
+        // Taskwarrior writes an undeclared UDA back as a string ("30.000000"), a duration UDA
+        // as ISO 8601 ("PT30M"): the fast path declines both, the general reader reads them.
+        if g.chance(40) { add("estimate", g.pick(["60", "0", "5", "1000000", "1.5", "2e2", "\"45\"", "null", "30.0", "\"30.000000\"",
+                                                   "\"PT30M\"", "\"PT1H30M\"", "\"1.5e1\"", "\"P1D\""])) }
         if g.chance(30) {
             let notes = (0..<g.below(3)).map { _ in
                 g.pick(["{\"entry\":\"20260601T080000Z\",\"description\":\"Called\"}", "{\"description\":\"First\",\"entry\":\"20260602T080000Z\"}",
@@ -116,6 +119,43 @@ final class TaskwarriorFastReaderTests: XCTestCase {
             if case .failure = fast { refused += 1 }
         }
         XCTAssertGreaterThan(refused, 100, "most changed records are refused, so the errors are compared")
+    }
+
+    /// R-IO-2: the numeric UDA `estimate` as Taskwarrior writes it back, a string ("30.000000")
+    /// or an ISO 8601 duration ("PT1H30M"), is read as minutes; the fast path declines the record
+    /// and the general reader reads it, and both agree.
+    func testNumericStringUDAsAreReadAsNumbersOnBothPaths() throws {
+        let cases: [(String, Int?)] = [("\"30.000000\"", 30), ("\"45\"", 45), ("\"1.5e1\"", 15), ("\"PT30M\"", 30), ("\"PT1H30M\"", 90),
+                                       ("\"P1DT2H\"", 1_560), ("\"PT90S\"", 2), ("30", 30), ("29.6", 30)]
+        for (value, minutes) in cases {
+            let rec = "{\"uuid\":\"3e065567-25cc-4ac6-a655-94046de63f0a\",\"description\":\"x\",\"status\":\"pending\",\"estimate\":\(value)}"
+            let path = try write("[\n" + rec + "\n]\n", "uda")
+            let fast = try read(path, fast: true)
+            XCTAssertEqual(fast, try read(path, fast: false), value)
+            var src = TaskwarriorReader(try XCTUnwrap(try? ByteInput.open(path).get()), zone: Self.zone, fast: true)
+            XCTAssertEqual(try src.next()?.task.estimate?.minutes, minutes, value)
+        }
+    }
+
+    /// R-IO-3: a value of the wrong type is well-formed JSON, so it is the format's error at the
+    /// value (E0604, "'tags' is not a list of strings"), never "not valid JSON"; both paths agree.
+    func testWrongTypesAreTheFormatsErrorOnBothPaths() throws {
+        let cases: [(String, String)] = [
+            ("\"tags\":5", "'tags' is not a list of strings"), ("\"tags\":[1]", "'tags' is not a list of strings"),
+            ("\"project\":true", "'project' is not a string"), ("\"due\":5", "'due' is not a date like 20260615T070000Z"),
+            ("\"annotations\":5", "'annotations' is not a list"), ("\"annotations\":[5]", "'annotations' is not a list"),
+            ("\"estimate\":\"soon\"", "'estimate' is not a number of minutes from 0 to 1000000"),
+            ("\"estimate\":\"PT\"", "'estimate' is not a number of minutes from 0 to 1000000"),
+        ]
+        for (member, message) in cases {
+            let rec = "{\"uuid\":\"3e065567-25cc-4ac6-a655-94046de63f0a\",\"description\":\"x\",\(member)}"
+            let path = try write("[\n" + rec + "\n]\n", "type")
+            let fast = try read(path, fast: true)
+            XCTAssertEqual(fast, try read(path, fast: false), member)
+            guard case .failure(let e) = fast else { XCTFail("\(member) was read"); continue }
+            XCTAssertEqual(Catalog.code(e), .E0604, member)
+            XCTAssertEqual(Catalog.message(e), message, member)
+        }
     }
 
     /// The shape `task export` writes is the fast path's: a record of it is read without the

@@ -12,6 +12,9 @@ last weekday, every N months, yearly with and without a month and day, Feb 29, e
 `for N times`, `until DATE`), some written in kept's words and some as RRULEs, anchored from
 2020 to 2030. One `kept run --format json` process previews all of them
 (`repeat RULE from ANCHOR next 50`, one line per rule on stdin, one JSON line back per rule).
+A fourth, below, makes timed RRULEs with COUNT (daily with BYSETPOS, weekly, monthly, yearly;
+BYHOUR and BYMINUTE, or BYMINUTE alone) previewed `from DATE TIME` at one of the rule's own
+times, often not its day's first: dateutil from that DTSTART is the answer (R-REP-11, R-REP-12).
 Each rule's dates must equal, date for date:
 
   (a) dateutil on the RRULE kept exported for it (`rrulestr(rrule, dtstart=anchor)`), and
@@ -299,6 +302,69 @@ def hand_rule(p):
     return du.rrule(du.YEARLY, bymonth=month, bymonthday=d, **kw)  # any other day exists every year
 
 
+# ----------------------------------------------------- timed rules from one of their times
+
+def timed_start_rule(rng, i):
+    """A timed RRULE with COUNT whose start (`from DATE TIME`, RFC 5545's DTSTART) is one of
+    the rule's own times, often not its day's first (R-REP-11, R-REP-12: no occurrence comes
+    before the start, and COUNT counts from it). The oracle is dateutil with that DTSTART."""
+    for _ in range(50):
+        freq = rng.choice(["DAILY", "DAILY", "WEEKLY", "MONTHLY", "YEARLY"])
+        anchor = general_rules.anchor_date(rng)
+        parts = [f"FREQ={freq}"]
+        if rng.random() < 0.4:
+            parts.append(f"INTERVAL={rng.randint(2, 6)}")
+        if freq == "WEEKLY":
+            days = sorted(set(rng.sample(range(7), rng.randint(1, 3))) | {anchor.weekday()})
+            parts.append("BYDAY=" + ",".join(DAY_CODES[d] for d in days))
+        elif freq == "MONTHLY":
+            anchor = anchor.replace(day=min(anchor.day, 28))
+            parts.append("BYMONTHDAY=" + ",".join(map(str, sorted({anchor.day, rng.randint(1, 28)}))))
+        elif freq == "YEARLY":
+            anchor = anchor.replace(day=min(anchor.day, 28))
+            parts.append(f"BYMONTH={anchor.month};BYMONTHDAY={anchor.day}")
+        minutes = sorted(rng.sample(range(0, 60, 5), rng.randint(1, 6)))
+        if rng.random() < 0.3:
+            # BYMINUTE alone: the hour is the start's (issue 33, item 9's shape).
+            h = rng.randint(0, 23)
+            hours = None
+            parts.append("BYMINUTE=" + ",".join(map(str, minutes)))
+        else:
+            hours = sorted(rng.sample(range(24), rng.randint(1, 3)))
+            h = rng.choice(hours)
+            parts.append("BYHOUR=" + ",".join(map(str, hours)) + ";BYMINUTE=" + ",".join(map(str, minutes)))
+        per_day = len(minutes) * (len(hours) if hours else 1)
+        if freq == "DAILY" and per_day > 2 and rng.random() < 0.5:
+            parts.append("BYSETPOS=" + ",".join(map(str, sorted(set(rng.sample([1, 2, 3, -1, -2], 2))))))
+        parts.append(f"COUNT={rng.randint(1, 25)}")
+        text = ";".join(parts)
+        start = datetime(anchor.year, anchor.month, anchor.day, h, rng.choice(minutes))
+        try:
+            first = next(iter(rrulestr(text, dtstart=start)), None)
+        except ValueError:
+            continue
+        if first != start:
+            continue                                        # the start is not one of the rule's times
+        return {"id": i, "kind": "timed start " + freq.lower(), "anchor": anchor, "start": start, "timed": True,
+                "text": f"{text} from {anchor.isoformat()} {general_rules.time_word(start.hour, start.minute)}",
+                "form": "rrule", "count": True, "until": None, "rrule": text}
+    return make_rule(rng, i)
+
+
+def check_timed_start(p, out):
+    """kept's dates equal dateutil's from the start, on the rule and on kept's own RRULE."""
+    problems = []
+    kept = out["dates"]
+    hand = render(rrulestr(p["rrule"], dtstart=p["start"]), True)
+    if hand != kept:
+        problems.append(difference("(b) the RRULE from its start", kept, hand))
+    if out.get("rrule"):
+        exported = render(rrulestr(out["rrule"], dtstart=p["start"]), True)
+        if exported != kept:
+            problems.append(difference(f"(a) kept's RRULE {out['rrule']} from the start", kept, exported))
+    return problems
+
+
 # ---------------------------------------------------------------------------------------------
 
 def first_diff(a, b):
@@ -349,7 +415,8 @@ def check_general(p, out):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("-n", type=int, default=6000, help="how many rules (default 6000: 35%% simple, 45%% general RRULEs, 20%% new words)")
+    ap.add_argument("-n", type=int, default=6000, help="how many rules (default 6000: 35%% simple, 40%% general RRULEs, 17%% new words, "
+                    "8%% timed rules from one of their times)")
     ap.add_argument("--seed", type=int, default=20260615)
     ap.add_argument("--kept", default=os.environ.get("KEPT", os.path.join(ROOT, ".build/debug/kept")))
     ap.add_argument("-v", "--verbose", action="store_true", help="print every rule's script line")
@@ -362,10 +429,12 @@ def main():
         x = rng.random()
         if x < 0.35:
             rules.append(make_rule(rng, i))
-        elif x < 0.80:
+        elif x < 0.75:
             rules.append(general_rules.general_rule(rng, i))
-        else:
+        elif x < 0.92:
             rules.append(general_rules.words_rule(rng, i))
+        else:
+            rules.append(timed_start_rule(rng, i))
     script = "".join(f"repeat {p['text']} next {LIMIT}\n" for p in rules)
     if not os.access(a.kept, os.X_OK):
         print(f"dateutil_diff.py: no kept binary at {a.kept} (swift build first)", file=sys.stderr)
@@ -388,6 +457,8 @@ def main():
         anchor = datetime(p["anchor"].year, p["anchor"].month, p["anchor"].day)
         if "error" in out:
             problems.append(f"kept refused it: {out['error'].get('code')} {out['error'].get('message')}")
+        elif "start" in p:
+            problems += check_timed_start(p, out)
         elif "oracle" in p:
             problems += check_general(p, out)
         else:

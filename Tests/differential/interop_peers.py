@@ -11,6 +11,10 @@ converted with bench/convert_store.py, with a dozen hand-made tasks that use eve
      taskrc here (libfaketime at 2026-06-15 09:00 Europe/Berlin): the counts of queries a, b
      and d, and of two more (completed tasks; pending high-priority ones), equal kept's counts
      on its own store, and kept's on the generated part equal the peers' expected answers;
+  1b. calendars of its own making (issue 33; R-IO-4 … R-IO-10: EXDATE on DTSTART, RDATE alone
+     and as PERIOD, a Windows TZID, RDATE times, DTSTART ≠ DUE, two RRULEs, overrides) imported,
+     their dues walked with `skip next`, equal the VTODO occurrences recurring-ical-events
+     expands (a cancelled override is no occurrence); `--own` runs these alone;
   3. imported back from each export into new stores: every task keeps every field both
      formats hold (iCalendar: all but id and the occurrence links; Taskwarrior: the table of
      docs/INTEROP.md), and importing the same file again changes nothing.
@@ -212,6 +216,93 @@ def ics_check(c, store, ics):
     c.check(compared >= 900 and bad == 0, f"ics: the next 10 dates of {compared} repeating tasks equal kept's ({bad} differ)")
 
 
+# ------------------------------------------- 1b. calendars of its own making (issue 33, 1-7)
+
+B = "TZID=Europe/Berlin"
+PST = ["BEGIN:VTIMEZONE", "TZID:Pacific Standard Time", "BEGIN:STANDARD", "DTSTART:16010101T020000", "TZOFFSETFROM:-0700",
+       "TZOFFSETTO:-0800", "RRULE:FREQ=YEARLY;BYDAY=1SU;BYMONTH=11", "END:STANDARD", "BEGIN:DAYLIGHT", "DTSTART:16010101T020000",
+       "TZOFFSETFROM:-0800", "TZOFFSETTO:-0700", "RRULE:FREQ=YEARLY;BYDAY=2SU;BYMONTH=3", "END:DAYLIGHT", "END:VTIMEZONE"]
+# Each: a name (the rule it covers) and a VTODO's lines; every date is after the run's now, so
+# `skip next` walks the series from its first due.
+CALENDARS = [
+    ("R-IO-4 EXDATE on DTSTART", [f"DTSTART;{B}:20260706T100000", f"DUE;{B}:20260706T100000", "RRULE:FREQ=WEEKLY;COUNT=6",
+                                   f"EXDATE;{B}:20260706T100000,20260720T100000"]),
+    ("R-IO-5 RDATE alone", ["DTSTART;VALUE=DATE:20260701", "DUE;VALUE=DATE:20260701", "RDATE;VALUE=DATE:20260708,20260715"]),
+    ("R-IO-5 RDATE timed alone", [f"DTSTART;{B}:20260701T090000", f"DUE;{B}:20260701T090000", f"RDATE;{B}:20260702T180000",
+                                   "RDATE:20260704T070000Z"]),
+    ("R-IO-5 RDATE PERIOD", [f"DTSTART;{B}:20260701T100000", f"DUE;{B}:20260701T100000", "RRULE:FREQ=WEEKLY;COUNT=4",
+                              "RDATE;VALUE=PERIOD:20260703T100000Z/PT1H,20260710T120000Z/20260710T130000Z"]),
+    ("R-IO-6 Windows TZID", PST + ["DTSTART;TZID=Pacific Standard Time:20260701T100000",
+                                    "DUE;TZID=Pacific Standard Time:20260701T100000", "RRULE:FREQ=DAILY;COUNT=7"]),
+    ("R-IO-7 RDATE at another time", [f"DTSTART;{B}:20260701T140000", f"DUE;{B}:20260701T140000", "RRULE:FREQ=DAILY;INTERVAL=2;COUNT=6",
+                                       f"RDATE;{B}:20260704T110000"]),
+    ("R-IO-8 DUE after DTSTART", ["DTSTART;VALUE=DATE:20260701", "DUE;VALUE=DATE:20260715", "RRULE:FREQ=MONTHLY;COUNT=6"]),
+    ("R-IO-8 timed DUE after DTSTART", [f"DTSTART;{B}:20260701T090000", f"DUE;{B}:20260702T170000", "RRULE:FREQ=WEEKLY;COUNT=5",
+                                         f"EXDATE;{B}:20260708T090000"]),
+    ("R-IO-9 two RRULEs", ["DTSTART;VALUE=DATE:20260701", "DUE;VALUE=DATE:20260701", "RRULE:FREQ=WEEKLY;COUNT=5",
+                            "RRULE:FREQ=MONTHLY;COUNT=3;BYMONTHDAY=3"]),
+    ("R-IO-10 overrides", [f"DTSTART;{B}:20260701T100000", f"DUE;{B}:20260701T100000", "RRULE:FREQ=WEEKLY;COUNT=6"],
+     [[f"RECURRENCE-ID;{B}:20260701T100000", "STATUS:CANCELLED", f"DTSTART;{B}:20260701T100000", f"DUE;{B}:20260701T100000"],
+      [f"RECURRENCE-ID;{B}:20260715T100000", f"DTSTART;{B}:20260716T150000", f"DUE;{B}:20260716T150000"],
+      [f"RECURRENCE-ID;{B}:20260729T100000", f"DTSTART;{B}:20260729T100000", f"DUE;{B}:20260729T100000", "SUMMARY:renamed"]]),
+]
+
+
+def calendar_text(name, todo, overrides):
+    lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//x//EN"]
+    lines += [l for l in todo if not l.startswith(("DTSTART", "DUE", "RRULE", "RDATE", "EXDATE")) or l in PST]
+    body = [l for l in todo if l not in PST]
+    # Overrides go before their series too, as some calendars write them.
+    for o in overrides[:1]:
+        lines += ["BEGIN:VTODO", "UID:series@x", "SUMMARY:" + name] + o + ["END:VTODO"]
+    lines += ["BEGIN:VTODO", "UID:series@x", "SUMMARY:" + name] + body + ["END:VTODO"]
+    for o in overrides[1:]:
+        lines += ["BEGIN:VTODO", "UID:series@x"] + o + (["SUMMARY:" + name] if not any(x.startswith("SUMMARY") for x in o) else []) + ["END:VTODO"]
+    return "\r\n".join(lines + ["END:VCALENDAR"]) + "\r\n"
+
+
+def own_calendars_check(c, tmp):
+    import icalendar
+    import recurring_ical_events
+    for entry in CALENDARS:
+        name, todo = entry[0], entry[1]
+        overrides = entry[2] if len(entry) > 2 else []
+        text = calendar_text(name, todo, overrides)
+        path = os.path.join(tmp, "own.ics")
+        with open(path, "w", newline="") as f:
+            f.write(text)
+        store = os.path.join(tmp, "own.json")
+        if os.path.exists(store):
+            os.remove(store)
+        r = kept(["import", path, "--store", store, "--now", NOW, "--zone", ZONE])
+        if not c.check(r.returncode == 0, f"own calendar {name}: imported ({r.stdout.strip()} {r.stderr.strip()})"):
+            continue
+        # kept's dues: the first, then each `skip next` until the series ends (at most 12)
+        out = kept_run(store, ["show 1"] + ["skip next 1"] * 11, write=False).stdout.splitlines()
+        got = []
+        for line in out:
+            try:
+                o = json.loads(line)
+            except ValueError:
+                continue
+            t = o.get("updated") or (o if "id" in o else None)
+            if not t or not t.get("due"):
+                continue
+            d = t["due"]["date"] + ("T" + t["due"]["time"] if t["due"].get("time") else "")
+            if not got or got[-1] != d:
+                got.append(d)
+        cal = icalendar.Calendar.from_ical(text.encode())
+        peer = []
+        for occ in recurring_ical_events.of(cal, components=["VTODO"]).between(dt.datetime(2026, 6, 16), dt.datetime(2027, 6, 16)):
+            # A cancelled override is no occurrence (Kept: an EXDATE).
+            if str(occ.get("STATUS", "")).upper() == "CANCELLED":
+                continue
+            v = occ.get("DUE") or occ.get("DTSTART")
+            peer.append(wall(v.dt, isinstance(v.dt, dt.datetime)))
+        peer = sorted(peer)[:12]
+        c.check(got == peer, f"own calendar {name}: kept's dues {got} equal recurring-ical-events' {peer}")
+
+
 # ---------------------------------------------------------------- 2. Taskwarrior
 
 def tw_check(c, store, twjson, tmp, plain):
@@ -251,6 +342,33 @@ def tw_check(c, store, twjson, tmp, plain):
         # A count of nothing would agree whatever the export held.
         c.check(kn > 0, f"taskwarrior {name}: the store has tasks that count ({kn})")
 
+
+
+def tw_undeclared_uda(c, tmp):
+    """R-IO-2: without the UDA lines in .taskrc, Taskwarrior writes an estimate back as a
+    string ("30.000000"); export, `task import`, `task export`, `kept import` keeps it."""
+    if shutil.which("task") is None:
+        return
+    rc = os.path.join(tmp, "bare.taskrc")
+    with open(rc, "w") as f:
+        f.write("confirmation=off\nverbose=nothing\nnews.version=2.6.0\n")
+    store = os.path.join(tmp, "uda.json")
+    out = os.path.join(tmp, "uda.tw.json")
+    r = kept_run(store, ["add Pay rent @fri", "set 1 estimate 30m", f"export {out}"], write=True)
+    c.check(r.returncode == 0, f"uda export: {r.stderr[-300:]}")
+    base = ["task", f"rc.data.location={os.path.join(tmp, 'tw-bare')}", "rc.gc=off"]
+    env = dict(os.environ, TASKRC=rc)
+    r = subprocess.run(base + ["import", out], env=env, capture_output=True, text=True)
+    c.check(r.returncode == 0, f"uda task import: {r.stderr.strip()[:300]}")
+    back = os.path.join(tmp, "uda-back.tw.json")
+    with open(back, "w") as f:
+        r = subprocess.run(base + ["export"], env=env, stdout=f, stderr=subprocess.PIPE, text=True)
+    with open(back) as f:
+        written = json.load(f)
+    c.check(written and written[0].get("estimate") == "30.000000",
+            f"taskwarrior writes an undeclared estimate back as a string: {written[0].get('estimate') if written else written}")
+    r = kept_run(os.path.join(tmp, "uda-new.json"), [f"import {back} as tw", "show 1 estimate"], fmt="text")
+    c.check(r.returncode == 0 and r.stdout.splitlines()[-1:] == ["30m"], f"kept import of it: {r.stdout[-300:]} {r.stderr[-300:]}")
 
 
 # ---------------------------------------------------------------- 3. round trips
@@ -331,6 +449,11 @@ def main():
         print(f"interop_peers.py: missing {', '.join(missing)} (Tests/differential/peers/README.md)")
         print("0 passed, 1 failed")
         return 1
+    if "--own" in sys.argv:
+        with tempfile.TemporaryDirectory() as tmp:
+            own_calendars_check(c, tmp)
+        print(f"{c.passed} passed, {c.failed} failed")
+        return 1 if c.failed else 0
     with tempfile.TemporaryDirectory() as tmp:
         store = make_store(tmp)
         ics = os.path.join(tmp, "out.ics")
@@ -338,7 +461,9 @@ def main():
         r = kept_run(store, [f"export {ics}", f"export {tw}"])
         c.check(r.returncode == 0, f"export: {r.stdout[-300:]} {r.stderr[-300:]}")
         ics_check(c, store, ics)
+        own_calendars_check(c, tmp)
         tw_check(c, store, tw, tmp, os.path.join(tmp, "plain.json"))
+        tw_undeclared_uda(c, tmp)
         roundtrip(c, store, ics, "store -> iCalendar -> store", ICS_FIELDS, tmp, parents=True)
         tw_fields = TW_FIELDS
         roundtrip(c, store, tw, "store -> Taskwarrior -> store", tw_fields, tmp, parents=False)

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Drives the real `kept repl` in a pseudo-terminal, as a person would: types commands, presses
-Tab to complete `@tom` and a project name, sees the coloured capture tokens and the grey ghost
+Tab to complete `@tom`, a project name and a task id (listed with its title), sees the coloured capture tokens and the grey ghost
 completion (also after wide characters, and on a line that wraps after a resize), clears a
 half-typed line with Ctrl-C, keeps a full history file at its size, continues a statement on a
 second line, answers a bulk delete's question, records the session with .record, exits with
@@ -141,6 +141,16 @@ def main():
         live = open(hist, encoding="utf-8").read().splitlines()
         check(len(live) == 1000 and live[-1].startswith("add Pay rent"),
               f"after an append the history file should hold the last 1000 lines: {len(live)}, last {live[-1:]}")
+
+        # R-REPL-1: Tab after a verb that takes a task lists the ids with their titles; the
+        # line takes the id alone.
+        t.expect(b"kept> ")
+        t.send(b"why \t\t")
+        t.expect(b"1  Call mom", "task 1 listed with its title after 'why ' Tab Tab")
+        t.expect(b"3  Pay rent", "task 3 listed with its title")
+        t.send(b"3\t")
+        t.expect(b"why 3 ", "the id alone completed into the line")
+        t.send(b"\x03")
 
         # Wide characters: the cursor goes back to where readline put it, two columns each
         # ("kept> add 日本 @tom" is 19 columns).

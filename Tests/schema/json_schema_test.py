@@ -120,8 +120,11 @@ FORMS = [
     ("list today", ["view"]), ("list tomorrow", ["view"]), ("list next 7 days group by due", ["view"]), ("list all", ["view"]),
     ("list archived", ["view"]), ("list done today", ["view"]), ("count", ["count"]),
     ("explain @next 7 days and +Home or overdue", ["explainFilter"]), ("explain done", ["explainFilter"]),
+    ("explain (+Home or overdue) and -#errand for 1", ["explainTrial"]),
     ("explain date tomorrow 3pm", ["explainDate"]), ("date in 2 weeks", ["dateResult"]), ("parse Call mom @tom", ["parse"]),
     ("parse Book movers start:\"next mon\" status:waiting parent:1", ["parse"]), ("repeat every weekday next 3", ["repeatPreview"]),
+    ("repeat every day at 9am next 2", ["repeatPreview"]), ("repeat FREQ=HOURLY;COUNT=3 next 3", ["repeatPreview"]),
+    ("repeat every mon and thu at 9am and 5pm next 4", ["repeatPreview"]),
     ("rrule every 2 weeks on tue", ["rrule"]), ("filter Errands = #errand", ["filterDefined"]), ("filter star Errands", ["savedFilter"]),
     ("filter unstar Errands", ["savedFilter"]), ("filter rename Errands to Chores", ["savedFilter"]), ("filter move Chores to 1", ["savedFilter"]),
     ("filters", ["filters"]), ("filter delete Chores", ["savedFilter"]), ("areas", ["areas"]), ("set 1 area Home", ["updated"]),
@@ -159,7 +162,7 @@ for value, s in zip(run_statements([(s, ["error"]) for s in ERRORS], "errors", y
 DOTS = [(".mode", ["dotMode"]), (".timer", ["dotSwitch"]), (".timer on", ["dotSwitch"]), (".timer off", ["dotSwitch"]),
         (".bail off", ["dotSwitch"]), (".color", ["dotSwitch"]), (".help", ["dotHelp"]), (".help .open", ["dotCommand"]),
         (".help repl", ["dotHelpText"]), (".help add", ["helpCommand"]), (".history", ["dotHistory"]), (".frob", ["error"]),
-        (".timer maybe", ["error"])]
+        (".timer maybe", ["error"]), (".width 60", ["dotWidth"]), (".width", ["dotWidth"]), (".width none", ["dotWidth"])]
 with tempfile.TemporaryDirectory() as d:
     store = os.path.join(d, "s.json")
     rec = os.path.join(d, "r.kept")
@@ -192,12 +195,15 @@ check("a fresh add", json.dumps(good), ["added"])
 no_uid = json.loads(json.dumps(good)); del no_uid["added"]["uid"]
 extra_key = json.loads(json.dumps(good)); extra_key["added"]["colour"] = "red"
 bad_date = json.loads(json.dumps(good)); bad_date["added"]["due"]["date"] = "June 15"
+timed = json.loads(kept(["run", "--format", "json"] + CLOCK + ["-e", "repeat every day at 9am next 2"]).stdout)
+check("a timed repeat", json.dumps(timed), ["repeatPreview"])
+bad_time = json.loads(json.dumps(timed)); bad_time["dates"][0] = "2026-06-15 9am"
 no_file = {"error": {"code": "E0301", "message": "no task with id 9", "line": 1, "column": 6}}
 half_fix = {"error": {"code": "E0101", "message": "unknown command 'lsit'", "file": "-e", "line": 1, "column": 1,
                       "fixIts": [{"title": "did you mean 'list'?", "line": 1, "column": 1, "endLine": 1, "endColumn": 5}]}}
 for name, value, s in [("no uid", no_uid, "added"), ("an extra key", extra_key, "added"), ("a date in words", bad_date, "added"),
                        ("an error without file", no_file, "error"), ("a fix-it without its replacement", half_fix, "error"),
-                       ("an empty object", {}, "error")]:
+                       ("an empty object", {}, "error"), ("a time in words", bad_time, "repeatPreview")]:
     if shape(s).is_valid(value):
         failures.append(f"the schema takes a {s} with {name}")
 

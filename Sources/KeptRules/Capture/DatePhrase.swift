@@ -27,6 +27,9 @@ public struct DateContext: Sendable {
 public struct ResolvedDate: Sendable, Equatable {
     public var due: Due
     public var rule: String
+    /// A slash date that reads as a date in either order (`3/4`), its day and month: read by the
+    /// `date-order` setting, and worth a question where the zone suggests the other (R-CAP-10).
+    public var ambiguousSlash: String? = nil
 }
 
 /// Parses and resolves date phrases.
@@ -59,7 +62,12 @@ public enum DatePhrase {
         }
         if let e = limitError(classes, words: words, upTo: 0) { return .failure(e) }
         switch DatePhraseParser.parse(classes) {
-        case .success(let r): return .success(r)
+        case .success(let r):
+            // R-CAP-7: an impossible time after a day is refused, not left over.
+            if let e = DatePhraseParser.timeAfterDay(r.0, classes, used: r.used, bareNumbers: false, text: { $0 < words.count ? words[$0] : "" }) {
+                return .failure(e)
+            }
+            return .success(r)
         case .failure(var e):
             // A number or a year past the limits where the phrase stopped (`in 9999999999 days`).
             if let l = limitError(classes, words: words, upTo: e.word + 1) { return .failure(l) }
@@ -134,8 +142,10 @@ public enum DatePhrase {
                 note(&rule, explain, "'\(spec.time.map(describe) ?? "")' is today's")
                 return .success(wall(CivilDateTime(date: ctx.today, time: t), ctx, explain: explain, rule: rule))
             }
-            // R-CAP-3: a time alone is today while it is still ahead, else tomorrow.
-            let ahead = t > ctx.now.time
+            // R-CAP-3: a time alone is today while it is still ahead, else tomorrow. Ahead as an
+            // instant: in the repeated hour a wall time is its first instant (R-DAY-3), which
+            // may have passed although the wall clock has not reached it (01:45 at the second 01:30).
+            let ahead = t > ctx.now.time && ctx.zone.instant(for: CivilDateTime(date: ctx.now.date, time: t)) > ctx.nowInstant
             guard let d = ahead ? ctx.now.date : ctx.now.date.addingChecked(days: 1) else { return .failure(.outOfCalendar()) }
             note(&rule, explain, ahead ? "a time alone is today while it is still ahead" : "a time alone that has passed today is tomorrow")
             return .success(wall(CivilDateTime(date: d, time: t), ctx, explain: explain, rule: rule))
@@ -144,8 +154,9 @@ public enum DatePhrase {
         case .failure(let e): return .failure(e)
         case .success(let (d, why)):
             if explain { rule = rule.isEmpty ? why : why + "; " + rule }
-            guard let t = time else { return .success(ResolvedDate(due: Due(date: d), rule: rule)) }
-            return .success(wall(CivilDateTime(date: d, time: t), ctx, explain: explain, rule: rule))
+            var r = time.map { wall(CivilDateTime(date: d, time: $0), ctx, explain: explain, rule: rule) } ?? ResolvedDate(due: Due(date: d), rule: rule)
+            if case .slash(let a, let b, _) = dayRef, a != b, a >= 1, a <= 12, b >= 1, b <= 12 { r.ambiguousSlash = "\(a)/\(b)" }
+            return .success(r)
         }
     }
 

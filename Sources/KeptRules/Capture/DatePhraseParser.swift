@@ -27,6 +27,8 @@ public struct DatePhraseError: Error, Sendable, Equatable {
         case ambiguousHour(Int)
         /// `13 pm`: an hour that am or pm does not take.
         case notAnHour(Int, pm: Bool)
+        /// `@fri 7`: a bare number after a day, which could be an hour or title text (R-CAP-8).
+        case bareNumberAfterDay(Int)
         /// A month and day no year has (`feb 30`), or the 29th of February in a common year.
         case noSuchDay(month: Int, day: Int, year: Int?)
         /// `the 31st` when no month has it.
@@ -367,6 +369,35 @@ public struct DatePhraseParser {
             return .inDays(n, u)
         }
         return nil
+    }
+}
+
+extension DatePhraseParser {
+    /// The words just after a day without a time that say a time Kept will not guess (R-CAP-7,
+    /// R-CAP-8): an impossible time (`tomorrow 25:00`, `fri 13pm`, `tomorrow at 25:00`, `fri 13
+    /// pm`) or, when `bareNumbers`, a bare number that could be an hour (`fri 7`). Nil when the
+    /// phrase has its time or the next words are no time at all. `used` is how many of
+    /// `words` the phrase took; `text` gives a word as written, asked for only on an error.
+    public static func timeAfterDay(_ spec: DateSpec, _ words: [DateWord], used: Int, bareNumbers: Bool,
+                                    text: (Int) -> String) -> DatePhraseError? {
+        guard spec.day != nil, spec.time == nil, spec.minutesFromNow == nil, spec.dateTime == nil else { return nil }
+        func at(_ k: Int) -> DateWord { k < words.count ? words[k] : .other }
+        var k = used
+        let afterAt: Bool
+        if case .keyword(.at) = at(k) { k += 1; afterAt = true } else { afterAt = false }
+        switch at(k) {
+        case .impossible:
+            return DatePhraseError(word: k, .doesNotExist(text(k)))
+        case .number(let h, let digits) where digits <= 2:
+            if case .meridiem(let pm) = at(k + 1) {
+                return h >= 1 && h <= 12 ? nil : DatePhraseError(word: k, .notAnHour(h, pm: pm))
+            }
+            // `tomorrow at 5` is the parser's (the phrase took it); here only a number alone.
+            guard bareNumbers, !afterAt, h <= 23 else { return nil }
+            return DatePhraseError(word: k, .bareNumberAfterDay(h))
+        default:
+            return nil
+        }
     }
 }
 

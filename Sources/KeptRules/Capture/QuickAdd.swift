@@ -44,6 +44,10 @@ public struct TaskDraft: Sendable {
     public var completion: CaptureCompletion?
     /// Resolved dates' rules, by token index, when asked for.
     public var dueRule: String?
+    /// A due written as a slash date that reads in either order (`3/4`), and the byte range
+    /// of its token: read by `date-order`, and asked about where the zone suggests the other
+    /// order (R-CAP-10).
+    public var ambiguousSlash: (text: String, start: Int, end: Int)?
 
     /// An empty draft, for callers that build one field by field (an importer, a test).
     public init(title: String = "") {
@@ -222,6 +226,13 @@ public enum QuickAdd {
                 }
                 switch DatePhraseParser.parse(classes) {
                 case .success(let (spec, used)):
+                    // R-CAP-7, R-CAP-8: a time after the day that Kept will not guess is
+                    // reported at that word, never left in the title.
+                    if let e = DatePhraseParser.timeAfterDay(spec, classes, used: used, bareNumbers: true,
+                                                             text: { m in k + m < ws.count ? string(b, ws[k + m].start, ws[k + m].end) : "" }) {
+                        let bad = ws[min(k + e.word, ws.count - 1)]
+                        return err(.date(e), bad.start, bad.end)
+                    }
                     switch DatePhrase.resolve(spec, in: ctx, explain: explain) {
                     case .success(let r):
                         let last = ws[k + used - 1]
@@ -230,6 +241,7 @@ public enum QuickAdd {
                         }
                         draft.due = r.due
                         if explain { draft.dueRule = r.rule }
+                        if let sl = r.ambiguousSlash { draft.ambiguousSlash = (sl, w.start, last.end) }
                         if wantTokens { draft.tokens.append(CaptureToken(kind: .date, start: w.start, end: last.end, text: string(b, w.start, last.end))) }
                         for m in k..<(k + used) { keep[m] = false }
                         k += used
@@ -263,6 +275,12 @@ public enum QuickAdd {
                 while j < ws.count, j < k + 16, ws[j].kind == .plain { texts.append(string(b, ws[j].start, ws[j].end)); j += 1 }
                 switch RepeatRule.parse(words: texts, in: ctx) {
                 case .success(let (rule, used)):
+                    // R-CAP-7: `every monday at 25:00` is refused at the time, not cut short.
+                    if used + 1 < texts.count, texts[used].lowercased() == "at",
+                       case .impossible? = DatePhrase.classify([texts[used + 1]]).first {
+                        let bad = ws[k + used + 1]
+                        return err(.date(DatePhraseError(word: 0, .doesNotExist(texts[used + 1]))), bad.start, bad.end)
+                    }
                     let last = ws[k + used - 1]
                     draft.repeatRule = rule
                     draft.repeatText = texts[0..<used].joined(separator: " ")
@@ -275,12 +293,21 @@ public enum QuickAdd {
                     // `every 999999999 days` is not a title (write `\every` to keep the words).
                     let bad = ws[min(k + max(e.word, 1), j - 1)]
                     return err(.repeat(e), w.start, bad.end)
-                case .failure:
-                    break
-                }
-                if endsOpen, j == ws.count, texts.count >= 2, let comp = complete(texts, upTo: texts.count - 1, date: false) {
-                    let ww = ws[ws.count - 1]
-                    draft.completion = CaptureCompletion(start: w.start, end: ww.end, typed: string(b, w.start, ww.end), completed: comp)
+                case .failure(var e):
+                    if endsOpen, j == ws.count, texts.count >= 2, let comp = complete(texts, upTo: texts.count - 1, date: false) {
+                        let ww = ws[ws.count - 1]
+                        draft.completion = CaptureCompletion(start: w.start, end: ww.end, typed: string(b, w.start, ww.end), completed: comp)
+                    } else if RepeatRule.meantAsRepeat(words: texts) {
+                        // R-CAP-9: words meant as a repeat that are none are reported with the
+                        // nearest rule, not kept as title text (`\every` keeps them).
+                        e.suggestions = RepeatRule.nearest(words: texts)
+                        // The range runs to the failing word, or to the weekday or period
+                        // right after it: `every last friday`, not `every last`.
+                        var last = min(max(e.word, 1), texts.count - 1)
+                        if !RepeatRule.saysRepeat(texts[last].lowercased()), last + 1 < texts.count,
+                           RepeatRule.saysRepeat(texts[last + 1].lowercased()) { last += 1 }
+                        return err(.repeat(e), w.start, ws[k + last].end)
+                    }
                 }
             }
             // `!high`, `!1`.
@@ -422,6 +449,7 @@ public enum QuickAdd {
                 let p = string(b, ws[first - 1].start, ws[first - 1].end).lowercased()
                 if p == "on" || p == "by" || p == "due" || p == "at" { first -= 1 }
             }
+            if let sl = r.ambiguousSlash { draft.ambiguousSlash = (sl, ws[idx[0]].start, ws[idx[idx.count - 1]].end) }
             if wantTokens { draft.tokens.append(CaptureToken(kind: .date, start: ws[first].start, end: ws[idx[idx.count - 1]].end,
                                              text: string(b, ws[first].start, ws[idx[idx.count - 1]].end))) }
             for m in first...idx[idx.count - 1] { keep[m] = false }

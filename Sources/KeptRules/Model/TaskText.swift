@@ -5,6 +5,9 @@
 public struct TaskText: Sendable {
     public var today: CivilDate
     public var settings: Settings
+    /// How user text reads in a row: the session escapes control characters here, so a row is
+    /// measured as it prints (RowLayout.swift).
+    public var escape: @Sendable (String) -> String = { $0 }
 
     public init(today: CivilDate, settings: Settings) {
         self.today = today
@@ -65,37 +68,5 @@ public struct TaskText: Sendable {
         if let d = t.due { parts.append(rowDate(d, open: t.isOpen)) }
         if let r = t.repeatRule, t.isOpen { parts.append(r.text) }
         return parts.joined(separator: " · ")
-    }
-
-    /// List rows: ids right-aligned, titles in a column, then the date, then the repeat mark.
-    /// At the detailed row level (or with `scores`, for `explain plan`) a row also shows the
-    /// High and Critical priority words and its urgency score (R-PLAN-4).
-    public func rows(_ tasks: [Task], scores: [Double]? = nil) -> [String] {
-        let detailed = settings.rowDetail == .detailed
-        let idWidth = tasks.map { String($0.id).count }.max() ?? 1
-        let titleWidth = min(48, tasks.map { $0.title.unicodeScalars.count }.max() ?? 0)
-        let dates = tasks.map { t in t.due.map { rowDate($0, open: t.isOpen) } ?? "" }
-        let dateWidth = dates.map(\.count).max() ?? 0
-        return tasks.enumerated().map { k, t in
-            let id = String(t.id)
-            var line = String(repeating: " ", count: idWidth - id.count) + id + "  " + t.title
-            var cols: [(String, Int)] = [(dates[k], dateWidth)]
-            // R-VIEW-5: a held task shows its return date; steps read 1/3; nothing is a zero.
-            if let h = t.heldUntil, h > today, t.isOpen { cols.append(("Back " + TimeText.shortDate(h).split(separator: " ").dropFirst().joined(separator: " "), 0)) }
-            if !t.steps.isEmpty { cols.append(("\(t.steps.filter(\.done).count)/\(t.steps.count)", 0)) }
-            // R-REP-9: a list marks a repeating task; a completed occurrence drops the mark.
-            if let r = t.repeatRule, t.isOpen { cols.append(("↻ " + r.text, 0)) }
-            if t.status == .done { cols.append(("done", 0)) }
-            if detailed, t.priority >= .high { cols.append((t.priority == .critical ? "Critical" : "High", 0)) }
-            if let sc = scores, k < sc.count { cols.append(("urgency " + Urgency.text(sc[k]), 0)) }
-            while let last = cols.last, last.0.isEmpty { cols.removeLast() }
-            guard !cols.isEmpty else { return line }
-            line += String(repeating: " ", count: max(0, titleWidth - t.title.unicodeScalars.count))
-            for (text, width) in cols {
-                line += "  " + text + String(repeating: " ", count: max(0, width - text.count))
-            }
-            while line.last == " " { line.removeLast() }
-            return line
-        }
     }
 }

@@ -277,6 +277,17 @@ public struct CompiledFilter: Sendable {
         matches(i, in: ix, nil, root)
     }
 
+    /// Whether task `i` meets the filter's terms, whatever its status: `explain FILTER for ID`
+    /// tries each term this way, through the one evaluator queries use (R-FIL-8).
+    public func holds(_ i: Int, in ix: TaskIndex) -> Bool {
+        eval(root, i, ix, nil)
+    }
+
+    /// Whether task `i` is among the tasks the filter looks at: open ones, unless it names a status.
+    public func inScope(_ i: Int, in ix: TaskIndex) -> Bool {
+        !openOnly || ix.statusKind[i].isOpen
+    }
+
     /// Whether task `i` matches, with one thread's regex scratch: the inner loop of `rows`.
     public func matches(_ i: Int, in ix: TaskIndex, scratch: RegexScratch) -> Bool {
         matches(i, in: ix, scratch, root)

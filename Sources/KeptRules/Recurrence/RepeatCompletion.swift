@@ -28,10 +28,10 @@ extension RepeatSpec {
         guard let rule, let anchor else { return nil }
         let t = occurrenceTime(dueTime: time)
         // Exceptions hide occurrences (a whole day's, for a day without a time): step past them.
-        var found = rule.nextOccurrence(after: moment, anchor: anchor, time: t, weekStart: weekStart, zone: zone)
+        var found = rule.nextOccurrence(after: moment, anchor: anchor, time: t, weekStart: weekStart, zone: zone, start: anchorTime)
         var steps = 0
         while let d = found, isException(d), steps < 1440 * (exceptions.count + 1) {
-            found = rule.nextOccurrence(after: RepeatSpec.moment(d), anchor: anchor, time: t, weekStart: weekStart, zone: zone)
+            found = rule.nextOccurrence(after: RepeatSpec.moment(d), anchor: anchor, time: t, weekStart: weekStart, zone: zone, start: anchorTime)
             steps += 1
         }
         let added = additions.filter { RepeatSpec.moment($0) > moment && !isException($0) }.min { RepeatSpec.moment($0) < RepeatSpec.moment($1) }
@@ -120,7 +120,7 @@ extension RepeatSpec {
         guard let rule else { return nil }
         let a = anchor ?? today
         return rule.firstOccurrence(atOrAfter: CivilDateTime(date: max(a, today), time: .midnight), anchor: a,
-                                    time: anchorTime, weekStart: weekStart)
+                                    time: anchorTime, weekStart: weekStart, start: anchorTime)
     }
 
     /// R-REP-5: where a reminder (or another wall-clock moment of the task) goes when the task's

@@ -9,7 +9,7 @@ public enum RepeatPhrase {
         "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
         "mon", "tue", "tues", "wed", "thu", "thur", "thurs", "fri", "sat", "sun",
         "mondays", "tuesdays", "wednesdays", "thursdays", "fridays", "saturdays", "sundays",
-        "week", "weeks", "month", "months", "year", "years", "other",
+        "week", "weeks", "fortnight", "month", "months", "year", "years", "other",
         "and", "on", "the", "last", "first", "second", "third", "fourth", "of",
         "january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december",
         "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec",

@@ -202,7 +202,9 @@ extension Expansion {
         var c = 0
         // A daily rule whose INTERVAL the phase says exactly has the same count on each whole day.
         let wholeDays = frequency == .daily && n <= 64
-        let perDay = wholeDays ? count(onDay: anchorDay, before: (anchorDay + 1) * OccurrenceKey.minutesPerDay, atMost: Int.max) : 0
+        // A whole day's count, on a day of the series after the anchor's (whose count starts at
+        // the series' start, R-REP-11); the anchor's day is counted on its own.
+        let perDay = wholeDays ? count(onDay: anchorDay + n, before: (anchorDay + n + 1) * OccurrenceKey.minutesPerDay, atMost: Int.max) : 0
         // An hourly or minutely rule's whole day (after the anchor's, before k's) has the count
         // of its residue modulo the INTERVAL's period in days: each counted once, when first met.
         var dayCounts = DayCounts(period: dayPeriod)
@@ -251,6 +253,10 @@ extension Expansion {
                     if last < cur.length, cand & (UInt32(1) << UInt32(last)) != 0 {
                         cand &= ~(UInt32(1) << UInt32(last))
                         c += count(onDay: kDay, before: k, atMost: limit - c)
+                    }
+                    if anchorDay >= cur.base, anchorDay - cur.base < cur.length, cand & (UInt32(1) << UInt32(anchorDay - cur.base)) != 0 {
+                        cand &= ~(UInt32(1) << UInt32(anchorDay - cur.base))
+                        c += count(onDay: anchorDay, before: k, atMost: limit - c)
                     }
                     c += cand.nonzeroBitCount * perDay
                 } else if dayCounts.period > 0 {

@@ -115,11 +115,16 @@ package struct Expansion {
     package let timesPerDay: Int
     /// A day the month lacks (BYMONTHDAY=31 in April) falls on the month's last day.
     package let clamp: Bool
+    /// RFC 7529 SKIP that moves a missing day out of its period: such a rule is walked period
+    /// by period from the anchor's (Expansion+SkipWalk), with `skip` saying where a day goes.
+    package let walksSkip: Bool
+    package let skip: RepeatRule.Skip
     /// The last day a search for an occurrence looks at (day-stream and weekly rules): the
     /// calendar's, or UNTIL's for the next occurrence of a series (RepeatRule.searchEnd).
     package let searchEnd: Int
 
-    package init(_ rule: borrowing RepeatRule, anchor: CivilDate, time: WallTime?, weekStart account: Weekday, through last: Int = Expansion.lastDay) {
+    package init(_ rule: borrowing RepeatRule, anchor: CivilDate, time: WallTime?, weekStart account: Weekday, through last: Int = Expansion.lastDay,
+                 start: WallTime? = nil) {
         searchEnd = last
         nthWeekdays = rule.nthWeekdays
         yearDays = rule.yearDays
@@ -155,6 +160,8 @@ package struct Expansion {
         hasByDay = wd != 0 || !rule.nthWeekdays.isEmpty
         nthInMonth = rule.frequency == .monthly || months != 0
         clamp = rule.skip == .backward && (rule.frequency == .monthly || rule.frequency == .yearly)
+        walksSkip = rule.skipCrossesPeriods
+        skip = rule.skip
         let aMin = time?.minuteOfDay ?? 0
         anchorMinute = aMin
         switch rule.frequency {
@@ -179,7 +186,9 @@ package struct Expansion {
         }
         timesPerDay = max(1, hours.nonzeroBitCount * minutes.nonzeroBitCount)
         let subDaily = rule.frequency == .hourly || rule.frequency == .minutely
-        startKey = anchorDay * OccurrenceKey.minutesPerDay + (subDaily ? aMin : 0)
+        // RFC 5545: DTSTART is the first instance, so a timed series given its start's time
+        // (`start`: an RRULE's DTSTART, `from DATE TIME`) has no occurrence before it.
+        startKey = anchorDay * OccurrenceKey.minutesPerDay + (subDaily ? aMin : (timed ? start?.minuteOfDay ?? 0 : 0))
     }
 
     // MARK: times of day
@@ -459,6 +468,7 @@ package struct Expansion {
     }
 
     private func firstInCalendar(atOrAfter k0: OccurrenceKey) -> OccurrenceKey? {
+        if walksSkip { return skipWalkFirst(atOrAfter: max(k0, startKey)) }
         let k = max(k0, startKey)
         let kDay = floorDiv(k, OccurrenceKey.minutesPerDay)
         guard kDay <= searchEnd else { return nil }
@@ -565,6 +575,9 @@ package struct Expansion {
             let lo = floorDiv(startKey, OccurrenceKey.minutesPerDay) - base, hi = kDay - base
             var c = set.count(from: lo, to: hi) * timesPerDay
             if hi >= lo, set.contains(hi) { c += timesBefore(k - kDay * OccurrenceKey.minutesPerDay) }
+            // The start day's times before the start's (a timed series from DTSTART's time).
+            let startMinute = startKey - floorDiv(startKey, OccurrenceKey.minutesPerDay) * OccurrenceKey.minutesPerDay
+            if startMinute > 0, hi >= lo, lo >= 0, set.contains(lo) { c = max(0, c - timesBefore(startMinute)) }
             return c
         }
         let total = set.count * timesPerDay

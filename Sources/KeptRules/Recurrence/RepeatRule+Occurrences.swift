@@ -5,8 +5,9 @@
 // rule, a floating wall time, or an instant (UTC) compared in the account's zone.
 
 extension RepeatRule {
-    package func expansion(anchor: CivilDate, time: WallTime?, weekStart: Weekday, through last: Int = Expansion.lastDay) -> Expansion {
-        Expansion(self, anchor: anchor, time: time, weekStart: weekStart, through: last)
+    package func expansion(anchor: CivilDate, time: WallTime?, weekStart: Weekday, through last: Int = Expansion.lastDay,
+                           start: WallTime? = nil) -> Expansion {
+        Expansion(self, anchor: anchor, time: time, weekStart: weekStart, through: last, start: start)
     }
 
     package static func key(_ d: CivilDate, _ minute: Int = 0) -> OccurrenceKey { d.dayNumber * OccurrenceKey.minutesPerDay + minute }
@@ -47,6 +48,7 @@ extension RepeatRule {
 
     /// How many occurrences come before key k (from the anchor on), at most `limit`.
     package func occurrences(before k: OccurrenceKey, in e: Expansion, limit: Int) -> Int {
+        if e.walksSkip { return e.skipWalkCount(before: k, limit: limit) }
         if setPositions.isEmpty, let c = uniformCount(before: k, e) { return min(c, limit) }
         return e.countByPeriods(before: k, limit: limit) ?? e.countByDays(before: k, limit: limit)
     }
@@ -57,12 +59,14 @@ extension RepeatRule {
         let kDay = floorDiv(k, OccurrenceKey.minutesPerDay)
         let kMin = k - kDay * OccurrenceKey.minutesPerDay
         let timesBefore = e.timesBefore(kMin)
+        // The start's own minute: times of the anchor day before it are no occurrences.
+        let before = e.timesBefore(e.startKey - e.anchorDay * OccurrenceKey.minutesPerDay)
         switch frequency {
         case .daily where e.everyDay:
-            guard kDay > e.anchorDay else { return kDay == e.anchorDay ? timesBefore : 0 }
+            guard kDay > e.anchorDay else { return kDay == e.anchorDay ? max(0, timesBefore - before) : 0 }
             let full = ceilDiv(kDay - e.anchorDay, e.n)
             let onDay = floorMod(kDay - e.anchorDay, e.n) == 0 ? timesBefore : 0
-            return full * e.timesPerDay + onDay
+            return full * e.timesPerDay + onDay - before
         case .weekly where e.months == 0:
             let a0 = e.anchorDay - e.weekStart.days(until: e.anchor.weekday)
             func upTo(_ day: Int, _ minute: Int) -> Int {
@@ -76,7 +80,7 @@ extension RepeatRule {
                 }
                 return c
             }
-            return upTo(kDay, kMin) - upTo(e.anchorDay, 0)
+            return max(0, upTo(kDay, kMin) - upTo(e.anchorDay, e.startKey - e.anchorDay * OccurrenceKey.minutesPerDay))
         default:
             return nil
         }
@@ -118,23 +122,23 @@ extension RepeatRule {
     /// series anchored on `anchor` whose occurrences are at `time` when the rule has no time of
     /// its own (a task's due time); nil when the series has ended.
     public func nextOccurrence(after moment: CivilDateTime, anchor: CivilDate, time: WallTime? = nil,
-                               weekStart: Weekday = .monday, zone: Zone? = nil) -> Due? {
-        let e = expansion(anchor: anchor, time: time, weekStart: weekStart, through: searchEnd)
+                               weekStart: Weekday = .monday, zone: Zone? = nil, start: WallTime? = nil) -> Due? {
+        let e = expansion(anchor: anchor, time: time, weekStart: weekStart, through: searchEnd, start: start)
         return next(after: RepeatRule.key(moment), in: e, zone: zone).map { RepeatRule.due($0, timed: e.timed) }
     }
 
     /// The first occurrence at or after `moment`, ignoring COUNT and UNTIL (R-REP-7 dates a
     /// task by it).
     public func firstOccurrence(atOrAfter moment: CivilDateTime, anchor: CivilDate, time: WallTime? = nil,
-                                weekStart: Weekday = .monday) -> Due? {
-        let e = expansion(anchor: anchor, time: time, weekStart: weekStart)
+                                weekStart: Weekday = .monday, start: WallTime? = nil) -> Due? {
+        let e = expansion(anchor: anchor, time: time, weekStart: weekStart, start: start)
         return e.first(atOrAfter: RepeatRule.key(moment)).map { RepeatRule.due($0, timed: e.timed) }
     }
 
     /// The first `limit` occurrences from the anchor on.
     public func occurrences(anchor: CivilDate, time: WallTime? = nil, limit: Int, weekStart: Weekday = .monday,
-                            zone: Zone? = nil) -> [Due] {
-        let e = expansion(anchor: anchor, time: time, weekStart: weekStart)
+                            zone: Zone? = nil, start: WallTime? = nil) -> [Due] {
+        let e = expansion(anchor: anchor, time: time, weekStart: weekStart, start: start)
         var out: [Due] = []
         var k = e.first(atOrAfter: e.startKey)
         while let x = k, out.count < limit {

@@ -37,6 +37,8 @@ public enum RRULEError: Error, Sendable, Equatable {
     /// An item of a comma list outside its range (`zero` when 0 is allowed).
     case itemOutOfRange(part: String, value: String, item: String, range: ClosedRange<Int>, zero: Bool)
     case badInterval
+    /// An INTERVAL RFC 5545 allows past Kept's limit (docs/LIMITS.md): the limit's code.
+    case intervalPastLimit(String)
     case skipWithoutRSCALE
     case badSkip
     case badWeekStart(String)
@@ -76,7 +78,7 @@ public enum RRULEError: Error, Sendable, Equatable {
     /// keeps it as the record's text rather than refuse the file.
     public var keptCannotHold: Bool {
         switch self {
-        case .noDates, .secondly, .calendar, .skipForward, .bySecond: return true
+        case .noDates, .secondly, .calendar, .skipForward, .bySecond, .intervalPastLimit: return true
         default: return false
         }
     }
@@ -151,7 +153,9 @@ extension RepeatRule {
         if wkst != .monday, r.weekStartMatters, let c = RepeatRule.codes[wkst] { parts.append("WKST=" + c) }
         if let c = r.count { parts.append("COUNT=\(c)") }
         if let u = r.end { parts.append("UNTIL=" + r.untilText(u, zone: zone, timed: r.isTimed || dueTime != nil)) }
-        if rscale { return .success("RSCALE=GREGORIAN;" + parts.joined(separator: ";") + ";SKIP=BACKWARD") }
+        // RFC 7529: SKIP says a missing day's BACKWARD or FORWARD (OMIT is RFC 5545's reading).
+        if r.skipCrossesPeriods { rscale = true }
+        if rscale { return .success("RSCALE=GREGORIAN;" + parts.joined(separator: ";") + ";SKIP=" + r.skip.rawValue.uppercased()) }
         return .success(parts.joined(separator: ";"))
     }
 

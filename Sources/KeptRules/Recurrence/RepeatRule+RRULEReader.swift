@@ -66,7 +66,8 @@ package struct RRULEReader {
         }
         var r = RepeatRule(frequency: freq)
         if let i = fields.removeValue(forKey: "INTERVAL") {
-            guard let n = Int(i), n >= 1, n <= 1000 else { throw .badInterval }
+            guard let n = Int(i), n >= 1 else { throw i.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }) && i.count > 3 ? .intervalPastLimit(i) : .badInterval }
+            guard n <= Limits.repeatInterval else { throw .intervalPastLimit(i) }
             r.interval = n
         }
         // RFC 7529: RSCALE names the calendar; SKIP says what a missing day does.
@@ -80,7 +81,7 @@ package struct RRULEReader {
             switch s {
             case "OMIT": skip = .omit
             case "BACKWARD": skip = .backward
-            case "FORWARD": throw .skipForward
+            case "FORWARD": skip = .forward
             default: throw .badSkip
             }
         }
@@ -132,7 +133,7 @@ package struct RRULEReader {
             throw .unknownPart(unknown)
         }
         _ = monthly
-        normalize(&r, skip: skip)
+        try normalize(&r, skip: skip)
         if r.hasNoDates { throw .noDates }
         return r
     }
@@ -185,7 +186,7 @@ package struct RRULEReader {
 
     /// Kept's forms of a rule read: the clamp form back to its day, and SKIP only where a month
     /// can lack the day (so that equal rules compare equal).
-    package func normalize(_ r: inout RepeatRule, skip: RepeatRule.Skip?) {
+    package func normalize(_ r: inout RepeatRule, skip: RepeatRule.Skip?) throws(RRULEError) {
         let days = RepeatRule.bits(r.monthDayMask)
         if r.setPositions == [-1], r.monthDayFromEndMask == 0, let last = days.last, last >= 29,
            days == Array(28...last), !r.hasByDay, r.yearDays.isEmpty, r.weekNoMask | r.weekNoFromEndMask == 0,
@@ -199,6 +200,11 @@ package struct RRULEReader {
             return
         }
         r.skip = r.canMissDay ? (skip ?? .omit) : .backward
+        // A SKIP that moves a day out of its period is walked period by period (SkipWalk),
+        // which holds days of the month or year and plain weekdays, not ordinals or weeks.
+        if r.skipCrossesPeriods, !r.nthWeekdays.isEmpty || r.weekNoMask | r.weekNoFromEndMask != 0 || !r.setPositions.isEmpty {
+            throw .skipForward
+        }
     }
 }
 
@@ -209,7 +215,23 @@ extension RepeatRule {
         guard frequency == .monthly || frequency == .yearly else { return false }
         if !hasDayParts { return true }
         let days = RepeatRule.bits(monthDayMask)
-        return (days.last ?? 0) > RepeatRule.shortest(monthFromAnchor ? 0 : monthMask)
+        let shortest = RepeatRule.shortest(monthFromAnchor ? 0 : monthMask)
+        let fromEnd = RepeatRule.bits(monthDayFromEndMask)
+        return (days.last ?? 0) > shortest || (fromEnd.last ?? 0) > shortest || yearDays.contains { abs($0) == 366 }
+    }
+
+    /// Whether the rule's SKIP moves a missing day out of its month or year (RFC 7529): any
+    /// FORWARD, and BACKWARD for a day counted from the end (BYMONTHDAY=-31 in February is
+    /// January's last day) or BYYEARDAY=±366 in a common year.
+    public var skipCrossesPeriods: Bool {
+        guard frequency == .monthly || frequency == .yearly, canMissDay else { return false }
+        switch skip {
+        case .omit: return false
+        case .forward: return true
+        case .backward:
+            return RepeatRule.bits(monthDayFromEndMask).contains { $0 > RepeatRule.shortest(monthFromAnchor ? 0 : monthMask) }
+                || yearDays.contains { abs($0) == 366 }
+        }
     }
 
     /// A rule whose days no allowed month has (BYMONTH=2;BYMONTHDAY=30 skipping missing days).

@@ -19,16 +19,23 @@ extension RepeatRule {
     package static let quarterStarts: UInt16 = 0b0_0100_1001_0010
     package static let quarterEnds: UInt16 = 0b1_0010_0100_1000
 
+    /// ` from 2026-06-15`, ` from 2024-10-23 3:40pm`, or nothing.
+    var fromWords: String {
+        guard let f = from else { return "" }
+        return " from " + f.iso + (fromTime.map { " " + RepeatRule.timeWord($0) } ?? "")
+    }
+
     /// The rule in words, or its RRULE when it has none (`repeat` says which).
     public func text(anchor: CivilDate?) -> String {
         if let w = words(anchor: anchor) { return w }
-        return literalRRULE + (from.map { " from " + $0.iso } ?? "")
+        return literalRRULE + fromWords
     }
 
     /// The rule in words; a weekly rule without days names the anchor's weekday. Nil when no
     /// words say it.
     public func words(anchor: CivilDate?) -> String? {
-        guard yearDays.isEmpty, weekNoMask | weekNoFromEndMask == 0 else { return nil }
+        // Words say a missing day's BACKWARD (Kept's) and OMIT (`skipping missing days`), not FORWARD.
+        guard yearDays.isEmpty, weekNoMask | weekNoFromEndMask == 0, skip != .forward else { return nil }
         if case .local? = end { return nil }
         if case .utc? = end { return nil }
         // BYSETPOS in words is `the nth of some weekdays`, once a day.
@@ -91,7 +98,7 @@ extension RepeatRule {
             guard hourMask != 0, minuteMask != 0, let t = timeWords(prefixed: &s) else { return nil }
             s += t
         }
-        if let f = from { s += " from " + f.iso }
+        s += fromWords
         if let u = until { s += " until " + u.iso }
         if let c = count { s += " for \(c) time\(c == 1 ? "" : "s")" }
         if skipMissing, missesDay(anchor: anchor) { s += " skipping missing days" }
@@ -171,7 +178,7 @@ extension RepeatRule {
         let anchorMonth = anchor.map { UInt16(1) << UInt16($0.month) } ?? 0
         var months = monthFromAnchor ? anchorMonth : monthMask
         if frequency == .yearly, months == 0, !hasDayParts { months = anchorMonth }
-        let day = hasDayParts ? (RepeatRule.bits(monthDayMask).last ?? 0) : (anchor?.day ?? 31)
+        let day = hasDayParts ? max(RepeatRule.bits(monthDayMask).last ?? 0, RepeatRule.bits(monthDayFromEndMask).last ?? 0) : (anchor?.day ?? 31)
         return day > RepeatRule.shortest(months)
     }
 
@@ -193,7 +200,7 @@ extension RepeatRule {
         if let w = weekStart, w != .monday, let c = RepeatRule.codes[w] { parts.append("WKST=" + c) }
         if let c = count { parts.append("COUNT=\(c)") }
         if let u = end { parts.append("UNTIL=" + untilText(u, zone: nil, timed: isTimed)) }
-        if skip == .backward, canMissDay { return "RSCALE=GREGORIAN;" + parts.joined(separator: ";") + ";SKIP=BACKWARD" }
+        if skip != .omit, canMissDay { return "RSCALE=GREGORIAN;" + parts.joined(separator: ";") + ";SKIP=" + skip.rawValue.uppercased() }
         return parts.joined(separator: ";")
     }
 }

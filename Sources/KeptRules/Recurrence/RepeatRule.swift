@@ -60,6 +60,8 @@ public struct RepeatRule: Sendable, Equatable {
         case backward
         /// The month has no occurrence (SKIP=OMIT, RFC 5545's reading of a plain BYMONTHDAY=31).
         case omit
+        /// The next valid day takes it (SKIP=FORWARD): the 1st of the next month or year.
+        case forward
     }
 
     public var frequency: Frequency
@@ -98,6 +100,9 @@ public struct RepeatRule: Sendable, Equatable {
     public var end: Until?
     /// The anchor given by `from DATE`; otherwise the task's first due date is the anchor.
     public var from: CivilDate?
+    /// The time of `from DATE TIME`: the series' first moment (RFC 5545's DTSTART time), and
+    /// the time of day of a rule without times of its own.
+    public var fromTime: WallTime?
     /// The next date counts from the completion day (docs/REPEATS.md).
     public var afterCompletion = false
 

@@ -19,7 +19,9 @@ public struct RepeatRuleError: Error, Sendable, Equatable {
         case intervalRange(refused: Bool)
         /// An interval past `Limits.largestNumber`.
         case intervalTooLarge(String, refused: Bool)
-        case expectedPeriod
+        /// No period where one is needed: right after `every` (a weekday or a period would
+        /// do), or after an amount (`every 3 …`, `every other …`).
+        case expectedPeriod(afterAmount: Bool)
         case expectedDayOfMonth
         /// The nth of different days in one rule.
         case mixedNth
@@ -44,6 +46,9 @@ public struct RepeatRuleError: Error, Sendable, Equatable {
 
     public var word: Int
     public var reason: Reason
+    /// The nearest rules Kept reads, whole, for words that are not one (R-CAP-9):
+    /// `every last friday` → `every month on the last friday`. Empty when none is near.
+    public var suggestions: [String] = []
 
     public init(word: Int, _ reason: Reason) {
         self.word = word
@@ -119,8 +124,9 @@ public struct RepeatRuleParser {
         return rule
     }
 
-    /// repeat_body ::= "day" | "weekday" | "weekend" | "last" "weekday" | weekday_list [ "the" day_list ] | [ NUMBER | "other" ] PERIOD [ "on" period_day ] | "quarter" [ "on" period_day ] | [ NUMBER | "other" ] CLOCK_UNIT [ time_range ] ;
+    /// repeat_body ::= "day" | "weekday" | "weekend" | "last" "weekday" | weekday_list [ "the" day_list ] | "other" weekday_list | "fortnight" [ "on" period_day ] | [ NUMBER | "other" ] PERIOD [ "on" period_day ] | "quarter" [ "on" period_day ] | [ NUMBER | "other" ] CLOCK_UNIT [ time_range ] ;
     package mutating func parseRepeatBody() -> RepeatRule? {
+        let start = pos
         switch peek {
         case "day":
             pos += 1
@@ -155,6 +161,16 @@ public struct RepeatRuleParser {
                 return nil
             }
             r.monthMask = signs > 0 ? 0b0_0100_1001_0010 : 0b1_0010_0100_1000
+            return r
+        case "fortnight":
+            // R-CAP-9: a fortnight is two weeks, and says nothing else.
+            pos += 1
+            var r = RepeatRule(frequency: .weekly, interval: 2)
+            if peek == "on" {
+                let save = pos
+                pos += 1
+                if !parsePeriodDay(&r) { pos = save }
+            }
             return r
         default:
             break
@@ -191,7 +207,14 @@ public struct RepeatRuleParser {
         } else if peek == "other" {
             n = 2
             pos += 1
+            // R-CAP-9: `every other friday` is every two weeks on Friday.
+            if let days = parseWeekdayList() {
+                var r = RepeatRule(frequency: .weekly, interval: 2)
+                r.weekdays = days
+                return r
+            }
         }
+        let amount = pos > start
         if case .unit(let u) = cls(0), u == .hour || u == .minute {
             pos += 1
             let save = pos
@@ -210,7 +233,7 @@ public struct RepeatRuleParser {
         case "month", "months": freq = .monthly
         case "year", "years": freq = .yearly
         default:
-            fail(.expectedPeriod)
+            fail(.expectedPeriod(afterAmount: amount))
             return nil
         }
         pos += 1
@@ -511,6 +534,8 @@ public struct RepeatRuleParser {
                 pendingDates.append((isFrom, spec))
             }
             pos += 1 + used
+            // `from DATE TIME`: the series starts at that moment.
+            if isFrom, let t = timeOfDay() { r.fromTime = t }
             return true
         case "for":
             guard case .number(let n, _) = cls(1), n >= 1, word(2) == "times" || word(2) == "time" else { return false }

@@ -34,7 +34,8 @@ extension RepeatSpec {
     /// The rule's occurrences on one day (COUNT and UNTIL applied, EXDATE and RDATE not).
     public func ruleOccurrences(on day: CivilDate, dueTime: WallTime?, weekStart: Weekday, zone: Zone) -> [Due] {
         guard let rule, let anchor else { return [] }
-        return RepeatSpec.occurrences(of: rule, on: day, anchor: anchor, time: occurrenceTime(dueTime: dueTime), weekStart: weekStart, zone: zone)
+        return RepeatSpec.occurrences(of: rule, on: day, anchor: anchor, time: occurrenceTime(dueTime: dueTime), weekStart: weekStart, zone: zone,
+                                      start: anchorTime)
     }
 
     /// Whether the rule gives `d`: an occurrence at its time, or any occurrence on its day

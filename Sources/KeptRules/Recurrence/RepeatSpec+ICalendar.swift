@@ -16,14 +16,15 @@ extension RepeatSpec {
         case .failure(let e): return .failure(e)
         }
         let timed = rule.hasTimes(dueTime: time)
-        let first = rule.firstOccurrence(atOrAfter: CivilDateTime(date: anchor, time: .midnight), anchor: anchor, time: time, weekStart: weekStart)
+        let first = rule.firstOccurrence(atOrAfter: CivilDateTime(date: anchor, time: .midnight), anchor: anchor, time: time, weekStart: weekStart,
+                                         start: anchorTime)
             ?? Due(date: anchor, time: timed ? (time ?? .midnight) : nil)
         var lines = [RepeatSpec.property("DTSTART", [first], timed: timed, zone: zone), "RRULE:" + rr]
         // A whole day taken out of a timed series: each of its occurrences.
         var out: [Due] = []
         for e in exceptions {
             if timed, e.time == nil {
-                out += RepeatSpec.occurrences(of: rule, on: e.date, anchor: anchor, time: time, weekStart: weekStart, zone: zone)
+                out += RepeatSpec.occurrences(of: rule, on: e.date, anchor: anchor, time: time, weekStart: weekStart, zone: zone, start: anchorTime)
             } else {
                 out.append(e)
             }
@@ -37,10 +38,12 @@ extension RepeatSpec {
     }
 
     /// The occurrences of a rule on one day.
-    package static func occurrences(of rule: RepeatRule, on day: CivilDate, anchor: CivilDate, time: WallTime?, weekStart: Weekday, zone: Zone) -> [Due] {
+    package static func occurrences(of rule: RepeatRule, on day: CivilDate, anchor: CivilDate, time: WallTime?, weekStart: Weekday, zone: Zone,
+                                    start: WallTime? = nil) -> [Due] {
         var out: [Due] = []
         var from = RepeatSpec.firstMoment(day)
-        while let d = rule.nextOccurrence(after: from, anchor: anchor, time: time, weekStart: weekStart, zone: zone), d.date == day, out.count < 1440 {
+        while let d = rule.nextOccurrence(after: from, anchor: anchor, time: time, weekStart: weekStart, zone: zone, start: start), d.date == day,
+              out.count < 1440 {
             out.append(d)
             from = RepeatSpec.moment(d)
         }

@@ -24,7 +24,8 @@ public struct RepeatSpec: Sendable, Equatable {
     public init(rule: RepeatRule, anchor: CivilDate, anchorTime: WallTime? = nil) {
         self.rule = rule
         self.anchor = anchor
-        self.anchorTime = rule.dependsOnAnchorTime ? anchorTime : nil
+        // `from DATE TIME` is the series' start; else the anchor's time where the dates depend on it.
+        self.anchorTime = rule.fromTime.flatMap { _ in rule.from == anchor ? rule.fromTime : nil } ?? (rule.dependsOnAnchorTime ? anchorTime : nil)
         self.storedText = rule.text(anchor: anchor)
         self.storedRRULE = try? rule.rrule(anchor: anchor).get()
     }
@@ -106,8 +107,13 @@ extension RepeatRule {
         guard let first = parts.first, saysFREQ(first) else { return .failure(.notAnRRULE) }
         switch fromRRULE(first) {
         case .success(var r):
-            if parts.count == 3, parts[1] == "from", let d = CivilDate(iso: parts[2]) {
+            if parts.count == 3 || parts.count == 4, parts[1] == "from", let d = CivilDate(iso: parts[2]) {
                 r.from = d
+                if parts.count == 4 {
+                    var p = RepeatRuleParser(words: [parts[3]])
+                    guard let t = p.timeOfDay() else { return .failure(.wordsAfterRRULE) }
+                    r.fromTime = t
+                }
             } else if parts.count != 1 {
                 return .failure(.wordsAfterRRULE)
             }

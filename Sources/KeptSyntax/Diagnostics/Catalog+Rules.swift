@@ -54,6 +54,8 @@ extension Catalog {
             return after ? "that date is after 9999-12-31, the last day of the calendar" : "that date is before 0001-01-01, the first day of the calendar"
         case .ambiguousHour(let h): return "'at \(h)' could be \(h) AM or \(h) PM"
         case .notAnHour(let h, let pm): return "\(h) \(pm ? "pm" : "am") is not a time"
+        case .bareNumberAfterDay(let h):
+            return h >= 1 && h <= 12 ? "'\(h)' after a date could be \(h) AM or \(h) PM" : "'\(h)' after a date could be a time (\(h):00) or title text"
         case .noSuchDay(let m, let dd, let y):
             let name = m >= 1 && m <= 12 ? TimeText.monthShort(m) : String(m)
             return y.map { "\(name) \(dd) \($0) is not a date that exists" } ?? "\(name) \(dd) is not a date that exists"
@@ -78,7 +80,13 @@ extension Catalog {
         case .numberTooLarge: return "numbers go from 0 to \(Limits.grouped(Limits.largestNumber))"
         case .yearPastCalendar, .outOfCalendar: return "dates go from 0001-01-01 to 9999-12-31"
         case .ambiguousHour(let h): return "write at \(h)am or at \(h)pm"
+        case .doesNotExist(let w) where w.lowercased().hasSuffix("am") || w.lowercased().hasSuffix("pm"):
+            return "hours with am or pm go from 1 to 12"
+        case .doesNotExist(let w) where w.contains(":"): return "a time of day goes from 00:00 to 23:59"
         case .notAnHour: return "hours with am or pm go from 1 to 12"
+        case .bareNumberAfterDay(let h):
+            let time = h >= 1 && h <= 12 ? "\(h)am or \(h)pm" : "at \(h) or \(h):00"
+            return "write \(time) for a time, or \\\(h) to keep the number in the title"
         case .noSuchDay(let m, let dd, let y?) where m == 2 && dd == 29: return "\(y) is not a leap year"
         case .notASlashDate(_, _, _, let mdy):
             return mdy ? "set date-order dmy to read it as day/month" : "set date-order mdy to read it as month/day"
@@ -119,7 +127,10 @@ extension Catalog {
         switch e.limit {
         case .numbers: return "too large"
         case .years: return "outside the calendar"
-        default: return e.impossible ? "no such day" : "not a date phrase"
+        default:
+            if case .doesNotExist = e.reason, message(e).hasSuffix("time that exists") { return "no such time" }
+            if case .bareNumberAfterDay = e.reason { return "an hour, or title text?" }
+            return e.impossible ? "no such day" : "not a date phrase"
         }
     }
 
@@ -163,7 +174,9 @@ extension Catalog {
         case .intervalRange: return "an interval is from 1 to \(Limits.grouped(Limits.repeatInterval))"
         case .intervalTooLarge(let w, _):
             return numberTooLargeText(w) + "; an interval is from 1 to \(Limits.grouped(Limits.repeatInterval))"
-        case .expectedPeriod: return "expected day, week, month or year"
+        case .expectedPeriod(let afterAmount):
+            return afterAmount ? "expected day, week, month, year, hour or minute after the amount"
+                : "expected a weekday, day, week, month, quarter or year after 'every'"
         case .expectedDayOfMonth: return "expected a day of that month"
         case .mixedNth: return "the nth of different days in one rule"
         case .mixedDayKinds: return "days of the month, nth weekdays and the nth of some days are separate rules"
@@ -181,6 +194,7 @@ extension Catalog {
     }
 
     package static func help(_ e: RepeatRuleError) -> String? {
+        if let s = suggestion(e) { return s }
         switch e.reason {
         case .notARule(let example): return example ? "for example: every day, every monday, every 2 weeks" : nil
         case .nthWithTimes: return "RFC 5545 counts the nth over the day's times too; make one task for each time"
@@ -196,6 +210,13 @@ extension Catalog {
         case .date(let d): return help(d)
         default: return nil
         }
+    }
+
+    /// The did-you-mean of words that are no rule: the nearest rules Kept reads (R-CAP-9).
+    package static func suggestion(_ e: RepeatRuleError) -> String? {
+        guard let first = e.suggestions.first else { return nil }
+        let rest = e.suggestions.dropFirst().map { " or '\($0)'" }.joined()
+        return "did you mean '\(first)'\(rest)?"
     }
 
     /// Words of `repeat`, `set ID repeat` or `rrule` that are not a rule.
@@ -218,6 +239,7 @@ extension Catalog {
         case .weekNumberNotYearly, .yearDayNotAllowed, .monthDayInWeekly, .setPositionAlone, .countAndUntil, .numberedWeekday,
              .numberedWeekdayWithWeekNumber:
             return .E0216
+        case .intervalPastLimit: return code(.repeatInterval)
         case .dateUntilOfTimedRule: return .E0217
         case .noDates: return .E0219
         case .secondly, .calendar, .skipForward, .bySecond: return .E0220
@@ -240,6 +262,7 @@ extension Catalog {
         case .itemOutOfRange(let name, let value, let item, let range, let zero):
             return "\(name)=\(value): '\(item)' is not \(zero ? "" : "a non-zero ")value from \(range.lowerBound) to \(range.upperBound)"
         case .badInterval: return "INTERVAL must be from 1 to 1000"
+        case .intervalPastLimit(let n): return "INTERVAL=\(n.count > 24 ? String(n.prefix(20)) + "…" : n) is past \(Limits.grouped(Limits.repeatInterval)), the largest interval Kept holds"
         case .skipWithoutRSCALE: return "SKIP goes with RSCALE (RFC 7529)"
         case .badSkip: return "SKIP must be OMIT, BACKWARD or FORWARD"
         case .badWeekStart(let w): return "WKST=\(w) is not a weekday (MO … SU)"
@@ -261,7 +284,7 @@ extension Catalog {
         case .noDates: return "this rule has no dates: no month it allows has the day it asks for"
         case .secondly: return "FREQ=SECONDLY is not supported: Kept's times are to the minute"
         case .calendar(let rs): return "RSCALE=\(rs) is not supported: Kept's calendar is the Gregorian one"
-        case .skipForward: return "SKIP=FORWARD is not supported: a missing day falls on the month's last day (BACKWARD) or is skipped (OMIT)"
+        case .skipForward: return "a SKIP that moves a missing day out of its month or year goes with days of the month or year, not with ordinal weekdays, BYWEEKNO or BYSETPOS"
         case .bySecond(let v): return "BYSECOND=\(v) is not supported: Kept's times are to the minute"
         }
     }
@@ -331,7 +354,9 @@ extension Catalog {
         switch e.reason {
         case .secondDue: fallback = "keep one '@' date"
         case .date(let d), .startDate(let d): fallback = help(d)
-        case .repeat(let r): fallback = help(r) ?? "write \\every to keep the words in the title"
+        case .repeat(let r):
+            if let s = suggestion(r) { fallback = s + " (write \\every to keep the words in the title)" }
+            else { fallback = help(r) ?? "write \\every to keep the words in the title" }
         case .priority(let word): fallback = "write \\!\(word) to keep it as text"
         case .startNotOneDate: fallback = "quote a phrase of several words: start:\"next fri\""
         case .parentNotAnID: fallback = nil
@@ -339,6 +364,14 @@ extension Catalog {
         }
         let m = fix(e, range: SourceRange(start: e.start, end: e.end), file: nil)
         return m.fixIts.first?.title ?? m.help ?? fallback
+    }
+
+    /// R-CAP-10: a slash date that reads in either order, read month/day (the `date-order`
+    /// in effect) in a zone where day/month is usual; asked once a session.
+    package static func dateOrderUnset(_ slash: String, read date: CivilDate, zone: String, range: SourceRange, file: SourceFile) -> Diagnostic {
+        Diagnostic(code: .W0003, message: "'\(slash)' was read as month/day (\(TimeText.monthShort(date.month)) \(date.day)), but in \(zone) dates are usually day/month",
+                          file: file, range: range, label: "month/day or day/month?",
+                          help: "set date-order dmy to read it as day/month, or set date-order mdy to keep month/day; \(date.iso) reads one way only")
     }
 
     /// A capture line's error at its words: `line` is where the line starts in the file.

@@ -211,6 +211,10 @@ public enum Catalog {
         Diagnostic(code: .E0105, message: "'@format' takes text or json, not '\(value)'", file: file, range: range, label: "not a format")
     }
 
+    package static func badWidthDirective(_ value: String, range: SourceRange, file: SourceFile) -> Diagnostic {
+        Diagnostic(code: .E0105, message: "'@width' takes a number of columns from 20 or none, not '\(value)'", file: file, range: range, label: "not a width")
+    }
+
     /// The '(' of `where (…)` is never closed.
     package static func whereFilterNotClosed(_ open: SourceRange, file: SourceFile) -> Diagnostic {
         Diagnostic(code: .E0106, message: "expected ')' to close '(' of the filter", file: file, range: open, label: "this '(' is never closed")
@@ -244,10 +248,13 @@ public enum Catalog {
         Diagnostic(code: .E0205, message: "'\(text)' is not a date that exists", file: file, range: range, label: why)
     }
 
-    public static func unknownProject(_ name: String, range: SourceRange, file: SourceFile, candidates: [String]) -> Diagnostic {
+    /// `tagForm`: the name was written `+name`, Taskwarrior's tag, so the help names Kept's `#name`.
+    public static func unknownProject(_ name: String, range: SourceRange, file: SourceFile, candidates: [String],
+                                      tagForm: Bool = false) -> Diagnostic {
         let m = didYouMean(name, in: candidates, at: range, file: file)
+        let tag = tagForm && !name.contains(" ") ? "; a tag is '#\(name)' (Taskwarrior's '+\(name)')" : ""
         return Diagnostic(code: .E0206, message: "unknown project '\(name)'", file: file, range: range, label: "no such project",
-                          help: m.help(else: "create it first with 'project add \(name)'"), fixIts: m.fixIts)
+                          help: m.help(else: "create it first with 'project add \(name)'" + tag), fixIts: m.fixIts)
     }
 
     public static func unknownField(_ field: String, range: SourceRange, file: SourceFile, candidates: [String],
@@ -255,6 +262,16 @@ public enum Catalog {
         let m = didYouMean(field, in: candidates, at: range, file: file)
         return Diagnostic(code: .E0207, message: "unknown field '\(field)'", file: file, range: range, label: label,
                           help: m.help(else: nil), fixIts: m.fixIts)
+    }
+
+    /// A filter's `FIELD:VALUE` (Taskwarrior's form) for a field Kept compares instead: the help
+    /// and the fix-it give Kept's form of the whole term (`due:today` is `@today`).
+    package static func foreignFieldTerm(_ field: String, range: SourceRange, file: SourceFile, whole: SourceRange,
+                                         keptForm: String) -> Diagnostic {
+        let title = "Taskwarrior's '\(file.text(whole))' is '\(keptForm)' in Kept"
+        return Diagnostic(code: .E0207, message: "unknown field '\(field)'", file: file, range: range,
+                          label: "not a field a filter reads with ':'",
+                          fixIts: [FixIt(title: title, range: whole, replacement: keptForm)])
     }
 
     /// `set ID FIELD` with a field that is shown but not set (`id`, `created`).
@@ -612,6 +629,8 @@ public enum Catalog {
         case notAStoreName(String)
         /// A store file that cannot be opened, with the reason the front end gives.
         case cannotOpen(String)
+        /// `.width 5`: a width takes a number of columns from `minimum`, auto or none.
+        case notAWidth(String, minimum: Int)
     }
 
     /// The dot-commands that take a file.
@@ -623,7 +642,9 @@ public enum Catalog {
         let message: String, label: String
         switch a {
         case .notOnOff(let command, let value): (message, label) = ("'.\(command)' takes on or off, not '\(value)'", "expected on or off")
-        case .notAMode(let value): (message, label) = ("'.mode' takes text or json, not '\(value)'", "expected text or json")
+        case .notAMode(let value): (message, label) = ("'.mode' takes text, json or json pretty, not '\(value)'", "expected text, json or json pretty")
+        case .notAWidth(let value, let minimum):
+            (message, label) = ("'.width' takes a number of columns from \(minimum), auto or none, not '\(value)'", "expected a width")
         case .noFile(let command):
             let what: String
             switch command {

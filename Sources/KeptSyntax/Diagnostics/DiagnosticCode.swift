@@ -20,7 +20,7 @@ public enum DiagnosticCode: String, CaseIterable, Sendable, CustomStringConverti
     case E0345, E0346, E0347, E0348, E0349, E0401, E0402, E0403, E0404, E0405, E0406
     case E0501, E0502, E0503, E0504, E0505, E0506, E0507, E0508, E0509, E0510, E0511, E0601
     case E0602, E0603, E0604, E0605, E0606, E0607, E0608, E0609, E0610, E0611
-    case W0001, W0002
+    case W0001, W0002, W0003
 
     public var description: String { rawValue }
 
@@ -155,6 +155,7 @@ public enum DiagnosticCode: String, CaseIterable, Sendable, CustomStringConverti
         case .E0611: return "an export target is a device, a pipe, a folder or the open store"
         case .W0001: return "a word that looks like a filter operator is searched for as text"
         case .W0002: return "a store file changed after it was written (its checksum differs)"
+        case .W0003: return "a slash date read month/day where the zone usually writes day/month"
         }
     }
 }

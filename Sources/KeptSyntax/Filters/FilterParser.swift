@@ -405,8 +405,31 @@ public struct FilterParser {
             }
             return term(.parent(id), from: r)
         default:
+            // Taskwarrior's `due:today`, `title:x`: Kept's own spelling of the term (R-FIL-7).
+            if let kept = Self.keptForm(field: field, value: value) {
+                throw Catalog.foreignFieldTerm(field, range: SourceRange(start: r.start, end: r.start + field.utf8.count), file: file,
+                                               whole: r, keptForm: kept)
+            }
             throw Catalog.unknownField(field, range: SourceRange(start: r.start, end: r.start + field.utf8.count), file: file,
                                        candidates: Self.colonFields, label: "not a field a filter reads with ':'")
+        }
+    }
+
+    /// Kept's spelling of a Taskwarrior `FIELD:VALUE` term whose field Kept reads only with a
+    /// comparison (`due:today` is `@today`, `created:today` is `created @today`, `title:x` is a
+    /// search), or nil for a field Kept does not know.
+    package static func keptForm(field: String, value: String) -> String? {
+        guard !value.isEmpty, !value.contains(" "), !value.contains("\"") else { return nil }
+        switch field {
+        case "due": return "@" + value
+        case "scheduled": return "due >= " + value
+        case "entry": return "created @" + value
+        case "created", "modified", "completed", "deleted": return field + " @" + value
+        case "end": return "completed @" + value
+        case "title", "description": return value
+        case "estimate": return "estimate = " + value
+        case "tags": return "#" + value
+        default: return nil
         }
     }
 
