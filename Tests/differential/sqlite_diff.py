@@ -62,7 +62,7 @@ def statements(filters, rng):
         elif k == 6:
             out.append((f, f"set where ({f}) priority low"))
         elif k == 7:
-            out.append((f, "list " + f + " order by due limit 5"))
+            out.append((f, "list " + f + rng.choice([" order by due limit 5", " limit 4 group by due", " group by due"])))
         elif k == 9:
             out.append((f, "undo"))
     return out
