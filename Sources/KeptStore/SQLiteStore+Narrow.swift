@@ -28,6 +28,17 @@ extension SQLiteStore {
 
     public func narrowedColumns(_ r: NarrowRequest, _ fc: FilterContext) -> NarrowedColumns? {
         guard SQLiteStore.pushDown, !hasFullView else { return nil }
+        // A session that has read as many rows narrowed as the store holds reads them all once,
+        // and answers from memory until a task changes (the REPL's cost a statement stays as
+        // it was); one statement alone never reads more than the whole store this way.
+        if narrowedRows > 0 {
+            do throws(SQLiteError) {
+                if narrowedRows >= Int(try db.integer("SELECT max(rowid) FROM tasks") ?? 0) { return nil }
+            } catch {
+                readFailed(error)
+                return nil
+            }
+        }
         // The whole plan: its columns, not its records.
         if r.expr == nil, r.openOnly { return planColumns(r) }
         let expr = r.expr ?? .and([])
@@ -85,6 +96,7 @@ extension SQLiteStore {
         // Damage found while reading is the statement's failure (readFailure), as on the general path.
         guard damage.count == failures else { return nil }
         partial = (rows: [], store: s, stale: false)
+        narrowedRows += s.taskCount
         return NarrowedColumns(index: s.columns(dayStart: r.dayStart, withText: r.withText, withSearch: r.withSearch), total: total, matched: matched)
     }
 
@@ -295,6 +307,7 @@ extension SQLiteStore {
         // No text: no regex runs over the plan's index.
         ix.hasText = false
         partial = (rows: rows.map(\.id), store: nil, stale: true)
+        narrowedRows += rows.count
         return NarrowedColumns(index: ix, total: total, matched: nil)
     }
 }

@@ -33,6 +33,10 @@ public final class SQLiteStore: StoreBackend {
     /// The plan's read from columns keeps only the ids of its rows (`store` nil), whose tasks
     /// are read by id.
     package var partial: (rows: [Int], store: Store?, stale: Bool)?
+    /// Rows narrowed reads took since every record was last read or a task changed: once they
+    /// are as many as the store holds, the next read takes every record, which later
+    /// statements of a REPL then read from memory (SQLiteStore+Narrow).
+    package var narrowedRows = 0
     /// `PRAGMA data_version` when the caches were read: another process's commit changes it.
     private var seenVersion: Int64 = 0
     /// Room for the task writer's cursor, kept from one row's record to the next.
@@ -510,6 +514,7 @@ public final class SQLiteStore: StoreBackend {
     /// Forgets the full view: a task changed.
     package func dropFullView() {
         full = nil
+        narrowedRows = 0
         if partial != nil { partial?.stale = true }
     }
 
@@ -772,6 +777,7 @@ public final class SQLiteStore: StoreBackend {
         }
         loadedJournal = nil
         full = nil
+        narrowedRows = 0
         if partial != nil { partial?.stale = true }
         hasTombstones = nil
     }

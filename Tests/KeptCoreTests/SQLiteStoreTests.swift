@@ -86,12 +86,22 @@ final class SQLiteStoreTests: XCTestCase {
         let s = session(db)
         for k in 1...30 { XCTAssertFalse(run(s, "add Task \(k) #t\(k % 3) @today").failed) }
         XCTAssertEqual(run(s, "list #t1 order by id desc limit 2").lines.count, 3)
-        XCTAssertEqual(run(s, "list call or #t2 limit 1").lines.count, 2)
-        XCTAssertFalse(run(s, "plan limit 3").failed)
+        XCTAssertEqual(run(s, "list #t2 and task limit 1").lines.count, 2)
         XCTAssertFalse(run(s, "complete where #t0 and task").failed)
         XCTAssertEqual(run(s, "count #t0").lines, ["Nothing matches these filters (0 of 20)"])
+        XCTAssertFalse(run(s, "plan limit 3").failed)
+        XCTAssertFalse(db.hasFullView, "list, where and plan read no full view")
+        // Since the change (the complete), the plan read 20 rows and this list 10: as many as
+        // the store holds. A session that goes on reading reads every record once, and answers
+        // from memory until a task changes.
+        XCTAssertEqual(run(s, "list #t1").lines.count, 11)
+        XCTAssertFalse(db.hasFullView)
         XCTAssertFalse(run(s, "why 2").failed)
-        XCTAssertFalse(db.hasFullView, "list, plan, why and where read no full view")
+        XCTAssertTrue(db.hasFullView)
+        XCTAssertFalse(run(s, "complete 2").failed)
+        XCTAssertFalse(db.hasFullView, "a change drops the full view")
+        XCTAssertEqual(run(s, "list #t2 and task limit 1").lines.count, 2)
+        XCTAssertFalse(db.hasFullView, "and narrowed reads start again")
     }
 
     /// Counts in SQL agree with the columns: random stores and random filters of the terms SQL
