@@ -56,7 +56,8 @@ release: deps
 # --account`) against a synced store, exports read by icalendar, recurring-ical-events and
 # Taskwarrior and imported back, random damage to a SQLite and a JSON store (200 tries each),
 # `kept lsp` driven by pytest-lsp with Neovim's and VS Code's capabilities (docs/EDITORS.md),
-# then every transcript in examples/ through the real binary.
+# 2,000 random filters with list, plan, count and where on JSON, SQLite and SQLite without
+# push-down (sqlite_diff.py), then every transcript in examples/ through the real binary.
 test: build
 	$(SWIFT) test
 	python3 Tests/differential/dateutil_diff.py
@@ -67,6 +68,7 @@ test: build
 	python3 Tests/differential/interop_peers.py
 	python3 Tests/differential/store_damage.py
 	KEPT_BIN=$(KEPT_DEBUG) python3 -m pytest -q -p no:cacheprovider -o asyncio_mode=auto Tests/lsp/test_pytest_lsp.py
+	python3 Tests/differential/sqlite_diff.py
 	$(KEPT_DEBUG) test examples/
 
 # The man page, made by the binary from its own tables of commands and options.

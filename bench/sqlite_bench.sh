@@ -1,5 +1,9 @@
 #!/usr/bin/env bash
-# The SQLite store against the JSON file, beside Taskwarrior, in one run (issue 15's goals):
+# The SQLite store's reads (issue 34's goals), at 100k and 1M tasks in one run, beside the JSON
+# store at 100k and Taskwarrior at 100k, as whole processes (hyperfine medians):
+#   `list overdue limit 10`, `plan limit 3`, counts of filters with an indexed term, a `where`
+#   bulk action touching 10 tasks (`--write`), and the peak memory of the list and the plan.
+# Then, with WRITES=1, the SQLite store against the JSON file for changes (issue 15's goals):
 #   one durable change inside a REPL session (median of .timer over 200 statements), 100k and 1M
 #   `kept run --write -e 'complete ID'` as a whole process, 100k and 1M (Taskwarrior: `add`)
 #   `count overdue` as a whole process, 100k and 1M (Taskwarrior: `+OVERDUE count` at 100k)
@@ -45,6 +49,81 @@ open_ids() { # STORE N -> N ids of open tasks without a repeat, from the middle 
 }
 
 declare -A R
+
+# ---- issue 34: reads that cost what they return
+R34="$RES/sqlite-reads-summary.txt"
+SIZES34="${SIZES34:-100k 1m}"
+ms() { "$PY" -c "import json;print(f\"{json.load(open('$1'))['results'][0]['median']*1000:.1f}\")"; }
+# Ten tasks of one day and one project (a filter with indexed terms), found in the store.
+ten_filter() { # STORE
+  "$KEPT" run --store "$1" "${CLOCK[@]}" --format json -e "list @2026-07-01..2026-07-07 limit 100000" \
+    | "$PY" -c '
+import json, sys, collections
+c = collections.Counter((t["due"]["date"], t["project"]) for t in json.load(sys.stdin)["tasks"] if t["project"])
+d, p = min(c.items(), key=lambda kv: (abs(kv[1] - 10), kv[0]))[0]
+print(f"due = {d} and +\"{p}\"")'
+}
+bench34() { # SIZE KIND
+  local size="$1" kind="$2" s="$DATA/store-$1.$2" work="$DATA/work34-$1.$2"
+  rm -f "$work" "$work-wal" "$work-shm"
+  cp "$s" "$work"
+  local runs=$RUNS
+  [ "$size" = 1m ] && runs=5
+  for q in "list overdue limit 10" "plan limit 3" "count overdue" "count @next 7 days" "count +Raibrir and !high" "count due < 2026-05-01"; do
+    local key="${q// /_}"
+    hyperfine -N --runs "$runs" --warmup 1 --style none --export-json "$RES/sq34-$size-$kind.json" \
+      "$KEPT run --store $work ${CLOCK[*]} -e '$q'" >/dev/null 2>&1
+    R[$key-$size-$kind]=$(ms "$RES/sq34-$size-$kind.json")
+  done
+  local f
+  f=$(ten_filter "$work")
+  R[ten-$size-$kind]="$("$KEPT" run --store "$work" "${CLOCK[@]}" -e "count $f" | tr -d '\n')"
+  hyperfine -N --runs "$runs" --warmup 1 --style none --export-json "$RES/sq34-$size-$kind.json" \
+    --prepare "$KEPT run --store $work --write ${CLOCK[*]} -e 'set where ($f) priority none'" \
+    "$KEPT run --store $work --write ${CLOCK[*]} -e 'set where ($f) priority high'" >/dev/null 2>&1
+  R[where-$size-$kind]=$(ms "$RES/sq34-$size-$kind.json")
+  R[rsslist-$size-$kind]=$( { /usr/bin/time -f %M "$KEPT" run --store "$work" "${CLOCK[@]}" -e 'list overdue limit 10' >/dev/null; } 2>&1 | tail -1)
+  R[rssplan-$size-$kind]=$( { /usr/bin/time -f %M "$KEPT" run --store "$work" "${CLOCK[@]}" -e 'plan limit 3' >/dev/null; } 2>&1 | tail -1)
+  rm -f "$work" "$work-wal" "$work-shm"
+}
+for size in $SIZES34; do
+  store "$size"
+  bench34 "$size" db
+  [ "$size" = 100k ] && bench34 "$size" json
+done
+TW34=()
+if command -v task >/dev/null && [ -f "$PEERS/tw/taskrc" ] && [ -f "${FT_LIB:=/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1}" ]; then
+  TW_ROOT="${TW_ROOT:-/tmp/kept-tw-bench}"
+  D="$TW_ROOT/100k"
+  if [ ! -f "$D/pending.data" ]; then
+    store 100k
+    rm -rf "$D" && mkdir -p "$D"
+    TASKRC="$PEERS/tw/taskrc" task rc.data.location="$D" rc.verbose=nothing import "$DATA/tasks-100k.tw.json" >/dev/null 2>&1
+  fi
+  TW="env TASKRC=$PEERS/tw/taskrc LD_PRELOAD=$FT_LIB FAKETIME=@2026-06-15\ 07:00:00 TZ=Europe/Berlin task rc.data.location=$D rc.verbose=nothing rc.gc=off"
+  for q in "+OVERDUE limit:10 list" "next limit:3" "+OVERDUE count"; do
+    hyperfine --runs 5 --warmup 1 --style none --export-json "$RES/sq34-tw.json" "$TW $q" >/dev/null 2>&1 || true
+    TW34+=("$(ms "$RES/sq34-tw.json" 2>/dev/null || echo -)")
+  done
+fi
+{
+  printf "%-40s %10s %10s %10s %10s %9s %9s\n" "statement (ms, whole process, median)" "SQL 100k" "SQL 1M" "JSON 100k" "TW 100k" "goal 100k" "goal 1M"
+  row() { printf "%-40s %10s %10s %10s %10s %9s %9s\n" "$1" "${R[$2-100k-db]:--}" "${R[$2-1m-db]:--}" "${R[$2-100k-json]:--}" "$3" "$4" "$5"; }
+  row "list overdue limit 10" list_overdue_limit_10 "${TW34[0]:--}" "<= 25" "<= 40"
+  row "plan limit 3" plan_limit_3 "${TW34[1]:--}" "<= 40" "<= 150"
+  row "count overdue" count_overdue "${TW34[2]:--}" "<= 25" "<= 60"
+  row "count @next 7 days" count_@next_7_days "" "<= 25" "<= 60"
+  row "count +Raibrir and !high" count_+Raibrir_and_\!high "" "<= 25" "<= 60"
+  row "count due < 2026-05-01" count_due_\<_2026-05-01 "" "<= 25" "<= 60"
+  row "set where (10 tasks) priority (--write)" where "" "<= 30" "<= 50"
+  row "peak memory of the list (KB)" rsslist "" "" "<= 102400"
+  row "peak memory of the plan (KB)" rssplan "" "" "<= 102400"
+  echo "the where filter's count: 100k ${R[ten-100k-db]:-}, 1M ${R[ten-1m-db]:-}"
+  [ ${#TW34[@]} -gt 0 ] && echo "Taskwarrior: +OVERDUE limit:10 list, next limit:3, +OVERDUE count (same run, libfaketime)"
+} | tee "$R34"
+[ "${WRITES:-0}" = 1 ] || exit 0
+
+# ---- issue 15: changes
 for size in $SIZES; do
   store "$size"
   for kind in json db; do

@@ -65,7 +65,25 @@ extension Engine {
         var rows: [Int]
         var total = 0
         var failure: RegexBudgetError? = nil
-        if let expr {
+        var request = NarrowRequest(expr: expr, dayStart: ds)
+        request.openOnly = true
+        request.openSubtasks = true
+        // The picks are read whatever they are now: one finished today keeps its seat.
+        if expr == nil { request.alsoIDs = snap.top3 }
+        if let n = store.narrowedColumns(request, filterContext) {
+            // A backend that narrows (SQL) reads only the open tasks (and the picks); the plan
+            // is made from them as from every task's columns.
+            index = n.index
+            total = n.total
+            if let expr {
+                do throws(RegexBudgetError) { rows = try matchingRows(expr, index, filterContext).filter { index.isOpen($0) } } catch {
+                    rows = []
+                    failure = error
+                }
+            } else {
+                rows = (0..<index.count).filter { index.isOpen($0) }
+            }
+        } else if let expr {
             index = store.columns(dayStart: ds, withText: CompiledFilter.needsText(expr), withSearch: CompiledFilter.needsSearch(expr))
             for i in 0..<index.count where index.isOpen(i) { total += 1 }
             do throws(RegexBudgetError) { rows = try matchingRows(expr, index, filterContext).filter { index.isOpen($0) } } catch {

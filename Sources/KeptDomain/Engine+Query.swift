@@ -6,9 +6,15 @@
 import KeptRules
 
 extension Engine {
-    /// The rows (positions in id order) a filter matches, and how many tasks it looked at.
+    /// The rows (positions in id order) a filter matches, and how many tasks it looked at. A
+    /// backend that narrows (SQL) reads only the tasks the filter may match; the compiled
+    /// filter decides on them as on every task's columns, so the answer is the same.
     public func selectRows(_ expr: FilterExpr?) throws(RegexBudgetError) -> (matched: [Int], total: Int) {
         let ds = store.settings.day.dayStart
+        if let n = store.narrowedColumns(NarrowRequest(expr: expr, dayStart: ds), filterContext) {
+            guard let expr else { return ((0..<n.index.count).filter { n.index.isOpen($0) }, n.total) }
+            return (try matchingRows(expr, n.index, filterContext), n.total)
+        }
         guard let expr else {
             let index = store.columns(dayStart: ds, withText: false, withSearch: false)
             let open = (0..<index.count).filter { index.isOpen($0) }
@@ -32,6 +38,30 @@ extension Engine {
     public func select(_ expr: FilterExpr?) throws(RegexBudgetError) -> (matched: [Task], total: Int) {
         let (rows, total) = try selectRows(expr)
         return (rows.compactMap { store.task(atRow: $0) }, total)
+    }
+
+    /// A list's rows: the tasks a filter matches in an order, the first `limit` of them, with
+    /// how many match and how many it looked at. A backend whose condition says exactly what
+    /// the filter says reads only the rows printed (sort and limit in SQL); the compiled filter
+    /// still decides on each, and a row it refuses sends the list the general way.
+    public func select(_ expr: FilterExpr?, order: SortOrder, limit: Int?) throws(RegexBudgetError) -> (ordered: [Task], matched: Int, total: Int) {
+        if let limit {
+            var r = NarrowRequest(expr: expr, dayStart: store.settings.day.dayStart)
+            r.order = order
+            r.limit = limit
+            if let n = store.narrowedColumns(r, filterContext), let all = n.matched {
+                let rows = try expr.map { e throws(RegexBudgetError) in try matchingRows(e, n.index, filterContext) }
+                    ?? (0..<n.index.count).filter { n.index.isOpen($0) }
+                if rows.count == n.index.count {
+                    let ordered = sorted(rows.compactMap { store.task(atRow: $0) }, by: order)
+                    return (Array(ordered.prefix(max(0, limit))), all, n.total)
+                }
+            }
+        }
+        let (matched, total) = try select(expr)
+        var ordered = sorted(matched, by: order)
+        if let limit { ordered = Array(ordered.prefix(max(0, limit))) }
+        return (ordered, matched.count, total)
     }
 
     /// The deleted tasks a filter over deleted tasks matches, and how many there are: their

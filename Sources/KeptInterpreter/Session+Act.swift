@@ -385,14 +385,13 @@ extension Session {
                     let d = engine.deleted(e)
                     found.append(.deleted(e, matched: d.matched, total: d.total))
                 case .tasks(let e):
-                    let matched: [Task], total: Int
-                    do throws(RegexBudgetError) { (matched, total) = try engine.select(e) } catch {
+                    // R-VIEW-9: grouped by due, a list without `order by` goes by due in each group.
+                    let order: SortOrder = c.order.isEmpty && c.groupByDue ? [(.due, false)] : c.order
+                    let ordered: [Task], matched: Int, total: Int
+                    do throws(RegexBudgetError) { (ordered, matched, total) = try engine.select(e, order: order, limit: c.limit) } catch {
                         return .listed(c, sections, found, comma: comma, failure: error, stop: stop)
                     }
-                    // R-VIEW-9: grouped by due, a list without `order by` goes by due in each group.
-                    var ordered = engine.sorted(matched, by: c.order.isEmpty && c.groupByDue ? [(.due, false)] : c.order)
-                    if let n = c.limit { ordered = Array(ordered.prefix(n)) }
-                    found.append(.tasks(e, ordered: ordered, matched: matched.count, total: total))
+                    found.append(.tasks(e, ordered: ordered, matched: matched, total: total))
                 }
             }
             return .listed(c, sections, found, comma: comma, failure: nil, stop: stop)

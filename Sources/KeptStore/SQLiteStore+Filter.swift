@@ -122,7 +122,9 @@ extension SQLiteStore {
             if core.isEmpty { return "tag_keys IS NOT NULL" }
             let needle = (p.hasPrefix("*") ? "" : "\u{1F}") + core + (p.hasSuffix("*") ? "" : "\u{1F}")
             return "instr(coalesce(tag_keys, ''), \(arg(.text(needle)))) > 0"
-        case .project(let n): return "project_key IS \(arg(.text(n.lowercased())))"
+        // `IS NOT NULL AND =` rather than `IS`: never NULL, and SQLite can use the partial
+        // index of the column (`IS` reads every open task's row through the kind index).
+        case .project(let n): return "(project_key IS NOT NULL AND project_key = \(arg(.text(n.lowercased()))))"
         case .area(let n): return "area_key IS \(arg(.text(AreaName.key(n))))"
         case .priority(let c, let p): return "priority \(op(c)) \(p.rawValue)"
         case .window(let w): return window(w, fc)
@@ -158,7 +160,7 @@ extension SQLiteStore {
         case .blocking: return "\(open) AND parent IS NOT NULL AND EXISTS (SELECT 1 FROM tasks AS p WHERE p.id = tasks.parent)"
         case .hasReminder: return "reminders > 0"
         case .hasEstimate: return "estimate IS NOT NULL"
-        case .parent(let id): return "parent IS \(id)"
+        case .parent(let id): return "(parent IS NOT NULL AND parent = \(id))"
         case .saved(_, let x): return clause(x, fc, &args)
         case .note, .repeating, .repeatFrequency, .words, .regex, .hasNotes: return nil
         }

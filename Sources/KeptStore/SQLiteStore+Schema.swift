@@ -49,7 +49,9 @@ extension SQLiteStore {
     /// The indexes of the tasks table other than its keys (uid, id): a large import into an
     /// empty store drops them and makes them again after the rows, in the same transaction.
     package static let taskIndexes: [(name: String, create: String)] = [
-        ("tasks_kind_due", "CREATE INDEX tasks_kind_due ON tasks (kind, due_day, due_minute);"),
+        // `created` and `id` after the dues: a list ordered by creation or due and limited
+        // (`list overdue limit 10`) finds its rows in this index alone (SQLiteStore+Narrow).
+        ("tasks_kind_due", "CREATE INDEX tasks_kind_due ON tasks (kind, due_day, due_minute, created, id);"),
         ("tasks_parent", "CREATE INDEX tasks_parent ON tasks (parent) WHERE parent IS NOT NULL;"),
         ("tasks_title", "CREATE INDEX tasks_title ON tasks (title);"),
         ("tasks_project", "CREATE INDEX tasks_project ON tasks (project_key) WHERE project_key IS NOT NULL;"),

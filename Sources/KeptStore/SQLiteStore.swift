@@ -28,6 +28,15 @@ public final class SQLiteStore: StoreBackend {
     /// Every task's record read into a store's columns, for statements that need them all;
     /// dropped at any change of a task.
     private var full: Store?
+    /// The tasks the last narrowed read took (SQLiteStore+Narrow), whose rows `task(atRow:)`
+    /// answers for until the next read of columns; `stale` once a task changed since.
+    /// The plan's read from columns keeps only the ids of its rows (`store` nil), whose tasks
+    /// are read by id.
+    package var partial: (rows: [Int], store: Store?, stale: Bool)?
+    /// Rows narrowed reads took since every record was last read or a task changed: once they
+    /// are as many as the store holds, the next read takes every record, which later
+    /// statements of a REPL then read from memory (SQLiteStore+Narrow).
+    package var narrowedRows = 0
     /// `PRAGMA data_version` when the caches were read: another process's commit changes it.
     private var seenVersion: Int64 = 0
     /// Room for the task writer's cursor, kept from one row's record to the next.
@@ -233,7 +242,16 @@ public final class SQLiteStore: StoreBackend {
     package func useWAL() {
         guard !walSet else { return }
         walSet = true
-        do throws(SQLiteError) { _ = try db.text("PRAGMA journal_mode=WAL") } catch {}
+        do throws(SQLiteError) {
+            // The switch itself moves `data_version`: when nothing else was committed since the
+            // store was read, the new version is this connection's own, not another writer's
+            // (else the first change of a dry run on a store never opened in WAL mode would be
+            // taken for a conflict and silently dropped).
+            let before = try version()
+            let mode = try db.text("PRAGMA journal_mode")
+            _ = try db.text("PRAGMA journal_mode=WAL")
+            if before == seenVersion, mode?.lowercased() != "wal" { seenVersion = try version() }
+        } catch {}
     }
 
     /// Closes the connection (its -wal is checkpointed and removed when it is the last one, and
@@ -292,7 +310,16 @@ public final class SQLiteStore: StoreBackend {
         many("uid = ?1") { $0.bind(1, uid.description) }.first
     }
 
-    public func task(atRow k: Int) -> Task? { fullStore().task(atRow: k) }
+    public func task(atRow k: Int) -> Task? {
+        if let p = partial {
+            if !p.stale, let s = p.store { return s.task(atRow: k) }
+            // Read by id: a task changed since the rows were read (the row's task as it is now),
+            // or the rows were read from columns.
+            let id = p.store.map { $0.id(atRow: k) } ?? (k >= 0 && k < p.rows.count ? p.rows[k] : nil)
+            return id.flatMap { task($0) }
+        }
+        return fullStore().task(atRow: k)
+    }
 
     public func tasks(_ query: TaskQuery) -> [Task] {
         switch query {
@@ -309,7 +336,8 @@ public final class SQLiteStore: StoreBackend {
     }
 
     public func columns(dayStart: WallTime, withText: Bool, withSearch: Bool) -> TaskIndex {
-        fullStore().columns(dayStart: dayStart, withText: withText, withSearch: withSearch)
+        partial = nil
+        return fullStore().columns(dayStart: dayStart, withText: withText, withSearch: withSearch)
     }
 
     public func tombstone(uid: TaskUID) -> Tombstone? {
@@ -351,31 +379,59 @@ public final class SQLiteStore: StoreBackend {
     /// the rest is what `kept convert --salvage` copies.
     package func fullStore() -> Store {
         if let f = full { return f }
-        var bytes = Array("{\"tasks\": [\n".utf8)
+        let s = readTasks("SELECT id, \(sumColumn), record FROM tasks ORDER BY id", bind: { _ in })
+        full = s
+        return s
+    }
+
+    /// The tasks of the rows a query picks (columns: id, checksum, record), in id order, read
+    /// into a store's columns as `fullStore` reads them all. `sortByID` sorts rows a query read
+    /// in another order.
+    package func readTasks(_ sql: String, bind: (SQLiteStatement) -> Void, sortByID: Bool = false) -> Store {
+        let head = Array("{\"tasks\": [\n".utf8)
+        var bytes = head
+        // Each record's id and where its bytes start; a read in another order is put in id order.
+        var rows: [(id: Int64, start: Int, end: Int)] = []
+        var ordered = true
         var n = 0
+        var lastID: Int64 = 0
         do throws(SQLiteError) {
-            let st = try db.statement("SELECT id, \(sumColumn), record FROM tasks ORDER BY id")
+            let st = try db.statement(sql)
             defer { st.reset() }
+            bind(st)
             while try st.step() {
                 guard sumHolds(st) else {
                     damaged(table: "tasks", at: "row id \(st.int(0))", SQLiteStore.sumFails)
                     continue
                 }
                 if n > 0 { bytes.append(contentsOf: [UInt8(ascii: ","), UInt8(ascii: "\n")]) }
+                let start = bytes.count
                 _ = st.appendBytes(2, to: &bytes)
+                let id = st.int(0)
+                if n > 0, lastID >= id { ordered = false }
+                lastID = id
                 n += 1
+                if sortByID { rows.append((id, start, bytes.count)) }
             }
         } catch {
             readFailed(error)
+        }
+        if sortByID, !ordered {
+            var sorted = head
+            sorted.reserveCapacity(bytes.count)
+            for (k, r) in rows.sorted(by: { $0.id < $1.id }).enumerated() {
+                if k > 0 { sorted.append(contentsOf: [UInt8(ascii: ","), UInt8(ascii: "\n")]) }
+                sorted.append(contentsOf: bytes[r.start..<r.end])
+            }
+            bytes = sorted
         }
         bytes.append(contentsOf: Array("\n]}\n".utf8))
         var s: Store
         switch StoreCodec.decode(bytes) {
         case .success(let d): s = d
-        case .failure: s = decodeRowByRow()
+        case .failure: s = decodeRowByRow(sql, bind: bind)
         }
         s.meta = currentMeta
-        full = s
         return s
     }
 
@@ -395,17 +451,22 @@ public final class SQLiteStore: StoreBackend {
     /// The tasks whose checksums held but which did not decode as one array (a record a version
     /// without checksums wrote, or damage the checksum was made over): each row read alone, so
     /// the damaged ones are named and the rest kept.
-    private func decodeRowByRow() -> Store {
+    private func decodeRowByRow(_ sql: String, bind: (SQLiteStatement) -> Void) -> Store {
         var good = Array("{\"tasks\": [\n".utf8)
         var n = 0
         do throws(SQLiteError) {
-            let st = try db.statement("SELECT id, \(sumColumn), record FROM tasks ORDER BY id")
+            let st = try db.statement(sql)
             defer { st.reset() }
-            var one: [UInt8] = []
+            bind(st)
+            var rows: [(Int64, [UInt8])] = []
             while try st.step() {
-                one.removeAll(keepingCapacity: true)
+                var one: [UInt8] = []
                 _ = st.appendBytes(2, to: &one)
                 guard rowTask(st, one) != nil else { continue }
+                rows.append((st.int(0), one))
+            }
+            // In id order, whatever order the query read them in.
+            for (_, one) in rows.sorted(by: { $0.0 < $1.0 }) {
                 if n > 0 { good.append(contentsOf: [UInt8(ascii: ","), UInt8(ascii: "\n")]) }
                 good += one
                 n += 1
@@ -426,9 +487,13 @@ public final class SQLiteStore: StoreBackend {
     /// The task of the row `st` is on (columns: id, checksum, record; the record's bytes given),
     /// or nil, with the damage reported, when the record fails its checksum, does not decode,
     /// or says another id.
-    private func rowTask(_ st: SQLiteStatement, _ bytes: [UInt8]) -> Task? {
+    private func rowTask(_ st: SQLiteStatement, _ bytes: [UInt8]) -> Task? { recordTask(st, bytes, sum: 1, record: 2) }
+
+    /// The same, the checksum and the record in columns `sum` and `record` of `st` (id in 0).
+    package func recordTask(_ st: SQLiteStatement, _ bytes: [UInt8], sum: Int32, record: Int32) -> Task? {
         let row = "row id \(st.int(0))"
-        guard sumHolds(st) else {
+        let holds = !hasSums || st.withBytes(record) { StoreSum.row($0, key: st.int(0)) } == st.int(sum)
+        guard holds else {
             damaged(table: "tasks", at: row, SQLiteStore.sumFails)
             return nil
         }
@@ -447,7 +512,11 @@ public final class SQLiteStore: StoreBackend {
     }
 
     /// Forgets the full view: a task changed.
-    package func dropFullView() { full = nil }
+    package func dropFullView() {
+        full = nil
+        narrowedRows = 0
+        if partial != nil { partial?.stale = true }
+    }
 
     /// Whether every record has been read (tests check that a statement did not need to).
     package var hasFullView: Bool { full != nil }
@@ -708,6 +777,8 @@ public final class SQLiteStore: StoreBackend {
         }
         loadedJournal = nil
         full = nil
+        narrowedRows = 0
+        if partial != nil { partial?.stale = true }
         hasTombstones = nil
     }
 }

@@ -75,8 +75,33 @@ final class SQLiteStoreTests: XCTestCase {
         XCTAssertEqual(run(s, "count overdue").lines, ["Nothing matches these filters (0 of 49)"])
         XCTAssertEqual(run(s, "show 7 status").lines, ["done"])
         XCTAssertFalse(db.hasFullView, "complete, count and show read no full view")
-        _ = run(s, "list")
+        _ = run(s, "list has subtasks")
+        XCTAssertTrue(db.hasFullView, "a term that looks at other tasks reads every record")
+    }
+
+    /// Lists, the plan and `where` read only the rows a filter may match (SQL narrows, the
+    /// compiled filter decides; docs/STORE.md, "A statement reads what it needs").
+    func testNarrowedReadsReadNoFullView() throws {
+        let db = try SQLiteStore.open(path("narrow.db")).get()
+        let s = session(db)
+        for k in 1...30 { XCTAssertFalse(run(s, "add Task \(k) #t\(k % 3) @today").failed) }
+        XCTAssertEqual(run(s, "list #t1 order by id desc limit 2").lines.count, 3)
+        XCTAssertEqual(run(s, "list #t2 and task limit 1").lines.count, 2)
+        XCTAssertFalse(run(s, "complete where #t0 and task").failed)
+        XCTAssertEqual(run(s, "count #t0").lines, ["Nothing matches these filters (0 of 20)"])
+        XCTAssertFalse(run(s, "plan limit 3").failed)
+        XCTAssertFalse(db.hasFullView, "list, where and plan read no full view")
+        // Since the change (the complete), the plan read 20 rows and this list 10: as many as
+        // the store holds. A session that goes on reading reads every record once, and answers
+        // from memory until a task changes.
+        XCTAssertEqual(run(s, "list #t1").lines.count, 11)
+        XCTAssertFalse(db.hasFullView)
+        XCTAssertFalse(run(s, "why 2").failed)
         XCTAssertTrue(db.hasFullView)
+        XCTAssertFalse(run(s, "complete 2").failed)
+        XCTAssertFalse(db.hasFullView, "a change drops the full view")
+        XCTAssertEqual(run(s, "list #t2 and task limit 1").lines.count, 2)
+        XCTAssertFalse(db.hasFullView, "and narrowed reads start again")
     }
 
     /// Counts in SQL agree with the columns: random stores and random filters of the terms SQL

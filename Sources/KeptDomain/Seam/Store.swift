@@ -153,6 +153,15 @@ public struct Store: Sendable {
         return k >= 0 && k < built.count ? built[k] : nil
     }
 
+    /// The id of the task at a position in id order, without building it.
+    package func id(atRow k: Int) -> Int? {
+        if let d = deferred {
+            let ids = d.ids
+            return k >= 0 && k < ids.count ? ids[k] : nil
+        }
+        return k >= 0 && k < built.count ? built[k].id : nil
+    }
+
     /// The direct subtasks of a task, in id order; a store whose tasks are unbuilt finds them in
     /// its columns and builds only those.
     public func tasks(parent id: Int) -> [Task] {

@@ -19,6 +19,52 @@ public enum TaskQuery: Sendable, Equatable {
     case withReminders
 }
 
+/// A read a backend may narrow (SQL): the tasks a filter may match, and no others need be read.
+/// The backend's condition may only widen the set; the compiled filter decides on the rows that
+/// come back (docs/STORE.md, "A statement reads what it needs").
+public struct NarrowRequest {
+    /// The filter; nil for its scope alone (every open task).
+    public var expr: FilterExpr?
+    /// Only open tasks, whatever the filter's scope (the plan).
+    public var openOnly = false
+    /// The order a list prints and how many rows it keeps: a backend whose condition is exact
+    /// may read only those rows (and then says how many match in all).
+    public var order: SortOrder? = nil
+    public var limit: Int? = nil
+    /// Tasks read whatever the filter says (the plan's picks finished today).
+    public var alsoIDs: [Int] = []
+    /// Every open subtask read too (the plan: a task with one is blocked, whatever the filter).
+    public var openSubtasks = false
+    public var dayStart: WallTime
+    public var withText = false
+    public var withSearch = false
+
+    public init(expr: FilterExpr?, dayStart: WallTime) {
+        self.expr = expr
+        self.dayStart = dayStart
+        if let expr {
+            withText = CompiledFilter.needsText(expr)
+            withSearch = CompiledFilter.needsSearch(expr)
+        }
+    }
+}
+
+/// The columns of the rows a backend read for a `NarrowRequest`, in id order.
+public struct NarrowedColumns {
+    public var index: TaskIndex
+    /// The tasks the filter looks at (its scope; the open ones with `openOnly`).
+    public var total: Int
+    /// Set when only the first `limit` rows in `order` were read, by a condition that says
+    /// exactly what the filter says: how many match in all.
+    public var matched: Int?
+
+    public init(index: TaskIndex, total: Int, matched: Int?) {
+        self.index = index
+        self.total = total
+        self.matched = matched
+    }
+}
+
 /// Why a store could not be read, written or committed.
 public enum StoreError: Error, Sendable {
     /// Another process wrote the store after this one read it; nothing was written.
@@ -66,6 +112,10 @@ public protocol StoreBackend: AnyObject {
     /// The filter columns; `withText` keeps titles and descriptions, `withSearch` the folded
     /// search text (the costliest).
     func columns(dayStart: WallTime, withText: Bool, withSearch: Bool) -> TaskIndex
+    /// The columns of only the tasks a request may match, when the backend can narrow a read
+    /// (SQL); nil reads every task's columns (`columns`). Until the next `columns` or
+    /// `narrowedColumns`, `task(atRow:)` answers for the rows of this index.
+    func narrowedColumns(_ request: NarrowRequest, _ fc: FilterContext) -> NarrowedColumns?
     func tombstone(uid: TaskUID) -> Tombstone?
     /// Every tombstone, oldest first.
     var tombstones: [Tombstone] { get }
@@ -137,6 +187,8 @@ extension StoreBackend {
     public func count(_ expr: FilterExpr, _ fc: FilterContext) -> (matched: Int, total: Int)? { nil }
 
     public func reserveTasks(_ n: Int) {}
+
+    public func narrowedColumns(_ request: NarrowRequest, _ fc: FilterContext) -> NarrowedColumns? { nil }
 
     public func uidTable() -> [TaskUID: Int]? { nil }
 
