@@ -63,8 +63,13 @@ final class LSPAnalysis {
     /// Errors of the file itself: a stray line, an unknown directive, a `@store` that failed.
     private(set) var fileErrors: [Diagnostic] = []
     private(set) var checkpoints: [LSPRunState] = []
-    /// The command (its index in `blocks`) that made each task id.
-    private(set) var taskOrigin: [Int: Int] = [:]
+    /// The command (its index in `blocks`) that made each task id: the last of them, since
+    /// each `@case` starts again from the setup's ids.
+    var taskOrigin: [Int: Int] { origins.compactMapValues(\.last) }
+    /// Every command that made each task id, in order: a re-run from a checkpoint keeps those
+    /// before it, so an id a later case made again still goes back to its earlier maker when
+    /// the edit means the later one no longer makes it.
+    private(set) var origins: [Int: [Int]] = [:]
     /// Where each block's text ends (the byte after its last line), for reuse after a change.
     private(set) var itemEnds: [Int] = []
     /// Set when a `@store` stopped the run: no command after it ran.
@@ -124,7 +129,10 @@ final class LSPAnalysis {
                 guard unchanged, cp.block <= old.blocks.count else { continue }
                 blocks = Array(old.blocks.prefix(cp.block))
                 checkpoints = old.checkpoints.filter { $0.item < cp.item }
-                taskOrigin = old.taskOrigin.filter { $0.value < cp.block }
+                origins = old.origins.compactMapValues { blocks in
+                    let kept = blocks.filter { $0 < cp.block }
+                    return kept.isEmpty ? nil : kept
+                }
                 state = cp.copied()
                 break
             }
@@ -185,7 +193,7 @@ final class LSPAnalysis {
                     b.ran = out != nil
                     if record {
                         let after = st.session.store.nextID
-                        if after > before, after - before < 100_000 { for id in before..<after { taskOrigin[id] = st.block } }
+                        if after > before, after - before < 100_000 { for id in before..<after { origins[id, default: []].append(st.block) } }
                     }
                 }
                 if record { blocks.append(b) }
