@@ -150,6 +150,12 @@ extension Engine {
         }
         var changes: [Change] = [.task(before: t, after: after)]
         if let n = next { changes.append(.task(before: nil, after: n)) }
+        // R-SYNC-7: an occurrence made by its derived uid is sent as a make, unless this store
+        // deleted it before (then making it again is this device's own decision).
+        if let n = next, let due = n.due, n.uid == Engine.occurrenceUID(of: t, due: due), store.tombstone(uid: n.uid) == nil {
+            making = n.uid
+        }
+        defer { making = nil }
         stage(changes, into: &step)
         return Completion(task: store.task(t.id) ?? after, next: next.flatMap { store.task($0.id) }, seriesEnded: t.repeatRule != nil && next == nil,
                           parents: [])

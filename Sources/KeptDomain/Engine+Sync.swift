@@ -132,7 +132,11 @@ extension Engine {
             if b == nil, a == nil { continue }
             let changed = SyncFields.changed(b, a)
             if b != nil, a != nil, changed.isEmpty { continue }
-            let h = stamp(link)
+            // A made occurrence (R-SYNC-7) carries the zero stamp: another device that made the
+            // same one, changed it, completed it or deleted it outweighs it field by field, and a
+            // refusal of it is no change to review. Its fields are the series', not the user's.
+            let made = b == nil && key.kind == .task && making?.description == key.id
+            let h = made ? HLC.zero(node: link.device) : stamp(link)
             var e = store.sync.outbox[key] ?? OutboxEntry(changeID: "", key: key, seq: store.sync.nextSeq)
             e.changeID = Engine.newChangeID(link)
             if a == nil {

@@ -17,6 +17,10 @@ public final class Engine {
     public let defaultZone: Zone
     /// Where new tasks' uids come from.
     public var uids: UIDSource
+    /// The occurrence a completion is making by its derived uid, while that change is staged:
+    /// the outbox sends it as a make, which any change of the item elsewhere outweighs
+    /// (`queue`, docs/SYNC.md "Repeats").
+    package var making: TaskUID?
 
     public init(store: any StoreBackend, clock: SessionClock, defaultZone: Zone, zoneOverride: Zone? = nil, uids: UIDSource = .random) {
         self.store = store

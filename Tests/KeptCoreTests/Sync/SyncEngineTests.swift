@@ -45,6 +45,12 @@ final class SyncEngineTests: XCTestCase {
 
     func uid(_ e: Engine, _ title: String) -> TaskUID? { task(e, title)?.uid }
 
+    /// The occurrence a completion made.
+    func made(_ o: Outcome<Engine.Completion>) -> Task? {
+        if case .done(let c) = o { return c.next }
+        return nil
+    }
+
     // R-SYNC-1: a change goes to the server and on to another device; ids stay local.
     func testAChangeTravelsAndIdsStayLocal() throws {
         let s = MemoryServer()
@@ -301,6 +307,82 @@ final class SyncEngineTests: XCTestCase {
             XCTAssertEqual(open.first?.due?.date.iso, "2026-03-09")
         }
         XCTAssertEqual(s.living(.task).count, 2)
+    }
+
+    // R-SYNC-7: a device that completes an occurrence late makes the next one another device
+    // already made, completed and followed: its copy does not reopen it (found by
+    // ConvergenceTests, seed 439142: the later make won every field, so the occurrence was
+    // open again beside the one after it).
+    func testALateMakeDoesNotReopenACompletedOccurrence() throws {
+        let s = MemoryServer()
+        let a = try device(s, "aaaa000000000001")
+        let t = try a.add(draft("Water plants", due: "2026-03-02", every: RepeatRule(frequency: .daily)))
+        try sync(a, s)
+        let b = try device(s, "bbbb000000000002", seed: 2)
+        let tb = try XCTUnwrap(b.store.task(uid: t.uid))
+        // A completes the occurrence and the one it made, and syncs.
+        later(a)
+        let n1 = try XCTUnwrap(made(a.complete(.task(t.id))))
+        later(a)
+        _ = try a.complete(.task(n1.id))
+        try sync(a, s)
+        // B, offline all along, completes the first occurrence an hour later by its clock.
+        later(b, 3600)
+        let made = try XCTUnwrap(made(b.complete(.task(tb.id))))
+        XCTAssertEqual(made.uid, n1.uid, "the same occurrence, by its derived uid")
+        try sync(b, s)
+        try sync(a, s)
+        for e in [a, b] {
+            let all = e.store.tasks(.all).filter { $0.title == "Water plants" }
+            XCTAssertEqual(all.filter(\.isOpen).map { $0.due?.date.iso ?? "" }, ["2026-03-04"], "one open occurrence, the third")
+            let second = try XCTUnwrap(e.store.task(uid: n1.uid))
+            XCTAssertEqual(second.status, .done, "the second stays completed")
+            XCTAssertNotNil(second.completedAt)
+        }
+        XCTAssertTrue(b.store.sync.review.isEmpty, "a made occurrence is no change of the user's to review")
+    }
+
+    // R-SYNC-7: an occurrence deleted on one device stays deleted when another device makes it
+    // again by completing the one before it late; nothing goes to review.
+    func testALateMakeDoesNotBringBackADeletedOccurrence() throws {
+        let s = MemoryServer()
+        let a = try device(s, "aaaa000000000001")
+        let t = try a.add(draft("Stretch", due: "2026-03-02", every: RepeatRule(frequency: .daily)))
+        try sync(a, s)
+        let b = try device(s, "bbbb000000000002", seed: 2)
+        let tb = try XCTUnwrap(b.store.task(uid: t.uid))
+        later(a)
+        let n1 = try XCTUnwrap(made(a.complete(.task(t.id))))
+        later(a)
+        _ = try a.delete(.task(n1.id))
+        try sync(a, s)
+        later(b, 3600)
+        _ = try b.complete(.task(tb.id))
+        try sync(b, s)
+        XCTAssertNil(b.store.task(uid: n1.uid), "the deletion holds")
+        XCTAssertTrue(b.store.sync.review.isEmpty)
+        XCTAssertTrue(b.store.sync.outbox.isEmpty)
+    }
+
+    // R-SYNC-7: the same device completing, undoing and completing again brings its own
+    // occurrence back, synced or not.
+    func testARedoneCompletionMakesItsOccurrenceAgain() throws {
+        let s = MemoryServer()
+        let a = try device(s, "aaaa000000000001")
+        let t = try a.add(draft("Read", due: "2026-03-02", every: RepeatRule(frequency: .daily)))
+        try sync(a, s)
+        later(a)
+        let n1 = try XCTUnwrap(made(a.complete(.task(t.id))))
+        try sync(a, s)
+        later(a)
+        _ = try a.undo(1)
+        try sync(a, s)
+        later(a)
+        let again = try XCTUnwrap(made(a.complete(.task(t.id))))
+        try sync(a, s)
+        XCTAssertNotNil(a.store.task(uid: again.uid))
+        XCTAssertTrue(a.store.sync.review.isEmpty)
+        XCTAssertEqual(s.living(.task).count, 2, "the completed one and its next, \(n1.uid) or a fresh uid")
     }
 
     // R-SYNC-1: undo is a change like any other, and an undone delete comes back everywhere.
