@@ -37,6 +37,7 @@ package final class SQLiteDatabase {
     /// Opens a database file read-write, creating it only with `create`; `readOnly` opens it
     /// for reading alone (SQLite then never writes the file, nor checkpoints its -wal into it).
     package static func open(_ path: String, create: Bool, readOnly: Bool = false) -> Result<SQLiteDatabase, SQLiteError> {
+        _ = configured
         var h: OpaquePointer? = nil
         let mode = readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0)
         let flags = mode | SQLITE_OPEN_NOMUTEX
@@ -49,6 +50,9 @@ package final class SQLiteDatabase {
         sqlite3_extended_result_codes(h, 1)
         return .success(SQLiteDatabase(h))
     }
+
+    /// SQLite configured once, before its first connection.
+    private static let configured: Int32 = kept_sqlite_configure()
 
     /// Closes the connection: its statements are finalized and, when it is the last one on the
     /// file, SQLite checkpoints the -wal into the database and removes it (docs/STORE.md, "Copying

@@ -410,7 +410,9 @@ extension SQLiteStore {
     /// Writes a task's row: its columns and its record; `replacing` the row of its uid, or a new
     /// one.
     package func upsert(_ t: Task, replacing: Bool = true) throws(SQLiteError) {
-        let st = try db.statement(replacing ? SQLiteStore.upsertSQL : SQLiteStore.insertSQL)
+        // A bulk load holds its insert statement (SQLiteStore+BulkLoad).
+        let st: SQLiteStatement
+        if !replacing, let held = bulk?.insert { st = held } else { st = try db.statement(replacing ? SQLiteStore.upsertSQL : SQLiteStore.insertSQL) }
         try bindTask(st, t)
         try st.run()
     }
@@ -463,12 +465,12 @@ extension SQLiteStore {
     private func bindTask(_ st: SQLiteStatement, _ t: Task) throws(SQLiteError) {
         var sink = BindSink(st: st)
         SQLiteStore.lookupColumns(t, into: &sink)
-        // The compact record, written straight into bytes (the same bytes as taskObject's).
-        var record: [UInt8] = []
-        record.reserveCapacity(384)
-        StoreCodec.appendTaskRecord(t, to: &record, room: &recordRoom)
-        st.bind(20, bytes: record)
-        st.bind(21, record.withUnsafeBytes { StoreSum.row($0, key: Int64(t.id)) })
+        // The compact record, written straight into bytes (the same bytes as taskObject's), in
+        // room kept from one row to the next.
+        recordBytes.removeAll(keepingCapacity: true)
+        StoreCodec.appendTaskRecord(t, to: &recordBytes, room: &recordRoom)
+        st.bind(20, bytes: recordBytes)
+        st.bind(21, recordBytes.withUnsafeBytes { StoreSum.row($0, key: Int64(t.id)) })
     }
 
     /// A task's tags as one column: each lowercased, between unit separators, so a tag is

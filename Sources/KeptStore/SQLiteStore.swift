@@ -38,13 +38,15 @@ public final class SQLiteStore: StoreBackend {
     /// statements of a REPL then read from memory (SQLiteStore+Narrow).
     package var narrowedRows = 0
     /// `PRAGMA data_version` when the caches were read: another process's commit changes it.
-    private var seenVersion: Int64 = 0
+    package var seenVersion: Int64 = 0
     /// Room for the task writer's cursor, kept from one row's record to the next.
     package var recordRoom: [UInt8] = []
+    /// A row's record as it is bound, its room kept from one row to the next.
+    package var recordBytes: [UInt8] = []
     /// True inside this connection's write transaction.
-    private var writing = false
+    package var writing = false
     /// A write that failed: the commit fails with it, and nothing is written.
-    private var failure: StoreError?
+    package var failure: StoreError?
     /// What reads found damaged, in the order found. It stays for the life of the connection:
     /// every later statement fails with it and nothing is written (docs/STORE.md, "Damage").
     public private(set) var damage: [StoreDamage] = []
@@ -58,11 +60,11 @@ public final class SQLiteStore: StoreBackend {
     /// Whether the connection may write (a check, a convert or a backup reads only).
     package let readOnly: Bool
     /// Whether `useWAL` has run.
-    private var walSet = false
+    package var walSet = false
     public private(set) var hasPending = false
-    /// Set while a large import into an empty store has dropped the secondary indexes of
-    /// the tasks (SQLiteStore.taskIndexes): the commit makes them again before it commits.
-    private(set) var indexesDropped = false
+    /// A large import into an empty store as it runs (SQLiteStore+BulkLoad): the commit makes
+    /// the indexes it dropped again before it commits.
+    package var bulk: BulkLoad?
     /// Whether the tombstones table has a row; nil when not known. A new task asks for its
     /// uid's tombstone, and a store without any answers without a query.
     package var hasTombstones: Bool?
@@ -259,6 +261,7 @@ public final class SQLiteStore: StoreBackend {
     public func close() {
         if writing { db.rollbackQuietly() }
         writing = false
+        endBulkLoad()
         if !damage.isEmpty { db.keepWALOnClose() }
         db.close()
     }
@@ -657,36 +660,9 @@ public final class SQLiteStore: StoreBackend {
         }
     }
 
-    /// Room for `n` new rows in one transaction (a large import): the page cache is raised to
-    /// about 200 bytes a task (at most 128 MB, within the store's memory goal), so the pages of the indexes a new row goes into
-    /// at random places (uid, title) stay in memory instead of being read back from the WAL
-    /// for every row. It stays raised for the connection; SQLite fills it only as pages are used.
-    public func reserveTasks(_ n: Int) {
-        let kb = min(n / 5, 131_072)
-        // A hint: a cache that could not be raised only makes the import slower.
-        if kb > 2_000 { do throws(SQLiteError) { try db.exec("PRAGMA cache_size = -\(kb)") } catch {} }
-        // Into an empty store, the secondary indexes are made once after the rows (a sort)
-        // instead of taking each row at a random place; the keys (uid, id) stay. It is one
-        // transaction: a rollback or a crash leaves them as they were.
-        guard n >= SQLiteStore.bulkRows, writing, failure == nil, !indexesDropped, taskCount == 0 else { return }
-        do throws(SQLiteError) {
-            for (name, _) in SQLiteStore.taskIndexes { try db.exec("DROP INDEX \(name)") }
-            indexesDropped = true
-        } catch {
-            failure = .writeFailed(path: file.path, reason: error.message)
-        }
-    }
-
-    /// How many new rows (as an import estimates them) make an import into an empty store a
-    /// bulk load.
-    package static let bulkRows = 4_096
-
-    /// The secondary indexes again, after a bulk load.
-    private func remakeIndexes() throws(SQLiteError) {
-        guard indexesDropped else { return }
-        for (_, create) in SQLiteStore.taskIndexes { try db.exec(create) }
-        indexesDropped = false
-    }
+    /// Room for `n` new rows in one transaction (a large import); into an empty store, a bulk
+    /// load (SQLiteStore+BulkLoad).
+    public func reserveTasks(_ n: Int) { beginBulkLoad(n) }
 
     public func commit() -> Result<Void, StoreError> {
         if let f = readFailure ?? failure {
@@ -698,10 +674,11 @@ public final class SQLiteStore: StoreBackend {
             return .success(())
         }
         do throws(SQLiteError) {
-            try remakeIndexes()
+            try finishBulkLoad()
             try db.exec("COMMIT")
             writing = false
             hasPending = false
+            endBulkLoad()
             // Another process's commit would have been read before this transaction wrote
             // (prepareToWrite) or refused it (apply), and this connection's own commits leave
             // `data_version` as it was: what was committed is the state at `seenVersion`.
@@ -716,8 +693,8 @@ public final class SQLiteStore: StoreBackend {
     public func rollback() {
         if writing { db.rollbackQuietly() }
         // The rollback takes back the drop too.
-        indexesDropped = false
         writing = false
+        endBulkLoad()
         failure = readFailure
         hasPending = false
         do throws(SQLiteError) { try readCaches() } catch { readFailed(error) }
@@ -725,7 +702,7 @@ public final class SQLiteStore: StoreBackend {
 
     // MARK: other processes
 
-    private func version() throws(SQLiteError) -> Int64 { try db.integer("PRAGMA data_version") ?? 0 }
+    package func version() throws(SQLiteError) -> Int64 { try db.integer("PRAGMA data_version") ?? 0 }
 
     public func changedElsewhere() -> Bool {
         guard !writing else { return false }
@@ -739,8 +716,8 @@ public final class SQLiteStore: StoreBackend {
 
     public func reload() -> Result<Void, StoreError> {
         if writing { db.rollbackQuietly() }
-        indexesDropped = false
         writing = false
+        endBulkLoad()
         failure = readFailure
         hasPending = false
         do throws(SQLiteError) {

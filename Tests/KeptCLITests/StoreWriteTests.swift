@@ -226,6 +226,65 @@ final class StoreWriteTests: XCTestCase {
         XCTAssertEqual(try dir.listing().filter { $0.hasPrefix(".k.json") }, [".k.json.lock"])
     }
 
+    /// SIGKILL at a random moment of a bulk import (20,000 Taskwarrior records into a new SQLite
+    /// store, SQLiteStore+BulkLoad), 12 times: the store opens every time, sound, holding none of
+    /// the records or all of them; a kill during the load leaves SQLite's rollback journal,
+    /// which the next open takes back (one killed before SQLite wrote its header is not needed,
+    /// and SQLite reads past it).
+    func testKilledBulkImportLeavesNothingOrEverything() throws {
+        let bin = try Kept.requireBinary()
+        let dir = try TempDir()
+        defer { dir.cleanUp() }
+        let rows = (0..<20_000).map { k in
+            "{\"uuid\":\"\(String(format: "%08x-2222-4000-8000-%012x", k, k))\",\"description\":\"Task \(k) with a few words\",\"status\":\"pending\",\"entry\":\"20260601T080000Z\",\"project\":\"P\(k % 7)\"}"
+        }
+        let file = try dir.write("t.tw.json", "[\n" + rows.joined(separator: ",\n") + "\n]\n")
+        let store = dir.path("k.db")
+        let files = [store, store + "-wal", store + "-shm", store + "-journal"]
+        let t0 = Date()
+        let whole = try Kept.run(["import", file, "--store", store] + Kept.clock, timeout: 120)
+        XCTAssertEqual(whole.status, 0, whole.summary)
+        let full = Date().timeIntervalSince(t0)
+        var rng = SystemRandomNumberGenerator()
+        var counts: [Int] = [], journals = 0
+        for round in 0..<12 {
+            for f in files { try? FileManager.default.removeItem(atPath: f) }
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: bin)
+            p.arguments = ["import", file, "--store", store] + Kept.clock
+            p.standardOutput = FileHandle.nullDevice
+            p.standardError = FileHandle.nullDevice
+            try p.run()
+            usleep(UInt32(Double.random(in: 0.02...max(0.05, full * 1.1), using: &rng) * 1_000_000))
+            kill(p.processIdentifier, SIGKILL)
+            p.waitUntilExit()
+            if FileManager.default.fileExists(atPath: store + "-journal") { journals += 1 }
+            guard FileManager.default.fileExists(atPath: store) else {
+                counts.append(0)
+                continue
+            }
+            switch SQLiteStore.open(store) {
+            case .success(let db):
+                XCTAssertEqual(try db.db.text("PRAGMA integrity_check"), "ok", "round \(round)")
+                XCTAssertEqual(try db.db.text("SELECT count(*) FROM sqlite_schema WHERE type = 'index' AND name LIKE 'tasks_%'"), String(SQLiteStore.taskIndexes.count), "round \(round): the indexes")
+                XCTAssertTrue([0, 20_000].contains(db.taskCount), "round \(round): \(db.taskCount) tasks, not none or all")
+                counts.append(db.taskCount)
+                db.close()
+            case .failure(let e):
+                return XCTFail("round \(round): the store must open: \(e)")
+            }
+            // What is left of a journal is one SQLite does not need: a kill before SQLite
+            // wrote the journal's header leaves it zero, and SQLite then takes it for no
+            // journal (nothing of the load reached the file).
+            let w = try Kept.run(["run", "--store", store, "--write"] + Kept.clock + ["-e", "add after"])
+            XCTAssertEqual(w.status, 0, w.summary)
+            if let j = FileManager.default.contents(atPath: store + "-journal") {
+                XCTAssertEqual(Array(j.prefix(8)), [UInt8](repeating: 0, count: min(8, j.count)), "round \(round): a journal left is not needed")
+            }
+        }
+        XCTAssertGreaterThan(journals, 0, "some kills fell in the load: \(counts), whole import \(full) s")
+    }
+
     /// Four REPLs piped 250 adds each into one SQLite store at once: writers queue for the lock,
     /// so every add is there and none failed.
     func testFourSQLiteWritersQueue() throws {
