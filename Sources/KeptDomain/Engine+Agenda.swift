@@ -57,8 +57,10 @@ public struct AgendaEntry: Sendable {
 /// One account day of an agenda.
 public struct AgendaDay: Sendable {
     public var date: CivilDate
-    /// Today only: open tasks due before today that no earlier day of the agenda shows (R-AGENDA-3).
+    /// Today only: the first open tasks due before today that no earlier day of the agenda
+    /// shows, by due (R-AGENDA-3); `overdueCount` is how many there are.
     public var overdue: [Task] = []
+    public var overdueCount = 0
     /// Dated tasks without a time, their upcoming occurrences, and all-day events (R-AGENDA-2).
     public var dueThisDay: [AgendaEntry] = []
     /// Timed tasks as moments, upcoming timed occurrences and timed events, in time order (R-AGENDA-1).
@@ -68,7 +70,7 @@ public struct AgendaDay: Sendable {
 
     public init(date: CivilDate) { self.date = date }
 
-    public var isEmpty: Bool { overdue.isEmpty && dueThisDay.isEmpty && timed.isEmpty && done.isEmpty }
+    public var isEmpty: Bool { overdueCount == 0 && dueThisDay.isEmpty && timed.isEmpty && done.isEmpty }
 }
 
 /// The agenda of a range of days.
@@ -89,6 +91,8 @@ extension Engine {
     /// The most occurrences of one series an agenda shows (an every-minute rule would fill a
     /// week with 10,080); docs/AGENDA.md.
     public static let agendaOccurrencesPerSeries = 500
+    /// The most carried overdue tasks an agenda lists (the group says how many there are).
+    public static let agendaOverdueRows = 10
 
     /// The agenda of `request.days` account days from `request.first`: the tasks the filter keeps
     /// and `events` (a connected calendar's, already expanded) placed on the days they meet.
@@ -99,33 +103,40 @@ extension Engine {
         let firstN = request.first.dayNumber
         let dayCount = max(1, request.days)
         let lastN = firstN + dayCount - 1
-        // Open tasks due before the range ends (overdue, in range, or a series that reaches
-        // into it), and what was done today.
-        let base = FilterExpr.or([
-            .and([.term(.status(.open)), .term(.window(DayWindow(start: Int.min, end: lastN + 1)))]),
-            .term(.doneToday),
-        ])
-        // The days' tasks without the filter, so the tasks it leaves out are counted truly
-        // (R-AGENDA-8); the filter is decided on the same columns.
-        let relational = request.filter.map { CompiledFilter.uses($0, Engine.relational) } ?? false
         let ds = store.settings.day.dayStart
-        let narrowed = relational ? nil : store.narrowedColumns({
-            var r = NarrowRequest(expr: base, dayStart: ds)
-            if let f = request.filter {
-                r.withText = CompiledFilter.needsText(f)
-                r.withSearch = CompiledFilter.needsSearch(f)
-            }
-            return r
-        }(), fc)
-        let index = narrowed?.index ?? store.columns(dayStart: ds, withText: request.filter.map(CompiledFilter.needsText) ?? false,
-                                                     withSearch: request.filter.map(CompiledFilter.needsSearch) ?? false)
-        let rows = try matchingRows(base, index, fc)
-        let kept: Set<Int>? = try request.filter.map { f throws(RegexBudgetError) in Set(try matchingRows(.and([base, f]), index, fc)) }
-        var leftOut = 0
-
+        let open = FilterExpr.term(.status(.open))
         var days = (0..<dayCount).map { AgendaDay(date: request.first.adding(days: $0)) }
         func slot(_ d: Int) -> Int? { d >= firstN && d <= lastN ? d - firstN : nil }
         let todaySlot = slot(todayN)
+        var leftOut = 0
+        // Carried into today's Overdue group until done (R-AGENDA-3): the open tasks due before
+        // the first day (which is not after today), the first rows by due and how many there are.
+        if let k = todaySlot {
+            let carried = FilterExpr.and([open, .term(.window(DayWindow(start: Int.min, end: firstN)))])
+            let shown = try select(request.filter.map { .and([carried, $0]) } ?? carried, order: [(.due, false)], limit: Engine.agendaOverdueRows)
+            days[k].overdue = shown.ordered
+            days[k].overdueCount = shown.matched
+            if request.filter != nil { leftOut += max(0, try count(carried).matched - shown.matched) }
+        }
+        // The days' tasks: open ones due on them, the repeating ones due from today to the
+        // first day (whose series reach into them), and what was done today. A repeating task
+        // carried as overdue waits for its completion, which makes its next occurrence
+        // (R-AGENDA-4): its series is not read on. Read without the filter, which is decided
+        // on the same columns, so what it leaves out is counted truly (R-AGENDA-8).
+        var parts: [FilterExpr] = [.and([open, .term(.window(DayWindow(start: firstN, end: lastN + 1)))])]
+        if firstN > todayN { parts.append(.and([open, .term(.window(DayWindow(start: todayN, end: firstN))), .term(.repeating)])) }
+        if todaySlot != nil { parts.append(.term(.doneToday)) }
+        let base = FilterExpr.or(parts)
+        let relational = request.filter.map { CompiledFilter.uses($0, Engine.relational) } ?? false
+        var narrow = NarrowRequest(expr: base, dayStart: ds)
+        if let f = request.filter {
+            narrow.withText = CompiledFilter.needsText(f)
+            narrow.withSearch = CompiledFilter.needsSearch(f)
+        }
+        let index = (relational ? nil : store.narrowedColumns(narrow, fc))?.index
+            ?? store.columns(dayStart: ds, withText: narrow.withText, withSearch: narrow.withSearch)
+        let rows = try matchingRows(base, index, fc)
+        let kept: Set<Int>? = try request.filter.map { f throws(RegexBudgetError) in Set(try matchingRows(.and([base, f]), index, fc)) }
         for r in rows {
             guard let t = store.task(atRow: r) else { continue }
             if let kept, !kept.contains(r) {
@@ -138,14 +149,9 @@ extension Engine {
             }
             guard t.isOpen, let due = t.due else { continue }
             let d = fc.day(of: due)
-            if d < firstN {
-                // Carried into today's Overdue group until done (R-AGENDA-3).
-                if d < todayN, let k = todaySlot { days[k].overdue.append(t) }
-            } else if let k = slot(d) {
-                place(t, due, on: k, &days, fc, upcoming: false)
-            }
-            // Later occurrences of a series, on their days (R-AGENDA-4).
-            if t.repeatRule != nil {
+            if let k = slot(d) { place(t, due, on: k, &days, fc, upcoming: false) }
+            // Later occurrences of a series, on their days (R-AGENDA-4); a carried one's wait.
+            if t.repeatRule != nil, d >= todayN {
                 for o in upcoming(t, through: lastN, fc) {
                     guard let od = o.due, let k = slot(fc.day(of: od)) else { continue }
                     place(o, od, on: k, &days, fc, upcoming: true)
@@ -176,9 +182,8 @@ extension Engine {
             }
         }
         for k in days.indices {
-            days[k].overdue.sort { Engine.dueKey($0) < Engine.dueKey($1) || Engine.dueKey($0) == Engine.dueKey($1) && $0.id < $1.id }
-            days[k].dueThisDay.sort(by: Engine.agendaOrder)
-            days[k].timed.sort(by: Engine.agendaOrder)
+            days[k].dueThisDay = Engine.ordered(days[k].dueThisDay)
+            days[k].timed = Engine.ordered(days[k].timed)
             days[k].done.sort { ($0.completedAt ?? $0.modifiedAt, $0.id) < ($1.completedAt ?? $1.modifiedAt, $1.id) }
         }
         return Agenda(days: days, today: CivilDate(dayNumber: todayN), filter: request.filter, leftOut: leftOut)
@@ -201,8 +206,8 @@ extension Engine {
         if t.status == .done { return inRange(fc.today) }
         guard t.isOpen, let due = t.due else { return false }
         let d = fc.day(of: due)
-        if inRange(d) || (d < firstN && d < fc.today && inRange(fc.today)) { return true }
-        guard t.repeatRule != nil else { return false }
+        if inRange(d) { return true }
+        guard t.repeatRule != nil, d >= fc.today else { return false }
         return upcoming(t, through: lastN, fc).contains { o in o.due.map { inRange(fc.day(of: $0)) } ?? false }
     }
 
@@ -245,6 +250,26 @@ extension Engine {
     /// A task's due as minutes, all-day after the timed ones of its day.
     static func dueKey(_ t: Task) -> Int {
         t.due.map { $0.date.dayNumber * 1441 + ($0.time?.minuteOfDay ?? 1440) } ?? Int.max
+    }
+
+    /// A day's entries in `agendaOrder`, sorted by keys (an entry is large to move).
+    static func ordered(_ es: [AgendaEntry]) -> [AgendaEntry] {
+        guard es.count > 1 else { return es }
+        struct Key: Comparable {
+            var at: Int64, rank: Int, id: Int, due: Int, title: String, calendar: String, k: Int
+            static func < (a: Key, b: Key) -> Bool {
+                if (a.at, a.rank, a.id, a.due) != (b.at, b.rank, b.id, b.due) { return (a.at, a.rank, a.id, a.due) < (b.at, b.rank, b.id, b.due) }
+                return (a.title, a.calendar, a.k) < (b.title, b.calendar, b.k)
+            }
+        }
+        let keys = es.enumerated().map { k, e -> Key in
+            let at = e.at?.seconds ?? Int64.min
+            switch e.what {
+            case .task(let t), .upcoming(let t): return Key(at: at, rank: 0, id: t.id, due: dueKey(t), title: "", calendar: "", k: k)
+            case .event(let ev): return Key(at: at, rank: 1, id: 0, due: 0, title: ev.title, calendar: ev.calendar, k: k)
+            }
+        }
+        return keys.sorted().map { es[$0.k] }
     }
 
     /// The order of a day's entries: by time, then tasks (by id, an occurrence after its task's

@@ -44,7 +44,6 @@ extension Session {
         switch today.days(until: d) {
         case 0: return date + " · Today"
         case 1: return date + " · Tomorrow"
-        case -1: return date + " · Yesterday"
         default: return date
         }
     }
@@ -97,21 +96,22 @@ extension Session {
             for d in a.days {
                 lines.append(fitted(agendaHeading(d.date, today: a.today)))
                 if d.isEmpty { lines.append("  Nothing due") }
-                if !d.overdue.isEmpty {
-                    lines.append("  Overdue (\(d.overdue.count))")
-                    lines += d.overdue.map { "    \($0.id)  " + agendaTaskText($0, upcoming: false, overdue: true) }
+                if d.overdueCount > 0 {
+                    lines.append("  Overdue (\(d.overdueCount))")
+                    lines += d.overdue.map { fitted("    \($0.id)  " + agendaTaskText($0, upcoming: false, overdue: true)) }
+                    if d.overdueCount > d.overdue.count { lines.append("    … \(d.overdueCount - d.overdue.count) more (list overdue shows them)") }
                 }
                 if !d.dueThisDay.isEmpty {
                     lines.append("  Due this day")
-                    lines += d.dueThisDay.map { "    " + entryText($0, on: d.date) }
+                    lines += d.dueThisDay.map { fitted("    " + entryText($0, on: d.date)) }
                 }
                 for e in d.timed {
                     let t = e.at.map(clockText) ?? ""
-                    lines.append("  " + t + String(repeating: " ", count: max(0, width - DisplayWidth.of(t))) + "  " + entryText(e, on: d.date))
+                    lines.append(fitted("  " + t + String(repeating: " ", count: max(0, width - DisplayWidth.of(t))) + "  " + entryText(e, on: d.date)))
                 }
                 if !d.done.isEmpty {
                     lines.append("  Done (\(d.done.count))")
-                    lines += d.done.map { "    \($0.id)  " + agendaTaskText($0, upcoming: false, overdue: false) }
+                    lines += d.done.map { fitted("    \($0.id)  " + agendaTaskText($0, upcoming: false, overdue: false)) }
                 }
             }
         }
@@ -122,7 +122,8 @@ extension Session {
     /// `Standup · until 11 AM · Work`.
     package func entryText(_ e: AgendaEntry, on day: CivilDate) -> String {
         switch e.what {
-        case .task(let t): return "\(t.id)  " + agendaTaskText(t, upcoming: false, overdue: false)
+        // A task still open on a day gone by is overdue there.
+        case .task(let t): return "\(t.id)  " + agendaTaskText(t, upcoming: false, overdue: t.isOpen && day < today)
         case .upcoming(let t): return "\(t.id)  " + agendaTaskText(t, upcoming: true, overdue: false)
         case .event(let ev):
             var parts = [ev.title.isEmpty ? "(no title)" : ev.title, eventWhen(ev, on: day), ev.calendar]
@@ -175,6 +176,7 @@ extension Session {
                 ("date", .string(d.date.iso)),
                 ("heading", .string(agendaHeading(d.date, today: a.today))),
                 ("overdue", .array(d.overdue.map { agendaTaskJSON($0, at: nil, upcoming: false) })),
+                ("overdueCount", .number(JSONNumber(d.overdueCount))),
                 ("dueThisDay", .array(d.dueThisDay.map(entryJSON))),
                 ("timed", .array(d.timed.map(entryJSON))),
                 ("done", .array(d.done.map { agendaTaskJSON($0, at: nil, upcoming: false) })),

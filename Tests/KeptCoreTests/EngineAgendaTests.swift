@@ -91,22 +91,42 @@ final class EngineAgendaTests: XCTestCase {
         XCTAssertEqual(a.days[0].done.map(\.title), ["Late"])
     }
 
+    /// R-AGENDA-3: a long Overdue group lists its first ten by due and counts them all; a
+    /// filter's left-out count includes the carried tasks it hides.
+    func testOverdueGroupLimit() throws {
+        let e = engine()
+        for k in 1...12 { try add(e, "Late \(k)", due: "2026-06-\(String(format: "%02d", k))", tags: k == 12 ? ["last"] : []) }
+        var a = try agenda(e, days: 1)
+        XCTAssertEqual(a.days[0].overdueCount, 12)
+        XCTAssertEqual(a.days[0].overdue.map(\.title), (1...10).map { "Late \($0)" })
+        a = try agenda(e, days: 1, filter: .term(.tag("last")))
+        XCTAssertEqual(a.days[0].overdue.map(\.title), ["Late 12"])
+        XCTAssertEqual(a.leftOut, 11)
+    }
+
     /// R-AGENDA-4: the later occurrences of a repeating task show on their days, marked
-    /// upcoming, with the dates completing would make; nothing is written.
+    /// upcoming, with the dates completing would make; nothing is written. A repeating task
+    /// carried as overdue waits: completing it makes its next occurrence.
     func testUpcomingOccurrences() throws {
         let e = engine()
-        let t = try add(e, "Stretch", due: "2026-06-12", at: "09:00", every: "every day")
+        let t = try add(e, "Stretch", due: "2026-06-15", at: "18:00", every: "every day")
+        let late = try add(e, "Review", due: "2026-06-10", every: "every week")
         let before = e.store.snapshot()
         let a = try agenda(e, days: 3)
-        XCTAssertEqual(a.days[0].overdue.map(\.id), [t.id])
+        XCTAssertEqual(titles(a.days[0].timed), ["Stretch"])
         XCTAssertEqual(titles(a.days[1].timed), ["Stretch*"])
         XCTAssertEqual(titles(a.days[2].timed), ["Stretch*"])
-        XCTAssertEqual(a.days[1].timed.first?.task?.due, Due(date: date("2026-06-16"), time: WallTime(iso: "09:00")))
-        XCTAssertEqual(e.store.snapshot().tasks.count, before.tasks.count)
+        XCTAssertEqual(a.days[1].timed.first?.task?.due, Due(date: date("2026-06-16"), time: WallTime(iso: "18:00")))
+        XCTAssertEqual(a.days[0].overdue.map(\.id), [late.id])
+        XCTAssertFalse(a.days.contains { $0.dueThisDay.contains { $0.task?.title == "Review" } })
+        XCTAssertEqual(e.store.snapshot().tasks, before.tasks)
         // Completing makes what the agenda showed.
-        let done = try e.complete(.task(t.id))
-        guard case .done(let c) = done else { return XCTFail("not completed") }
+        guard case .done(let c) = try e.complete(.task(t.id)) else { return XCTFail("not completed") }
         XCTAssertEqual(c.next?.due, a.days[1].timed.first?.task?.due)
+        // An agenda that starts later reads the series of a task due before it.
+        let later = try agenda(e, from: "2026-06-18", days: 2)
+        XCTAssertEqual(titles(later.days[0].timed), ["Stretch*"])
+        XCTAssertEqual(titles(later.days[1].timed), ["Stretch*"])
     }
 
     /// R-AGENDA-5: a held task keeps its day, and carries its hold.
