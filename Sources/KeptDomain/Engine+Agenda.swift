@@ -159,7 +159,9 @@ extension Engine {
             }
         }
         // Events on every day they meet: all-day ones with the dated items, timed ones at their
-        // start, or at the day's start on a later day an overnight one meets.
+        // start, or at the day's start on a later day an overnight one meets. The instants the
+        // days start at are found once.
+        let starts = (0...dayCount).map { fc.start(ofDay: firstN + $0) }
         for e in events {
             switch e.when {
             case .allDay(let a, let b):
@@ -169,15 +171,16 @@ extension Engine {
                     d += 1
                 }
             case .timed(let s, let end):
-                var d = max(firstN, store.settings.day.today(at: zone.local(at: s)).dayNumber)
-                while d <= lastN {
-                    let lo = fc.start(ofDay: d), hi = fc.start(ofDay: d + 1)
-                    if s >= hi { break }
+                // The first day whose end is after the start, found among the days' starts.
+                var k = starts.partitioningIndex(where: { $0 > s }) - 1
+                if k < 0 { k = 0 }
+                while k < dayCount {
+                    let lo = starts[k], hi = starts[k + 1]
+                    if s >= hi { k += 1; continue }
                     // An event meets a day it overlaps; one of no length, the day it starts on.
-                    let meets = end > lo || (s == end && s >= lo)
-                    if !meets { break }
-                    if let k = slot(d) { days[k].timed.append(AgendaEntry(.event(e), at: max(s, lo))) }
-                    d += 1
+                    guard end > lo || (s == end && s >= lo) else { break }
+                    days[k].timed.append(AgendaEntry(.event(e), at: max(s, lo)))
+                    k += 1
                 }
             }
         }
@@ -387,5 +390,17 @@ extension Engine {
         // A gap may move it back behind `i`; step on by an hour.
         if h <= i { h = i.adding(minutes: 60) }
         return h
+    }
+}
+
+extension Array where Element == Instant {
+    /// The first index whose instant satisfies `p`, in an array where it holds from some index on.
+    func partitioningIndex(where p: (Instant) -> Bool) -> Int {
+        var lo = 0, hi = count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if p(self[mid]) { hi = mid } else { lo = mid + 1 }
+        }
+        return lo
     }
 }

@@ -52,13 +52,12 @@ extension Session {
     package func clockText(_ i: Instant) -> String { text.time(zone.local(at: i).time) }
 
     /// An event's words after its title: `until 11 AM`, `since Mon 10 PM`, `all day`.
-    package func eventWhen(_ e: CalendarEvent, on day: CivilDate) -> String {
+    package func eventWhen(_ e: CalendarEvent, on day: CivilDate, _ fc: FilterContext) -> String {
         switch e.when {
         case .allDay(let a, let b):
             return a == b ? "all day" : "all day, \(text.shortDate(a)) – \(text.shortDate(b))"
         case .timed(let start, let end):
             let s = zone.local(at: start), f = zone.local(at: end)
-            let fc = engine.filterContext
             var parts: [String] = []
             if start < fc.start(ofDay: day.dayNumber) { parts.append("since \(text.shortDate(s.date)) \(text.time(s.time))") }
             let endsLater = end > fc.start(ofDay: day.dayNumber + 1)
@@ -87,6 +86,7 @@ extension Session {
             head += " · \(Session.tasks(a.leftOut)) left out"
         }
         var lines = [fitted(head)]
+        let fc = engine.filterContext
         if a.isEmpty {
             lines.append(a.filter == nil ? "Nothing on these days" : "Nothing on these days matches the filter: it left out \(Session.tasks(a.leftOut))")
         } else {
@@ -103,11 +103,11 @@ extension Session {
                 }
                 if !d.dueThisDay.isEmpty {
                     lines.append("  Due this day")
-                    lines += d.dueThisDay.map { fitted("    " + entryText($0, on: d.date)) }
+                    lines += d.dueThisDay.map { fitted("    " + entryText($0, on: d.date, fc)) }
                 }
                 for e in d.timed {
                     let t = e.at.map(clockText) ?? ""
-                    lines.append(fitted("  " + t + String(repeating: " ", count: max(0, width - DisplayWidth.of(t))) + "  " + entryText(e, on: d.date)))
+                    lines.append(fitted("  " + t + String(repeating: " ", count: max(0, width - DisplayWidth.of(t))) + "  " + entryText(e, on: d.date, fc)))
                 }
                 if !d.done.isEmpty {
                     lines.append("  Done (\(d.done.count))")
@@ -120,13 +120,13 @@ extension Session {
 
     /// An entry's words: `3  Call the bank`, `7  Water plants  ↻ Every day  upcoming`,
     /// `Standup · until 11 AM · Work`.
-    package func entryText(_ e: AgendaEntry, on day: CivilDate) -> String {
+    package func entryText(_ e: AgendaEntry, on day: CivilDate, _ fc: FilterContext) -> String {
         switch e.what {
         // A task still open on a day gone by is overdue there.
         case .task(let t): return "\(t.id)  " + agendaTaskText(t, upcoming: false, overdue: t.isOpen && day < today)
         case .upcoming(let t): return "\(t.id)  " + agendaTaskText(t, upcoming: true, overdue: false)
         case .event(let ev):
-            var parts = [ev.title.isEmpty ? "(no title)" : ev.title, eventWhen(ev, on: day), ev.calendar]
+            var parts = [ev.title.isEmpty ? "(no title)" : ev.title, eventWhen(ev, on: day, fc), ev.calendar]
             if let l = ev.location, !l.isEmpty { parts.append(l) }
             return parts.joined(separator: " · ")
         }

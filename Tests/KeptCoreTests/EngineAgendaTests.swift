@@ -195,6 +195,16 @@ final class EngineAgendaTests: XCTestCase {
         XCTAssertEqual(titles(a.days[1].timed), ["@Night train"])
         XCTAssertEqual(a.days[1].timed.first?.at, instant("2026-06-16T00:00"))
         XCTAssertTrue(a.days[2].timed.isEmpty)
+        // One that began before the first day shows from its start; one of no length on its
+        // day; one after the last day nowhere.
+        let late = CalendarEvent(calendar: "Home", uid: "l", title: "Late party",
+                                 when: .timed(start: instant("2026-06-14T20:00"), end: instant("2026-06-15T01:00")))
+        let tick = CalendarEvent(calendar: "Home", uid: "p", title: "Tick", when: .timed(start: instant("2026-06-16T12:00"), end: instant("2026-06-16T12:00")))
+        let after = CalendarEvent(calendar: "Home", uid: "x", title: "After", when: .timed(start: instant("2026-06-20T12:00"), end: instant("2026-06-20T13:00")))
+        let b = try agenda(e, days: 2, events: [late, tick, after])
+        XCTAssertEqual(titles(b.days[0].timed), ["@Late party"])
+        XCTAssertEqual(b.days[0].timed.first?.at, instant("2026-06-15T00:00"))
+        XCTAssertEqual(titles(b.days[1].timed), ["@Tick"])
     }
 
     /// R-AGENDA-9: openings are the free stretches from now to the day's end between events
