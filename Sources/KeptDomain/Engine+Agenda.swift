@@ -91,6 +91,9 @@ extension Engine {
     /// The most occurrences of one series an agenda shows (an every-minute rule would fill a
     /// week with 10,080); docs/AGENDA.md.
     public static let agendaOccurrencesPerSeries = 500
+    /// The most dates of one series an agenda walks through (a series that restarts on each
+    /// completion is walked from its open occurrence to the agenda's days).
+    public static let agendaSeriesSteps = 20_000
     /// The most carried overdue tasks an agenda lists (the group says how many there are).
     public static let agendaOverdueRows = 10
 
@@ -152,7 +155,7 @@ extension Engine {
             if let k = slot(d) { place(t, due, on: k, &days, fc, upcoming: false) }
             // Later occurrences of a series, on their days (R-AGENDA-4); a carried one's wait.
             if t.repeatRule != nil, d >= todayN {
-                for o in upcoming(t, through: lastN, fc) {
+                for o in upcoming(t, from: firstN, through: lastN, fc) {
                     guard let od = o.due, let k = slot(fc.day(of: od)) else { continue }
                     place(o, od, on: k, &days, fc, upcoming: true)
                 }
@@ -211,7 +214,7 @@ extension Engine {
         let d = fc.day(of: due)
         if inRange(d) { return true }
         guard t.repeatRule != nil, d >= fc.today else { return false }
-        return upcoming(t, through: lastN, fc).contains { o in o.due.map { inRange(fc.day(of: $0)) } ?? false }
+        return upcoming(t, from: firstN, through: lastN, fc).contains { o in o.due.map { inRange(fc.day(of: $0)) } ?? false }
     }
 
     /// A task on one day of the agenda: at its moment, or under Due this day.
@@ -224,28 +227,38 @@ extension Engine {
         }
     }
 
-    /// The later occurrences of a repeating task up to day `lastDay`, as completing each on
-    /// its own day would make them: the first is the one completing the task now makes
-    /// (R-REP-3), each next the one completing the one before on its day makes.
-    public func upcoming(_ t: Task, through lastDay: Int, _ fc: FilterContext) -> [Task] {
-        guard let spec0 = t.repeatRule, let due0 = t.due else { return [] }
+    /// The later occurrences of a repeating task on days `firstDay…lastDay`, as completing
+    /// each on its own day would make them: the first is the one completing the task now
+    /// makes (R-REP-3), each next the one completing the one before on its day makes. A
+    /// series that does not restart on completion makes its own dates that way, so one far
+    /// ahead of the days is found from them directly. At most `agendaOccurrencesPerSeries`.
+    public func upcoming(_ t: Task, from firstDay: Int = Int.min, through lastDay: Int, _ fc: FilterContext) -> [Task] {
+        guard let spec0 = t.repeatRule, let rule = spec0.rule, let due0 = t.due else { return [] }
         var out: [Task] = []
         let (zone, weekStart) = (self.zone, self.weekStart)
-        var next = spec0.next(afterCompleting: due0, at: nowLocal, today: today, zone: zone, weekStart: weekStart)
-        var prev = t
-        while let n = next, out.count < Engine.agendaOccurrencesPerSeries, fc.day(of: n.due) <= lastDay {
-            var o = moved(prev, to: n.due)
-            // The uid the occurrence would get when made (R-REP-10).
-            o.uid = Engine.occurrenceUID(of: prev, due: n.due)
-            o.repeatRule = n.spec
-            o.heldUntil = nil
-            o.notTodayOn = nil
-            o.status = .open
-            o.completedAt = nil
-            out.append(o)
-            prev = o
-            let day = CivilDate(dayNumber: fc.day(of: n.due))
-            next = n.spec.next(afterCompleting: n.due, at: RepeatSpec.moment(n.due), today: day, zone: zone, weekStart: weekStart)
+        var next = spec0.next(afterCompleting: due0, at: nowLocal, today: today, zone: zone, weekStart: weekStart).map { (due: $0.due, spec: $0.spec) }
+        if let n = next, !rule.afterCompletion, firstDay != Int.min, fc.day(of: n.due) < firstDay - 2 {
+            // The series' first date from two days before the first day on (a day start may
+            // put an early time on the day before).
+            let from = CivilDateTime(date: CivilDate(dayNumber: firstDay - 2), time: WallTime(unchecked: WallTime.minutesPerDay - 1))
+            next = spec0.nextOccurrence(after: from, time: due0.time, weekStart: weekStart, zone: zone).map { (due: $0, spec: spec0) }
+        }
+        var steps = 0
+        while let n = next, out.count < Engine.agendaOccurrencesPerSeries, steps < Engine.agendaSeriesSteps {
+            let day = fc.day(of: n.due)
+            if day > lastDay { break }
+            steps += 1
+            if day >= firstDay {
+                var o = moved(t, to: n.due)
+                o.repeatRule = n.spec
+                o.heldUntil = nil
+                o.notTodayOn = nil
+                o.status = .open
+                o.completedAt = nil
+                out.append(o)
+            }
+            next = n.spec.next(afterCompleting: n.due, at: RepeatSpec.moment(n.due), today: CivilDate(dayNumber: day), zone: zone, weekStart: weekStart)
+                .map { (due: $0.due, spec: $0.spec) }
         }
         return out
     }
@@ -380,16 +393,18 @@ extension Engine {
         return PlanOpenings(from: from, until: until, free: free, picks: ps)
     }
 
-    /// The first instant after `i` at which the account zone's clock shows a full hour.
+    /// The first instant after `i` at which the account zone's clock shows a full hour: an
+    /// hour of real time after the last one, so the hour the spring skips is not offered and
+    /// the autumn's repeated hour is offered twice.
     func nextFullHour(after i: Instant) -> Instant {
-        var l = zone.local(at: i)
-        let add = 60 - l.time.minute
-        let (t, off) = l.time.adding(minutes: add)
-        l = CivilDateTime(date: l.date.adding(days: off), time: t)
-        var h = zone.instant(for: l)
-        // A gap may move it back behind `i`; step on by an hour.
-        if h <= i { h = i.adding(minutes: 60) }
-        return h
+        let l = zone.local(at: i)
+        let intoMinute = ((i.seconds % 60) + 60) % 60
+        let h = i.adding(seconds: Int64((60 - l.time.minute) * 60) - intoMinute)
+        if zone.local(at: h).time.minute == 0 { return h }
+        // An offset that is not whole hours away from the last one: the clock's next hour.
+        let (t, off) = l.time.adding(minutes: 60 - l.time.minute)
+        let w = zone.instant(for: CivilDateTime(date: l.date.adding(days: off), time: t))
+        return w > i ? w : i.adding(minutes: 60)
     }
 }
 

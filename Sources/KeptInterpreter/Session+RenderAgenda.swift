@@ -155,6 +155,7 @@ extension Session {
         if case .object(let v) = TaskJSON.value(t, zone: zone) { o.members += v.members }
         if upcoming {
             o["id"] = .null
+            o["uid"] = .null
             o.members.append(("series", .number(JSONNumber(t.id))))
             o.members.append(("upcoming", .bool(true)))
         }
@@ -213,7 +214,9 @@ extension Session {
             if o.starts.isEmpty {
                 lines.append("   No opening fits today")
             } else {
-                var l = "   " + o.starts.map(clockText).joined(separator: ", ")
+                // The autumn's repeated hour reads twice: the second says so.
+                let texts = o.starts.map(clockText)
+                var l = "   " + texts.enumerated().map { k, t in k > 0 && texts[k - 1] == t ? t + " again" : t }.joined(separator: ", ")
                 if o.total > o.starts.count { l += " · \(o.total - o.starts.count) more" }
                 lines.append(l)
             }

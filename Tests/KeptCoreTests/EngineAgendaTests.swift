@@ -129,6 +129,21 @@ final class EngineAgendaTests: XCTestCase {
         XCTAssertEqual(titles(later.days[1].timed), ["Stretch*"])
     }
 
+    /// R-AGENDA-4: a series far ahead is found from its own dates: the same dates as walking
+    /// it occurrence by occurrence, and a far agenda still shows them.
+    func testUpcomingFarAhead() throws {
+        let e = engine()
+        let t = try add(e, "Gym", due: "2026-06-15", at: "18:30", every: "every mon and thu")
+        let fc = e.filterContext
+        let first = date("2027-03-01").dayNumber, last = date("2027-03-31").dayNumber
+        let walked = e.upcoming(t, through: last, fc).filter { ($0.due.map(fc.day) ?? 0) >= first }
+        let jumped = e.upcoming(t, from: first, through: last, fc)
+        XCTAssertEqual(jumped.map(\.due), walked.map(\.due))
+        XCTAssertEqual(jumped.count, 9)
+        let a = try agenda(e, from: "2028-01-03", days: 1)
+        XCTAssertEqual(titles(a.days[0].timed), ["Gym*"])
+    }
+
     /// R-AGENDA-5: a held task keeps its day, and carries its hold.
     func testHeld() throws {
         let e = engine()
@@ -225,6 +240,22 @@ final class EngineAgendaTests: XCTestCase {
         // 9:00–9:20 is too short; 10:00–12:00 is long: 10:00 and the full hour 11:00.
         XCTAssertEqual(Array(p.starts.prefix(3)), [instant("2026-06-15T10:00"), instant("2026-06-15T11:00"), instant("2026-06-15T12:30")])
         XCTAssertEqual(e.store.snapshot().plan, before.plan)
+        XCTAssertNil(e.store.plan)
         XCTAssertEqual(e.store.snapshot().tasks, before.tasks)
+    }
+
+    /// R-AGENDA-9, R-AGENDA-7: full hours are hours of real time on the clock: the hour the
+    /// spring skips is not offered, the autumn's repeated hour is offered twice.
+    func testOpeningsOnDSTNights() throws {
+        var e = engine(at: "2026-03-29T01:00")
+        try add(e, "Write", due: "2026-03-29")
+        var p = try XCTUnwrap(e.openings(per: 4, events: []).picks.first)
+        XCTAssertEqual(p.starts.map { TimeText.isoInstant($0, in: berlin) },
+                       ["2026-03-29T01:00:00+01:00", "2026-03-29T03:00:00+02:00", "2026-03-29T04:00:00+02:00", "2026-03-29T05:00:00+02:00"])
+        e = engine(at: "2026-10-25T01:00")
+        try add(e, "Write", due: "2026-10-25")
+        p = try XCTUnwrap(e.openings(per: 4, events: []).picks.first)
+        XCTAssertEqual(p.starts.map { TimeText.isoInstant($0, in: berlin) },
+                       ["2026-10-25T01:00:00+02:00", "2026-10-25T02:00:00+02:00", "2026-10-25T02:00:00+01:00", "2026-10-25T03:00:00+01:00"])
     }
 }
