@@ -30,6 +30,8 @@ package enum Request {
     case query(QueryRequest)
     // Sync
     case sync(SyncRequest)
+    // Agenda
+    case agenda(AgendaStatementRequest)
 }
 
 /// What the engine returned for a request.
@@ -53,6 +55,8 @@ package enum Acted {
     case query(QueryOutcome)
     // Sync
     case sync(SyncOutcome)
+    // Agenda
+    case agenda(AgendaOutcome)
 }
 
 /// What a task action did, as the engine returned it.
@@ -109,6 +113,8 @@ extension Session {
         case .query(let r): return .query(act(r))
         // Sync
         case .sync(let r): return .sync(act(r))
+        // Agenda
+        case .agenda(let r): return .agenda(act(r))
         }
     }
 

@@ -59,6 +59,7 @@ public enum Keyword: String, CaseIterable, Sendable {
     case export
     case sync
     case account
+    case agenda
     // Words inside statements.
     case all
 
@@ -70,7 +71,7 @@ public enum Keyword: String, CaseIterable, Sendable {
         .add, .capture, .parse, .date, .explain, .repeat, .rrule, .show, .list, .count, .filter, .filters, .areas, .complete, .reopen, .delete,
         .archive, .unarchive, .tomorrow, .reschedule, .move, .tag, .untag, .duplicate, .step, .comment, .link, .unlink, .subtask,
         .remind, .unremind, .reminders, .skip, .unskip, .rdate, .unrdate, .set, .undo, .redo, .project, .projects, .now, .zone, .help,
-        .plan, .why, .not, .back, .top3, .import, .export, .sync, .account,
+        .plan, .why, .not, .back, .top3, .import, .export, .sync, .account, .agenda,
     ]
 
     /// The subcommands a command takes, for `project add`.
@@ -79,7 +80,7 @@ public enum Keyword: String, CaseIterable, Sendable {
         case .project: return ["add", "rename", "archive", "unarchive", "delete", "statuses"]
         case .step: return ["add", "check", "uncheck", "remove"]
         case .explain: return ["date", "plan"]
-        case .plan: return ["refresh", "by"]
+        case .plan: return ["refresh", "by", "openings"]
         case .top3: return ["change", "add", "replace"]
         case .not: return ["today"]
         case .skip: return ["next"]
@@ -146,6 +147,7 @@ public enum Keyword: String, CaseIterable, Sendable {
         case .export: return "write tasks to a Taskwarrior, iCalendar, JSON Lines or CSV file"
         case .sync: return "sync the store with its account: send its changes, take in the other devices'; or its status and refused changes"
         case .account: return "show the account this store syncs with, or link it to an account on a server"
+        case .agenda: return "print the days ahead: overdue, due this day, timed tasks and events in time order, upcoming repeats"
         case .all: return ""
         }
     }
@@ -197,7 +199,7 @@ public enum Keyword: String, CaseIterable, Sendable {
         case .now: return "now [YYYY-MM-DD HH:MM | ISO-INSTANT]"
         case .zone: return "zone [IANA-NAME]"
         case .help: return "help [COMMAND]"
-        case .plan: return "plan [refresh | by date] [FILTER] [limit N|all]"
+        case .plan: return "plan [refresh | by date | openings [N]] [FILTER] [limit N|all]"
         case .why: return "why ID|\"TITLE\""
         case .not: return "not today ID|\"TITLE\"|where FILTER"
         case .back: return "back ID|\"TITLE\""
@@ -206,6 +208,7 @@ public enum Keyword: String, CaseIterable, Sendable {
         case .export: return "export FILE|- [as tw|ics|jsonl|csv] [FILTER]"
         case .sync: return "sync [status | review | retry N | discard N]"
         case .account: return "account [link \"CONNINFO\"]"
+        case .agenda: return "agenda [N days] [from DATE] [where FILTER]"
         case .all: return ""
         }
     }
@@ -267,6 +270,7 @@ public enum Keyword: String, CaseIterable, Sendable {
         case .export: return "export - as ics +Home"
         case .sync: return "sync status"
         case .account: return "account"
+        case .agenda: return "agenda 3 days from tomorrow where #phone"
         case .all: return ""
         }
     }
