@@ -287,6 +287,7 @@ public enum CommandLineOptions {
         ("add", "file a task on your store from a quick-add line: kept add Buy milk @tomorrow"),
         ("list", "list your open tasks, or those a filter matches: kept list due today"),
         ("plan", "your plan for today: Top 3, then the Smart order"),
+        ("agenda", "your next 7 days: tasks on the clock and connected calendars: kept agenda 14 days"),
         ("done", "mark tasks of your store done: kept done 3"),
         ("show", "print a task of your store"),
         ("edit", "change a task of your store in $EDITOR, as one undoable change"),
@@ -345,7 +346,7 @@ public enum CommandLineOptions {
                 $0.session.color = c
                 return nil
             },
-            Flag(["--width"], ["repl", "run", "list", "plan"], "N|auto|none", "the columns lists and plans fit: auto ($COLUMNS, else the terminal's width, else none), a number, or none",
+            Flag(["--width"], ["repl", "run", "list", "plan", "agenda"], "N|auto|none", "the columns lists and plans fit: auto ($COLUMNS, else the terminal's width, else none), a number, or none",
                  choices: ["auto", "none"]) {
                 guard let w = WidthChoice($1.text) else { return "--width takes a number of columns from \(WidthChoice.minimum), auto or none, not '\($1.text)'" }
                 $0.session.width = w
@@ -625,7 +626,7 @@ public enum CommandLineOptions {
     }
 
     /// The shell verbs: one statement each on the user's store (docs/LANGUAGE.md, "Your store").
-    public static let homeVerbs = ["add", "list", "plan", "done", "show", "edit", "undo", "init"]
+    public static let homeVerbs = ["add", "list", "plan", "agenda", "done", "show", "edit", "undo", "init"]
 
     static func home(_ verb: String, _ words: [String], _ opts: SessionOptions) -> Result<Invocation, UsageError> {
         func fail(_ m: String) -> Result<Invocation, UsageError> { .failure(UsageError(message: m)) }

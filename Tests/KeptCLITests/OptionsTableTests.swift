@@ -21,6 +21,7 @@ final class OptionsTableTests: XCTestCase {
         "add": ["Buy", "milk"],
         "list": [],
         "plan": [],
+        "agenda": [],
         "done": ["3"],
         "show": ["3"],
         "edit": ["3"],
