@@ -30,6 +30,8 @@ package enum Request {
     case query(QueryRequest)
     // Sync
     case sync(SyncRequest)
+    /// `calendar …` (docs/AGENDA.md).
+    case calendar(CalendarRequest)
 }
 
 /// What the engine returned for a request.
@@ -53,6 +55,7 @@ package enum Acted {
     case query(QueryOutcome)
     // Sync
     case sync(SyncOutcome)
+    case calendar(CalendarOutcome)
 }
 
 /// What a task action did, as the engine returned it.
@@ -109,6 +112,7 @@ extension Session {
         case .query(let r): return .query(act(r))
         // Sync
         case .sync(let r): return .sync(act(r))
+        case .calendar(let r): return .calendar(try act(r))
         }
     }
 

@@ -116,6 +116,7 @@ extension Session {
         case .query(let o): return render(o, s)
         // Sync
         case .sync(let o): return render(o, s)
+        case .calendar(let o): return render(o)
         }
     }
 
@@ -133,6 +134,7 @@ extension Session {
         // Query, Repeat, SavedFilters, Settings, Interop
         case .setting(_, let value?): return diagnostic(e, s, at: value.range)
         case .filterDefine, .filterStar, .filterDelete, .filterRename, .filterMove: return savedFilterError(e, s)
+        case .calendar: return calendarError(e, s)
         default: return actionError(e, s)
         }
     }

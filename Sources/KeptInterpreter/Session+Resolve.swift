@@ -56,6 +56,7 @@ extension Session {
         case .list, .count, .parseFilter: return resolveQuery(s)?.map(Request.query)
         // Sync
         case .sync, .account: return resolveSync(s)?.map(Request.sync)
+        case .calendar: return resolveCalendar(s)?.map(Request.calendar)
         default: return nil
         }
     }

@@ -59,6 +59,7 @@ public enum Keyword: String, CaseIterable, Sendable {
     case export
     case sync
     case account
+    case calendar
     // Words inside statements.
     case all
 
@@ -71,6 +72,7 @@ public enum Keyword: String, CaseIterable, Sendable {
         .archive, .unarchive, .tomorrow, .reschedule, .move, .tag, .untag, .duplicate, .step, .comment, .link, .unlink, .subtask,
         .remind, .unremind, .reminders, .skip, .unskip, .rdate, .unrdate, .set, .undo, .redo, .project, .projects, .now, .zone, .help,
         .plan, .why, .not, .back, .top3, .import, .export, .sync, .account,
+        .calendar,
     ]
 
     /// The subcommands a command takes, for `project add`.
@@ -86,6 +88,7 @@ public enum Keyword: String, CaseIterable, Sendable {
         case .filter: return ["star", "unstar", "delete", "rename", "move"]
         case .sync: return ["status", "review", "retry", "discard"]
         case .account: return ["link"]
+        case .calendar: return ["connect", "list", "hide", "show", "disconnect"]
         default: return []
         }
     }
@@ -146,6 +149,7 @@ public enum Keyword: String, CaseIterable, Sendable {
         case .export: return "write tasks to a Taskwarrior, iCalendar, JSON Lines or CSV file"
         case .sync: return "sync the store with its account: send its changes, take in the other devices'; or its status and refused changes"
         case .account: return "show the account this store syncs with, or link it to an account on a server"
+        case .calendar: return "connect an iCalendar file whose events the agenda shows (read-only), list, hide, show or disconnect one"
         case .all: return ""
         }
     }
@@ -206,6 +210,7 @@ public enum Keyword: String, CaseIterable, Sendable {
         case .export: return "export FILE|- [as tw|ics|jsonl|csv] [FILTER]"
         case .sync: return "sync [status | review | retry N | discard N]"
         case .account: return "account [link \"CONNINFO\"]"
+        case .calendar: return "calendar connect NAME FILE.ics | calendar list | calendar hide|show|disconnect NAME"
         case .all: return ""
         }
     }
@@ -267,6 +272,7 @@ public enum Keyword: String, CaseIterable, Sendable {
         case .export: return "export - as ics +Home"
         case .sync: return "sync status"
         case .account: return "account"
+        case .calendar: return "calendar connect Work examples/agenda-work.ics"
         case .all: return ""
         }
     }
