@@ -30,6 +30,8 @@ package enum Request {
     case query(QueryRequest)
     // Sync
     case sync(SyncRequest)
+    // Agenda
+    case agenda(AgendaStatementRequest)
     /// `calendar …` (docs/AGENDA.md).
     case calendar(CalendarRequest)
 }
@@ -55,6 +57,8 @@ package enum Acted {
     case query(QueryOutcome)
     // Sync
     case sync(SyncOutcome)
+    // Agenda
+    case agenda(AgendaOutcome)
     case calendar(CalendarOutcome)
 }
 
@@ -112,6 +116,8 @@ extension Session {
         case .query(let r): return .query(act(r))
         // Sync
         case .sync(let r): return .sync(act(r))
+        // Agenda
+        case .agenda(let r): return .agenda(act(r))
         case .calendar(let r): return .calendar(try act(r))
         }
     }

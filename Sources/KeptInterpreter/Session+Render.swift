@@ -116,6 +116,8 @@ extension Session {
         case .query(let o): return render(o, s)
         // Sync
         case .sync(let o): return render(o, s)
+        // Agenda
+        case .agenda(let o): return render(o, s)
         case .calendar(let o): return render(o)
         }
     }

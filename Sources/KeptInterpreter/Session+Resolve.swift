@@ -56,6 +56,8 @@ extension Session {
         case .list, .count, .parseFilter: return resolveQuery(s)?.map(Request.query)
         // Sync
         case .sync, .account: return resolveSync(s)?.map(Request.sync)
+        // Agenda
+        case .agenda, .openings: return resolveAgenda(s)?.map(Request.agenda)
         case .calendar: return resolveCalendar(s)?.map(Request.calendar)
         default: return nil
         }

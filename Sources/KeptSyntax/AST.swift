@@ -62,6 +62,16 @@ public struct PlanRequest: Sendable {
     public var limit: Int? = nil
 }
 
+/// What `agenda` asks (docs/AGENDA.md): how many days (nil: 7), from which day (nil: today),
+/// and which tasks.
+public struct AgendaSpec: Sendable {
+    public var days: Int? = nil
+    public var daysRange: SourceRange? = nil
+    public var from: TextArg? = nil
+    public var filter: FilterSource? = nil
+    public init() {}
+}
+
 /// What `top3 …` does (R-PLAN-7).
 public enum Top3Edit: Sendable {
     case show
@@ -211,6 +221,10 @@ public enum StatementKind: Sendable {
     /// `account` shows the link; `account link "CONNINFO"` links the store (the connection
     /// string as written: it may hold a password, which the statement's source never shows).
     case account(link: TextArg?)
+    /// `agenda [N days] [from DATE] [where FILTER]`: the days ahead (docs/AGENDA.md).
+    case agenda(AgendaSpec)
+    /// `plan openings [N]`: free times today for the Top 3 picks, suggested only.
+    case openings(Int?)
     /// `calendar connect|list|hide|show|disconnect …`.
     case calendar(CalendarCommand)
 
@@ -219,7 +233,7 @@ public enum StatementKind: Sendable {
     public var mayChange: Bool {
         switch self {
         case .now, .zone, .parse, .parseFilter, .date, .explainDate, .repeatPreview, .rrule, .show, .list, .filters, .explainFilter,
-             .areas, .count, .reminders, .projects, .help, .exportFile:
+             .areas, .count, .reminders, .projects, .help, .exportFile, .agenda, .openings:
             return false
         case .importFile(let r): return !r.dryRun
         case .sync(let c): return c != .status && c != .review

@@ -59,6 +59,7 @@ public enum Keyword: String, CaseIterable, Sendable {
     case export
     case sync
     case account
+    case agenda
     case calendar
     // Words inside statements.
     case all
@@ -71,7 +72,7 @@ public enum Keyword: String, CaseIterable, Sendable {
         .add, .capture, .parse, .date, .explain, .repeat, .rrule, .show, .list, .count, .filter, .filters, .areas, .complete, .reopen, .delete,
         .archive, .unarchive, .tomorrow, .reschedule, .move, .tag, .untag, .duplicate, .step, .comment, .link, .unlink, .subtask,
         .remind, .unremind, .reminders, .skip, .unskip, .rdate, .unrdate, .set, .undo, .redo, .project, .projects, .now, .zone, .help,
-        .plan, .why, .not, .back, .top3, .import, .export, .sync, .account,
+        .plan, .why, .not, .back, .top3, .import, .export, .sync, .account, .agenda,
         .calendar,
     ]
 
@@ -81,7 +82,7 @@ public enum Keyword: String, CaseIterable, Sendable {
         case .project: return ["add", "rename", "archive", "unarchive", "delete", "statuses"]
         case .step: return ["add", "check", "uncheck", "remove"]
         case .explain: return ["date", "plan"]
-        case .plan: return ["refresh", "by"]
+        case .plan: return ["refresh", "by", "openings"]
         case .top3: return ["change", "add", "replace"]
         case .not: return ["today"]
         case .skip: return ["next"]
@@ -149,6 +150,7 @@ public enum Keyword: String, CaseIterable, Sendable {
         case .export: return "write tasks to a Taskwarrior, iCalendar, JSON Lines or CSV file"
         case .sync: return "sync the store with its account: send its changes, take in the other devices'; or its status and refused changes"
         case .account: return "show the account this store syncs with, or link it to an account on a server"
+        case .agenda: return "print the days ahead: overdue, due this day, timed tasks and events in time order, upcoming repeats"
         case .calendar: return "connect an iCalendar file whose events the agenda shows (read-only), list, hide, show or disconnect one"
         case .all: return ""
         }
@@ -201,7 +203,7 @@ public enum Keyword: String, CaseIterable, Sendable {
         case .now: return "now [YYYY-MM-DD HH:MM | ISO-INSTANT]"
         case .zone: return "zone [IANA-NAME]"
         case .help: return "help [COMMAND]"
-        case .plan: return "plan [refresh | by date] [FILTER] [limit N|all]"
+        case .plan: return "plan [refresh | by date | openings [N]] [FILTER] [limit N|all]"
         case .why: return "why ID|\"TITLE\""
         case .not: return "not today ID|\"TITLE\"|where FILTER"
         case .back: return "back ID|\"TITLE\""
@@ -210,6 +212,7 @@ public enum Keyword: String, CaseIterable, Sendable {
         case .export: return "export FILE|- [as tw|ics|jsonl|csv] [FILTER]"
         case .sync: return "sync [status | review | retry N | discard N]"
         case .account: return "account [link \"CONNINFO\"]"
+        case .agenda: return "agenda [N days] [from DATE] [where FILTER]"
         case .calendar: return "calendar connect NAME FILE.ics | calendar list | calendar hide|show|disconnect NAME"
         case .all: return ""
         }
@@ -272,6 +275,7 @@ public enum Keyword: String, CaseIterable, Sendable {
         case .export: return "export - as ics +Home"
         case .sync: return "sync status"
         case .account: return "account"
+        case .agenda: return "agenda 3 days from tomorrow where #phone"
         case .calendar: return "calendar connect Work examples/agenda-work.ics"
         case .all: return ""
         }

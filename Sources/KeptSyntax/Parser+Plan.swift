@@ -1,11 +1,22 @@
-// The parser's plan statements (R-PLAN): plan, why, not today, back and top3. Each parse
+// The parser's plan statements (R-PLAN): plan, why, not today, back and top3, and the agenda. Each parse
 // function quotes its production of Grammar/kept.ebnf.
 
 import KeptRules
 
 extension Parser {
-    /// plan_stmt ::= "plan" ( "refresh" | [ "by" "date" ] plan_body ) ;
+    /// plan_stmt ::= "plan" ( "refresh" | "openings" [ NUMBER ] | [ "by" "date" ] plan_body ) ;
     package mutating func parsePlanStmt() throws(Diagnostic) -> StatementKind {
+        if peek.isWord("openings") {
+            _ = advance()
+            guard !atEnd else { return .openings(nil) }
+            let n = peek
+            guard n.kind == .number, let k = Int(n.text), k >= 1, k <= 24 else {
+                throw Catalog.badOpeningsCount(n.text, range: n.range, file: file)
+            }
+            _ = advance()
+            try expectEnd("plan openings")
+            return .openings(k)
+        }
         if peek.isWord("refresh") {
             _ = advance()
             try expectEnd("plan refresh")
@@ -108,5 +119,52 @@ extension Parser {
             try expectEnd("top3 replace")
             return .top3(.replace(old, with: new))
         }
+    }
+}
+
+// MARK: agenda (docs/AGENDA.md)
+
+extension Parser {
+    /// The most days one agenda shows.
+    public static let agendaMaxDays = 366
+
+    /// agenda_stmt ::= "agenda" [ NUMBER ( "days" | "day" ) ] [ "from" DATE_PHRASE ] [ "where" filter ] ;
+    package mutating func parseAgendaStmt() throws(Diagnostic) -> StatementKind {
+        var spec = AgendaSpec()
+        if peek.kind == .number {
+            let n = advance()
+            guard let k = Int(n.text), k >= 1, k <= Parser.agendaMaxDays else {
+                throw Catalog.badAgendaDays(n.text, range: n.range, file: file)
+            }
+            guard peek.isWord("days") || peek.isWord("day") else {
+                throw Catalog.expected("'days'", after: "agenda \(n.text)", found: peek.found, range: peek.range, file: file,
+                                       help: "for example: agenda 14 days")
+            }
+            spec.daysRange = n.range.union(advance().range)
+            spec.days = k
+        }
+        if peek.isWord("from") {
+            _ = advance()
+            var words: [Token] = []
+            while !atEnd, !peek.isWord("where") { words.append(advance()) }
+            guard let a = words.first, let b = words.last else {
+                throw Catalog.expected("a date", after: "from", found: peek.found, range: peek.range, file: file,
+                                       help: "for example: agenda from tomorrow, agenda from 2026-07-01")
+            }
+            let r = a.range.union(b.range)
+            spec.from = TextArg(text: source.rawText(r), range: r)
+        }
+        if peek.isWord("where") {
+            let w = advance()
+            guard let f = restAsFilter(commas: "agenda") else {
+                throw Catalog.expected("a filter", after: "where", found: peek.found, range: peek.range.union(w.range), file: file,
+                                       help: "for example: agenda where #work")
+            }
+            spec.filter = f
+        }
+        if !atEnd {
+            throw Catalog.unexpected(peek.text, range: peek.range, file: file, statement: "agenda")
+        }
+        return .agenda(spec)
     }
 }

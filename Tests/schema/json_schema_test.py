@@ -95,10 +95,10 @@ EXAMPLE_SHAPES = {
     "unlink": ["updated", "bulk"], "subtask": ["added"], "remind": ["updated", "bulk"], "unremind": ["updated", "bulk"],
     "reminders": ["reminders"], "set": ["updated", "bulk", "settings"], "undo": ["undone"], "redo": ["redone"],
     "project": ["projectAdded", "projectRenamed", "projectArchived", "projectDeleted", "projectStatuses"], "projects": ["projects"],
-    "now": ["now"], "zone": ["zone"], "help": ["helpCommand", "help"], "plan": ["plan", "planByDate"], "why": ["why"],
+    "now": ["now"], "zone": ["zone"], "help": ["helpCommand", "help"], "plan": ["plan", "planByDate", "openings"], "why": ["why"],
     "not": ["task", "bulk"], "back": ["back"], "top3": ["top3"], "skip": ["updated", "bulk"], "unskip": ["updated", "bulk"],
     "rdate": ["updated", "bulk"], "unrdate": ["updated", "bulk"], "import": ["import"], "export": ["export"],
-    "sync": ["syncStatus"], "account": ["account"], "calendar": ["calendarChanged"],
+    "sync": ["syncStatus"], "account": ["account"], "agenda": ["agenda"], "calendar": ["calendarChanged"],
 }
 listing = kept(["run", "--format", "json", "-e", "help"])
 commands = [c["name"] for c in check("help", listing.stdout.strip(), ["help"])["commands"]]
@@ -142,6 +142,8 @@ FORMS = [
     ("top3", ["top3"]), ("top3 change", ["top3"]), ("not today 2", ["task"]), ("back 2", ["back"]), ("help", ["help"]),
     ("help add", ["helpCommand"]), ("help settings", ["helpSettings"]), ("help errors", ["helpErrors"]), ("help E0301", ["helpCode"]),
     ("sync status", ["syncStatus"]), ("sync review", ["syncReview"]), ("account", ["account"]),
+    ("agenda", ["agenda"]), ("agenda 3 days from tomorrow where +Home", ["agenda"]), ("agenda where #nothing", ["agenda"]),
+    ("plan openings", ["openings"]), ("plan openings 1", ["openings"]),
     ("calendar connect Home examples/agenda-home.ics", ["calendarChanged"]), ("calendar list", ["calendars"]),
     ("calendar hide Home", ["calendarChanged"]), ("calendar hide Home", ["calendarChanged"]), ("calendar disconnect Home", ["calendarChanged"]),
 ]

@@ -439,6 +439,12 @@ public enum Catalog {
                    label: "a time, not a day", help: "leave out the time; 'created', 'modified', 'completed' and 'deleted' compare times")
     }
 
+    /// `agenda N days` with N not a count of days the agenda shows.
+    package static func badAgendaDays(_ text: String, range: SourceRange, file: SourceFile) -> Diagnostic {
+        Diagnostic(code: .E0235, message: "an agenda is 1 to 366 days long, not '\(text)'", file: file, range: range,
+                   label: "not a count of days", help: "for example: agenda 14 days")
+    }
+
     /// A word that looks like an operator but is searched for.
     package static func lookAlike(_ words: String, range: SourceRange, file: SourceFile, nearest: String?) -> Diagnostic {
         Diagnostic(code: .W0001, message: "'\(words)' is not a filter term: it searches for the words", file: file, range: range,
@@ -782,6 +788,12 @@ public enum Catalog {
     package static func badPlanLimit(atEnd: Bool, range: SourceRange, file: SourceFile) -> Diagnostic {
         Diagnostic(code: .E0401, message: "a plan limit is a whole number from 1, or all", file: file,
                    range: atEnd ? SourceRange.at(range.start) : range, label: "not a row count", help: "for example: plan limit 50")
+    }
+
+    /// `plan openings N` with N not a count of openings.
+    package static func badOpeningsCount(_ text: String, range: SourceRange, file: SourceFile) -> Diagnostic {
+        Diagnostic(code: .E0407, message: "plan openings shows 1 to 24 openings a pick, not '\(text)'", file: file, range: range,
+                   label: "not a count of openings", help: "for example: plan openings 5")
     }
 
     package static func notInPlan(_ t: Task, range: SourceRange, file: SourceFile, why: String) -> Diagnostic {

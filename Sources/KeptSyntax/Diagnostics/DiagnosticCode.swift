@@ -12,12 +12,12 @@ public enum DiagnosticCode: String, CaseIterable, Sendable, CustomStringConverti
     case E0103, E0104, E0105, E0106, E0107, E0201, E0202, E0203, E0204, E0205
     case E0206, E0207, E0208, E0209, E0210, E0211, E0212, E0213, E0214, E0215
     case E0216, E0217, E0218, E0219, E0220, E0221, E0222, E0223, E0224, E0225
-    case E0226, E0227, E0228, E0230, E0231, E0232, E0233, E0234, E0301, E0302
+    case E0226, E0227, E0228, E0230, E0231, E0232, E0233, E0234, E0235, E0301, E0302
     case E0303, E0304, E0305, E0306, E0307, E0308, E0309, E0310, E0311, E0312
     case E0313, E0314, E0315, E0316, E0317, E0318, E0319, E0320, E0321, E0322
     case E0323, E0324, E0325, E0326, E0327, E0328, E0329, E0330, E0331, E0332
     case E0333, E0336, E0337, E0338, E0339, E0340, E0341, E0342, E0343, E0344
-    case E0345, E0346, E0347, E0348, E0349, E0350, E0351, E0401, E0402, E0403, E0404, E0405, E0406
+    case E0345, E0346, E0347, E0348, E0349, E0350, E0351, E0401, E0402, E0403, E0404, E0405, E0406, E0407
     case E0501, E0502, E0503, E0504, E0505, E0506, E0507, E0508, E0509, E0510, E0511, E0601
     case E0602, E0603, E0604, E0605, E0606, E0607, E0608, E0609, E0610, E0611, E0612
     case W0001, W0002, W0003
@@ -78,6 +78,7 @@ public enum DiagnosticCode: String, CaseIterable, Sendable, CustomStringConverti
         case .E0232: return "a filter of a comma list is empty"
         case .E0233: return "a comma list of filters where one filter is expected"
         case .E0234: return "a time of day where a whole day is meant"
+        case .E0235: return "an agenda is 1 to 366 days long"
         case .E0301: return "no task with that id"
         case .E0302: return "nothing to undo"
         case .E0303: return "nothing to redo"
@@ -133,6 +134,7 @@ public enum DiagnosticCode: String, CaseIterable, Sendable, CustomStringConverti
         case .E0404: return "the task is not a top 3 pick"
         case .E0405: return "the task is held by not today"
         case .E0406: return "the task is already a top 3 pick"
+        case .E0407: return "plan openings shows 1 to 24 openings a pick"
         case .E0501: return "unknown dot-command"
         case .E0502: return "a dot-command's argument is missing or not allowed"
         case .E0503: return "a file a dot-command writes could not be written"
