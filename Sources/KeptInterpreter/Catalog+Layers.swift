@@ -104,12 +104,16 @@ extension Catalog {
     public static func calendarUnreadable(_ e: ImportError, name: String?, path: String, range: SourceRange? = nil, file: SourceFile? = nil) -> Diagnostic {
         var at = ""
         if e.line > 0 { at = "line \(e.line)" + (e.column.map { ", column \($0)" } ?? "") + ": " }
+        // A file that cannot be opened says so itself (`could not read 'work.ics': …`).
+        var what = "could not read '\(path)': \(at)\(message(e))"
+        if case .unreadable = e.problem { what = message(e) }
         if let name {
-            return Diagnostic(code: .E0612, severity: range == nil ? .warning : nil, message: "calendar \(name): could not read '\(path)': \(at)\(message(e))",
+            return Diagnostic(code: .E0612, severity: range == nil ? .warning : nil, message: "calendar \(name): \(what)",
                               file: file, range: range, label: range == nil ? nil : "not read",
                               help: "its events are left out and everything else is shown; 'calendar hide \(name)' leaves it out quietly")
         }
-        return Diagnostic(code: .E0612, message: "could not read the calendar '\(path)': \(at)\(message(e))", file: file, range: range,
+        if case .unreadable = e.problem { what = "could not read the calendar: " + message(e) } else { what = "could not read the calendar '\(path)': \(at)\(message(e))" }
+        return Diagnostic(code: .E0612, message: what, file: file, range: range,
                           label: "nothing was connected", help: help(e))
     }
 

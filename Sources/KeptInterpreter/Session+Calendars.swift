@@ -80,15 +80,25 @@ extension Session {
 
     /// A connection's file, read; an unreadable one as a warning naming its line.
     package func readCalendar(_ c: CalendarConnection) -> Result<CalendarEvents, Diagnostic> {
-        if pathPolicy.refusal(c.path) != nil {
+        // A relative path (a store made by hand) is found as `import`'s files are.
+        let path = c.path.hasPrefix("/") ? c.path : filePath(c.path)
+        if pathPolicy.refusal(path) != nil {
             let e = ImportError(.unreadable(name: c.file, .system("outside the folders this transcript may use")), line: 0)
             return .failure(Catalog.calendarUnreadable(e, name: c.name, path: c.file))
         }
         do throws(ImportError) {
-            return .success(try CalendarEvents.read(path: c.path, zone: zone))
+            return .success(try CalendarEvents.read(path: path, zone: zone))
         } catch {
-            return .failure(Catalog.calendarUnreadable(error, name: c.name, path: c.file))
+            return .failure(Catalog.calendarUnreadable(Session.named(error, c.file), name: c.name, path: c.file))
         }
+    }
+
+    /// A file's error naming the file as the statement wrote it, not where it was looked for.
+    package static func named(_ e: ImportError, _ written: String) -> ImportError {
+        guard case .unreadable(_, let why) = e.problem else { return e }
+        var x = e
+        x.problem = .unreadable(name: written, why)
+        return x
     }
 
     // MARK: the statement
@@ -115,7 +125,7 @@ extension Session {
                 let conn = CalendarConnection(name: name.text, file: f.text, path: CalendarEvents.absolute(path))
                 return .success(.connect(conn, events: read.count))
             } catch {
-                return .failure(Catalog.calendarUnreadable(error, name: nil, path: f.text, range: f.range, file: s.source.file))
+                return .failure(Catalog.calendarUnreadable(Session.named(error, f.text), name: nil, path: f.text, range: f.range, file: s.source.file))
             }
         }
     }
