@@ -11,7 +11,10 @@ nights the clocks skip and repeat, and overnight events across them). Each calen
 connected to a store and `agenda 60 days from DATE` (JSON) lists its events; they must equal
 what `recurring_ical_events.of(cal).between(first, last + 1 day)` gives in Europe/Berlin,
 with its cancelled occurrences left out (Kept never shows those), apart from the differences
-docs/AGENDA.md documents (none of which these calendars exercise).
+docs/AGENDA.md documents ("Against recurring-ical-events"): the check computes RFC 5545's end
+for a DURATION with a time part (1) and takes an end before the start as the start (3); its
+calendars put no time in the DST gap of a zone only a VTIMEZONE defines (2) and no RDATE where
+recurring-ical-events would take it for another occurrence (4), and use whole minutes (5).
 
 `-n N` calendars (default 300), `--seed S`, `-v` prints every calendar, `--keep DIR` keeps the
 files. Ends with `N passed, M failed`. Needs icalendar and recurring-ical-events (PyPI);
@@ -222,7 +225,7 @@ class Gen:
             walls = set(occ) | {dstart}
             utcs = {naive_utc(o) for o in walls}
             def clashes(a):
-                # Difference 5 (docs/AGENDA.md): recurring-ical-events knows an occurrence by
+                # Difference 4 (docs/AGENDA.md): recurring-ical-events knows an occurrence by
                 # its wall time and its UTC time alike; none here is another's other time.
                 return naive_utc(a) in walls or a in utcs
             r.shuffle(occ)
