@@ -86,6 +86,7 @@ public struct CalendarEvents: Sendable {
         var vtzID: String? = nil
         var vtzOffsets: Set<Int> = []
         while let (text, n) = try lines.next() {
+            if CalendarEvents.unused(text) { continue }
             let c: ContentLine
             switch ContentLine.parse(text, line: n) {
             case .success(let x): c = x
@@ -182,6 +183,42 @@ public struct CalendarEvents: Sendable {
         }
     }
 
+    /// The properties the events are made of (and the components' and zones' own), as bytes.
+    static let used: [[UInt8]] = ["BEGIN", "END", "UID", "SUMMARY", "LOCATION", "STATUS", "DTSTART", "DTEND", "DURATION", "RRULE",
+                                  "RDATE", "EXDATE", "RECURRENCE-ID", "TZID", "X-LIC-LOCATION", "TZOFFSETTO"].map { Array($0.utf8) }
+
+    /// Whether a line is a property the events never use (DTSTAMP, DESCRIPTION, ATTENDEE…),
+    /// well-formed enough to pass over: a name, then `;` or `:`, and a `:` after it. Anything
+    /// else is parsed, so a malformed line is still refused with its line. On the bytes, with
+    /// no copy: most lines of a calendar from a server are such properties.
+    static func unused(_ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { b -> Bool in
+            var k = 0
+            while k < b.count, k <= 24 {
+                let c = b[k]
+                if c == 0x3A || c == 0x3B { break }
+                guard (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A) || (c >= 0x30 && c <= 0x39) || c == 0x2D else { return false }
+                k += 1
+            }
+            guard k > 0, k < b.count, b[k] == 0x3A || b[k] == 0x3B else { return false }
+            if b[k] == 0x3B {
+                var j = k + 1
+                while j < b.count, b[j] != 0x3A { j += 1 }
+                guard j < b.count else { return false }
+            }
+            for name in used where name.count == k {
+                var same = true
+                for i in 0..<k where (b[i] >= 0x61 && b[i] <= 0x7A ? b[i] - 0x20 : b[i]) != name[i] {
+                    same = false
+                    break
+                }
+                if same { return false }
+            }
+            return true
+        }
+    }
+
     // MARK: occurrences
 
     /// The occurrences that meet the account days `first` through `last` (midnight to midnight
@@ -227,6 +264,17 @@ public struct CalendarEvents: Sendable {
 
     /// Calls `emit` for each occurrence of a series that meets the window.
     static func expand(_ s: Series, from: Instant, until: Instant, first: CivilDate, last: CivilDate, zone: Zone, _ emit: (Placed) -> Void) {
+        // A single event far from the days is passed over on its date alone, with no zone
+        // arithmetic (most of a large calendar's events are single and long past).
+        if s.rule == nil, s.additions.isEmpty, s.overrides.isEmpty {
+            let day: CivilDate
+            switch s.start {
+            case .day(let d): day = d
+            case .wall(let w, _, _): day = w.date
+            }
+            let span = s.length.days + (s.length.wallMinutes + Int(s.length.seconds / 60)) / 1440 + 2
+            if day.dayNumber > last.dayNumber + 2 || day.dayNumber + span < first.dayNumber - 2 { return }
+        }
         var seen: Set<Int64> = []
         func place(_ start: Start, _ length: Length, title: String, location: String?) {
             guard let w = when(start, length) else { return }
@@ -323,9 +371,18 @@ struct EventReader {
     let zones: [String: Zone]
     var unknown: [String] = []
     var rules = RRULECache()
+    /// TZIDs looked up so far: a file names few zones, on many lines.
+    var known: [String: Zone?] = [:]
 
     /// The zone of a TZID, or nil (said once in `unknown`).
     mutating func zone(_ tzid: String) -> Zone? {
+        if let z = known[tzid] { return z }
+        let z = lookUp(tzid)
+        known[tzid] = .some(z)
+        return z
+    }
+
+    mutating func lookUp(_ tzid: String) -> Zone? {
         var id = tzid.trimmedSpaces
         if id.hasPrefix("/") { id.removeFirst() }
         if let z = Zone(identifier: id) ?? zones[id] ?? WindowsZones.iana(id).flatMap({ Zone(identifier: $0) }) { return z }
