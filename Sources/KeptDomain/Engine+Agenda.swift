@@ -57,8 +57,10 @@ public struct AgendaEntry: Sendable {
 /// One account day of an agenda.
 public struct AgendaDay: Sendable {
     public var date: CivilDate
-    /// Today only: open tasks due before today that no earlier day of the agenda shows (R-AGENDA-3).
+    /// Today only: the first open tasks due before today that no earlier day of the agenda
+    /// shows, by due (R-AGENDA-3); `overdueCount` is how many there are.
     public var overdue: [Task] = []
+    public var overdueCount = 0
     /// Dated tasks without a time, their upcoming occurrences, and all-day events (R-AGENDA-2).
     public var dueThisDay: [AgendaEntry] = []
     /// Timed tasks as moments, upcoming timed occurrences and timed events, in time order (R-AGENDA-1).
@@ -68,7 +70,7 @@ public struct AgendaDay: Sendable {
 
     public init(date: CivilDate) { self.date = date }
 
-    public var isEmpty: Bool { overdue.isEmpty && dueThisDay.isEmpty && timed.isEmpty && done.isEmpty }
+    public var isEmpty: Bool { overdueCount == 0 && dueThisDay.isEmpty && timed.isEmpty && done.isEmpty }
 }
 
 /// The agenda of a range of days.
@@ -89,6 +91,11 @@ extension Engine {
     /// The most occurrences of one series an agenda shows (an every-minute rule would fill a
     /// week with 10,080); docs/AGENDA.md.
     public static let agendaOccurrencesPerSeries = 500
+    /// The most dates of one series an agenda walks through (a series that restarts on each
+    /// completion is walked from its open occurrence to the agenda's days).
+    public static let agendaSeriesSteps = 20_000
+    /// The most carried overdue tasks an agenda lists (the group says how many there are).
+    public static let agendaOverdueRows = 10
 
     /// The agenda of `request.days` account days from `request.first`: the tasks the filter keeps
     /// and `events` (a connected calendar's, already expanded) placed on the days they meet.
@@ -99,33 +106,40 @@ extension Engine {
         let firstN = request.first.dayNumber
         let dayCount = max(1, request.days)
         let lastN = firstN + dayCount - 1
-        // Open tasks due before the range ends (overdue, in range, or a series that reaches
-        // into it), and what was done today.
-        let base = FilterExpr.or([
-            .and([.term(.status(.open)), .term(.window(DayWindow(start: Int.min, end: lastN + 1)))]),
-            .term(.doneToday),
-        ])
-        // The days' tasks without the filter, so the tasks it leaves out are counted truly
-        // (R-AGENDA-8); the filter is decided on the same columns.
-        let relational = request.filter.map { CompiledFilter.uses($0, Engine.relational) } ?? false
         let ds = store.settings.day.dayStart
-        let narrowed = relational ? nil : store.narrowedColumns({
-            var r = NarrowRequest(expr: base, dayStart: ds)
-            if let f = request.filter {
-                r.withText = CompiledFilter.needsText(f)
-                r.withSearch = CompiledFilter.needsSearch(f)
-            }
-            return r
-        }(), fc)
-        let index = narrowed?.index ?? store.columns(dayStart: ds, withText: request.filter.map(CompiledFilter.needsText) ?? false,
-                                                     withSearch: request.filter.map(CompiledFilter.needsSearch) ?? false)
-        let rows = try matchingRows(base, index, fc)
-        let kept: Set<Int>? = try request.filter.map { f throws(RegexBudgetError) in Set(try matchingRows(.and([base, f]), index, fc)) }
-        var leftOut = 0
-
+        let open = FilterExpr.term(.status(.open))
         var days = (0..<dayCount).map { AgendaDay(date: request.first.adding(days: $0)) }
         func slot(_ d: Int) -> Int? { d >= firstN && d <= lastN ? d - firstN : nil }
         let todaySlot = slot(todayN)
+        var leftOut = 0
+        // Carried into today's Overdue group until done (R-AGENDA-3): the open tasks due before
+        // the first day (which is not after today), the first rows by due and how many there are.
+        if let k = todaySlot {
+            let carried = FilterExpr.and([open, .term(.window(DayWindow(start: Int.min, end: firstN)))])
+            let shown = try select(request.filter.map { .and([carried, $0]) } ?? carried, order: [(.due, false)], limit: Engine.agendaOverdueRows)
+            days[k].overdue = shown.ordered
+            days[k].overdueCount = shown.matched
+            if request.filter != nil { leftOut += max(0, try count(carried).matched - shown.matched) }
+        }
+        // The days' tasks: open ones due on them, the repeating ones due from today to the
+        // first day (whose series reach into them), and what was done today. A repeating task
+        // carried as overdue waits for its completion, which makes its next occurrence
+        // (R-AGENDA-4): its series is not read on. Read without the filter, which is decided
+        // on the same columns, so what it leaves out is counted truly (R-AGENDA-8).
+        var parts: [FilterExpr] = [.and([open, .term(.window(DayWindow(start: firstN, end: lastN + 1)))])]
+        if firstN > todayN { parts.append(.and([open, .term(.window(DayWindow(start: todayN, end: firstN))), .term(.repeating)])) }
+        if todaySlot != nil { parts.append(.term(.doneToday)) }
+        let base = FilterExpr.or(parts)
+        let relational = request.filter.map { CompiledFilter.uses($0, Engine.relational) } ?? false
+        var narrow = NarrowRequest(expr: base, dayStart: ds)
+        if let f = request.filter {
+            narrow.withText = CompiledFilter.needsText(f)
+            narrow.withSearch = CompiledFilter.needsSearch(f)
+        }
+        let index = (relational ? nil : store.narrowedColumns(narrow, fc))?.index
+            ?? store.columns(dayStart: ds, withText: narrow.withText, withSearch: narrow.withSearch)
+        let rows = try matchingRows(base, index, fc)
+        let kept: Set<Int>? = try request.filter.map { f throws(RegexBudgetError) in Set(try matchingRows(.and([base, f]), index, fc)) }
         for r in rows {
             guard let t = store.task(atRow: r) else { continue }
             if let kept, !kept.contains(r) {
@@ -138,22 +152,19 @@ extension Engine {
             }
             guard t.isOpen, let due = t.due else { continue }
             let d = fc.day(of: due)
-            if d < firstN {
-                // Carried into today's Overdue group until done (R-AGENDA-3).
-                if d < todayN, let k = todaySlot { days[k].overdue.append(t) }
-            } else if let k = slot(d) {
-                place(t, due, on: k, &days, fc, upcoming: false)
-            }
-            // Later occurrences of a series, on their days (R-AGENDA-4).
-            if t.repeatRule != nil {
-                for o in upcoming(t, through: lastN, fc) {
+            if let k = slot(d) { place(t, due, on: k, &days, fc, upcoming: false) }
+            // Later occurrences of a series, on their days (R-AGENDA-4); a carried one's wait.
+            if t.repeatRule != nil, d >= todayN {
+                for o in upcoming(t, from: firstN, through: lastN, fc) {
                     guard let od = o.due, let k = slot(fc.day(of: od)) else { continue }
                     place(o, od, on: k, &days, fc, upcoming: true)
                 }
             }
         }
         // Events on every day they meet: all-day ones with the dated items, timed ones at their
-        // start, or at the day's start on a later day an overnight one meets.
+        // start, or at the day's start on a later day an overnight one meets. The instants the
+        // days start at are found once.
+        let starts = (0...dayCount).map { fc.start(ofDay: firstN + $0) }
         for e in events {
             switch e.when {
             case .allDay(let a, let b):
@@ -163,22 +174,22 @@ extension Engine {
                     d += 1
                 }
             case .timed(let s, let end):
-                var d = max(firstN, store.settings.day.today(at: zone.local(at: s)).dayNumber)
-                while d <= lastN {
-                    let lo = fc.start(ofDay: d), hi = fc.start(ofDay: d + 1)
-                    if s >= hi { break }
+                // The first day whose end is after the start, found among the days' starts.
+                var k = starts.partitioningIndex(where: { $0 > s }) - 1
+                if k < 0 { k = 0 }
+                while k < dayCount {
+                    let lo = starts[k], hi = starts[k + 1]
+                    if s >= hi { k += 1; continue }
                     // An event meets a day it overlaps; one of no length, the day it starts on.
-                    let meets = end > lo || (s == end && s >= lo)
-                    if !meets { break }
-                    if let k = slot(d) { days[k].timed.append(AgendaEntry(.event(e), at: max(s, lo))) }
-                    d += 1
+                    guard end > lo || (s == end && s >= lo) else { break }
+                    days[k].timed.append(AgendaEntry(.event(e), at: max(s, lo)))
+                    k += 1
                 }
             }
         }
         for k in days.indices {
-            days[k].overdue.sort { Engine.dueKey($0) < Engine.dueKey($1) || Engine.dueKey($0) == Engine.dueKey($1) && $0.id < $1.id }
-            days[k].dueThisDay.sort(by: Engine.agendaOrder)
-            days[k].timed.sort(by: Engine.agendaOrder)
+            days[k].dueThisDay = Engine.ordered(days[k].dueThisDay)
+            days[k].timed = Engine.ordered(days[k].timed)
             days[k].done.sort { ($0.completedAt ?? $0.modifiedAt, $0.id) < ($1.completedAt ?? $1.modifiedAt, $1.id) }
         }
         return Agenda(days: days, today: CivilDate(dayNumber: todayN), filter: request.filter, leftOut: leftOut)
@@ -201,9 +212,9 @@ extension Engine {
         if t.status == .done { return inRange(fc.today) }
         guard t.isOpen, let due = t.due else { return false }
         let d = fc.day(of: due)
-        if inRange(d) || (d < firstN && d < fc.today && inRange(fc.today)) { return true }
-        guard t.repeatRule != nil else { return false }
-        return upcoming(t, through: lastN, fc).contains { o in o.due.map { inRange(fc.day(of: $0)) } ?? false }
+        if inRange(d) { return true }
+        guard t.repeatRule != nil, d >= fc.today else { return false }
+        return upcoming(t, from: firstN, through: lastN, fc).contains { o in o.due.map { inRange(fc.day(of: $0)) } ?? false }
     }
 
     /// A task on one day of the agenda: at its moment, or under Due this day.
@@ -216,28 +227,38 @@ extension Engine {
         }
     }
 
-    /// The later occurrences of a repeating task up to day `lastDay`, as completing each on
-    /// its own day would make them: the first is the one completing the task now makes
-    /// (R-REP-3), each next the one completing the one before on its day makes.
-    public func upcoming(_ t: Task, through lastDay: Int, _ fc: FilterContext) -> [Task] {
-        guard let spec0 = t.repeatRule, let due0 = t.due else { return [] }
+    /// The later occurrences of a repeating task on days `firstDay…lastDay`, as completing
+    /// each on its own day would make them: the first is the one completing the task now
+    /// makes (R-REP-3), each next the one completing the one before on its day makes. A
+    /// series that does not restart on completion makes its own dates that way, so one far
+    /// ahead of the days is found from them directly. At most `agendaOccurrencesPerSeries`.
+    public func upcoming(_ t: Task, from firstDay: Int = Int.min, through lastDay: Int, _ fc: FilterContext) -> [Task] {
+        guard let spec0 = t.repeatRule, let rule = spec0.rule, let due0 = t.due else { return [] }
         var out: [Task] = []
         let (zone, weekStart) = (self.zone, self.weekStart)
-        var next = spec0.next(afterCompleting: due0, at: nowLocal, today: today, zone: zone, weekStart: weekStart)
-        var prev = t
-        while let n = next, out.count < Engine.agendaOccurrencesPerSeries, fc.day(of: n.due) <= lastDay {
-            var o = moved(prev, to: n.due)
-            // The uid the occurrence would get when made (R-REP-10).
-            o.uid = Engine.occurrenceUID(of: prev, due: n.due)
-            o.repeatRule = n.spec
-            o.heldUntil = nil
-            o.notTodayOn = nil
-            o.status = .open
-            o.completedAt = nil
-            out.append(o)
-            prev = o
-            let day = CivilDate(dayNumber: fc.day(of: n.due))
-            next = n.spec.next(afterCompleting: n.due, at: RepeatSpec.moment(n.due), today: day, zone: zone, weekStart: weekStart)
+        var next = spec0.next(afterCompleting: due0, at: nowLocal, today: today, zone: zone, weekStart: weekStart).map { (due: $0.due, spec: $0.spec) }
+        if let n = next, !rule.afterCompletion, firstDay != Int.min, fc.day(of: n.due) < firstDay - 2 {
+            // The series' first date from two days before the first day on (a day start may
+            // put an early time on the day before).
+            let from = CivilDateTime(date: CivilDate(dayNumber: firstDay - 2), time: WallTime(unchecked: WallTime.minutesPerDay - 1))
+            next = spec0.nextOccurrence(after: from, time: due0.time, weekStart: weekStart, zone: zone).map { (due: $0, spec: spec0) }
+        }
+        var steps = 0
+        while let n = next, out.count < Engine.agendaOccurrencesPerSeries, steps < Engine.agendaSeriesSteps {
+            let day = fc.day(of: n.due)
+            if day > lastDay { break }
+            steps += 1
+            if day >= firstDay {
+                var o = moved(t, to: n.due)
+                o.repeatRule = n.spec
+                o.heldUntil = nil
+                o.notTodayOn = nil
+                o.status = .open
+                o.completedAt = nil
+                out.append(o)
+            }
+            next = n.spec.next(afterCompleting: n.due, at: RepeatSpec.moment(n.due), today: CivilDate(dayNumber: day), zone: zone, weekStart: weekStart)
+                .map { (due: $0.due, spec: $0.spec) }
         }
         return out
     }
@@ -245,6 +266,26 @@ extension Engine {
     /// A task's due as minutes, all-day after the timed ones of its day.
     static func dueKey(_ t: Task) -> Int {
         t.due.map { $0.date.dayNumber * 1441 + ($0.time?.minuteOfDay ?? 1440) } ?? Int.max
+    }
+
+    /// A day's entries in `agendaOrder`, sorted by keys (an entry is large to move).
+    static func ordered(_ es: [AgendaEntry]) -> [AgendaEntry] {
+        guard es.count > 1 else { return es }
+        struct Key: Comparable {
+            var at: Int64, rank: Int, id: Int, due: Int, title: String, calendar: String, k: Int
+            static func < (a: Key, b: Key) -> Bool {
+                if (a.at, a.rank, a.id, a.due) != (b.at, b.rank, b.id, b.due) { return (a.at, a.rank, a.id, a.due) < (b.at, b.rank, b.id, b.due) }
+                return (a.title, a.calendar, a.k) < (b.title, b.calendar, b.k)
+            }
+        }
+        let keys = es.enumerated().map { k, e -> Key in
+            let at = e.at?.seconds ?? Int64.min
+            switch e.what {
+            case .task(let t), .upcoming(let t): return Key(at: at, rank: 0, id: t.id, due: dueKey(t), title: "", calendar: "", k: k)
+            case .event(let ev): return Key(at: at, rank: 1, id: 0, due: 0, title: ev.title, calendar: ev.calendar, k: k)
+            }
+        }
+        return keys.sorted().map { es[$0.k] }
     }
 
     /// The order of a day's entries: by time, then tasks (by id, an occurrence after its task's
@@ -352,15 +393,29 @@ extension Engine {
         return PlanOpenings(from: from, until: until, free: free, picks: ps)
     }
 
-    /// The first instant after `i` at which the account zone's clock shows a full hour.
+    /// The first instant after `i` at which the account zone's clock shows a full hour: an
+    /// hour of real time after the last one, so the hour the spring skips is not offered and
+    /// the autumn's repeated hour is offered twice.
     func nextFullHour(after i: Instant) -> Instant {
-        var l = zone.local(at: i)
-        let add = 60 - l.time.minute
-        let (t, off) = l.time.adding(minutes: add)
-        l = CivilDateTime(date: l.date.adding(days: off), time: t)
-        var h = zone.instant(for: l)
-        // A gap may move it back behind `i`; step on by an hour.
-        if h <= i { h = i.adding(minutes: 60) }
-        return h
+        let l = zone.local(at: i)
+        let intoMinute = ((i.seconds % 60) + 60) % 60
+        let h = i.adding(seconds: Int64((60 - l.time.minute) * 60) - intoMinute)
+        if zone.local(at: h).time.minute == 0 { return h }
+        // An offset that is not whole hours away from the last one: the clock's next hour.
+        let (t, off) = l.time.adding(minutes: 60 - l.time.minute)
+        let w = zone.instant(for: CivilDateTime(date: l.date.adding(days: off), time: t))
+        return w > i ? w : i.adding(minutes: 60)
+    }
+}
+
+extension Array where Element == Instant {
+    /// The first index whose instant satisfies `p`, in an array where it holds from some index on.
+    func partitioningIndex(where p: (Instant) -> Bool) -> Int {
+        var lo = 0, hi = count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if p(self[mid]) { hi = mid } else { lo = mid + 1 }
+        }
+        return lo
     }
 }

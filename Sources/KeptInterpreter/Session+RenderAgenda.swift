@@ -44,7 +44,6 @@ extension Session {
         switch today.days(until: d) {
         case 0: return date + " · Today"
         case 1: return date + " · Tomorrow"
-        case -1: return date + " · Yesterday"
         default: return date
         }
     }
@@ -53,13 +52,12 @@ extension Session {
     package func clockText(_ i: Instant) -> String { text.time(zone.local(at: i).time) }
 
     /// An event's words after its title: `until 11 AM`, `since Mon 10 PM`, `all day`.
-    package func eventWhen(_ e: CalendarEvent, on day: CivilDate) -> String {
+    package func eventWhen(_ e: CalendarEvent, on day: CivilDate, _ fc: FilterContext) -> String {
         switch e.when {
         case .allDay(let a, let b):
             return a == b ? "all day" : "all day, \(text.shortDate(a)) – \(text.shortDate(b))"
         case .timed(let start, let end):
             let s = zone.local(at: start), f = zone.local(at: end)
-            let fc = engine.filterContext
             var parts: [String] = []
             if start < fc.start(ofDay: day.dayNumber) { parts.append("since \(text.shortDate(s.date)) \(text.time(s.time))") }
             let endsLater = end > fc.start(ofDay: day.dayNumber + 1)
@@ -88,6 +86,7 @@ extension Session {
             head += " · \(Session.tasks(a.leftOut)) left out"
         }
         var lines = [fitted(head)]
+        let fc = engine.filterContext
         if a.isEmpty {
             lines.append(a.filter == nil ? "Nothing on these days" : "Nothing on these days matches the filter: it left out \(Session.tasks(a.leftOut))")
         } else {
@@ -97,21 +96,22 @@ extension Session {
             for d in a.days {
                 lines.append(fitted(agendaHeading(d.date, today: a.today)))
                 if d.isEmpty { lines.append("  Nothing due") }
-                if !d.overdue.isEmpty {
-                    lines.append("  Overdue (\(d.overdue.count))")
-                    lines += d.overdue.map { "    \($0.id)  " + agendaTaskText($0, upcoming: false, overdue: true) }
+                if d.overdueCount > 0 {
+                    lines.append("  Overdue (\(d.overdueCount))")
+                    lines += d.overdue.map { fitted("    \($0.id)  " + agendaTaskText($0, upcoming: false, overdue: true)) }
+                    if d.overdueCount > d.overdue.count { lines.append("    … \(d.overdueCount - d.overdue.count) more (list overdue shows them)") }
                 }
                 if !d.dueThisDay.isEmpty {
                     lines.append("  Due this day")
-                    lines += d.dueThisDay.map { "    " + entryText($0, on: d.date) }
+                    lines += d.dueThisDay.map { fitted("    " + entryText($0, on: d.date, fc)) }
                 }
                 for e in d.timed {
                     let t = e.at.map(clockText) ?? ""
-                    lines.append("  " + t + String(repeating: " ", count: max(0, width - DisplayWidth.of(t))) + "  " + entryText(e, on: d.date))
+                    lines.append(fitted("  " + t + String(repeating: " ", count: max(0, width - DisplayWidth.of(t))) + "  " + entryText(e, on: d.date, fc)))
                 }
                 if !d.done.isEmpty {
                     lines.append("  Done (\(d.done.count))")
-                    lines += d.done.map { "    \($0.id)  " + agendaTaskText($0, upcoming: false, overdue: false) }
+                    lines += d.done.map { fitted("    \($0.id)  " + agendaTaskText($0, upcoming: false, overdue: false)) }
                 }
             }
         }
@@ -120,12 +120,13 @@ extension Session {
 
     /// An entry's words: `3  Call the bank`, `7  Water plants  ↻ Every day  upcoming`,
     /// `Standup · until 11 AM · Work`.
-    package func entryText(_ e: AgendaEntry, on day: CivilDate) -> String {
+    package func entryText(_ e: AgendaEntry, on day: CivilDate, _ fc: FilterContext) -> String {
         switch e.what {
-        case .task(let t): return "\(t.id)  " + agendaTaskText(t, upcoming: false, overdue: false)
+        // A task still open on a day gone by is overdue there.
+        case .task(let t): return "\(t.id)  " + agendaTaskText(t, upcoming: false, overdue: t.isOpen && day < today)
         case .upcoming(let t): return "\(t.id)  " + agendaTaskText(t, upcoming: true, overdue: false)
         case .event(let ev):
-            var parts = [ev.title.isEmpty ? "(no title)" : ev.title, eventWhen(ev, on: day), ev.calendar]
+            var parts = [ev.title.isEmpty ? "(no title)" : ev.title, eventWhen(ev, on: day, fc), ev.calendar]
             if let l = ev.location, !l.isEmpty { parts.append(l) }
             return parts.joined(separator: " · ")
         }
@@ -154,6 +155,7 @@ extension Session {
         if case .object(let v) = TaskJSON.value(t, zone: zone) { o.members += v.members }
         if upcoming {
             o["id"] = .null
+            o["uid"] = .null
             o.members.append(("series", .number(JSONNumber(t.id))))
             o.members.append(("upcoming", .bool(true)))
         }
@@ -175,6 +177,7 @@ extension Session {
                 ("date", .string(d.date.iso)),
                 ("heading", .string(agendaHeading(d.date, today: a.today))),
                 ("overdue", .array(d.overdue.map { agendaTaskJSON($0, at: nil, upcoming: false) })),
+                ("overdueCount", .number(JSONNumber(d.overdueCount))),
                 ("dueThisDay", .array(d.dueThisDay.map(entryJSON))),
                 ("timed", .array(d.timed.map(entryJSON))),
                 ("done", .array(d.done.map { agendaTaskJSON($0, at: nil, upcoming: false) })),
@@ -211,7 +214,9 @@ extension Session {
             if o.starts.isEmpty {
                 lines.append("   No opening fits today")
             } else {
-                var l = "   " + o.starts.map(clockText).joined(separator: ", ")
+                // The autumn's repeated hour reads twice: the second says so.
+                let texts = o.starts.map(clockText)
+                var l = "   " + texts.enumerated().map { k, t in k > 0 && texts[k - 1] == t ? t + " again" : t }.joined(separator: ", ")
                 if o.total > o.starts.count { l += " · \(o.total - o.starts.count) more" }
                 lines.append(l)
             }

@@ -132,6 +132,9 @@ extension SQLiteStore {
             }
             return parts.isEmpty ? "0" : parts.joined(separator: " OR ")
         case .term(.saved(_, let x)): return widening(x, fc, &args)
+        // A repeat has no column, but only a record with a repeat holds this key: a title's
+        // quotes are escaped, so it widens (a nested extra field may hold it) and never narrows.
+        case .term(.repeating), .term(.repeatFrequency): return "instr(record, '\"repeat\":{') > 0"
         // A `not` over a part without an exact clause can hold for any task.
         case .not, .term: return "1"
         }

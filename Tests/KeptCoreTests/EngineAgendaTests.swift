@@ -91,22 +91,57 @@ final class EngineAgendaTests: XCTestCase {
         XCTAssertEqual(a.days[0].done.map(\.title), ["Late"])
     }
 
+    /// R-AGENDA-3: a long Overdue group lists its first ten by due and counts them all; a
+    /// filter's left-out count includes the carried tasks it hides.
+    func testOverdueGroupLimit() throws {
+        let e = engine()
+        for k in 1...12 { try add(e, "Late \(k)", due: "2026-06-\(String(format: "%02d", k))", tags: k == 12 ? ["last"] : []) }
+        var a = try agenda(e, days: 1)
+        XCTAssertEqual(a.days[0].overdueCount, 12)
+        XCTAssertEqual(a.days[0].overdue.map(\.title), (1...10).map { "Late \($0)" })
+        a = try agenda(e, days: 1, filter: .term(.tag("last")))
+        XCTAssertEqual(a.days[0].overdue.map(\.title), ["Late 12"])
+        XCTAssertEqual(a.leftOut, 11)
+    }
+
     /// R-AGENDA-4: the later occurrences of a repeating task show on their days, marked
-    /// upcoming, with the dates completing would make; nothing is written.
+    /// upcoming, with the dates completing would make; nothing is written. A repeating task
+    /// carried as overdue waits: completing it makes its next occurrence.
     func testUpcomingOccurrences() throws {
         let e = engine()
-        let t = try add(e, "Stretch", due: "2026-06-12", at: "09:00", every: "every day")
+        let t = try add(e, "Stretch", due: "2026-06-15", at: "18:00", every: "every day")
+        let late = try add(e, "Review", due: "2026-06-10", every: "every week")
         let before = e.store.snapshot()
         let a = try agenda(e, days: 3)
-        XCTAssertEqual(a.days[0].overdue.map(\.id), [t.id])
+        XCTAssertEqual(titles(a.days[0].timed), ["Stretch"])
         XCTAssertEqual(titles(a.days[1].timed), ["Stretch*"])
         XCTAssertEqual(titles(a.days[2].timed), ["Stretch*"])
-        XCTAssertEqual(a.days[1].timed.first?.task?.due, Due(date: date("2026-06-16"), time: WallTime(iso: "09:00")))
-        XCTAssertEqual(e.store.snapshot().tasks.count, before.tasks.count)
+        XCTAssertEqual(a.days[1].timed.first?.task?.due, Due(date: date("2026-06-16"), time: WallTime(iso: "18:00")))
+        XCTAssertEqual(a.days[0].overdue.map(\.id), [late.id])
+        XCTAssertFalse(a.days.contains { $0.dueThisDay.contains { $0.task?.title == "Review" } })
+        XCTAssertEqual(e.store.snapshot().tasks, before.tasks)
         // Completing makes what the agenda showed.
-        let done = try e.complete(.task(t.id))
-        guard case .done(let c) = done else { return XCTFail("not completed") }
+        guard case .done(let c) = try e.complete(.task(t.id)) else { return XCTFail("not completed") }
         XCTAssertEqual(c.next?.due, a.days[1].timed.first?.task?.due)
+        // An agenda that starts later reads the series of a task due before it.
+        let later = try agenda(e, from: "2026-06-18", days: 2)
+        XCTAssertEqual(titles(later.days[0].timed), ["Stretch*"])
+        XCTAssertEqual(titles(later.days[1].timed), ["Stretch*"])
+    }
+
+    /// R-AGENDA-4: a series far ahead is found from its own dates: the same dates as walking
+    /// it occurrence by occurrence, and a far agenda still shows them.
+    func testUpcomingFarAhead() throws {
+        let e = engine()
+        let t = try add(e, "Gym", due: "2026-06-15", at: "18:30", every: "every mon and thu")
+        let fc = e.filterContext
+        let first = date("2027-03-01").dayNumber, last = date("2027-03-31").dayNumber
+        let walked = e.upcoming(t, through: last, fc).filter { ($0.due.map(fc.day) ?? 0) >= first }
+        let jumped = e.upcoming(t, from: first, through: last, fc)
+        XCTAssertEqual(jumped.map(\.due), walked.map(\.due))
+        XCTAssertEqual(jumped.count, 9)
+        let a = try agenda(e, from: "2028-01-03", days: 1)
+        XCTAssertEqual(titles(a.days[0].timed), ["Gym*"])
     }
 
     /// R-AGENDA-5: a held task keeps its day, and carries its hold.
@@ -175,6 +210,16 @@ final class EngineAgendaTests: XCTestCase {
         XCTAssertEqual(titles(a.days[1].timed), ["@Night train"])
         XCTAssertEqual(a.days[1].timed.first?.at, instant("2026-06-16T00:00"))
         XCTAssertTrue(a.days[2].timed.isEmpty)
+        // One that began before the first day shows from its start; one of no length on its
+        // day; one after the last day nowhere.
+        let late = CalendarEvent(calendar: "Home", uid: "l", title: "Late party",
+                                 when: .timed(start: instant("2026-06-14T20:00"), end: instant("2026-06-15T01:00")))
+        let tick = CalendarEvent(calendar: "Home", uid: "p", title: "Tick", when: .timed(start: instant("2026-06-16T12:00"), end: instant("2026-06-16T12:00")))
+        let after = CalendarEvent(calendar: "Home", uid: "x", title: "After", when: .timed(start: instant("2026-06-20T12:00"), end: instant("2026-06-20T13:00")))
+        let b = try agenda(e, days: 2, events: [late, tick, after])
+        XCTAssertEqual(titles(b.days[0].timed), ["@Late party"])
+        XCTAssertEqual(b.days[0].timed.first?.at, instant("2026-06-15T00:00"))
+        XCTAssertEqual(titles(b.days[1].timed), ["@Tick"])
     }
 
     /// R-AGENDA-9: openings are the free stretches from now to the day's end between events
@@ -195,6 +240,22 @@ final class EngineAgendaTests: XCTestCase {
         // 9:00–9:20 is too short; 10:00–12:00 is long: 10:00 and the full hour 11:00.
         XCTAssertEqual(Array(p.starts.prefix(3)), [instant("2026-06-15T10:00"), instant("2026-06-15T11:00"), instant("2026-06-15T12:30")])
         XCTAssertEqual(e.store.snapshot().plan, before.plan)
+        XCTAssertNil(e.store.plan)
         XCTAssertEqual(e.store.snapshot().tasks, before.tasks)
+    }
+
+    /// R-AGENDA-9, R-AGENDA-7: full hours are hours of real time on the clock: the hour the
+    /// spring skips is not offered, the autumn's repeated hour is offered twice.
+    func testOpeningsOnDSTNights() throws {
+        var e = engine(at: "2026-03-29T01:00")
+        try add(e, "Write", due: "2026-03-29")
+        var p = try XCTUnwrap(e.openings(per: 4, events: []).picks.first)
+        XCTAssertEqual(p.starts.map { TimeText.isoInstant($0, in: berlin) },
+                       ["2026-03-29T01:00:00+01:00", "2026-03-29T03:00:00+02:00", "2026-03-29T04:00:00+02:00", "2026-03-29T05:00:00+02:00"])
+        e = engine(at: "2026-10-25T01:00")
+        try add(e, "Write", due: "2026-10-25")
+        p = try XCTUnwrap(e.openings(per: 4, events: []).picks.first)
+        XCTAssertEqual(p.starts.map { TimeText.isoInstant($0, in: berlin) },
+                       ["2026-10-25T01:00:00+02:00", "2026-10-25T02:00:00+02:00", "2026-10-25T02:00:00+01:00", "2026-10-25T03:00:00+01:00"])
     }
 }
