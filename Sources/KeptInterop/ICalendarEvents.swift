@@ -76,7 +76,7 @@ public struct CalendarEvents: Sendable {
 
     /// Reads a calendar file. `zone` is the account's: floating times are its wall clock.
     public static func read(_ input: ByteInput, zone: Zone) throws(ImportError) -> CalendarEvents {
-        var lines = UnfoldingReader(input)
+        var lines = EventLines(input)
         var stack: [String] = []
         var sawCalendar = false
         var events: [[ContentLine]] = []
@@ -85,13 +85,8 @@ public struct CalendarEvents: Sendable {
         var zones: [String: Zone] = [:]
         var vtzID: String? = nil
         var vtzOffsets: Set<Int> = []
-        while let (text, n) = try lines.next() {
-            if CalendarEvents.unused(text) { continue }
-            let c: ContentLine
-            switch ContentLine.parse(text, line: n) {
-            case .success(let x): c = x
-            case .failure(let e): throw e
-            }
+        while let c = try lines.next() {
+            let n = c.line
             if c.name == "BEGIN" {
                 let what = c.value.uppercased().trimmedSpaces
                 if stack.isEmpty {
@@ -180,42 +175,6 @@ public struct CalendarEvents: Sendable {
         switch ByteInput.open(path) {
         case .success(let input): return try read(input, zone: zone)
         case .failure(let e): throw e
-        }
-    }
-
-    /// The properties the events are made of (and the components' and zones' own), as bytes.
-    static let used: [[UInt8]] = ["BEGIN", "END", "UID", "SUMMARY", "LOCATION", "STATUS", "DTSTART", "DTEND", "DURATION", "RRULE",
-                                  "RDATE", "EXDATE", "RECURRENCE-ID", "TZID", "X-LIC-LOCATION", "TZOFFSETTO"].map { Array($0.utf8) }
-
-    /// Whether a line is a property the events never use (DTSTAMP, DESCRIPTION, ATTENDEE…),
-    /// well-formed enough to pass over: a name, then `;` or `:`, and a `:` after it. Anything
-    /// else is parsed, so a malformed line is still refused with its line. On the bytes, with
-    /// no copy: most lines of a calendar from a server are such properties.
-    static func unused(_ text: String) -> Bool {
-        var text = text
-        return text.withUTF8 { b -> Bool in
-            var k = 0
-            while k < b.count, k <= 24 {
-                let c = b[k]
-                if c == 0x3A || c == 0x3B { break }
-                guard (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A) || (c >= 0x30 && c <= 0x39) || c == 0x2D else { return false }
-                k += 1
-            }
-            guard k > 0, k < b.count, b[k] == 0x3A || b[k] == 0x3B else { return false }
-            if b[k] == 0x3B {
-                var j = k + 1
-                while j < b.count, b[j] != 0x3A { j += 1 }
-                guard j < b.count else { return false }
-            }
-            for name in used where name.count == k {
-                var same = true
-                for i in 0..<k where (b[i] >= 0x61 && b[i] <= 0x7A ? b[i] - 0x20 : b[i]) != name[i] {
-                    same = false
-                    break
-                }
-                if same { return false }
-            }
-            return true
         }
     }
 
@@ -362,6 +321,105 @@ public struct CalendarEvents: Sendable {
             let end = z.instant(for: endWall).adding(seconds: Int64(second) + l.seconds)
             return .timed(start: start, end: max(start, end))
         }
+    }
+}
+
+/// A calendar file's unfolded content lines, read on their bytes: only the properties the
+/// events are made of become `ContentLine`s; the others (DTSTAMP, DESCRIPTION, ATTENDEE…) are
+/// passed over with no copy when well-formed. A line the fast path does not take (quotes, a
+/// malformed one) goes through `ContentLine.parse`, which makes every error.
+struct EventLines {
+    var lines: LineReader
+    var cur: [UInt8] = []
+    var curLine = 0
+    var have = false
+    var done = false
+
+    init(_ input: ByteInput) { lines = LineReader(input) }
+
+    /// The properties the events are made of (and the components' and zones' own).
+    static let names = ["BEGIN", "END", "UID", "SUMMARY", "LOCATION", "STATUS", "DTSTART", "DTEND", "DURATION", "RRULE",
+                        "RDATE", "EXDATE", "RECURRENCE-ID", "TZID", "X-LIC-LOCATION", "TZOFFSETTO"]
+    static let nameBytes: [[UInt8]] = names.map { Array($0.utf8) }
+
+    mutating func next() throws(ImportError) -> ContentLine? {
+        while !done {
+            guard let l = try lines.next() else {
+                done = true
+                if have {
+                    have = false
+                    if let c = try EventLines.line(cur, curLine) { return c }
+                }
+                return nil
+            }
+            if let f = l.first, f == 0x20 || f == 0x09, have {
+                cur.append(contentsOf: l.dropFirst())
+                continue
+            }
+            var out: ContentLine? = nil
+            if have { out = try EventLines.line(cur, curLine) }
+            cur.removeAll(keepingCapacity: true)
+            cur.append(contentsOf: l)
+            curLine = lines.line
+            have = !l.isEmpty
+            if let c = out { return c }
+        }
+        return nil
+    }
+
+    /// One unfolded line: a property the events use, or nil for one they never use.
+    static func line(_ b: [UInt8], _ n: Int) throws(ImportError) -> ContentLine? {
+        func general() throws(ImportError) -> ContentLine {
+            guard let s = String(validating: b, as: UTF8.self) else { throw .notUTF8(n) }
+            switch ContentLine.parse(s, line: n) {
+            case .success(let c): return c
+            case .failure(let e): throw e
+            }
+        }
+        var k = 0
+        while k < b.count, k <= 24 {
+            let c = b[k]
+            if c == 0x3A || c == 0x3B { break }
+            guard (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A) || (c >= 0x30 && c <= 0x39) || c == 0x2D else { return try general() }
+            k += 1
+        }
+        guard k > 0, k < b.count, b[k] == 0x3A || b[k] == 0x3B else { return try general() }
+        var which = -1
+        for (i, name) in nameBytes.enumerated() where name.count == k {
+            var same = true
+            for j in 0..<k where (b[j] >= 0x61 && b[j] <= 0x7A ? b[j] - 0x20 : b[j]) != name[j] {
+                same = false
+                break
+            }
+            if same { which = i; break }
+        }
+        guard which >= 0 else {
+            // Unused: well-formed enough when a `:` follows.
+            var j = k
+            while j < b.count, b[j] != 0x3A { j += 1 }
+            return j < b.count ? nil : try general()
+        }
+        // Parameters without quotes, then the value; anything else the general reader takes.
+        var cl = ContentLine(names[which], "")
+        cl.line = n
+        var p = k
+        while p < b.count, b[p] == 0x3B {
+            let ns = p + 1
+            var q = ns
+            while q < b.count, b[q] != 0x3D, b[q] != 0x3A, b[q] != 0x3B, b[q] != 0x22 { q += 1 }
+            guard q > ns, q < b.count, b[q] == 0x3D else { return try general() }
+            let vs = q + 1
+            var r = vs
+            while r < b.count, b[r] != 0x3A, b[r] != 0x3B, b[r] != 0x22 { r += 1 }
+            guard r < b.count, b[r] != 0x22 else { return try general() }
+            guard let pn = String(validating: b[ns..<q], as: UTF8.self), let pv = String(validating: b[vs..<r], as: UTF8.self) else { throw .notUTF8(n) }
+            cl.params.append((pn.uppercased(), pv))
+            p = r
+        }
+        guard p < b.count, b[p] == 0x3A else { return try general() }
+        guard let v = String(validating: b[(p + 1)...], as: UTF8.self) else { throw .notUTF8(n) }
+        cl.value = v
+        return cl
     }
 }
 

@@ -129,6 +129,21 @@ final class CalendarTests: XCTestCase, SessionTesting {
         ])
     }
 
+    /// R-CAL-2: content lines as RFC 5545 writes them: folded, quoted parameters, names in any
+    /// case, properties the events never use (with a `:` inside quotes) passed over; a line
+    /// without a `:` is refused with its line.
+    func testContentLines() throws {
+        let got = try events(event(["UID:f", "SUMMARY:A long title folded", " over two lines\\, with a comma",
+                                    "ATTENDEE;CN=\"Doe: Jane\";ROLE=REQ-PARTICIPANT:mailto:jane@example.com",
+                                    "dtstart;tzid=\"Europe/Berlin\":20260615T100000", "DESCRIPTION:anything", "DTSTAMP:20260101T000000Z"]),
+                             "2026-06-15", "2026-06-15")
+        XCTAssertEqual(got, ["A long title foldedover two lines, with a comma 2026-06-15T10:00:00+02:00–2026-06-15T10:00:00+02:00 [x]"])
+        let p = try write("bad.ics", event(["SUMMARY:x", "DTSTART:20260615T100000", "NOCOLONHERE"]))
+        XCTAssertThrowsError(try CalendarEvents.read(path: p, zone: berlin)) { e in
+            XCTAssertEqual((e as? ImportError)?.line, 6)
+        }
+    }
+
     /// R-CAL-2: RRULE with BY* parts, EXDATE, RDATE (a date-time and a PERIOD), an override
     /// that moves and retitles one occurrence, a cancelled one, and a cancelled event.
     func testRecurrenceSet() throws {
