@@ -181,8 +181,9 @@ public struct CalendarEvents: Sendable {
     // MARK: occurrences
 
     /// The occurrences that meet the account days `first` through `last` (midnight to midnight
-    /// in `zone`), in start order, named for the connection `calendar`.
-    public func events(calendar: String, first: CivilDate, last: CivilDate, zone: Zone) -> [CalendarEvent] {
+    /// in `zone`), in start order (or the file's order when not `sorted`), named for the
+    /// connection `calendar`.
+    public func events(calendar: String, first: CivilDate, last: CivilDate, zone: Zone, sorted: Bool = true) -> [CalendarEvent] {
         let from = zone.instant(for: CivilDateTime(date: first, time: .midnight))
         let until = zone.instant(for: CivilDateTime(date: last.adding(days: 1), time: .midnight))
         var out: [CalendarEvent] = []
@@ -191,25 +192,24 @@ public struct CalendarEvents: Sendable {
                 out.append(CalendarEvent(calendar: calendar, uid: s.uid, title: inst.title, when: inst.when, location: inst.location))
             }
         }
-        out.sort(by: CalendarEvents.order(zone))
+        if sorted { CalendarEvents.sort(&out, zone) }
         return out
     }
 
-    /// Start order in `zone`: by start (an all-day event at its first day's midnight, before
-    /// timed ones that start then), then title, then calendar.
-    public static func order(_ zone: Zone) -> (CalendarEvent, CalendarEvent) -> Bool {
-        func key(_ e: CalendarEvent) -> (Int64, Int) {
+    /// Sorts events in start order in `zone` (an all-day event at its first day's midnight,
+    /// before timed ones that start then), then by title, then calendar; each key made once.
+    public static func sort(_ events: inout [CalendarEvent], _ zone: Zone) {
+        let keyed = events.map { e -> ((Int64, Int), CalendarEvent) in
             switch e.when {
-            case .allDay(let f, _): return (zone.instant(for: CivilDateTime(date: f, time: .midnight)).seconds, 0)
-            case .timed(let s, _): return (s.seconds, 1)
+            case .allDay(let f, _): return ((zone.instant(for: CivilDateTime(date: f, time: .midnight)).seconds, 0), e)
+            case .timed(let s, _): return ((s.seconds, 1), e)
             }
         }
-        return { a, b in
-            let ka = key(a), kb = key(b)
-            if ka != kb { return ka < kb }
-            if a.title != b.title { return a.title < b.title }
-            return a.calendar < b.calendar
-        }
+        events = keyed.sorted { a, b in
+            if a.0 != b.0 { return a.0 < b.0 }
+            if a.1.title != b.1.title { return a.1.title < b.1.title }
+            return a.1.calendar < b.1.calendar
+        }.map(\.1)
     }
 
     /// The most occurrences one series gives for one request (a minutely rule over 60 days).

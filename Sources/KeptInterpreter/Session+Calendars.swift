@@ -38,13 +38,13 @@ extension Session {
         var problems: [Diagnostic] = []
         for c in store.calendars where !c.hidden {
             switch readCalendar(c) {
-            case .success(let file): events += file.events(calendar: c.name, first: first, last: last, zone: zone)
+            case .success(let file): events += file.events(calendar: c.name, first: first, last: last, zone: zone, sorted: false)
             case .failure(let d): problems.append(d)
             }
         }
         // Merged in the order the calendars were connected (the first one's copy stays), then sorted.
         if store.settings.mergeMeetings { events = Session.merged(events) }
-        events.sort(by: CalendarEvents.order(zone))
+        CalendarEvents.sort(&events, zone)
         return (events, problems)
     }
 
@@ -52,27 +52,29 @@ extension Session {
     /// the same UID and start, or (when either has no UID) the same title and start, are one;
     /// the copy of the calendar connected first is kept (`events` come in that order).
     package static func merged(_ events: [CalendarEvent]) -> [CalendarEvent] {
-        func start(_ e: CalendarEvent) -> String {
+        struct Key: Hashable {
+            var text: String
+            var kind: Int
+            var start: Int64
+            var end: Int64
+        }
+        func key(_ e: CalendarEvent, _ text: String) -> Key {
             switch e.when {
-            case .allDay(let f, let l): return "d\(f.dayNumber)-\(l.dayNumber)"
-            case .timed(let s, _): return "t\(s.seconds)"
+            case .allDay(let f, let l): return Key(text: text, kind: 0, start: Int64(f.dayNumber), end: Int64(l.dayNumber))
+            case .timed(let s, _): return Key(text: text, kind: 1, start: s.seconds, end: 0)
             }
         }
-        var byUID: [String: String] = [:]
-        var byTitle: [String: String] = [:]
+        var byUID: [Key: String] = [:]
+        var byTitle: [Key: (calendar: String, uid: String?)] = [:]
         var out: [CalendarEvent] = []
         out.reserveCapacity(events.count)
         for e in events {
-            let s = start(e)
-            if let u = e.uid, let cal = byUID[u + "\u{1F}" + s], cal != e.calendar { continue }
-            if let cal = byTitle[e.title + "\u{1F}" + s], cal != e.calendar {
-                // The same title and start on another calendar, and no two different UIDs.
-                if e.uid == nil || !out.contains(where: { $0.calendar == cal && $0.uid != nil && $0.uid != e.uid && start($0) == s && $0.title == e.title }) {
-                    continue
-                }
-            }
-            if let u = e.uid, byUID[u + "\u{1F}" + s] == nil { byUID[u + "\u{1F}" + s] = e.calendar }
-            if byTitle[e.title + "\u{1F}" + s] == nil { byTitle[e.title + "\u{1F}" + s] = e.calendar }
+            if let u = e.uid, let cal = byUID[key(e, u)], cal != e.calendar { continue }
+            let t = key(e, e.title)
+            // The same title and start on another calendar, unless both have UIDs and they differ.
+            if let seen = byTitle[t], seen.calendar != e.calendar, e.uid == nil || seen.uid == nil || seen.uid == e.uid { continue }
+            if let u = e.uid, byUID[key(e, u)] == nil { byUID[key(e, u)] = e.calendar }
+            if byTitle[t] == nil { byTitle[t] = (e.calendar, e.uid) }
             out.append(e)
         }
         return out
