@@ -57,7 +57,8 @@ release: deps
 # Taskwarrior and imported back, random damage to a SQLite and a JSON store (200 tries each),
 # `kept lsp` driven by pytest-lsp with Neovim's and VS Code's capabilities (docs/EDITORS.md),
 # 2,000 random filters with list, plan, count and where on JSON, SQLite and SQLite without
-# push-down (sqlite_diff.py), then every transcript in examples/ through the real binary.
+# push-down (sqlite_diff.py), 300 seeded calendars of VEVENTs listed by `agenda` against
+# recurring-ical-events (agenda_peer.py), then every transcript in examples/ through the real binary.
 test: build
 	$(SWIFT) test
 	python3 Tests/differential/dateutil_diff.py
@@ -69,6 +70,7 @@ test: build
 	python3 Tests/differential/store_damage.py
 	KEPT_BIN=$(KEPT_DEBUG) python3 -m pytest -q -p no:cacheprovider -o asyncio_mode=auto Tests/lsp/test_pytest_lsp.py
 	python3 Tests/differential/sqlite_diff.py
+	python3 Tests/differential/agenda_peer.py
 	$(KEPT_DEBUG) test examples/
 
 # The man page, made by the binary from its own tables of commands and options.

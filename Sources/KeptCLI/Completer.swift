@@ -218,6 +218,7 @@ final class Completer {
         case .dateOrder: return DateOrder.allCases.map(\.rawValue)
         case .nextWeekday: return NextWeekday.allCases.map(\.rawValue)
         case .rowDetail: return RowDetail.allCases.map(\.rawValue)
+        case .onOff: return ["on", "off"]
         case .zone: return TimeZone.knownTimeZoneIdentifiers.sorted()
         case .time, .duration, .weight: return [spec.get(session.store.settings)]
         }

@@ -109,4 +109,8 @@ public enum DomainError: Error, Sendable, Equatable {
     case repeatDate(Task, RepeatDateProblem)
     /// Every id a store can hold is used (ids are never reused).
     case idsUsedUp
+    /// No connected calendar has this name (`calendar hide|show|disconnect`).
+    case noCalendar(String, known: [String])
+    /// A connected calendar has this name already (`calendar connect`).
+    case calendarExists(String)
 }

@@ -104,7 +104,7 @@ extension Engine {
         case .filters(let b, let a):
             for f in b + a { out[SyncKey(.filter, f.uid.description)] = .some(nil) }
             for (k, f) in store.filters.enumerated() { out[SyncKey(.filter, f.uid.description)] = SyncFields.fields(.filter(f, position: k), uidOf: uidOf) }
-        case .plan:
+        case .plan, .calendars:
             break
         }
         return out
@@ -119,7 +119,7 @@ extension Engine {
         case .settings(let b, let a):
             return Set(Settings.specs.map(\.key) + b.extra.keys + a.extra.keys).map { SyncKey(.setting, $0) }
         case .filters(let b, let a): return Set((b + a + store.filters).map(\.uid)).map { SyncKey(.filter, $0.description) }
-        case .plan: return []
+        case .plan, .calendars: return []
         }
     }
 

@@ -81,6 +81,8 @@ extension Catalog {
         case .alreadyPicked(let t): return alreadyPicked(t, range: range, file: file)
         case .idsUsedUp: return idsUsedUp(range: range, file: file)
         case .repeatDate(let t, let p): return repeatDate(t, p, range: range, file: file, text: text)
+        case .noCalendar(let name, let known): return noCalendar(name, range: range, file: file, known: known)
+        case .calendarExists(let name): return calendarExists(name, range: range, file: file)
         }
     }
 
@@ -95,6 +97,7 @@ extension Catalog {
         case .zone: return "an IANA zone like Europe/Berlin"
         case .duration: return "a duration like 15m"
         case .rowDetail: return "simple or detailed"
+        case .onOff: return "on or off"
         case .weight(let minimum): return minimum > -1000 ? "a number from \(UrgencyWeights.text(minimum)) to 1000" : "a number from -1000 to 1000"
         }
     }

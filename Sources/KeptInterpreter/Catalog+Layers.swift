@@ -98,6 +98,25 @@ extension Catalog {
                           label: "nothing was imported", help: help(e))
     }
 
+    /// R-CAL-6: a connected calendar's file that does not read: at `calendar connect` an
+    /// error at the file's name (nothing is connected); at agenda time (no `range`) a
+    /// warning under the same code, since the agenda still shows everything else.
+    public static func calendarUnreadable(_ e: ImportError, name: String?, path: String, range: SourceRange? = nil, file: SourceFile? = nil) -> Diagnostic {
+        var at = ""
+        if e.line > 0 { at = "line \(e.line)" + (e.column.map { ", column \($0)" } ?? "") + ": " }
+        // A file that cannot be opened says so itself (`could not read 'work.ics': …`).
+        var what = "could not read '\(path)': \(at)\(message(e))"
+        if case .unreadable = e.problem { what = message(e) }
+        if let name {
+            return Diagnostic(code: .E0612, severity: range == nil ? .warning : nil, message: "calendar \(name): \(what)",
+                              file: file, range: range, label: range == nil ? nil : "not read",
+                              help: "its events are left out and everything else is shown; 'calendar hide \(name)' leaves it out quietly")
+        }
+        if case .unreadable = e.problem { what = "could not read the calendar: " + message(e) } else { what = "could not read the calendar '\(path)': \(at)\(message(e))" }
+        return Diagnostic(code: .E0612, message: what, file: file, range: range,
+                          label: "nothing was connected", help: help(e))
+    }
+
     /// The words of an action on open tasks only, as the statement says it.
     package static func words(_ a: OpenAction) -> String {
         switch a {

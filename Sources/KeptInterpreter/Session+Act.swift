@@ -32,6 +32,8 @@ package enum Request {
     case sync(SyncRequest)
     // Agenda
     case agenda(AgendaStatementRequest)
+    /// `calendar …` (docs/AGENDA.md).
+    case calendar(CalendarRequest)
 }
 
 /// What the engine returned for a request.
@@ -57,6 +59,7 @@ package enum Acted {
     case sync(SyncOutcome)
     // Agenda
     case agenda(AgendaOutcome)
+    case calendar(CalendarOutcome)
 }
 
 /// What a task action did, as the engine returned it.
@@ -115,6 +118,7 @@ extension Session {
         case .sync(let r): return .sync(act(r))
         // Agenda
         case .agenda(let r): return .agenda(act(r))
+        case .calendar(let r): return .calendar(try act(r))
         }
     }
 

@@ -118,6 +118,7 @@ extension Session {
         case .sync(let o): return render(o, s)
         // Agenda
         case .agenda(let o): return render(o, s)
+        case .calendar(let o): return render(o)
         }
     }
 
@@ -135,6 +136,7 @@ extension Session {
         // Query, Repeat, SavedFilters, Settings, Interop
         case .setting(_, let value?): return diagnostic(e, s, at: value.range)
         case .filterDefine, .filterStar, .filterDelete, .filterRename, .filterMove: return savedFilterError(e, s)
+        case .calendar: return calendarError(e, s)
         default: return actionError(e, s)
         }
     }

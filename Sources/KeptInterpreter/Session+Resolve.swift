@@ -58,6 +58,7 @@ extension Session {
         case .sync, .account: return resolveSync(s)?.map(Request.sync)
         // Agenda
         case .agenda, .openings: return resolveAgenda(s)?.map(Request.agenda)
+        case .calendar: return resolveCalendar(s)?.map(Request.calendar)
         default: return nil
         }
     }

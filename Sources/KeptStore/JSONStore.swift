@@ -69,6 +69,7 @@ public final class JSONStore: StoreBackend {
     public var areas: [Area] { store.areas }
     public var filters: [SavedFilter] { store.filters }
     public var plan: PlanSnapshot? { store.plan }
+    public var calendars: [CalendarConnection] { store.calendars }
     public var nextID: Int { store.nextID }
     public var history: Journal { store.history }
     public var taskCount: Int { store.taskCount }

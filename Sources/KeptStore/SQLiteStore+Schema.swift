@@ -174,7 +174,7 @@ extension SQLiteStore {
                 throw SQLiteError.damage("meta \(k): its value does not match its checksum")
             }
             switch k {
-            case "nextId", "settings", "plan": doc += ", \(JSONWriter.compact(.string(k))): \(v)"
+            case "nextId", "settings", "plan", "calendars": doc += ", \(JSONWriter.compact(.string(k))): \(v)"
             case "extra": extra = v
             default: break
             }
@@ -304,6 +304,7 @@ extension SQLiteStore {
             case .settings: try putMeta("settings", JSONWriter.compact(.object(StoreCodec.settingsObject(m.settings))))
             case .filters: try rewrite("filters", m.filters.map { .object(StoreCodec.filterObject($0)) })
             case .plan: try putMeta("plan", m.plan.map { JSONWriter.compact(StoreCodec.planValue($0)) })
+            case .calendars: try putMeta("calendars", m.calendars.isEmpty ? nil : JSONWriter.compact(StoreCodec.calendarsValue(m.calendars)))
             case .task: break
             }
         case .nextID(let n):
@@ -507,6 +508,7 @@ extension SQLiteStore {
             try rewrite("filters", s.filters.map { .object(StoreCodec.filterObject($0)) })
             try putMeta("settings", JSONWriter.compact(.object(StoreCodec.settingsObject(s.settings))))
             try putMeta("plan", s.plan.map { JSONWriter.compact(StoreCodec.planValue($0)) })
+            try putMeta("calendars", s.calendars.isEmpty ? nil : JSONWriter.compact(StoreCodec.calendarsValue(s.calendars)))
             try putMeta("nextId", String(s.nextID))
             try putMeta("extra", s.extra.members.isEmpty ? nil : JSONWriter.compact(.object(s.extra)))
             loadedJournal = Journal()

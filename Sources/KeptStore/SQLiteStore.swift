@@ -281,6 +281,7 @@ public final class SQLiteStore: StoreBackend {
     public var areas: [Area] { currentMeta.areas }
     public var filters: [SavedFilter] { currentMeta.filters }
     public var plan: PlanSnapshot? { currentMeta.plan }
+    public var calendars: [CalendarConnection] { currentMeta.calendars }
     public var nextID: Int { currentMeta.nextID }
 
     public var history: Journal {

@@ -61,6 +61,8 @@ extension StoreCodec {
             return pair("filters", .array(b.map { .object(filterObject($0)) }), .array(a.map { .object(filterObject($0)) }))
         case .plan(let b, let a):
             return pair("plan", b.map(planValue) ?? .null, a.map(planValue) ?? .null)
+        case .calendars(let b, let a):
+            return pair("calendars", calendarsValue(b), calendarsValue(a))
         }
     }
 
@@ -185,6 +187,7 @@ extension StoreCodec {
             case "settings": changes.append(.settings(before: try settings(b), after: try settings(a)))
             case "filters": changes.append(.filters(before: try filters(b), after: try filters(a)))
             case "plan": changes.append(.plan(before: try optional(b, planSnapshot), after: try optional(a, planSnapshot)))
+            case "calendars": changes.append(.calendars(before: try calendars(b), after: try calendars(a)))
             default: throw HistoryError(message: "unknown change kind '\(kind)'")
             }
         }
@@ -241,6 +244,35 @@ extension StoreCodec {
         a.uid = uid
         for (k, x) in o.members where k != "name" && k != "uid" { a.extra[k] = x }
         return a
+    }
+
+    /// The connected calendars as the store keeps them: `[{"name", "file", "path", "hidden"}…]`.
+    package static func calendarsValue(_ cs: [CalendarConnection]) -> JSONValue {
+        .array(cs.map { c in
+            .object(JSONObject([("name", .string(c.name)), ("file", .string(c.file)), ("path", .string(c.path)), ("hidden", .bool(c.hidden))]))
+        })
+    }
+
+    package static func calendars(_ v: JSONValue) throws(HistoryError) -> [CalendarConnection] {
+        guard case .array(let list) = v else { throw HistoryError(message: "calendars are a list") }
+        var out: [CalendarConnection] = []
+        for c in list {
+            guard case .object(let o) = c, case .string(let n)? = o["name"], case .string(let p)? = o["path"] else {
+                throw HistoryError(message: "a calendar needs a 'name' and a 'path'")
+            }
+            var file = p
+            if case .string(let f)? = o["file"] { file = f }
+            var hidden = false
+            if let h = o["hidden"] {
+                guard case .bool(let b) = h else { throw HistoryError(message: "a calendar's 'hidden' is true or false") }
+                hidden = b
+            }
+            guard !n.isEmpty, !out.contains(where: { $0.name.lowercased() == n.lowercased() }) else {
+                throw HistoryError(message: "a calendar's name is not empty and is its own")
+            }
+            out.append(CalendarConnection(name: n, file: file, path: p, hidden: hidden))
+        }
+        return out
     }
 
     package static func filters(_ v: JSONValue) throws(HistoryError) -> [SavedFilter] {

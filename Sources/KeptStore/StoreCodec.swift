@@ -147,6 +147,13 @@ public enum StoreCodec {
                 } catch {
                     throw r.error("the sync state: \(error.message)", at: at)
                 }
+            case "calendars":
+                let v = try r.readValue()
+                do throws(HistoryError) {
+                    store.calendars = try calendars(v)
+                } catch {
+                    throw r.error("the calendars: \(error.message)", at: at)
+                }
             case "plan":
                 let v = try r.readValue()
                 do throws(HistoryError) {
@@ -173,6 +180,7 @@ public enum StoreCodec {
         s.extra = store.extra
         s.history = store.history
         s.plan = store.plan
+        s.calendars = store.calendars
         s.revision = store.revision
         s.tombstones = store.tombstones
         s.sync = store.sync
@@ -426,6 +434,10 @@ public enum StoreCodec {
         if !s.tombstoneMap.isEmpty {
             key("tombstones")
             list(Array(s.tombstones.suffix(Tombstone.limit)).map { JSONObject([("uid", .string($0.uid.description)), ("deletedAt", .string(TimeText.isoInstant($0.deletedAt, in: .utc)))]) }, &out)
+        }
+        if !s.calendars.isEmpty {
+            key("calendars")
+            JSONWriter.append(calendarsValue(s.calendars), to: &out, pretty: false, indent: 0, level: 0)
         }
         if let p = s.plan {
             key("plan")

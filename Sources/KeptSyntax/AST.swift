@@ -114,6 +114,16 @@ public enum SyncCommand: Sendable, Equatable {
     case discard(Int, SourceRange)
 }
 
+/// What `calendar …` asks (docs/AGENDA.md, "Connected calendars").
+public enum CalendarCommand: Sendable, Equatable {
+    /// `calendar connect NAME FILE`.
+    case connect(name: TextArg, file: TextArg)
+    case list
+    case hide(TextArg)
+    case show(TextArg)
+    case disconnect(TextArg)
+}
+
 /// A piece of statement text that another module parses (a date, a value).
 public struct TextArg: Sendable, Equatable {
     public var text: String
@@ -215,6 +225,8 @@ public enum StatementKind: Sendable {
     case agenda(AgendaSpec)
     /// `plan openings [N]`: free times today for the Top 3 picks, suggested only.
     case openings(Int?)
+    /// `calendar connect|list|hide|show|disconnect …`.
+    case calendar(CalendarCommand)
 
     /// Whether the statement can change the store (a plan stores its snapshot, so `plan` and
     /// `why` can). Only reads are false: a store that locks takes its lock for the others.
@@ -226,6 +238,7 @@ public enum StatementKind: Sendable {
         case .importFile(let r): return !r.dryRun
         case .sync(let c): return c != .status && c != .review
         case .account(let link): return link != nil
+        case .calendar(let c): return c != .list
         case .setting(_, let value): return value != nil
         case .projectStatuses(_, let edit): return edit != nil
         default: return true

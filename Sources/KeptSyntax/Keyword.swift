@@ -60,6 +60,7 @@ public enum Keyword: String, CaseIterable, Sendable {
     case sync
     case account
     case agenda
+    case calendar
     // Words inside statements.
     case all
 
@@ -72,6 +73,7 @@ public enum Keyword: String, CaseIterable, Sendable {
         .archive, .unarchive, .tomorrow, .reschedule, .move, .tag, .untag, .duplicate, .step, .comment, .link, .unlink, .subtask,
         .remind, .unremind, .reminders, .skip, .unskip, .rdate, .unrdate, .set, .undo, .redo, .project, .projects, .now, .zone, .help,
         .plan, .why, .not, .back, .top3, .import, .export, .sync, .account, .agenda,
+        .calendar,
     ]
 
     /// The subcommands a command takes, for `project add`.
@@ -87,6 +89,7 @@ public enum Keyword: String, CaseIterable, Sendable {
         case .filter: return ["star", "unstar", "delete", "rename", "move"]
         case .sync: return ["status", "review", "retry", "discard"]
         case .account: return ["link"]
+        case .calendar: return ["connect", "list", "hide", "show", "disconnect"]
         default: return []
         }
     }
@@ -148,6 +151,7 @@ public enum Keyword: String, CaseIterable, Sendable {
         case .sync: return "sync the store with its account: send its changes, take in the other devices'; or its status and refused changes"
         case .account: return "show the account this store syncs with, or link it to an account on a server"
         case .agenda: return "print the days ahead: overdue, due this day, timed tasks and events in time order, upcoming repeats"
+        case .calendar: return "connect an iCalendar file whose events the agenda shows (read-only), list, hide, show or disconnect one"
         case .all: return ""
         }
     }
@@ -209,6 +213,7 @@ public enum Keyword: String, CaseIterable, Sendable {
         case .sync: return "sync [status | review | retry N | discard N]"
         case .account: return "account [link \"CONNINFO\"]"
         case .agenda: return "agenda [N days] [from DATE] [where FILTER]"
+        case .calendar: return "calendar connect NAME FILE.ics | calendar list | calendar hide|show|disconnect NAME"
         case .all: return ""
         }
     }
@@ -271,6 +276,7 @@ public enum Keyword: String, CaseIterable, Sendable {
         case .sync: return "sync status"
         case .account: return "account"
         case .agenda: return "agenda 3 days from tomorrow where #phone"
+        case .calendar: return "calendar connect Work examples/agenda-work.ics"
         case .all: return ""
         }
     }

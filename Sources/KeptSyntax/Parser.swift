@@ -102,7 +102,7 @@ public struct Parser {
     ///   | remind_stmt | unremind_stmt | reminders_stmt | skip_stmt | unskip_stmt | rdate_stmt
     ///   | undo_stmt | redo_stmt | project_stmt | projects_stmt | help_stmt
     ///   | plan_stmt | why_stmt | not_today_stmt | back_stmt | top3_stmt | import_stmt | export_stmt
-    ///   | sync_stmt | account_stmt | agenda_stmt ;
+    ///   | sync_stmt | account_stmt | agenda_stmt | calendar_stmt ;
     package mutating func parseStatement() throws(Diagnostic) -> Statement {
         let first = peek
         guard first.kind == .word, let kw = Keyword(rawValue: first.text.lowercased()), kw.isCommand else {
@@ -162,6 +162,7 @@ public struct Parser {
         case .sync: kind = try parseSyncStmt()
         case .account: kind = try parseAccountStmt()
         case .agenda: kind = try parseAgendaStmt()
+        case .calendar: kind = try parseCalendarStmt()
         case .all:
             throw Catalog.unknownCommand(first.text, range: first.range, file: file, candidates: Keyword.commands.map(\.rawValue))
         }

@@ -27,6 +27,7 @@ final class WatchedBackend: StoreBackend {
     var areas: [Area] { inner.areas }
     var filters: [SavedFilter] { inner.filters }
     var plan: PlanSnapshot? { inner.plan }
+    var calendars: [CalendarConnection] { inner.calendars }
     var nextID: Int { inner.nextID }
     var history: Journal { inner.history }
     var taskCount: Int { inner.taskCount }

@@ -88,6 +88,7 @@ final class GrammarTests: XCTestCase {
                        "Sources/KeptSyntax/Parser+Plan.swift",
                        "Sources/KeptSyntax/Parser+Interop.swift",
                        "Sources/KeptSyntax/Parser+Sync.swift",
+                       "Sources/KeptSyntax/Parser+Calendars.swift",
                        "Sources/KeptRules/Capture/DatePhraseParser.swift",
                        "Sources/KeptRules/Recurrence/RepeatRuleParser.swift",
                        "Sources/KeptSyntax/Filters/FilterParser.swift", "Sources/KeptSyntax/Filters/FilterParser+Values.swift",

@@ -98,7 +98,7 @@ EXAMPLE_SHAPES = {
     "now": ["now"], "zone": ["zone"], "help": ["helpCommand", "help"], "plan": ["plan", "planByDate", "openings"], "why": ["why"],
     "not": ["task", "bulk"], "back": ["back"], "top3": ["top3"], "skip": ["updated", "bulk"], "unskip": ["updated", "bulk"],
     "rdate": ["updated", "bulk"], "unrdate": ["updated", "bulk"], "import": ["import"], "export": ["export"],
-    "sync": ["syncStatus"], "account": ["account"], "agenda": ["agenda"],
+    "sync": ["syncStatus"], "account": ["account"], "agenda": ["agenda"], "calendar": ["calendarChanged"],
 }
 listing = kept(["run", "--format", "json", "-e", "help"])
 commands = [c["name"] for c in check("help", listing.stdout.strip(), ["help"])["commands"]]
@@ -144,6 +144,8 @@ FORMS = [
     ("sync status", ["syncStatus"]), ("sync review", ["syncReview"]), ("account", ["account"]),
     ("agenda", ["agenda"]), ("agenda 3 days from tomorrow where +Home", ["agenda"]), ("agenda where #nothing", ["agenda"]),
     ("plan openings", ["openings"]), ("plan openings 1", ["openings"]),
+    ("calendar connect Home examples/agenda-home.ics", ["calendarChanged"]), ("calendar list", ["calendars"]),
+    ("calendar hide Home", ["calendarChanged"]), ("calendar hide Home", ["calendarChanged"]), ("calendar disconnect Home", ["calendarChanged"]),
 ]
 run_statements(FORMS, "statement forms")
 

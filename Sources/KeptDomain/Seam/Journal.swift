@@ -15,6 +15,8 @@ public indirect enum Change: Sendable {
     case filters(before: [SavedFilter], after: [SavedFilter])
     /// The plan snapshot with its Top 3 picks (R-PLAN-7).
     case plan(before: PlanSnapshot?, after: PlanSnapshot?)
+    /// The connected calendars (docs/AGENDA.md): few, and kept on this device only.
+    case calendars(before: [CalendarConnection], after: [CalendarConnection])
 }
 
 extension Change {

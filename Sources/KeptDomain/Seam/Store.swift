@@ -17,6 +17,8 @@ public struct Store: Sendable {
     public var settings = Settings()
     /// The Smart plan as it was last made (R-PLAN-5); nil until the first `plan`.
     public var plan: PlanSnapshot? = nil
+    /// The connected calendars, in the order they were connected (docs/AGENDA.md).
+    public var calendars: [CalendarConnection] = []
     /// The id the next new task gets; ids are never reused, even after a delete.
     public var nextID = 1
     /// The largest id a store may hold (2^53 - 1, exact in every JSON reader); the loader
@@ -58,6 +60,7 @@ public struct Store: Sendable {
         package var filters: [SavedFilter]
         package var settings: Settings
         package var plan: PlanSnapshot?
+        package var calendars: [CalendarConnection] = []
         package var nextID: Int
         package var extra: JSONObject
         package var history: Journal
@@ -68,8 +71,8 @@ public struct Store: Sendable {
 
     package var meta: Meta {
         get {
-            Meta(projects: projects, areas: areas, filters: filters, settings: settings, plan: plan, nextID: nextID, extra: extra,
-                 history: history, tombstones: tombstoneMap, revision: revision, sync: sync)
+            Meta(projects: projects, areas: areas, filters: filters, settings: settings, plan: plan, calendars: calendars, nextID: nextID,
+                 extra: extra, history: history, tombstones: tombstoneMap, revision: revision, sync: sync)
         }
         set {
             projects = newValue.projects
@@ -77,6 +80,7 @@ public struct Store: Sendable {
             filters = newValue.filters
             settings = newValue.settings
             plan = newValue.plan
+            calendars = newValue.calendars
             nextID = newValue.nextID
             extra = newValue.extra
             history = newValue.history

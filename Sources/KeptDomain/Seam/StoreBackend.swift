@@ -101,6 +101,7 @@ public protocol StoreBackend: AnyObject {
     var areas: [Area] { get }
     var filters: [SavedFilter] { get }
     var plan: PlanSnapshot? { get }
+    var calendars: [CalendarConnection] { get }
     var nextID: Int { get }
     var history: Journal { get }
     var taskCount: Int { get }

@@ -46,6 +46,7 @@ extension Change {
         case .settings(let b, let a): return .settings(before: a, after: b)
         case .filters(let b, let a): return .filters(before: a, after: b)
         case .plan(let b, let a): return .plan(before: a, after: b)
+        case .calendars(let b, let a): return .calendars(before: a, after: b)
         }
     }
 }
@@ -106,6 +107,7 @@ extension Store {
         case .settings(_, let after): settings = after
         case .filters(_, let after): filters = after
         case .plan(_, let after): plan = after
+        case .calendars(_, let after): calendars = after
         }
     }
 }

@@ -32,6 +32,8 @@ public struct Settings: Sendable, Equatable {
     /// Quick wins: a user-set estimate at or under this many minutes (R-PLAN-3).
     public var quickWinMinutes = 15
     public var rowDetail: RowDetail = .simple
+    /// R-CAL-4: one meeting on two connected calendars shows once in the agenda.
+    public var mergeMeetings = true
     /// The account zone's IANA name; nil means the machine's zone.
     public var zone: String?
     /// Settings this version does not know, kept as written (R-STORE-1).
@@ -50,6 +52,8 @@ public struct Settings: Sendable, Equatable {
         case zone
         case duration
         case rowDetail
+        /// `on` or `off`.
+        case onOff
         /// An urgency weight, from `minimum` to 1000.
         case weight(minimum: Double)
     }
@@ -104,6 +108,17 @@ public struct Settings: Sendable, Equatable {
         Spec(key: "row-detail", values: .rowDetail, summary: "detailed rows show High, Critical and the urgency score (R-PLAN-4)",
              get: { $0.rowDetail.rawValue },
              set: { s, v in guard let d = RowDetail(rawValue: v.lowercased()) else { return false }; s.rowDetail = d; return true },
+             storedWhenDefault: false),
+        Spec(key: "merge-meetings", values: .onOff, summary: "the same meeting on two connected calendars shows once (R-CAL-4)",
+             get: { $0.mergeMeetings ? "on" : "off" },
+             set: { s, v in
+                 switch v.lowercased() {
+                 case "on": s.mergeMeetings = true
+                 case "off": s.mergeMeetings = false
+                 default: return false
+                 }
+                 return true
+             },
              storedWhenDefault: false),
     ] + UrgencyWeights.keys.map { k in
         Spec(key: k.key, values: .weight(minimum: k.minimum),

@@ -606,6 +606,17 @@ public enum Catalog {
         Diagnostic(code: .E0304, message: "a saved filter named '\(name)' exists", file: file, range: range, label: "already in the store")
     }
 
+    package static func noCalendar(_ name: String, range: SourceRange, file: SourceFile, known: [String]) -> Diagnostic {
+        let m = didYouMean(name, in: known, at: range, file: file)
+        return Diagnostic(code: .E0350, message: "no calendar named '\(name)'", file: file, range: range, label: "not a connected calendar",
+                          help: m.help(else: "'calendar list' lists them"), fixIts: m.fixIts)
+    }
+
+    package static func calendarExists(_ name: String, range: SourceRange, file: SourceFile) -> Diagnostic {
+        Diagnostic(code: .E0351, message: "a calendar named '\(name)' is connected already", file: file, range: range, label: "already in the store",
+                   help: "'calendar disconnect \(name)' first, or pick another name")
+    }
+
     package static func filterInUse(_ name: String, by user: String, range: SourceRange, file: SourceFile) -> Diagnostic {
         Diagnostic(code: .E0310, message: "filter \(user) uses \(name)", file: file, range: range, label: "still used",
                    help: "change or delete \(user) first")

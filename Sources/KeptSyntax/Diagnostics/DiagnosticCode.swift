@@ -17,9 +17,9 @@ public enum DiagnosticCode: String, CaseIterable, Sendable, CustomStringConverti
     case E0313, E0314, E0315, E0316, E0317, E0318, E0319, E0320, E0321, E0322
     case E0323, E0324, E0325, E0326, E0327, E0328, E0329, E0330, E0331, E0332
     case E0333, E0336, E0337, E0338, E0339, E0340, E0341, E0342, E0343, E0344
-    case E0345, E0346, E0347, E0348, E0349, E0401, E0402, E0403, E0404, E0405, E0406, E0407
+    case E0345, E0346, E0347, E0348, E0349, E0350, E0351, E0401, E0402, E0403, E0404, E0405, E0406, E0407
     case E0501, E0502, E0503, E0504, E0505, E0506, E0507, E0508, E0509, E0510, E0511, E0601
-    case E0602, E0603, E0604, E0605, E0606, E0607, E0608, E0609, E0610, E0611
+    case E0602, E0603, E0604, E0605, E0606, E0607, E0608, E0609, E0610, E0611, E0612
     case W0001, W0002, W0003
 
     public var description: String { rawValue }
@@ -126,6 +126,8 @@ public enum DiagnosticCode: String, CaseIterable, Sendable, CustomStringConverti
         case .E0347: return "the sync server sent an item this version cannot read"
         case .E0348: return "not a connection string"
         case .E0349: return "a query on the server only reads: the statement would change the account"
+        case .E0350: return "no connected calendar has that name"
+        case .E0351: return "a connected calendar has that name already"
         case .E0401: return "a plan limit is a whole number from 1, or all"
         case .E0402: return "the task is not in the plan"
         case .E0403: return "top 3 is full"
@@ -155,6 +157,7 @@ public enum DiagnosticCode: String, CaseIterable, Sendable, CustomStringConverti
         case .E0609: return "an export file could not be written"
         case .E0610: return "an import option does not apply to the file's format"
         case .E0611: return "an export target is a device, a pipe, a folder or the open store"
+        case .E0612: return "a connected calendar's file could not be read"
         case .W0001: return "a word that looks like a filter operator is searched for as text"
         case .W0002: return "a store file changed after it was written (its checksum differs)"
         case .W0003: return "a slash date read month/day where the zone usually writes day/month"
