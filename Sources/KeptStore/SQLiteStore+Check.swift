@@ -41,18 +41,20 @@ extension SQLiteStore {
     /// merges by uid read the columns, not the record, which the checksum covers).
     private func checkColumns() {
         do throws(SQLiteError) {
-            let names = SQLiteStore.lookupColumnNames.joined(separator: ", ")
+            // A version-3 file opened read-only has not the plan's columns (the last two).
+            let checked = hasPlanColumns ? SQLiteStore.lookupColumnNames : Array(SQLiteStore.lookupColumnNames.prefix(19))
+            let names = checked.joined(separator: ", ")
             let st = try db.statement("SELECT \(names), record FROM tasks ORDER BY id")
             defer { st.reset() }
             var bytes: [UInt8] = []
-            let recordColumn = Int32(SQLiteStore.lookupColumnNames.count)
+            let recordColumn = Int32(checked.count)
             while try st.step() {
                 bytes.removeAll(keepingCapacity: true)
                 _ = st.appendBytes(recordColumn, to: &bytes)
                 var r = JSONReader(bytes: bytes)
                 do throws(JSONError) {
                     let t = try StoreCodec.decodeTask(&r)
-                    var sink = CompareSink(st: st)
+                    var sink = CompareSink(st: st, columns: recordColumn)
                     SQLiteStore.lookupColumns(t, into: &sink)
                     if let k = sink.differs {
                         let name = SQLiteStore.lookupColumnNames[Int(k) - 1]
