@@ -70,7 +70,7 @@ extension SQLiteStore {
         let total: Int
         var matched: Int? = nil
         do throws(SQLiteError) {
-            total = Int(try db.integer("SELECT count(*) FROM tasks WHERE \(scope)") ?? 0)
+            total = Int(try db.integer("SELECT \(scopeCountSQL(scope))") ?? 0)
         } catch {
             readFailed(error)
             return nil

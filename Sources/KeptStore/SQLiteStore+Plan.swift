@@ -75,8 +75,7 @@ extension SQLiteStore {
             for row in wins.rows { ids.insert(row.id) }
             for row in rest.rows { ids.insert(row.id) }
             // The counts of every open task: all of them, and the quick wins not held today.
-            let all = Int(try db.integer("SELECT count(*) FROM tasks INDEXED BY tasks_plan WHERE \(open) AND goal = 0") ?? 0)
-                + Int(try db.integer("SELECT count(*) FROM tasks INDEXED BY tasks_goal WHERE goal = 1 AND \(open)") ?? 0)
+            let all = Int(try db.integer("SELECT \(scopeCountSQL(open))") ?? 0)
             let q = try db.statement("""
                 SELECT count(*) FROM tasks INDEXED BY tasks_quick WHERE \(open) AND user_estimate IS NOT NULL \
                 AND user_estimate <= ?1 AND (held_until IS NULL OR held_until <= ?2)

@@ -41,6 +41,7 @@ extension SQLiteStore {
       checksum INTEGER
     );
     \(taskIndexes.map(\.create).joined(separator: "\n"))
+    \(kindCounts)
     CREATE TABLE projects (pos INTEGER PRIMARY KEY, record TEXT NOT NULL, checksum INTEGER);
     CREATE TABLE areas (pos INTEGER PRIMARY KEY, record TEXT NOT NULL, checksum INTEGER);
     CREATE TABLE filters (pos INTEGER PRIMARY KEY, record TEXT NOT NULL, checksum INTEGER);
@@ -48,6 +49,23 @@ extension SQLiteStore {
                           changes INTEGER NOT NULL, step TEXT NOT NULL, checksum INTEGER);
     CREATE TABLE tombstones (uid TEXT PRIMARY KEY NOT NULL, deleted_at TEXT NOT NULL, seq INTEGER NOT NULL UNIQUE, checksum INTEGER);
     \(syncSchema)
+    """
+
+    /// How many tasks there are of each kind (version 4), kept by triggers in the transaction
+    /// of every write, so the head of a list or a count (`10 of 799,947`) is one row, not a
+    /// count of every open task's index entry. `kept check` counts the rows again.
+    package static let kindCounts = """
+    CREATE TABLE task_kinds (kind INTEGER PRIMARY KEY, n INTEGER NOT NULL);
+    CREATE TRIGGER tasks_kind_insert AFTER INSERT ON tasks BEGIN
+      INSERT INTO task_kinds (kind, n) VALUES (new.kind, 1) ON CONFLICT (kind) DO UPDATE SET n = n + 1;
+    END;
+    CREATE TRIGGER tasks_kind_delete AFTER DELETE ON tasks BEGIN
+      UPDATE task_kinds SET n = n - 1 WHERE kind = old.kind;
+    END;
+    CREATE TRIGGER tasks_kind_update AFTER UPDATE OF kind ON tasks WHEN old.kind IS NOT new.kind BEGIN
+      UPDATE task_kinds SET n = n - 1 WHERE kind = old.kind;
+      INSERT INTO task_kinds (kind, n) VALUES (new.kind, 1) ON CONFLICT (kind) DO UPDATE SET n = n + 1;
+    END;
     """
 
     /// The indexes of the tasks table other than its keys (uid, id): a large import into an
@@ -187,6 +205,8 @@ extension SQLiteStore {
             try put.run()
         }
         for (_, create) in SQLiteStore.planIndexes { try db.exec(create) }
+        try db.exec(SQLiteStore.kindCounts)
+        try db.exec("INSERT INTO task_kinds (kind, n) SELECT kind, count(*) FROM tasks GROUP BY kind")
         // An index whose definition changed within version 3 (`tasks_kind_due` gained the
         // columns a limited list reads, SQLiteStore+Narrow) is made again as it is now.
         for (name, create) in SQLiteStore.taskIndexes {

@@ -303,6 +303,7 @@ final class StoreDamageTests: XCTestCase {
 
     /// What version 4 added, taken away again (a version-3 file, as the Kept before it wrote).
     static let backToThree = (SQLiteStore.planIndexes.map { "DROP INDEX \($0.name);" }
+        + ["DROP TRIGGER tasks_kind_insert;", "DROP TRIGGER tasks_kind_delete;", "DROP TRIGGER tasks_kind_update;", "DROP TABLE task_kinds;"]
         + ["ALTER TABLE tasks DROP COLUMN goal;", "ALTER TABLE tasks DROP COLUMN user_estimate;", "PRAGMA user_version = 3;"]).joined(separator: " ")
 
     /// Schema 4 (issue 34): a version-3 store read only plans from its records, and `kept
@@ -344,9 +345,21 @@ final class StoreDamageTests: XCTestCase {
             XCTAssertEqual(try migrated.db.integer("SELECT count(*) FROM sqlite_schema WHERE name = '\(name)'"), 1, name)
         }
         XCTAssertEqual(migrated.checkAll(), [])
+        XCTAssertEqual(try migrated.db.integer("SELECT n FROM task_kinds WHERE kind = 0"), 6, "the kept counts, filled")
         XCTAssertEqual(run(session(migrated), "plan limit 1").lines, want[0])
         XCTAssertEqual(run(session(migrated), "plan").lines, want[1])
+        // The counts follow every write; counts that do not match the rows are damage.
+        XCTAssertFalse(run(session(migrated), "complete 3").failed)
+        XCTAssertFalse(run(session(migrated), "add six").failed)
+        XCTAssertFalse(run(session(migrated), "delete 6").failed)
+        XCTAssertEqual(try migrated.db.integer("SELECT n FROM task_kinds WHERE kind = 0"), 5)
+        XCTAssertEqual(try migrated.db.integer("SELECT n FROM task_kinds WHERE kind = 1"), 1)
+        XCTAssertEqual(migrated.checkAll(), [])
         migrated.close()
+        try sql(p, "UPDATE task_kinds SET n = 7 WHERE kind = 0")
+        let counted = try SQLiteStore.open(p, readOnly: true).get()
+        XCTAssertEqual(counted.checkAll().count, 1, "a kept count that is not the rows' is named")
+        counted.close()
     }
 
     /// Backup: a copy as of one moment, a single file with no -wal, that reads as the store.

@@ -79,6 +79,9 @@ def back_to_three(db):
     con = sqlite3.connect(db)
     for name in ["tasks_plan", "tasks_quick", "tasks_goal", "tasks_held"]:
         con.execute(f"DROP INDEX {name}")
+    for name in ["tasks_kind_insert", "tasks_kind_delete", "tasks_kind_update"]:
+        con.execute(f"DROP TRIGGER {name}")
+    con.execute("DROP TABLE task_kinds")
     con.execute("ALTER TABLE tasks DROP COLUMN goal")
     con.execute("ALTER TABLE tasks DROP COLUMN user_estimate")
     con.execute("PRAGMA user_version = 3")
