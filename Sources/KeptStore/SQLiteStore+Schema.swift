@@ -76,7 +76,9 @@ extension SQLiteStore {
         ("tasks_kind_due", "CREATE INDEX tasks_kind_due ON tasks (kind, due_day, due_minute, created, id);"),
         ("tasks_parent", "CREATE INDEX tasks_parent ON tasks (parent) WHERE parent IS NOT NULL;"),
         ("tasks_title", "CREATE INDEX tasks_title ON tasks (title);"),
-        ("tasks_project", "CREATE INDEX tasks_project ON tasks (project_key) WHERE project_key IS NOT NULL;"),
+        // Version 4: with the kind, priority and due, so a count of a project's tasks with
+        // those terms (`count +P and !high`) reads this index alone, not each row.
+        ("tasks_project", "CREATE INDEX tasks_project ON tasks (project_key, kind, priority, due_day, due_minute) WHERE project_key IS NOT NULL;"),
         ("tasks_reminders", "CREATE INDEX tasks_reminders ON tasks (id) WHERE reminders > 0;"),
     ] + planIndexes
 
@@ -207,8 +209,9 @@ extension SQLiteStore {
         for (_, create) in SQLiteStore.planIndexes { try db.exec(create) }
         try db.exec(SQLiteStore.kindCounts)
         try db.exec("INSERT INTO task_kinds (kind, n) SELECT kind, count(*) FROM tasks GROUP BY kind")
-        // An index whose definition changed within version 3 (`tasks_kind_due` gained the
-        // columns a limited list reads, SQLiteStore+Narrow) is made again as it is now.
+        // An index whose definition changed (`tasks_kind_due` within version 3 gained the
+        // columns a limited list reads, SQLiteStore+Narrow; `tasks_project` in version 4 the
+        // columns a project's counts read) is made again as it is now.
         for (name, create) in SQLiteStore.taskIndexes {
             let st = try db.statement("SELECT sql FROM sqlite_schema WHERE type = 'index' AND name = ?1")
             st.bind(1, name)

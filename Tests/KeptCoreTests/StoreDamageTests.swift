@@ -304,6 +304,7 @@ final class StoreDamageTests: XCTestCase {
     /// What version 4 added, taken away again (a version-3 file, as the Kept before it wrote).
     static let backToThree = (SQLiteStore.planIndexes.map { "DROP INDEX \($0.name);" }
         + ["DROP TRIGGER tasks_kind_insert;", "DROP TRIGGER tasks_kind_delete;", "DROP TRIGGER tasks_kind_update;", "DROP TABLE task_kinds;"]
+        + ["DROP INDEX tasks_project;", "CREATE INDEX tasks_project ON tasks (project_key) WHERE project_key IS NOT NULL;"]
         + ["ALTER TABLE tasks DROP COLUMN goal;", "ALTER TABLE tasks DROP COLUMN user_estimate;", "PRAGMA user_version = 3;"]).joined(separator: " ")
 
     /// Schema 4 (issue 34): a version-3 store read only plans from its records, and `kept
@@ -346,6 +347,9 @@ final class StoreDamageTests: XCTestCase {
         }
         XCTAssertEqual(migrated.checkAll(), [])
         XCTAssertEqual(try migrated.db.integer("SELECT n FROM task_kinds WHERE kind = 0"), 6, "the kept counts, filled")
+        let project = SQLiteStore.taskIndexes.first { $0.name == "tasks_project" }?.create
+        XCTAssertEqual(try migrated.db.text("SELECT sql FROM sqlite_schema WHERE name = 'tasks_project'").map { $0 + ";" }, project,
+                       "an index of an older definition is made again")
         XCTAssertEqual(run(session(migrated), "plan limit 1").lines, want[0])
         XCTAssertEqual(run(session(migrated), "plan").lines, want[1])
         // The counts follow every write; counts that do not match the rows are damage.
