@@ -55,6 +55,8 @@ def statements(filters, rng):
             out.append((f, f"list {f} {o} limit {rng.choice([0, 1, 3, 10])}".replace("  ", " ")))
         out.append((f, f"plan {f} limit 3"))
         k = i % 10
+        if i % 7 == 1:
+            out.append((f, rng.choice(["list today", "list tomorrow", "list today limit 3", "list next 7 days", "list done today"])))
         if k == 2:
             out.append((f, f"why {rng.randint(1, 95)}"))
         elif k == 3:
