@@ -10,7 +10,7 @@
 #   resident memory of `count` at 1M
 #   cost growth: 200 changes in a REPL at 1M against 200 at 1k
 # Stores come from the peers' generator (bench/data, git-ignored); the 1M ones take minutes to
-# make the first time. Prints figures; never fails on time. SIZES="100k" skips the million.
+# make the first time and are kept there for the next run. Prints figures; never fails on time. SIZES="100k" skips the million.
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 PEERS="${PEERS_DIR:-$ROOT/../shared/bench/peers}"
@@ -82,6 +82,11 @@ bench34() { # SIZE KIND
     --prepare "$KEPT run --store $work --write ${CLOCK[*]} -e 'set where ($f) priority none'" \
     "$KEPT run --store $work --write ${CLOCK[*]} -e 'set where ($f) priority high'" >/dev/null 2>&1
   R[where-$size-$kind]=$(ms "$RES/sq34-$size-$kind.json")
+  # Item 5: a REPL started on the store, one answer, and its end (piped, as a whole process).
+  printf 'count overdue\n' > "$RES/sq34-repl.kept"
+  hyperfine -N --runs "$runs" --warmup 1 --style none --export-json "$RES/sq34-$size-$kind.json" \
+    "sh -c '$KEPT repl --store $work ${CLOCK[*]} < $RES/sq34-repl.kept'" >/dev/null 2>&1
+  R[repl-$size-$kind]=$(ms "$RES/sq34-$size-$kind.json")
   R[rsslist-$size-$kind]=$( { /usr/bin/time -f %M "$KEPT" run --store "$work" "${CLOCK[@]}" -e 'list overdue limit 10' >/dev/null; } 2>&1 | tail -1)
   R[rssplan-$size-$kind]=$( { /usr/bin/time -f %M "$KEPT" run --store "$work" "${CLOCK[@]}" -e 'plan limit 3' >/dev/null; } 2>&1 | tail -1)
   rm -f "$work" "$work-wal" "$work-shm"
@@ -116,6 +121,7 @@ fi
   row "count +Raibrir and !high" count_+Raibrir_and_\!high "" "<= 25" "<= 60"
   row "count due < 2026-05-01" count_due_\<_2026-05-01 "" "<= 25" "<= 60"
   row "set where (10 tasks) priority (--write)" where "" "<= 30" "<= 50"
+  row "repl: start, count overdue, end" repl "" "" ""
   row "peak memory of the list (KB)" rsslist "" "" "<= 102400"
   row "peak memory of the plan (KB)" rssplan "" "" "<= 102400"
   echo "the where filter's count: 100k ${R[ten-100k-db]:-}, 1M ${R[ten-1m-db]:-}"

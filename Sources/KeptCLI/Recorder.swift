@@ -25,8 +25,14 @@ final class Recorder {
     }
 
     private(set) var entries: [Entry] = []
-    /// The store the session started from; nil for the empty store of a session without one.
+    /// The store the session started from; nil for the empty store of a session without one,
+    /// or for one larger than a transcript keeps.
     private let startStore: Store?
+    /// How many tasks the stores were that were too large to copy (issue 34: a REPL on a large
+    /// store does not read every task before its first prompt).
+    private(set) var uncopied: [Int] = []
+    /// The most tasks a store may hold for the recorder to copy it (a snapshot reads every task).
+    static let storeLimit = 10_000
     /// The argument of the first `now`.
     private let startNow: String
     /// The argument of the first `zone`, when test mode's default would not give the same zone.
@@ -34,7 +40,9 @@ final class Recorder {
     private var lastMinute: Int64
 
     init(session: Session, startedWithStore: Bool) {
-        startStore = startedWithStore ? session.store.snapshot() : nil
+        let n = startedWithStore ? session.store.taskCount : 0
+        startStore = startedWithStore && n <= Recorder.storeLimit ? session.store.snapshot() : nil
+        if n > Recorder.storeLimit { uncopied.append(n) }
         let now = session.now
         lastMinute = Recorder.minute(now)
         switch session.clock {
@@ -154,6 +162,9 @@ final class Recorder {
             let p = Recorder.storePath(for: path, stores.count + 1)
             stores.append((p, s))
             out.append("@store \(Files.basename(of: p))")
+        }
+        for n in uncopied {
+            out.append("# the session's store of \(n) tasks was not copied (a transcript keeps a store of up to \(Recorder.storeLimit))")
         }
         if let s = startStore { addStore(s) }
         out.append("> now \(startNow)")

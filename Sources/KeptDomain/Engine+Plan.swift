@@ -57,7 +57,9 @@ extension Engine {
     /// keeps the snapshot's Top 3 picks, fills free seats and stores both, without an undo step
     /// (it is how the plan was shown, not a change of the user's); a filtered plan picks its
     /// own Top 3 among the matching tasks and stores nothing.
-    public func planView(_ expr: FilterExpr?, limit: Int?, snapshot given: PlanSnapshot? = nil, persist: Bool = true) -> PlanView {
+    /// `allRows` keeps every open row in the view's input (`plan by date` orders them all);
+    /// without it, the whole plan with a limit may be made from its candidates only.
+    public func planView(_ expr: FilterExpr?, limit: Int?, snapshot given: PlanSnapshot? = nil, persist: Bool = true, allRows: Bool = false) -> PlanView {
         let (snap0, stored) = given.map { ($0, true) } ?? todaysSnapshot()
         var snap = snap0
         let ds = store.settings.day.dayStart
@@ -65,16 +67,22 @@ extension Engine {
         var rows: [Int]
         var total = 0
         var failure: RegexBudgetError? = nil
+        var counts: SmartPlan.Counts? = nil
         var request = NarrowRequest(expr: expr, dayStart: ds)
         request.openOnly = true
         request.openSubtasks = true
         // The picks are read whatever they are now: one finished today keeps its seat.
         if expr == nil { request.alsoIDs = snap.top3 }
+        if expr == nil, !allRows, let limit {
+            request.plan = PlanBounds(urgency: urgency(snap), quickWinMinutes: store.settings.quickWinMinutes, limit: max(0, limit))
+        }
         if let n = store.narrowedColumns(request, filterContext) {
-            // A backend that narrows (SQL) reads only the open tasks (and the picks); the plan
-            // is made from them as from every task's columns.
+            // A backend that narrows (SQL) reads only the open tasks (and the picks), or only
+            // the candidates of a limited plan with the counts of every open task; the plan is
+            // made from them as from every task's columns.
             index = n.index
             total = n.total
+            counts = n.planCounts
             if let expr {
                 do throws(RegexBudgetError) { rows = try matchingRows(expr, index, filterContext).filter { index.isOpen($0) } } catch {
                     rows = []
@@ -97,6 +105,7 @@ extension Engine {
         }
         let u = urgency(snap)
         var input = SmartPlan.Input(index: index, rows: rows, urgency: u, quickWinMinutes: store.settings.quickWinMinutes, limit: limit)
+        input.counts = counts
         // `urgency.reminder-today`: a reminder on the plan's day, whatever its time of day.
         input.remindedRows = index.rowsWithReminder(onDay: Int32(u.today))
         var extra: [PlanRow] = []
@@ -124,7 +133,7 @@ extension Engine {
                 changed = true
             }
         }
-        return PlanView(input: input, plan: plan, snapshot: snap, shown: rows.count, total: total, expr: expr, stored: changed, failure: failure)
+        return PlanView(input: input, plan: plan, snapshot: snap, shown: counts?.open ?? rows.count, total: total, expr: expr, stored: changed, failure: failure)
     }
 
     /// `plan refresh`: score again now and pick a new Top 3; one undo step (R-PLAN-5).

@@ -176,7 +176,7 @@ extension Session {
     package func act(_ r: PlanningRequest) throws(DomainError) -> PlanningOutcome {
         switch r {
         case .plan(let e, let limit, let explain): return .plan(engine.planView(e, limit: limit), explain: explain)
-        case .byDate(let e, let limit): return .byDate(engine.planView(e, limit: 0, persist: false), limit: limit)
+        case .byDate(let e, let limit): return .byDate(engine.planView(e, limit: 0, persist: false, allRows: true), limit: limit)
         case .refresh: return .refreshed(engine.refreshPlan(limit: Session.planRows))
         case .why(let t): return .why(t, try engine.why(t.id))
         case .notToday(let sel):

@@ -40,19 +40,35 @@ extension SQLiteStore {
     /// Each task row's lookup columns against what its record gives (lookups, counts in SQL and
     /// merges by uid read the columns, not the record, which the checksum covers).
     private func checkColumns() {
+        // The kept counts of each kind (version 4) against the rows.
+        if hasPlanColumns {
+            do throws(SQLiteError) {
+                let st = try db.statement("""
+                    SELECT coalesce(c.kind, k.kind) FROM (SELECT kind, count(*) AS n FROM tasks GROUP BY kind) AS c \
+                    FULL JOIN (SELECT kind, n FROM task_kinds WHERE n != 0) AS k ON c.kind = k.kind \
+                    WHERE c.n IS NOT k.n LIMIT 1
+                    """)
+                defer { st.reset() }
+                if try st.step() { damaged(table: "task_kinds", at: "kind \(st.int(0))", "its count is not the number of its tasks") }
+            } catch {
+                readFailed(error)
+            }
+        }
         do throws(SQLiteError) {
-            let names = SQLiteStore.lookupColumnNames.joined(separator: ", ")
+            // A version-3 file opened read-only has not the plan's columns (the last two).
+            let checked = hasPlanColumns ? SQLiteStore.lookupColumnNames : Array(SQLiteStore.lookupColumnNames.prefix(19))
+            let names = checked.joined(separator: ", ")
             let st = try db.statement("SELECT \(names), record FROM tasks ORDER BY id")
             defer { st.reset() }
             var bytes: [UInt8] = []
-            let recordColumn = Int32(SQLiteStore.lookupColumnNames.count)
+            let recordColumn = Int32(checked.count)
             while try st.step() {
                 bytes.removeAll(keepingCapacity: true)
                 _ = st.appendBytes(recordColumn, to: &bytes)
                 var r = JSONReader(bytes: bytes)
                 do throws(JSONError) {
                     let t = try StoreCodec.decodeTask(&r)
-                    var sink = CompareSink(st: st)
+                    var sink = CompareSink(st: st, columns: recordColumn)
                     SQLiteStore.lookupColumns(t, into: &sink)
                     if let k = sink.differs {
                         let name = SQLiteStore.lookupColumnNames[Int(k) - 1]

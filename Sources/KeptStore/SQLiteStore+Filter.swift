@@ -9,13 +9,20 @@ import KeptDomain
 import KeptFiles
 
 extension SQLiteStore {
+    /// An SQL expression of how many tasks a scope holds: the open ones from the kept counts
+    /// (version 4, `kindCounts`), one row; any other by counting.
+    package func scopeCountSQL(_ scope: String) -> String {
+        guard hasPlanColumns, scope == StatusKind.openSQL else { return "(SELECT count(*) FROM tasks WHERE \(scope))" }
+        return "(SELECT coalesce(sum(n), 0) FROM task_kinds WHERE \(scope))"
+    }
+
     /// The count of a filter and of the tasks it looks at, from SQL; nil when a term of it has
     /// no column to answer it.
     public func count(_ expr: FilterExpr, _ fc: FilterContext) -> (matched: Int, total: Int)? {
         var args: [SQLArg] = []
         guard let clause = SQLiteStore.clause(expr, fc, &args) else { return nil }
         let scope = expr.namesStatus ? "1" : StatusKind.openSQL
-        let sql = "SELECT (SELECT count(*) FROM tasks WHERE \(scope) AND (\(clause))), (SELECT count(*) FROM tasks WHERE \(scope))"
+        let sql = "SELECT (SELECT count(*) FROM tasks WHERE \(scope) AND (\(clause))), \(scopeCountSQL(scope))"
         do throws(SQLiteError) {
             let st = try db.statement(sql)
             defer { st.reset() }

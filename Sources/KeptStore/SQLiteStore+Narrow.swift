@@ -39,8 +39,11 @@ extension SQLiteStore {
                 return nil
             }
         }
-        // The whole plan: its columns, not its records.
-        if r.expr == nil, r.openOnly { return planColumns(r) }
+        // The whole plan: its columns, not its records; a limited one only its candidates'.
+        if r.expr == nil, r.openOnly {
+            if let b = r.plan, let c = planCandidates(r, b) { return c }
+            return planColumns(r)
+        }
         let expr = r.expr ?? .and([])
         // A term that looks at other tasks needs every task's columns.
         guard !CompiledFilter.uses(expr, SQLiteStore.relational) else { return nil }
@@ -67,7 +70,7 @@ extension SQLiteStore {
         let total: Int
         var matched: Int? = nil
         do throws(SQLiteError) {
-            total = Int(try db.integer("SELECT count(*) FROM tasks WHERE \(scope)") ?? 0)
+            total = Int(try db.integer("SELECT \(scopeCountSQL(scope))") ?? 0)
         } catch {
             readFailed(error)
             return nil
@@ -212,13 +215,18 @@ extension SQLiteStore {
     private static let goalKey = Array("\"goal\"".utf8)
     private static let suggested = Array("suggested".utf8)
 
-    /// The plan's index of the open tasks and the picks (`alsoIDs`), from columns.
-    package func planColumns(_ r: NarrowRequest) -> NarrowedColumns? {
+    /// The plan's index of the open tasks and the picks (`alsoIDs`), from columns; of the rows
+    /// `only` names instead when it is given (a limited plan's candidates).
+    package func planColumns(_ r: NarrowRequest, only: String? = nil) -> NarrowedColumns? {
         var cond = "+kind IN (\(StatusKind.open.rawValue), \(StatusKind.other.rawValue))"
         if !r.alsoIDs.isEmpty { cond = "(\(cond)) OR id IN (\(r.alsoIDs.map(String.init).joined(separator: ", ")))" }
+        if let only { cond = only }
+        // Version 4 holds the goal and the user's estimate in columns: only a row with
+        // reminders has its record read.
+        let planned = hasPlanColumns ? "goal, user_estimate" : "0, NULL"
         let sql = """
             SELECT id, kind, priority, due_day, due_minute, created, completed, held_until, parent, estimate, \
-            reminders, \(sumColumn), record FROM tasks WHERE \(cond)
+            reminders, \(sumColumn), record, \(planned) FROM tasks WHERE \(cond)
             """
         var rows: [PlanRowColumns] = []
         let failures = damage.count
@@ -227,7 +235,7 @@ extension SQLiteStore {
         do throws(SQLiteError) {
             // Room for every row at once (the largest rowid bounds their number), not doubled
             // as they come.
-            rows.reserveCapacity(max(0, min(Int(try db.integer("SELECT max(rowid) FROM tasks") ?? 0), 1 << 26)))
+            if only == nil { rows.reserveCapacity(max(0, min(Int(try db.integer("SELECT max(rowid) FROM tasks") ?? 0), 1 << 26))) }
             let st = try db.statement(sql)
             defer { st.reset() }
             while try st.step() {
@@ -236,12 +244,12 @@ extension SQLiteStore {
                 let estimate: Int32? = st.isNull(9) ? nil : Int32(clamping: st.int(9))
                 // The record is decoded only when its bytes can hold a goal or a suggested
                 // estimate, or it has reminders; then its checksum is checked as any record's.
-                var goal = false
-                var user = true
+                var goal = hasPlanColumns && st.int(13) != 0
+                var user = !hasPlanColumns || !st.isNull(14)
                 var reminderMinutes: [Int64] = []
-                let look = reminders || st.withBytes(12) { b in
+                let look = reminders || (!hasPlanColumns && st.withBytes(12) { b in
                     SQLiteStore.mayHold(b, estimate: estimate != nil)
-                }
+                })
                 if look {
                     var bytes: [UInt8] = []
                     _ = st.appendBytes(12, to: &bytes)

@@ -7,10 +7,12 @@ import KeptDomain
 import KeptFiles
 
 extension SQLiteStore {
-    /// The schema (version 3). Task columns are what lookups and counts read; `record` is the
-    /// whole task, as the JSON store writes it. Every row that holds a record carries its
+    /// The schema (version 4). Task columns are what lookups, counts and the plan read; `record`
+    /// is the whole task, as the JSON store writes it. Every row that holds a record carries its
     /// `checksum` (StoreSum.row: XXH64 of the record's bytes seeded with the row's key), checked
-    /// whenever the row is read. Version 3 added the sync tables (`syncSchema`).
+    /// whenever the row is read. Version 3 added the sync tables (`syncSchema`), version 4 the
+    /// columns urgency reads that no other column holds (`goal`, `user_estimate`) and the plan's
+    /// indexes.
     package static let schema = """
     CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL, checksum INTEGER);
     CREATE TABLE tasks (
@@ -33,10 +35,13 @@ extension SQLiteStore {
       modified INTEGER NOT NULL,
       completed INTEGER,
       reminders INTEGER NOT NULL,
+      goal INTEGER NOT NULL DEFAULT 0,
+      user_estimate INTEGER,
       record TEXT NOT NULL,
       checksum INTEGER
     );
     \(taskIndexes.map(\.create).joined(separator: "\n"))
+    \(kindCounts)
     CREATE TABLE projects (pos INTEGER PRIMARY KEY, record TEXT NOT NULL, checksum INTEGER);
     CREATE TABLE areas (pos INTEGER PRIMARY KEY, record TEXT NOT NULL, checksum INTEGER);
     CREATE TABLE filters (pos INTEGER PRIMARY KEY, record TEXT NOT NULL, checksum INTEGER);
@@ -44,6 +49,23 @@ extension SQLiteStore {
                           changes INTEGER NOT NULL, step TEXT NOT NULL, checksum INTEGER);
     CREATE TABLE tombstones (uid TEXT PRIMARY KEY NOT NULL, deleted_at TEXT NOT NULL, seq INTEGER NOT NULL UNIQUE, checksum INTEGER);
     \(syncSchema)
+    """
+
+    /// How many tasks there are of each kind (version 4), kept by triggers in the transaction
+    /// of every write, so the head of a list or a count (`10 of 799,947`) is one row, not a
+    /// count of every open task's index entry. `kept check` counts the rows again.
+    package static let kindCounts = """
+    CREATE TABLE task_kinds (kind INTEGER PRIMARY KEY, n INTEGER NOT NULL);
+    CREATE TRIGGER tasks_kind_insert AFTER INSERT ON tasks BEGIN
+      INSERT INTO task_kinds (kind, n) VALUES (new.kind, 1) ON CONFLICT (kind) DO UPDATE SET n = n + 1;
+    END;
+    CREATE TRIGGER tasks_kind_delete AFTER DELETE ON tasks BEGIN
+      UPDATE task_kinds SET n = n - 1 WHERE kind = old.kind;
+    END;
+    CREATE TRIGGER tasks_kind_update AFTER UPDATE OF kind ON tasks WHEN old.kind IS NOT new.kind BEGIN
+      UPDATE task_kinds SET n = n - 1 WHERE kind = old.kind;
+      INSERT INTO task_kinds (kind, n) VALUES (new.kind, 1) ON CONFLICT (kind) DO UPDATE SET n = n + 1;
+    END;
     """
 
     /// The indexes of the tasks table other than its keys (uid, id): a large import into an
@@ -54,8 +76,22 @@ extension SQLiteStore {
         ("tasks_kind_due", "CREATE INDEX tasks_kind_due ON tasks (kind, due_day, due_minute, created, id);"),
         ("tasks_parent", "CREATE INDEX tasks_parent ON tasks (parent) WHERE parent IS NOT NULL;"),
         ("tasks_title", "CREATE INDEX tasks_title ON tasks (title);"),
-        ("tasks_project", "CREATE INDEX tasks_project ON tasks (project_key) WHERE project_key IS NOT NULL;"),
+        // Version 4: with the kind, priority and due, so a count of a project's tasks with
+        // those terms (`count +P and !high`) reads this index alone, not each row.
+        ("tasks_project", "CREATE INDEX tasks_project ON tasks (project_key, kind, priority, due_day, due_minute) WHERE project_key IS NOT NULL;"),
         ("tasks_reminders", "CREATE INDEX tasks_reminders ON tasks (id) WHERE reminders > 0;"),
+    ] + planIndexes
+
+    /// The plan's indexes (version 4; SQLiteStore+Plan): the open tasks without a goal by
+    /// priority and due, holding what a plain row's score needs (its condition names `goal`,
+    /// which no filter's SQL does, so a filter's query never takes it for the index on kind); the open quick wins by estimate (their count);
+    /// the tasks with a goal and the held ones (read whole as candidates). Each holds `kind`
+    /// too, so a query that names its condition reads the index alone, not the rows.
+    package static let planIndexes: [(name: String, create: String)] = [
+        ("tasks_plan", "CREATE INDEX tasks_plan ON tasks (priority, due_day, created, user_estimate, due_minute, id, kind) WHERE \(StatusKind.openSQL) AND goal = 0;"),
+        ("tasks_quick", "CREATE INDEX tasks_quick ON tasks (user_estimate, held_until, kind) WHERE \(StatusKind.openSQL) AND user_estimate IS NOT NULL;"),
+        ("tasks_goal", "CREATE INDEX tasks_goal ON tasks (id) WHERE goal = 1;"),
+        ("tasks_held", "CREATE INDEX tasks_held ON tasks (held_until) WHERE held_until IS NOT NULL;"),
     ]
 
     /// Brings a database to the current schema in one transaction: a new file gets the whole
@@ -78,7 +114,9 @@ extension SQLiteStore {
             if version == 1 { try addSums() }
             // Version 2 to 3: the sync tables, empty (a store before sync never synced).
             if version >= 1, version < 3 { try db.exec(SQLiteStore.syncSchema) }
-            // Later versions: `if version < 4 { … }`, each in this same transaction.
+            // Version 3 to 4: the plan's columns, filled from the records, and its indexes.
+            if version >= 1, version < 4 { try addPlanColumns() }
+            // Later versions: `if version < 5 { … }`, each in this same transaction.
             if version < SQLiteStore.schemaVersion { try db.exec("PRAGMA user_version = \(SQLiteStore.schemaVersion)") }
             try db.exec("COMMIT")
         } catch {
@@ -125,6 +163,63 @@ extension SQLiteStore {
             }
             guard Int64(recordID) == id else { throw SQLiteError.damage("tasks row id \(id): its record says id \(recordID)") }
             return (bytes.withUnsafeBytes { StoreSum.row($0, key: id) }, .int(id))
+        }
+    }
+
+    /// Version 3 to 4: the columns `goal` and `user_estimate`, filled through `lookupColumns`
+    /// (the one place a row's columns are computed) from each record, then the plan's indexes.
+    /// A record that does not decode keeps the defaults: it is damage the checksum names when
+    /// a statement reads the row, as before the migration.
+    private func addPlanColumns() throws(SQLiteError) {
+        try db.exec("ALTER TABLE tasks ADD COLUMN goal INTEGER NOT NULL DEFAULT 0")
+        try db.exec("ALTER TABLE tasks ADD COLUMN user_estimate INTEGER")
+        // Only the rows whose values are not the defaults are written; they are collected
+        // first (SQLite does not promise what a query sees of a table updated under it).
+        var rows: [(id: Int64, goal: Int?, estimate: Int?)] = []
+        let read = try db.statement("SELECT id, record FROM tasks")
+        var bytes: [UInt8] = []
+        do throws(SQLiteError) {
+            while try read.step() {
+                bytes.removeAll(keepingCapacity: true)
+                _ = read.appendBytes(1, to: &bytes)
+                var r = JSONReader(bytes: bytes)
+                let t: Task
+                do throws(JSONError) {
+                    t = try StoreCodec.decodeTask(&r)
+                } catch {
+                    continue
+                }
+                var sink = PlanColumnSink()
+                SQLiteStore.lookupColumns(t, into: &sink)
+                if sink.goal != 0 || sink.estimate != nil { rows.append((read.int(0), sink.goal, sink.estimate)) }
+            }
+        } catch {
+            read.reset()
+            throw error
+        }
+        read.reset()
+        let put = try db.statement("UPDATE tasks SET goal = ?1, user_estimate = ?2 WHERE id = ?3")
+        for row in rows {
+            put.reset()
+            put.bind(1, row.goal)
+            put.bind(2, row.estimate)
+            put.bind(3, row.id)
+            try put.run()
+        }
+        for (_, create) in SQLiteStore.planIndexes { try db.exec(create) }
+        try db.exec(SQLiteStore.kindCounts)
+        try db.exec("INSERT INTO task_kinds (kind, n) SELECT kind, count(*) FROM tasks GROUP BY kind")
+        // An index whose definition changed (`tasks_kind_due` within version 3 gained the
+        // columns a limited list reads, SQLiteStore+Narrow; `tasks_project` in version 4 the
+        // columns a project's counts read) is made again as it is now.
+        for (name, create) in SQLiteStore.taskIndexes {
+            let st = try db.statement("SELECT sql FROM sqlite_schema WHERE type = 'index' AND name = ?1")
+            st.bind(1, name)
+            let found = try st.step() ? st.text(0) : nil
+            st.reset()
+            guard found.map({ $0 + ";" }) != create else { continue }
+            try db.exec("DROP INDEX IF EXISTS \(name)")
+            try db.exec(create)
         }
     }
 
@@ -418,11 +513,15 @@ extension SQLiteStore {
         try st.run()
     }
 
+    /// The row of a task: its lookup columns (1 to 21, `lookupColumns`), its record
+    /// (`recordParameter`) and its checksum (`checksumParameter`).
     package static let columnsSQL = """
     INSERT INTO tasks (uid, id, title, status, kind, due_day, due_minute, priority, project, project_key, area_key, tag_keys,
-                       parent, estimate, held_until, created, modified, completed, reminders, record, checksum)
-    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21)
+                       parent, estimate, held_until, created, modified, completed, reminders, goal, user_estimate, record, checksum)
+    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23)
     """
+    package static let recordParameter: Int32 = Int32(lookupColumnNames.count + 1)
+    package static let checksumParameter: Int32 = Int32(lookupColumnNames.count + 2)
     package static let insertSQL = columnsSQL
     package static let upsertSQL = columnsSQL + """
 
@@ -431,11 +530,14 @@ extension SQLiteStore {
       project_key = excluded.project_key, area_key = excluded.area_key, tag_keys = excluded.tag_keys,
       parent = excluded.parent, estimate = excluded.estimate, held_until = excluded.held_until,
       created = excluded.created, modified = excluded.modified, completed = excluded.completed,
-      reminders = excluded.reminders, record = excluded.record, checksum = excluded.checksum
+      reminders = excluded.reminders, goal = excluded.goal, user_estimate = excluded.user_estimate,
+      record = excluded.record, checksum = excluded.checksum
     """
 
-    /// The lookup columns of a task's row, in the order of `columnsSQL` (1 to 19): what a write
-    /// binds and what `kept check` compares a row's columns with.
+    /// The lookup columns of a task's row, in the order of `columnsSQL` (1 to 21): what a write
+    /// binds, what `kept check` compares a row's columns with, and what a migration fills new
+    /// columns from. The one place a task's columns are computed: every writer of a row
+    /// (`bindTask`) goes through it.
     package static func lookupColumns<S: TaskColumnSink>(_ t: Task, into s: inout S) {
         s.put(1, t.uid.description)
         s.put(2, t.id)
@@ -457,21 +559,28 @@ extension SQLiteStore {
         s.put(17, Int(t.modifiedAt.seconds))
         s.put(18, t.completedAt.map { Int($0.seconds) })
         s.put(19, t.reminders.count)
+        // Version 4: what urgency reads that no column above holds (docs/PLAN.md): a goal link,
+        // and an estimate the user set (a suggested one never makes a quick win).
+        s.put(20, t.goal == nil ? 0 : 1)
+        s.put(21, t.estimate.flatMap { $0.source == .suggested ? nil : $0.minutes })
     }
 
-    /// The names of the lookup columns, 1 to 19.
+    /// The names of the lookup columns, 1 to 21 (the last two since version 4).
     package static let lookupColumnNames = ["uid", "id", "title", "status", "kind", "due_day", "due_minute", "priority", "project", "project_key",
-                                    "area_key", "tag_keys", "parent", "estimate", "held_until", "created", "modified", "completed", "reminders"]
+                                    "area_key", "tag_keys", "parent", "estimate", "held_until", "created", "modified", "completed", "reminders",
+                                    "goal", "user_estimate"]
 
-    private func bindTask(_ st: SQLiteStatement, _ t: Task) throws(SQLiteError) {
+    /// Binds a task's whole row to a statement of `columnsSQL`'s parameters: its columns, its
+    /// record and the record's checksum.
+    package func bindTask(_ st: SQLiteStatement, _ t: Task) throws(SQLiteError) {
         var sink = BindSink(st: st)
         SQLiteStore.lookupColumns(t, into: &sink)
         // The compact record, written straight into bytes (the same bytes as taskObject's), in
         // room kept from one row to the next.
         recordBytes.removeAll(keepingCapacity: true)
         StoreCodec.appendTaskRecord(t, to: &recordBytes, room: &recordRoom)
-        st.bind(20, bytes: recordBytes)
-        st.bind(21, recordBytes.withUnsafeBytes { StoreSum.row($0, key: Int64(t.id)) })
+        st.bind(SQLiteStore.recordParameter, bytes: recordBytes)
+        st.bind(SQLiteStore.checksumParameter, recordBytes.withUnsafeBytes { StoreSum.row($0, key: Int64(t.id)) })
     }
 
     /// A task's tags as one column: each lowercased, between unit separators, so a tag is
@@ -541,19 +650,36 @@ package struct BindSink: TaskColumnSink {
     package func put(_ k: Int32, _ v: String?) { st.bind(k, v) }
 }
 
-/// Compares the columns with a row whose result columns 0 to 18 are the lookup columns, and
+/// Keeps the columns version 4 added, for the migration that fills them.
+private struct PlanColumnSink: TaskColumnSink {
+    var goal: Int? = 0
+    var estimate: Int?
+    mutating func put(_ k: Int32, _ v: Int?) {
+        if k == 20 { goal = v }
+        if k == 21 { estimate = v }
+    }
+    mutating func put(_ k: Int32, _ v: String?) {}
+}
+
+/// Compares the columns with a row whose result columns 0 to 20 are the lookup columns, and
 /// names the first that differs.
 package struct CompareSink: TaskColumnSink {
     package let st: SQLiteStatement
+    /// How many lookup columns the row has (fewer in an older file read as it is).
+    package let columns: Int32
     package var differs: Int32?
+    package init(st: SQLiteStatement, columns: Int32) {
+        self.st = st
+        self.columns = columns
+    }
     package mutating func put(_ k: Int32, _ v: Int?) {
-        guard differs == nil else { return }
+        guard differs == nil, k <= columns else { return }
         let c = k - 1
         let same = v.map { !st.isNull(c) && st.int(c) == Int64($0) } ?? st.isNull(c)
         if !same { differs = k }
     }
     package mutating func put(_ k: Int32, _ v: String?) {
-        guard differs == nil else { return }
+        guard differs == nil, k <= columns else { return }
         let c = k - 1
         let same = v.map { !st.isNull(c) && st.text(c) == $0 } ?? st.isNull(c)
         if !same { differs = k }

@@ -54,6 +54,9 @@ public final class SQLiteStore: StoreBackend {
     private(set) var hasSums = true
     /// Whether the sync tables are there (schema 3; an older file opened read-only has none).
     private(set) var hasSyncTables = true
+    /// Whether the plan's columns and indexes are there (schema 4; an older file opened
+    /// read-only has none, and its plan reads the records, as version 3 did).
+    private(set) var hasPlanColumns = true
     /// The sync state as last read or committed, with the `data_version` it was read at: while
     /// no other process commits, a rollback takes it back instead of reading a long outbox again.
     package var committedSync: (version: Int64, state: SyncState)?
@@ -74,8 +77,8 @@ public final class SQLiteStore: StoreBackend {
     /// `PRAGMA application_id` of a Kept store: "KEPT".
     package static let applicationID: Int64 = 0x4B45_5054
     /// `PRAGMA user_version`: the schema version this Kept writes (2: task rows carry a
-    /// checksum of their record; 3: the sync tables).
-    public static let schemaVersion: Int64 = 3
+    /// checksum of their record; 3: the sync tables; 4: the plan's columns and indexes).
+    public static let schemaVersion: Int64 = 4
     /// A database this large or smaller (about 12,000 tasks) is checked with `PRAGMA
     /// quick_check` when opened; the check reads every page, so a larger one is checked page by
     /// page as SQLite reads it, and a damaged page fails the statement (docs/STORE.md).
@@ -155,6 +158,7 @@ public final class SQLiteStore: StoreBackend {
                 guard tables > 0 else { throw SQLiteError.damage("it has no tables") }
                 s.hasSums = version >= 2
                 s.hasSyncTables = version >= 3
+                s.hasPlanColumns = version >= 4
             } else {
                 // FULL makes each commit durable.
                 try db.exec("PRAGMA synchronous=FULL")

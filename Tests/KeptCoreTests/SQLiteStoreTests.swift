@@ -91,10 +91,12 @@ final class SQLiteStoreTests: XCTestCase {
         XCTAssertEqual(run(s, "count #t0").lines, ["Nothing matches these filters (0 of 20)"])
         XCTAssertFalse(run(s, "plan limit 3").failed)
         XCTAssertFalse(db.hasFullView, "list, where and plan read no full view")
-        // Since the change (the complete), the plan read 20 rows and this list 10: as many as
-        // the store holds. A session that goes on reading reads every record once, and answers
-        // from memory until a task changes.
+        // Since the change (the complete), the limited plan read its candidates only, this list
+        // 10 rows and `why` (the whole plan) 20: as many as the store holds. A session that
+        // goes on reading reads every record once, and answers from memory until a task changes.
         XCTAssertEqual(run(s, "list #t1").lines.count, 11)
+        XCTAssertFalse(db.hasFullView)
+        XCTAssertFalse(run(s, "why 2").failed)
         XCTAssertFalse(db.hasFullView)
         XCTAssertFalse(run(s, "why 2").failed)
         XCTAssertTrue(db.hasFullView)

@@ -284,6 +284,7 @@ final class StoreDamageTests: XCTestCase {
             try sql(p, "ALTER TABLE \(t) DROP COLUMN checksum")
         }
         try sql(p, "DROP TABLE sync_meta; DROP TABLE sync_outbox; DROP TABLE sync_review")
+        try sql(p, StoreDamageTests.backToThree)
         try sql(p, "PRAGMA user_version = 1")
         let old = try SQLiteStore.open(p, readOnly: true).get()
         XCTAssertEqual(old.tasks(.all).count, 3, "a version-1 store reads without checksums")
@@ -298,6 +299,71 @@ final class StoreDamageTests: XCTestCase {
         let before = bytes(copy)
         if case .success = SQLiteStore.open(copy) { XCTFail("a record that does not read stops the migration") }
         XCTAssertEqual(bytes(copy), before)
+    }
+
+    /// What version 4 added, taken away again (a version-3 file, as the Kept before it wrote).
+    static let backToThree = (SQLiteStore.planIndexes.map { "DROP INDEX \($0.name);" }
+        + ["DROP TRIGGER tasks_kind_insert;", "DROP TRIGGER tasks_kind_delete;", "DROP TRIGGER tasks_kind_update;", "DROP TABLE task_kinds;"]
+        + ["DROP INDEX tasks_project;", "CREATE INDEX tasks_project ON tasks (project_key) WHERE project_key IS NOT NULL;"]
+        + ["ALTER TABLE tasks DROP COLUMN goal;", "ALTER TABLE tasks DROP COLUMN user_estimate;", "PRAGMA user_version = 3;"]).joined(separator: " ")
+
+    /// Schema 4 (issue 34): a version-3 store read only plans from its records, and `kept
+    /// check` finds it whole; opened by a writer, it gets the plan's columns, filled from the
+    /// records by the one function of a row's columns, in the migration's transaction, and its
+    /// plan is the JSON store's, limited (the candidates) or whole.
+    /// R-STORE-1, R-PLAN-3
+    func testASchemaThreeStoreGetsThePlanColumns() throws {
+        let p = path("v3.db")
+        let json = JSONStore(memory: Store())
+        let a = session(json)
+        for line in ["add one @yesterday !high", "add two @today 3pm", "add three", "add four @2026-06-12 !critical", "set 3 estimate 10m",
+                     "set 4 estimate 5m", "set 2 goal Ship it", "subtask 1 Part", "not today 4", "add five @2026-06-06"] {
+            XCTAssertFalse(run(a, line).failed, line)
+        }
+        // A suggested estimate is no quick win, and no user estimate in its column.
+        var store = json.snapshot()
+        if var t = store.task(5) {
+            t.estimate = Estimate(minutes: 5, source: .suggested)
+            store.put(t)
+        }
+        XCTAssertNil(SQLiteStore.make(p, holding: store))
+        try sql(p, StoreDamageTests.backToThree)
+        let old = try SQLiteStore.open(p, readOnly: true).get()
+        XCTAssertFalse(old.hasPlanColumns)
+        XCTAssertEqual(old.checkAll(), [])
+        let want = [run(session(JSONStore(memory: store)), "plan limit 1").lines, run(session(JSONStore(memory: store)), "plan").lines]
+        XCTAssertEqual(run(session(old), "plan limit 1").lines, want[0], "a version-3 file read as it is")
+        old.close()
+        let migrated = try SQLiteStore.open(p).get()
+        XCTAssertEqual(try migrated.db.integer("PRAGMA user_version"), 4)
+        XCTAssertTrue(migrated.hasPlanColumns)
+        let st = try migrated.db.statement("SELECT id, goal, user_estimate FROM tasks ORDER BY id")
+        var got: [String] = []
+        while try st.step() { got.append("\(st.int(0)) \(st.int(1)) \(st.isNull(2) ? "-" : String(st.int(2)))") }
+        st.reset()
+        XCTAssertEqual(got, ["1 0 -", "2 1 -", "3 0 10", "4 0 5", "5 0 -", "6 0 -"])
+        for (name, _) in SQLiteStore.planIndexes {
+            XCTAssertEqual(try migrated.db.integer("SELECT count(*) FROM sqlite_schema WHERE name = '\(name)'"), 1, name)
+        }
+        XCTAssertEqual(migrated.checkAll(), [])
+        XCTAssertEqual(try migrated.db.integer("SELECT n FROM task_kinds WHERE kind = 0"), 6, "the kept counts, filled")
+        let project = SQLiteStore.taskIndexes.first { $0.name == "tasks_project" }?.create
+        XCTAssertEqual(try migrated.db.text("SELECT sql FROM sqlite_schema WHERE name = 'tasks_project'").map { $0 + ";" }, project,
+                       "an index of an older definition is made again")
+        XCTAssertEqual(run(session(migrated), "plan limit 1").lines, want[0])
+        XCTAssertEqual(run(session(migrated), "plan").lines, want[1])
+        // The counts follow every write; counts that do not match the rows are damage.
+        XCTAssertFalse(run(session(migrated), "complete 3").failed)
+        XCTAssertFalse(run(session(migrated), "add six").failed)
+        XCTAssertFalse(run(session(migrated), "delete 6").failed)
+        XCTAssertEqual(try migrated.db.integer("SELECT n FROM task_kinds WHERE kind = 0"), 5)
+        XCTAssertEqual(try migrated.db.integer("SELECT n FROM task_kinds WHERE kind = 1"), 1)
+        XCTAssertEqual(migrated.checkAll(), [])
+        migrated.close()
+        try sql(p, "UPDATE task_kinds SET n = 7 WHERE kind = 0")
+        let counted = try SQLiteStore.open(p, readOnly: true).get()
+        XCTAssertEqual(counted.checkAll().count, 1, "a kept count that is not the rows' is named")
+        counted.close()
     }
 
     /// Backup: a copy as of one moment, a single file with no -wal, that reads as the store.

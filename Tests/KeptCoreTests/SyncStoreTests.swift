@@ -516,8 +516,8 @@ final class SyncStoreTests: XCTestCase {
     }
 
     /// A SQLite store of schema 2 (before sync) reads for `kept check` and `convert` as a store
-    /// that never synced, with nothing written; opened by a writer it is brought to schema 3 and
-    /// syncs; a store of a newer schema than 3 is refused.
+    /// that never synced, with nothing written; opened by a writer it is brought to the current
+    /// schema (4) and syncs; a store of a newer schema than that is refused.
     func testASchemaTwoStoreIsMigratedAndANewerOneRefused() throws {
         let file = path("v2.db")
         let db = try SQLiteStore.open(file).get()
@@ -525,7 +525,8 @@ final class SyncStoreTests: XCTestCase {
         XCTAssertFalse(run(session(db, seed: 4), "add one +Home").failed)
         let want = String(decoding: StoreCodec.encode(db.snapshot()), as: UTF8.self)
         db.close()
-        XCTAssertEqual(SQLiteStore.schemaVersion, 3)
+        XCTAssertEqual(SQLiteStore.schemaVersion, 4)
+        try sql(file, StoreDamageTests.backToThree)
         try sql(file, "DROP TABLE sync_meta; DROP TABLE sync_outbox; DROP TABLE sync_review; PRAGMA user_version = 2")
         let before = bytes(file)
         let old = try SQLiteStore.open(file, readOnly: true).get()
@@ -535,7 +536,7 @@ final class SyncStoreTests: XCTestCase {
         old.close()
         XCTAssertEqual(bytes(file), before, "read only, never written")
         let migrated = try SQLiteStore.open(file).get()
-        XCTAssertEqual(try migrated.db.integer("PRAGMA user_version"), 3)
+        XCTAssertEqual(try migrated.db.integer("PRAGMA user_version"), 4)
         XCTAssertEqual(String(decoding: StoreCodec.encode(migrated.snapshot()), as: UTF8.self), want)
         commit(migrated, Self.changes)
         migrated.close()
@@ -543,7 +544,7 @@ final class SyncStoreTests: XCTestCase {
         XCTAssertEqual(again.sync, Self.state)
         XCTAssertEqual(again.checkAll(), [])
         again.close()
-        try sql(file, "PRAGMA user_version = 4")
+        try sql(file, "PRAGMA user_version = 5")
         switch SQLiteStore.open(file) {
         case .success(let s):
             s.close()

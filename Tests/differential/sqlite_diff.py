@@ -14,8 +14,11 @@ the same script of random filters on three stores:
 
 For each filter the script runs `count F`, `list F` (half of them with an `order by` and a
 `limit`), `plan F limit 3`, and, every few filters, a `where` bulk action (`complete where F`,
-`set where (F) priority low`, then `undo`), `plan`, `plan by date`, `top3` and `why ID`, so later statements read a store the session has
-changed. Every line of `--format json` output must be the same on the three stores.
+`set where (F) priority low`, then `undo`), `plan`, `plan limit N` (the candidates of a limited
+plan, SQLiteStore+Plan), `plan by date`, `top3`, `top3 change`, `not today ID` and `why ID`, so
+later statements read a store the session has changed. Every line of `--format json` output
+must be the same on the three stores. Every second SQLite store is taken back to schema 3
+before the run (the plan's columns and indexes dropped), so the run migrates it first.
 
 Run: python3 Tests/differential/sqlite_diff.py [--filters N] [--seed S]. Stdlib only. Ends
 with `N passed, M failed` (a failed statement is one whose line differs).
@@ -27,6 +30,7 @@ import json
 import os
 import random
 import shutil
+import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -51,6 +55,8 @@ def statements(filters, rng):
             out.append((f, f"list {f} {o} limit {rng.choice([0, 1, 3, 10])}".replace("  ", " ")))
         out.append((f, f"plan {f} limit 3"))
         k = i % 10
+        if i % 7 == 1:
+            out.append((f, rng.choice(["list today", "list tomorrow", "list today limit 3", "list next 7 days", "list done today"])))
         if k == 2:
             out.append((f, f"why {rng.randint(1, 95)}"))
         elif k == 3:
@@ -61,11 +67,28 @@ def statements(filters, rng):
             out.append((f, rng.choice(["plan by date limit 5", "plan", "top3"])))
         elif k == 6:
             out.append((f, f"set where ({f}) priority low"))
+        elif k == 8:
+            out.append((f, rng.choice(["plan limit 1", "plan limit 6", "top3 change", f"not today {rng.randint(1, 95)}", "plan limit 0"])))
         elif k == 7:
             out.append((f, "list " + f + rng.choice([" order by due limit 5", " limit 4 group by due", " group by due"])))
         elif k == 9:
             out.append((f, "undo"))
     return out
+
+
+def back_to_three(db):
+    """Takes a schema-4 store back to schema 3: without the plan's columns and indexes."""
+    con = sqlite3.connect(db)
+    for name in ["tasks_plan", "tasks_quick", "tasks_goal", "tasks_held"]:
+        con.execute(f"DROP INDEX {name}")
+    for name in ["tasks_kind_insert", "tasks_kind_delete", "tasks_kind_update"]:
+        con.execute(f"DROP TRIGGER {name}")
+    con.execute("DROP TABLE task_kinds")
+    con.execute("ALTER TABLE tasks DROP COLUMN goal")
+    con.execute("ALTER TABLE tasks DROP COLUMN user_estimate")
+    con.execute("PRAGMA user_version = 3")
+    con.commit()
+    con.close()
 
 
 def run(store, clock, script, pushdown):
@@ -112,6 +135,8 @@ def main():
                 print(f"FAIL {label}: convert: {conv.stderr.strip()[:300]}")
                 failed += 1
                 continue
+            if s == 1:
+                back_to_three(base + ".db")
             # A copy for the run without push-down: two dry runs that write would queue on one file's lock.
             shutil.copyfile(base + ".db", base + "-off.db")
             filters = [fd.expr(c, st, rng, rng.choice([0, 1, 2, 3])).text for _ in range(per)]

@@ -38,6 +38,10 @@ public struct NarrowRequest {
     public var dayStart: WallTime
     public var withText = false
     public var withSearch = false
+    /// Set for the whole plan limited to a few rows a section (`plan limit 3`, Top 3): a
+    /// backend may read only the rows that can be in its sections' first rows, and then
+    /// counts the sections (NarrowedColumns.planCounts).
+    public var plan: PlanBounds? = nil
 
     public init(expr: FilterExpr?, dayStart: WallTime) {
         self.expr = expr
@@ -49,6 +53,21 @@ public struct NarrowRequest {
     }
 }
 
+/// What a backend needs to read only the candidates of a limited plan: the score as of the
+/// plan's snapshot, the quick-win threshold, and how many rows of each section are printed.
+public struct PlanBounds: Sendable {
+    public var urgency: Urgency
+    public var quickWinMinutes: Int
+    /// Rows of Quick wins and of the rest printed (Top 3 comes on top).
+    public var limit: Int
+
+    public init(urgency: Urgency, quickWinMinutes: Int, limit: Int) {
+        self.urgency = urgency
+        self.quickWinMinutes = quickWinMinutes
+        self.limit = limit
+    }
+}
+
 /// The columns of the rows a backend read for a `NarrowRequest`, in id order.
 public struct NarrowedColumns {
     public var index: TaskIndex
@@ -57,11 +76,15 @@ public struct NarrowedColumns {
     /// Set when only the first `limit` rows in `order` were read, by a condition that says
     /// exactly what the filter says: how many match in all.
     public var matched: Int?
+    /// Set when only a limited plan's candidates were read (NarrowRequest.plan): the counts
+    /// of every open task.
+    public var planCounts: SmartPlan.Counts? = nil
 
-    public init(index: TaskIndex, total: Int, matched: Int?) {
+    public init(index: TaskIndex, total: Int, matched: Int?, planCounts: SmartPlan.Counts? = nil) {
         self.index = index
         self.total = total
         self.matched = matched
+        self.planCounts = planCounts
     }
 }
 

@@ -12,6 +12,14 @@ public struct PlanRow: Sendable, Equatable {
     public var created: Int64
     public var id: Int
 
+    package init(row: Int, score: Double, dueKey: Int64, created: Int64, id: Int) {
+        self.row = row
+        self.score = score
+        self.dueKey = dueKey
+        self.created = created
+        self.id = id
+    }
+
     /// The Smart order: higher score first; ties on due (no due last), then creation, then id,
     /// so the same store always gives the same plan (R-PLAN-2).
     @inline(__always)
@@ -65,6 +73,10 @@ package struct TopRows {
         k <= TopRows.insertLimit ? kept : Array(kept.sorted(by: byDate ? PlanRow.byDate : PlanRow.before).prefix(k))
     }
 
+    /// Whether `k` rows are kept, and the last of them (for a k kept sorted as they come).
+    package var isFull: Bool { k <= TopRows.insertLimit && kept.count >= k }
+    package var last: PlanRow? { k <= TopRows.insertLimit ? kept.last : nil }
+
     @inline(__always)
     package func before(_ a: PlanRow, _ b: PlanRow) -> Bool {
         byDate ? PlanRow.byDate(a, b) : PlanRow.before(a, b)
@@ -114,6 +126,10 @@ public struct SmartPlan: Sendable {
         public var limit: Int?
         /// Given by the caller: the rows with a reminder today (the reminder model decides it).
         public var remindedRows: Set<Int> = []
+        /// Set when `rows` are only the candidates of a limited plan (a backend that reads the
+        /// best rows of each section, not every open task): the section counts of every open
+        /// task, from which the counts of the plan are made.
+        public var counts: Counts? = nil
 
         package init(index: TaskIndex, rows: [Int], urgency: Urgency, picks: [Int] = [], quickWinMinutes: Int, limit: Int? = nil, remindedRows: Set<Int> = []) {
             self.index = index
@@ -123,6 +139,17 @@ public struct SmartPlan: Sendable {
             self.quickWinMinutes = quickWinMinutes
             self.limit = limit
             self.remindedRows = remindedRows
+        }
+    }
+
+    /// How many open tasks there are, and how many of them are quick wins not held today
+    /// (R-PLAN-3, R-PLAN-6), counted by a backend over every open task.
+    public struct Counts: Sendable, Equatable {
+        public var open: Int
+        public var quickWins: Int
+        public init(open: Int, quickWins: Int) {
+            self.open = open
+            self.quickWins = quickWins
         }
     }
 
@@ -256,6 +283,18 @@ public struct SmartPlan: Sendable {
         }
         plan.quickWins = wins.rows
         plan.rest = rest.rows
+        if let c = inp.counts {
+            // The rows were candidates only: the sections' counts are those of every open task,
+            // less the seats (open ones) taken out of them.
+            var seatedWins = 0
+            var seatedOpen = 0
+            for s in seats where s.row < ix.count && ix.isOpen(s.row) {
+                seatedOpen += 1
+                if quickWin(ix, s.row, inp.quickWinMinutes), !held(ix, s.row, today: today) { seatedWins += 1 }
+            }
+            plan.quickWinCount = max(0, c.quickWins - seatedWins)
+            plan.restCount = max(0, c.open - seatedOpen - plan.quickWinCount)
+        }
         return plan
     }
 
