@@ -80,6 +80,9 @@ extension SQLiteStore {
         // those terms (`count +P and !high`) reads this index alone, not each row.
         ("tasks_project", "CREATE INDEX tasks_project ON tasks (project_key, kind, priority, due_day, due_minute) WHERE project_key IS NOT NULL;"),
         ("tasks_reminders", "CREATE INDEX tasks_reminders ON tasks (id) WHERE reminders > 0;"),
+        // Version 4: what was done since an instant (`done today`, the agenda's Done group)
+        // without reading every done row.
+        ("tasks_completed", "CREATE INDEX tasks_completed ON tasks (kind, completed) WHERE completed IS NOT NULL;"),
     ] + planIndexes
 
     /// The plan's indexes (version 4; SQLiteStore+Plan): the open tasks without a goal by
