@@ -24,6 +24,9 @@ package final class BulkLoad {
     package let journal: Bool
     /// Whether the secondary indexes are dropped (the commit makes them again before it commits).
     package var indexesDropped = false
+    /// Whether the trigger that counts a new row's kind is dropped (the commit counts the kinds
+    /// and makes it again before it commits).
+    package var kindTriggerDropped = false
 
     init(insert: SQLiteStatement, journal: Bool) {
         self.insert = insert
@@ -66,6 +69,10 @@ extension SQLiteStore {
             guard failure == nil else { return }
             for (name, _) in SQLiteStore.taskIndexes where !SQLiteStore.keptByBulkLoads.contains(name) { try db.exec("DROP INDEX \(name)") }
             b.indexesDropped = true
+            if try db.text("SELECT name FROM sqlite_master WHERE type = 'trigger' AND name = 'tasks_kind_insert'") != nil {
+                try db.exec("DROP TRIGGER tasks_kind_insert")
+                b.kindTriggerDropped = true
+            }
         } catch {
             failure = error.isBusy ? .locked(path: file.path) : .writeFailed(path: file.path, reason: error.message)
         }
@@ -102,11 +109,22 @@ extension SQLiteStore {
         return switched
     }
 
-    /// Before the commit: the secondary indexes the load dropped, made again.
+    /// Before the commit: the secondary indexes the load dropped, made again, and the count of
+    /// each kind taken from the rows (by the index on kind, made just before) with its trigger
+    /// made again. Updates and deletes of the load's own rows went through their triggers, so
+    /// the counts are taken whole, not added to.
     package func finishBulkLoad() throws(SQLiteError) {
-        guard let b = bulk, b.indexesDropped else { return }
-        for (name, create) in SQLiteStore.taskIndexes where !SQLiteStore.keptByBulkLoads.contains(name) { try db.exec(create) }
-        b.indexesDropped = false
+        guard let b = bulk else { return }
+        if b.indexesDropped {
+            for (name, create) in SQLiteStore.taskIndexes where !SQLiteStore.keptByBulkLoads.contains(name) { try db.exec(create) }
+            b.indexesDropped = false
+        }
+        if b.kindTriggerDropped {
+            try db.exec("DELETE FROM task_kinds")
+            try db.exec("INSERT INTO task_kinds (kind, n) SELECT kind, count(*) FROM tasks GROUP BY kind")
+            try db.exec(SQLiteStore.kindInsertTrigger)
+            b.kindTriggerDropped = false
+        }
     }
 
     /// After the commit or the rollback: the load is over, and a database it moved to a
