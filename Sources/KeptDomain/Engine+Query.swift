@@ -43,12 +43,16 @@ extension Engine {
     /// A list's rows: the tasks a filter matches in an order, the first `limit` of them, with
     /// how many match and how many it looked at. A backend whose condition says exactly what
     /// the filter says reads only the rows printed (sort and limit in SQL); the compiled filter
-    /// still decides on each, and a row it refuses sends the list the general way.
-    public func select(_ expr: FilterExpr?, order: SortOrder, limit: Int?) throws(RegexBudgetError) -> (ordered: [Task], matched: Int, total: Int) {
+    /// still decides on each, and a row it refuses sends the list the general way. With
+    /// `countAll` false, `matched` may stop at the limit (at least one when any task matches,
+    /// whatever the limit): a list's head says only whether nothing matches, and a count of a
+    /// million matches is most of the cost of ten rows.
+    public func select(_ expr: FilterExpr?, order: SortOrder, limit: Int?, countAll: Bool = true) throws(RegexBudgetError) -> (ordered: [Task], matched: Int, total: Int) {
         if let limit {
             var r = NarrowRequest(expr: expr, dayStart: store.settings.day.dayStart)
             r.order = order
             r.limit = limit
+            r.countAll = countAll
             if let n = store.narrowedColumns(r, filterContext), let all = n.matched {
                 let rows = try expr.map { e throws(RegexBudgetError) in try matchingRows(e, n.index, filterContext) }
                     ?? (0..<n.index.count).filter { n.index.isOpen($0) }

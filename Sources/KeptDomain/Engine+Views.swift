@@ -41,27 +41,51 @@ extension Engine {
             whole = index
             return sorted(matching(e, index, fc), by: order)
         }
+        // With a limit, each part's first rows in the view's order and how many it has: a
+        // backend that narrows reads only those rows, where the order has columns (`select`).
+        var left = limit.map { max(0, $0) }
+        var rows: [Task] = []
+        var count = 0
+        func part(_ e: FilterExpr) {
+            if let n = left, whole == nil {
+                do throws(RegexBudgetError) {
+                    let s = try select(e, order: order, limit: n)
+                    rows += s.ordered
+                    count += s.matched
+                    left = n - s.ordered.count
+                    return
+                } catch {
+                    // No part of a view has a pattern; the whole index answers as before.
+                }
+            }
+            let r = match(e)
+            count += r.count
+            if let n = left {
+                rows += r.prefix(n)
+                left = n - min(n, r.count)
+            } else {
+                rows += r
+            }
+        }
         let open = FilterExpr.term(.status(.open))
-        var rows: [Task]
         var done: [Task] = []
         switch v {
         case .today, .next7:
             // R-VIEW-1: overdue first, then what is due in the window; R-VIEW-2: what was done today.
             let days = v == .today ? 1 : 7
             let w = FilterExpr.term(.window(DayWindow(start: fc.today, end: fc.today + days)))
-            rows = match(.and([open, .term(.overdue)])) + match(.and([open, w, .not(.term(.overdue))]))
+            part(.and([open, .term(.overdue)]))
+            part(.and([open, w, .not(.term(.overdue))]))
             done = match(.term(.doneToday))
         case .tomorrow:
-            rows = match(.and([open, .term(.window(DayWindow(start: fc.today + 1, end: fc.today + 2)))]))
+            part(.and([open, .term(.window(DayWindow(start: fc.today + 1, end: fc.today + 2)))]))
         case .all:
-            rows = match(open)
+            part(open)
         case .archived:
-            rows = match(.term(.status(.archived)))
+            part(.term(.status(.archived)))
         case .doneToday:
-            rows = match(.term(.doneToday))
+            part(.term(.doneToday))
         }
-        let count = rows.count
-        if let n = limit, n < rows.count { rows = Array(rows.prefix(max(0, n))) }
         return ViewList(view: v, tasks: rows, count: count, done: done)
     }
 

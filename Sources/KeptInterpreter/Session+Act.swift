@@ -398,7 +398,7 @@ extension Session {
                     // R-VIEW-9: grouped by due, a list without `order by` goes by due in each group.
                     let order: SortOrder = c.order.isEmpty && c.groupByDue ? [(.due, false)] : c.order
                     let ordered: [Task], matched: Int, total: Int
-                    do throws(RegexBudgetError) { (ordered, matched, total) = try engine.select(e, order: order, limit: c.limit) } catch {
+                    do throws(RegexBudgetError) { (ordered, matched, total) = try engine.select(e, order: order, limit: c.limit, countAll: false) } catch {
                         return .listed(c, sections, found, comma: comma, failure: error, stop: stop)
                     }
                     found.append(.tasks(e, ordered: ordered, matched: matched, total: total))

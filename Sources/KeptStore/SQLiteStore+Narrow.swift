@@ -77,17 +77,27 @@ extension SQLiteStore {
         }
         let read = "SELECT id, \(sumColumn), record FROM tasks WHERE "
         var sql = read + condition
+        // A limited read that does not count its matches: the rows it reads are all of them up
+        // to the limit.
+        var countedByRows = false
         if exact != nil, r.alsoIDs.isEmpty, !r.openSubtasks, let limit = r.limit, let order = r.order, let by = SQLiteStore.orderBy(order) {
-            // Exact: the first rows in the list's order are the rows it prints.
-            do throws(SQLiteError) {
-                let st = try db.statement("SELECT count(*) FROM tasks WHERE \(condition)")
-                defer { st.reset() }
-                bind(st)
-                guard try st.step() else { return nil }
-                matched = Int(st.int(0))
-            } catch {
-                readFailed(error)
-                return nil
+            // Exact: the first rows in the list's order are the rows it prints. How many match
+            // in all is counted when asked; else the rows read say it up to the limit, and a
+            // limit of 0 asks only whether any does.
+            countedByRows = !r.countAll && limit > 0
+            let counting = r.countAll ? "SELECT count(*) FROM tasks WHERE \(condition)"
+                : limit > 0 ? nil : "SELECT count(*) FROM (SELECT 1 FROM tasks WHERE \(condition) LIMIT 1)"
+            if let counting {
+                do throws(SQLiteError) {
+                    let st = try db.statement(counting)
+                    defer { st.reset() }
+                    bind(st)
+                    guard try st.step() else { return nil }
+                    matched = Int(st.int(0))
+                } catch {
+                    readFailed(error)
+                    return nil
+                }
             }
             // The rows are chosen first by what the condition and the order read (an index
             // alone, where it holds them: tasks_kind_due), then only their records are read.
@@ -98,6 +108,7 @@ extension SQLiteStore {
         let s = readTasks(sql, bind: bind, sortByID: true)
         // Damage found while reading is the statement's failure (readFailure), as on the general path.
         guard damage.count == failures else { return nil }
+        if countedByRows { matched = s.taskCount }
         partial = (rows: [], store: s, stale: false)
         narrowedRows += s.taskCount
         return NarrowedColumns(index: s.columns(dayStart: r.dayStart, withText: r.withText, withSearch: r.withSearch), total: total, matched: matched)

@@ -2,6 +2,7 @@
 // parsed: typed tasks in order, and typed errors (docs/ARCHITECTURE.md, "The domain API").
 // covers: R-VIEW-1, R-VIEW-2, R-VIEW-4, R-PLAN-2, R-PLAN-4
 
+import Foundation
 import XCTest
 @testable import KeptRules
 @testable import KeptDomain
@@ -40,6 +41,45 @@ final class EngineViewTests: XCTestCase {
         t["week"] = try add(e, "Week", due: "2026-06-20")
         t["none"] = try add(e, "None")
         return t
+    }
+
+    /// R-VIEW-1 with a limit on a store that narrows (SQLite): each part of a view reads its
+    /// first rows in the view's order and counts the rest, and the view is the whole view's
+    /// first rows with the whole view's count, in every order and at every limit; the first
+    /// such read reads no record of a task it does not list.
+    func testALimitedViewIsTheWholeViewsFirstRows() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("kept-views-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let db = try SQLiteStore.open(dir.appendingPathComponent("v.db").path).get()
+        let e = Engine(store: db, clock: .wall(CivilDateTime(iso: "2026-06-15T09:00") ?? CivilDateTime(date: CivilDate(dayNumber: 0), time: .midnight)),
+                       defaultZone: berlin, uids: .seeded(7))
+        var seed: UInt64 = 34
+        func next(_ m: Int) -> Int {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((seed >> 33) % UInt64(m))
+        }
+        for k in 0..<400 {
+            let day = next(5) == 0 ? nil : String(format: "2026-06-%02d", 8 + next(16))
+            let time = next(2) == 0 ? String(format: "%02d:%02d", next(24), 15 * next(4)) : nil
+            _ = try add(e, "Task \(k)", due: day, at: day == nil ? nil : time, priority: [Priority.high, .medium, .low, nil][next(4)])
+        }
+        for k in stride(from: 3, to: 400, by: 9) { _ = try e.complete(.task(k)) }
+        XCTAssertNoThrow(try db.commit().get())
+        let first = e.view(.today, order: [], limit: 3)
+        XCTAssertEqual(first.tasks.count, 3)
+        XCTAssertFalse(db.hasFullView, "a limited view reads its parts' first rows")
+        for v in [ListView.today, .next7, .tomorrow, .all, .doneToday, .archived] {
+            for order: KeptRules.SortOrder in [[], [(.priority, true)], [(.created, false)], [(.title, false)], [(.due, true)]] {
+                let whole = e.view(v, order: order, limit: nil)
+                for n in [0, 1, 2, 5, 50, 1_000] {
+                    let limited = e.view(v, order: order, limit: n)
+                    XCTAssertEqual(limited.tasks.map(\.id), Array(whole.tasks.prefix(n)).map(\.id), "\(v) \(order) limit \(n)")
+                    XCTAssertEqual(limited.count, whole.count, "\(v) \(order) limit \(n)")
+                    XCTAssertEqual(limited.done.map(\.id), whole.done.map(\.id), "\(v) \(order) limit \(n)")
+                }
+            }
+        }
     }
 
     /// R-VIEW-1: Today and Next 7 days list overdue tasks first, then their window's, by date

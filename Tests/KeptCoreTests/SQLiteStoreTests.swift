@@ -106,6 +106,39 @@ final class SQLiteStoreTests: XCTestCase {
         XCTAssertFalse(db.hasFullView, "and narrowed reads start again")
     }
 
+    /// A limited list asked not to count its matches (`countAll: false`, what a list's head
+    /// needs) reads its rows without the count of every match: `matched` is then the rows up to
+    /// the limit, at least one when any task matches (a limit of 0 too), and 0 when none does;
+    /// asked to count, it is every match. The rows are the same either way, and the JSON
+    /// store's (the general path, which always counts).
+    func testALimitedListCountsOnlyWhenAsked() throws {
+        let db = try SQLiteStore.open(path("limited.db")).get()
+        let s = session(db), j = session(JSONStore(memory: Store()))
+        // More tasks than the reads below take together, so each read is narrowed (a session
+        // that has read as many rows as the store holds reads them all once).
+        for k in 1...400 {
+            let line = "add Task \(k) #t\(k % 3) @\(k % 4 == 0 ? "yesterday" : "tomorrow")"
+            XCTAssertFalse(run(s, line).failed)
+            XCTAssertFalse(run(j, line).failed)
+        }
+        let overdue = FilterExpr.term(.overdue)
+        let none = FilterExpr.and([.term(.overdue), .term(.tag("t9"))])
+        for (expr, limit, all, upTo) in [(overdue, 5, 100, 5), (overdue, 140, 100, 100), (overdue, 0, 100, 1), (none, 5, 0, 0), (none, 0, 0, 0)] {
+            let counted = try s.engine.select(expr, order: [(.due, false)], limit: limit)
+            let uncounted = try s.engine.select(expr, order: [(.due, false)], limit: limit, countAll: false)
+            let general = try j.engine.select(expr, order: [(.due, false)], limit: limit, countAll: false)
+            XCTAssertEqual(counted.matched, all, "\(expr) limit \(limit)")
+            XCTAssertEqual(uncounted.matched, upTo, "\(expr) limit \(limit)")
+            XCTAssertEqual(general.matched, all, "the general path counts: \(expr) limit \(limit)")
+            XCTAssertEqual(counted.ordered.map(\.title), uncounted.ordered.map(\.title))
+            XCTAssertEqual(general.ordered.map(\.title), uncounted.ordered.map(\.title))
+            XCTAssertEqual(counted.total, general.total)
+        }
+        XCTAssertFalse(db.hasFullView, "each read was narrowed")
+        XCTAssertEqual(run(s, "list overdue and #t9 limit 0").lines, run(j, "list overdue and #t9 limit 0").lines)
+        XCTAssertEqual(run(s, "list overdue limit 0").lines, run(j, "list overdue limit 0").lines)
+    }
+
     /// Counts in SQL agree with the columns: random stores and random filters of the terms SQL
     /// answers, at several clocks and day starts, among them the DST nights of Berlin (a due
     /// moved by the gap) and New York (now in the repeated hour, given as an instant).

@@ -57,6 +57,12 @@ def statements(filters, rng):
         k = i % 10
         if i % 7 == 1:
             out.append((f, rng.choice(["list today", "list tomorrow", "list today limit 3", "list next 7 days", "list done today"])))
+        elif i % 7 == 4:
+            # A view with a limit reads each part's first rows (Engine+Views): every view, every
+            # limit, in its own order and in another.
+            view = rng.choice(["today", "tomorrow", "next 7 days", "all", "done today", "archived"])
+            o = rng.choice(["", "", " order by priority desc", " order by created", " order by title", " order by due desc"])
+            out.append((f, f"list {view}{o} limit {rng.choice([0, 1, 2, 3, 10, 40])}"))
         if k == 2:
             out.append((f, f"why {rng.randint(1, 95)}"))
         elif k == 3:

@@ -31,6 +31,9 @@ public struct NarrowRequest {
     /// may read only those rows (and then says how many match in all).
     public var order: SortOrder? = nil
     public var limit: Int? = nil
+    /// Whether such a read says how many match in all (a count of every match). When false it
+    /// says how many up to the limit (at least one when any does): what a list's head needs.
+    public var countAll = true
     /// Tasks read whatever the filter says (the plan's picks finished today).
     public var alsoIDs: [Int] = []
     /// Every open subtask read too (the plan: a task with one is blocked, whatever the filter).
