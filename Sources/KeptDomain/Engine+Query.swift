@@ -53,12 +53,20 @@ extension Engine {
             r.order = order
             r.limit = limit
             r.countAll = countAll
-            if let n = store.narrowedColumns(r, filterContext), let all = n.matched {
+            if let n = store.narrowedColumns(r, filterContext) {
                 let rows = try expr.map { e throws(RegexBudgetError) in try matchingRows(e, n.index, filterContext) }
                     ?? (0..<n.index.count).filter { n.index.isOpen($0) }
-                if rows.count == n.index.count {
+                if let all = n.matched {
+                    // The first rows only: each must match, or the list goes the general way.
+                    if rows.count == n.index.count {
+                        let ordered = sorted(rows.compactMap { store.task(atRow: $0) }, by: order)
+                        return (Array(ordered.prefix(max(0, limit))), all, n.total)
+                    }
+                } else {
+                    // Every task the filter may match was read (its order or terms have no
+                    // column): the filter decides on them here, not on a second read.
                     let ordered = sorted(rows.compactMap { store.task(atRow: $0) }, by: order)
-                    return (Array(ordered.prefix(max(0, limit))), all, n.total)
+                    return (Array(ordered.prefix(max(0, limit))), rows.count, n.total)
                 }
             }
         }

@@ -135,6 +135,14 @@ final class SQLiteStoreTests: XCTestCase {
             XCTAssertEqual(counted.total, general.total)
         }
         XCTAssertFalse(db.hasFullView, "each read was narrowed")
+        // A filter with a term that has no column (words) reads every open task once, and
+        // decides on them there: not a second time for the list's limit.
+        let before = db.narrowedRows
+        let words = try s.engine.select(.term(.words(["task"])), order: [(.due, false)], limit: 3, countAll: false)
+        XCTAssertEqual(words.matched, 400)
+        XCTAssertEqual(words.ordered.map(\.title), try j.engine.select(.term(.words(["task"])), order: [(.due, false)], limit: 3).ordered.map(\.title))
+        XCTAssertEqual(db.narrowedRows - before, 400, "one read of the open tasks")
+        XCTAssertFalse(db.hasFullView, "and no second read of every task")
         XCTAssertEqual(run(s, "list overdue and #t9 limit 0").lines, run(j, "list overdue and #t9 limit 0").lines)
         XCTAssertEqual(run(s, "list overdue limit 0").lines, run(j, "list overdue limit 0").lines)
     }
