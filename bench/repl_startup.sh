@@ -7,6 +7,11 @@
 # Environment: RUNS (default 30, plus 3 warm-ups), PEERS_DIR (the generator's folder, default
 # ../shared/bench/peers), KEPT (a binary to time instead of .build/release/kept; nothing built).
 # It prints the median, min and max; it never fails on a time.
+#
+# LARGE=1 also times the SQLite stores of 100,000 and 1,000,000 tasks that sqlite_bench.sh
+# makes (bench/data/store-100k.db, store-1m.db; skipped when missing), issue 34 item 5: launch
+# to the first prompt, and from typing `count overdue` and `list overdue limit 10` to the next
+# prompt. Nothing is changed in them.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -38,33 +43,45 @@ fi
 # but it runs on a copy all the same.
 cp "$DATA/store-10k.json" "$DATA/store-10k.repl.json"
 PYTHON="$(python3 -c 'import sys; print(sys.executable)')"
-"$PYTHON" - "$KEPT" "$DATA/store-10k.repl.json" "$RUNS" <<'PY' | tee bench/results/repl-startup.txt
+STORES=("$DATA/store-10k.repl.json")
+if [[ "${LARGE:-0}" = 1 ]]; then
+  for s in store-100k.db store-1m.db; do [[ -f "$DATA/$s" ]] && STORES+=("$DATA/$s"); done
+fi
+"$PYTHON" - "$KEPT" "$RUNS" "${STORES[@]}" <<'PY' | tee bench/results/repl-startup.txt
 import os, pty, select, statistics, subprocess, sys, tempfile, time, fcntl, termios, struct
-kept, store, runs = sys.argv[1], sys.argv[2], int(sys.argv[3])
+kept, runs, stores = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
 hist = tempfile.mkdtemp(prefix="kept-bench-")
 env = dict(os.environ, TERM="xterm", KEPT_HISTFILE=os.path.join(hist, "history"), INPUTRC="/dev/null")
 env.pop("NO_COLOR", None)
 
-def once():
-    m, s = pty.openpty()
-    fcntl.ioctl(s, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))
-    t0 = time.perf_counter()
-    p = subprocess.Popen([kept, "repl", "--store", store, "--now", "2026-06-15T09:00", "--zone", "Europe/Berlin"],
-                         stdin=s, stdout=s, stderr=s, env=env, start_new_session=True)
-    os.close(s)
-    buf = b""
-    took = None
-    deadline = t0 + 10
+def until_prompt(m, buf, t0, deadline, after_line=False):
+    """Reads until a prompt shows; after a typed line, the prompt after that line's end (the
+    line editor redraws the prompt with what is typed before the Enter)."""
     while time.perf_counter() < deadline:
         r, _, _ = select.select([m], [], [], 0.5)
         if r:
             try:
                 buf += os.read(m, 65536)
             except OSError:
-                break
-            if b"kept> " in buf:
-                took = (time.perf_counter() - t0) * 1000
-                break
+                return None, buf
+            seen = buf.split(b"\n", 1)[1] if after_line and b"\n" in buf else (b"" if after_line else buf)
+            if b"kept> " in seen:
+                return (time.perf_counter() - t0) * 1000, buf
+    return None, buf
+
+def once(store, ask=None):
+    """Launch to the first prompt, or with `ask`, typing it to the next prompt."""
+    m, s = pty.openpty()
+    fcntl.ioctl(s, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))
+    t0 = time.perf_counter()
+    p = subprocess.Popen([kept, "repl", "--store", store, "--now", "2026-06-15T09:00", "--zone", "Europe/Berlin"],
+                         stdin=s, stdout=s, stderr=s, env=env, start_new_session=True)
+    os.close(s)
+    took, buf = until_prompt(m, b"", t0, t0 + 10)
+    if took is not None and ask:
+        t1 = time.perf_counter()
+        os.write(m, ask.encode() + b"\r")
+        took, buf = until_prompt(m, b"", t1, t1 + 10, after_line=True)
     os.write(m, b"\x04")
     try:
         p.wait(timeout=5)
@@ -76,10 +93,14 @@ def once():
         sys.exit(f"no prompt within 10 s; the terminal showed {buf[-300:]!r}")
     return took
 
-for _ in range(3):
-    once()
-times = sorted(once() for _ in range(runs))
-print(f"kept repl --store store-10k.json (10,000 tasks), launch to first prompt, {runs} runs:")
-print(f"  median {statistics.median(times):.1f} ms   min {times[0]:.1f} ms   max {times[-1]:.1f} ms")
+for store in stores:
+    name = os.path.basename(store).replace(".repl", "")
+    for ask in [None] + ([] if store.endswith(".json") else ["count overdue", "list overdue limit 10"]):
+        for _ in range(3):
+            once(store, ask)
+        times = sorted(once(store, ask) for _ in range(runs))
+        what = f"typing `{ask}` to the next prompt" if ask else "launch to first prompt"
+        print(f"kept repl --store {name}, {what}, {runs} runs:")
+        print(f"  median {statistics.median(times):.1f} ms   min {times[0]:.1f} ms   max {times[-1]:.1f} ms")
 PY
 rm -f "$DATA/store-10k.repl.json"

@@ -113,7 +113,7 @@ extension REPL {
                 runner.options.store = cmd.rest
                 unsaved = 0
                 runner.showNotices()
-                recorder.opened(s.snapshot())
+                recorder.opened(s)
                 say(["Opened \(cmd.rest) · \(s.taskCount == 1 ? "1 task" : "\(s.taskCount) tasks") · written after each change"],
                     json: REPL.object([("opened", .string(cmd.rest)), ("tasks", .number(JSONNumber(s.taskCount)))]))
             case .failure(.store(let d)):

@@ -20,6 +20,8 @@ final class Recorder {
         case command(lines: [String], format: OutputFormat, output: [String], confirmed: Bool, width: Int?)
         /// The session switched to another store (`.open`), in this state.
         case store(Store)
+        /// The session switched to a store larger than a transcript keeps, of this many tasks.
+        case uncopiedStore(Int)
         /// The live clock moved on to another minute; recorded as `now INSTANT`.
         case now(String)
     }
@@ -93,8 +95,11 @@ final class Recorder {
         return line.replacingOccurrences(of: "\u{1B}\\[[0-9;]*m", with: "", options: .regularExpression)
     }
 
-    func opened(_ store: Store) {
-        entries.append(.store(store))
+    /// The session switched to another store (`.open`): copied as it is now, unless it is
+    /// larger than a transcript keeps (a snapshot reads every task; issue 34 item 5).
+    func opened(_ store: any StoreBackend) {
+        let n = store.taskCount
+        entries.append(n <= Recorder.storeLimit ? .store(store.snapshot()) : .uncopiedStore(n))
     }
 
     var commandCount: Int {
@@ -177,6 +182,9 @@ final class Recorder {
             switch e {
             case .store(let s):
                 addStore(s)
+            case .uncopiedStore(let n):
+                out.append("# the store opened here, of \(n) tasks, was not copied (a transcript keeps a store of up to \(Recorder.storeLimit))")
+                out.append("")
             case .now(let n):
                 out.append("> now \(n)")
                 out.append("")

@@ -150,6 +150,40 @@ final class REPLTests: XCTestCase {
         XCTAssertEqual(test.status, 0, test.summary + "\n" + text)
     }
 
+    /// A store larger than a transcript keeps (Recorder.storeLimit) is not read whole for
+    /// `.record` (issue 34 item 5): neither the one the REPL starts on nor one `.open` opens.
+    /// The transcript says where it was not copied, and the small store opened after it is.
+    func testRecordDoesNotCopyALargeStore() throws {
+        let tmp = try TempDir()
+        defer { tmp.cleanUp() }
+        let n = 10_001
+        let rows = (0..<n).map { k in
+            String(format: "{\"uuid\":\"%08x-2222-4000-8000-%012x\",\"description\":\"Task %d\",\"status\":\"pending\",\"entry\":\"20260101T000000Z\"}", k, k, k)
+        }
+        try ("[\n" + rows.joined(separator: ",\n") + "\n]\n").write(toFile: tmp.path("big.tw.json"), atomically: true, encoding: .utf8)
+        for big in ["big.db", "big2.db"] {
+            let made = try Kept.run(["import", tmp.path("big.tw.json"), "--store", tmp.path(big)] + Kept.clock)
+            XCTAssertEqual(made.status, 0, made.summary)
+        }
+        let small = tmp.path("small.json")
+        XCTAssertEqual(try Kept.run(["run", "--store", small, "--write"] + Kept.clock + ["-e", "add Water plants"]).status, 0)
+        let session = """
+        count
+        .open \(tmp.path("big2.db"))
+        count
+        .open \(small)
+        list
+        .record \(tmp.path("rec.kept"))
+        """
+        let r = try Kept.run(["repl", "--store", tmp.path("big.db")] + Kept.clock, stdin: Data(session.utf8))
+        XCTAssertEqual(r.status, 0, r.summary)
+        let text = try tmp.readText("rec.kept")
+        XCTAssertTrue(text.contains("# the session's store of \(n) tasks was not copied (a transcript keeps a store of up to 10000)"), text)
+        XCTAssertTrue(text.contains("# the store opened here, of \(n) tasks, was not copied (a transcript keeps a store of up to 10000)"), text)
+        XCTAssertTrue(text.contains("@store rec.store.json\n> list\n"), text)
+        XCTAssertEqual(try tmp.listing().filter { $0.hasPrefix("rec.") }, ["rec.kept", "rec.store.json"])
+    }
+
     /// Piped input checks a directive's argument as `kept run` does.
     func testPipedBadFormatIsAnError() throws {
         let r = try Kept.run(["repl", "--errors", "short"] + Kept.clock, stdin: Data("@format jsn\nlist\n".utf8))
