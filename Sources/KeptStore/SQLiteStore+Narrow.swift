@@ -104,15 +104,42 @@ extension SQLiteStore {
             sql = read + "rowid IN (SELECT rowid FROM tasks WHERE \(condition) ORDER BY \(by) LIMIT \(max(0, limit)))"
         }
         // In the order SQLite finds them (the table's, or an index's), put in id order after:
-        // an ORDER BY id would sort the records themselves in a temporary tree.
-        let s = readTasks(sql, bind: bind, sortByID: true)
+        // an ORDER BY id would sort the records themselves in a temporary tree. A condition
+        // that widens (a term without a column: words, notes, a repeat) may read many more
+        // rows than match: the compiled filter decides on them chunk by chunk as they are read,
+        // so only the matches are held (the engine decides on those again, with the same
+        // answer). Not for a pattern, whose budget is the statement's, nor for rows read
+        // whatever the filter says (picks, open subtasks).
+        var streamed: Store? = nil
+        var rowsRead = 0
+        if exact == nil, r.expr != nil, !CompiledFilter.needsText(expr), r.alsoIDs.isEmpty, !r.openSubtasks {
+            streamed = readKept(sql, bind: bind, chunk: keptChunk, read: &rowsRead) { chunk in
+                let ix = chunk.columns(dayStart: r.dayStart, withText: false, withSearch: r.withSearch)
+                do throws(RegexBudgetError) {
+                    return Set(try CompiledFilter(expr, index: ix, context: fc).rows(in: ix).map { ix.ids[$0] })
+                } catch {
+                    return nil
+                }
+            }
+        }
         // Damage found while reading is the statement's failure (readFailure), as on the general path.
         guard damage.count == failures else { return nil }
+        let s: Store
+        if let streamed {
+            s = streamed
+        } else {
+            s = readTasks(sql, bind: bind, sortByID: true)
+            rowsRead = s.taskCount
+            guard damage.count == failures else { return nil }
+        }
         if countedByRows { matched = s.taskCount }
         partial = (rows: [], store: s, stale: false)
-        narrowedRows += s.taskCount
+        narrowedRows += rowsRead
         return NarrowedColumns(index: s.columns(dayStart: r.dayStart, withText: r.withText, withSearch: r.withSearch), total: total, matched: matched)
     }
+
+    /// How many records a narrowed read that widens decides on at once (`readKept`).
+    package static let keptChunk = 16_384
 
     /// The terms whose answer for a task depends on other tasks of the store.
     package static func relational(_ t: FilterTerm) -> Bool {

@@ -37,6 +37,9 @@ public final class SQLiteStore: StoreBackend {
     /// are as many as the store holds, the next read takes every record, which later
     /// statements of a REPL then read from memory (SQLiteStore+Narrow).
     package var narrowedRows = 0
+    /// How many records a narrowed read that widens decides on at once (`readKept`; tests
+    /// make it small to read in many chunks).
+    package var keptChunk = SQLiteStore.keptChunk
     /// `PRAGMA data_version` when the caches were read: another process's commit changes it.
     package var seenVersion: Int64 = 0
     /// Room for the task writer's cursor, kept from one row's record to the next.
@@ -439,6 +442,73 @@ public final class SQLiteStore: StoreBackend {
         case .success(let d): s = d
         case .failure: s = decodeRowByRow(sql, bind: bind)
         }
+        s.meta = currentMeta
+        return s
+    }
+
+    /// Reads the rows of `sql` (columns: id, checksum, record) in chunks of `chunk` records and
+    /// keeps of each chunk the records whose ids `keep` picks from it (nil: all of them), so
+    /// only the kept records are ever held together: a read of every open task for a filter
+    /// whose terms have no column (words, notes) holds its matches, not a million tasks. The
+    /// kept records are one store, in id order, decoded together as `readTasks` decodes its
+    /// rows. Nil when a chunk or the kept records do not decode together (damage): the caller
+    /// reads the rows the usual way, which reports it.
+    /// `read` counts the rows read, kept or not.
+    package func readKept(_ sql: String, bind: (SQLiteStatement) -> Void, chunk: Int, read: inout Int, keep: (Store) -> Set<Int>?) -> Store? {
+        let head = Array("{\"tasks\": [\n".utf8), tail = Array("\n]}\n".utf8)
+        let comma: [UInt8] = [UInt8(ascii: ","), UInt8(ascii: "\n")]
+        // Copies, not slices: a slice would hold its whole chunk.
+        var kept: [(id: Int64, bytes: [UInt8])] = []
+        var bytes = head
+        var rows: [(id: Int64, start: Int, end: Int)] = []
+        // Decodes the chunk read so far and keeps what `keep` picks of it.
+        func flush() -> Bool {
+            guard !rows.isEmpty else { return true }
+            var ordered = bytes
+            if zip(rows, rows.dropFirst()).contains(where: { $0.id >= $1.id }) {
+                rows.sort { $0.id < $1.id }
+                ordered = head
+                for (k, r) in rows.enumerated() {
+                    if k > 0 { ordered += comma }
+                    ordered += bytes[r.start..<r.end]
+                }
+            }
+            ordered += tail
+            guard case .success(let s) = StoreCodec.decode(ordered) else { return false }
+            let ids = keep(s)
+            for r in rows where ids?.contains(Int(r.id)) ?? true { kept.append((r.id, Array(bytes[r.start..<r.end]))) }
+            bytes = head
+            rows.removeAll(keepingCapacity: true)
+            return true
+        }
+        do throws(SQLiteError) {
+            let st = try db.statement(sql)
+            defer { st.reset() }
+            bind(st)
+            while try st.step() {
+                guard sumHolds(st) else {
+                    damaged(table: "tasks", at: "row id \(st.int(0))", SQLiteStore.sumFails)
+                    continue
+                }
+                if !rows.isEmpty { bytes += comma }
+                let start = bytes.count
+                _ = st.appendBytes(2, to: &bytes)
+                rows.append((st.int(0), start, bytes.count))
+                read += 1
+                if rows.count >= chunk, !flush() { return nil }
+            }
+        } catch {
+            readFailed(error)
+        }
+        guard flush() else { return nil }
+        kept.sort { $0.id < $1.id }
+        var all = head
+        for (k, r) in kept.enumerated() {
+            if k > 0 { all += comma }
+            all += r.bytes
+        }
+        all += tail
+        guard case .success(var s) = StoreCodec.decode(all) else { return nil }
         s.meta = currentMeta
         return s
     }

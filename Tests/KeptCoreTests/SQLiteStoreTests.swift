@@ -147,6 +147,40 @@ final class SQLiteStoreTests: XCTestCase {
         XCTAssertEqual(run(s, "list overdue limit 0").lines, run(j, "list overdue limit 0").lines)
     }
 
+    /// A narrowed read whose condition widens (words, notes, a repeat) decides on its rows
+    /// chunk by chunk as it reads them and holds only the matches; the answers are the JSON
+    /// store's, in many chunks (7 records each here) as in one. A pattern (whose budget is the
+    /// statement's) is read whole.
+    func testAWideningReadHoldsOnlyItsMatches() throws {
+        let db = try SQLiteStore.open(path("kept.db")).get()
+        db.keptChunk = 7
+        let s = session(db), j = session(JSONStore(memory: Store()))
+        let words = ["milk", "bread", "Crème brûlée", "call MOM", "tea"]
+        for k in 1...120 {
+            var line = "add \(words[k % 5]) \(k) #t\(k % 3)"
+            if k % 4 == 0 { line += " @yesterday" }
+            if k % 9 == 0 { line += " every week" }
+            for x in [s, j] { XCTAssertFalse(run(x, line).failed, line) }
+            if k % 6 == 0 { for x in [s, j] { XCTAssertFalse(run(x, "comment \(k) creme \(k)").failed) } }
+        }
+        let statements = ["list milk", "count milk", "list creme", "count brulee and #t1", "list mom order by due limit 3",
+                          "list milk or overdue limit 5", "list not milk and #t2 limit 4", "count repeating", "list repeating and tea",
+                          "list creme order by title limit 2", "complete where milk and #t0", "list milk status:any", "undo", "count milk"]
+        for q in statements { XCTAssertEqual(run(s, q).lines, run(j, q).lines, q) }
+        // Each on a new connection, which has read nothing yet (a connection that has read as
+        // many rows as the store holds reads them all once).
+        let fc = s.engine.filterContext
+        func held(_ e: FilterExpr) throws -> Int? {
+            let fresh = try SQLiteStore.open(path("kept.db"), readOnly: true).get()
+            defer { fresh.close() }
+            fresh.keptChunk = 7
+            return fresh.narrowedColumns(NarrowRequest(expr: e, dayStart: s.engine.store.settings.day.dayStart), fc)?.index.count
+        }
+        XCTAssertEqual(try held(.term(.words(["milk"]))), 24, "the matches of 120 open tasks")
+        XCTAssertEqual(try held(.and([.term(.words(["milk"])), .term(.tag("t1"))])), 8, "what the tag's column leaves, then the words")
+        XCTAssertEqual(try held(.term(.regex(field: .title, try RegexPattern("milk")))), 120, "a pattern's read is whole")
+    }
+
     /// Counts in SQL agree with the columns: random stores and random filters of the terms SQL
     /// answers, at several clocks and day starts, among them the DST nights of Berlin (a due
     /// moved by the gap) and New York (now in the repeated hour, given as an instant).
