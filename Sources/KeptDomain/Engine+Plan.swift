@@ -40,6 +40,15 @@ public struct Back {
     public var view: PlanView
 }
 
+/// `plan by date`: the rows printed, in order; how many open tasks the filter matches; how
+/// many open tasks there are; the filter.
+public struct PlanByDate {
+    public var tasks: [Task]
+    public var count: Int
+    public var total: Int
+    public var expr: FilterExpr?
+}
+
 extension Engine {
     /// The snapshot of today's plan; a new one (made now, no picks yet) when there is none or
     /// it is of another day (R-PLAN-5). `stored` says whether it is the store's.
@@ -134,6 +143,27 @@ extension Engine {
             }
         }
         return PlanView(input: input, plan: plan, snapshot: snap, shown: counts?.open ?? rows.count, total: total, expr: expr, stored: changed, failure: failure)
+    }
+
+    /// `plan by date` (R-PLAN-1): the open tasks a filter matches (every open task without
+    /// one) in the By date order (earliest due first, so overdue first; no due last; then
+    /// creation and id), the first `limit` of them, how many there are, and how many open
+    /// tasks it looked at. A backend that narrows (SQL) reads only the rows printed, as a
+    /// limited list in that order does (`narrowedSelect`); otherwise the plan's rows are
+    /// ordered on its columns (`SmartPlan.byDate`), and only the rows printed become tasks.
+    public func planByDate(_ expr: FilterExpr?, limit: Int?) throws(RegexBudgetError) -> PlanByDate {
+        // The plan is of open tasks, whatever status a filter names.
+        let scoped = expr.map { e in e.namesStatus ? .and([.term(.status(.open)), e]) : e }
+        if let limit, let s = try narrowedSelect(scoped, order: [(.due, false), (.created, false)], limit: limit, countAll: true) {
+            let total = scoped?.namesStatus == true ? try count(nil).total : s.total
+            return PlanByDate(tasks: s.ordered, count: s.matched, total: total, expr: expr)
+        }
+        let v = planView(expr, limit: 0, persist: false, allRows: true)
+        if let e = v.failure { throw e }
+        var input = v.input
+        input.limit = limit
+        let (rows, count) = SmartPlan.byDate(input)
+        return PlanByDate(tasks: rows.compactMap { store.task(atRow: $0.row) }, count: count, total: v.total, expr: expr)
     }
 
     /// `plan refresh`: score again now and pick a new Top 3; one undo step (R-PLAN-5).

@@ -48,32 +48,32 @@ extension Engine {
     /// whatever the limit): a list's head says only whether nothing matches, and a count of a
     /// million matches is most of the cost of ten rows.
     public func select(_ expr: FilterExpr?, order: SortOrder, limit: Int?, countAll: Bool = true) throws(RegexBudgetError) -> (ordered: [Task], matched: Int, total: Int) {
-        if let limit {
-            var r = NarrowRequest(expr: expr, dayStart: store.settings.day.dayStart)
-            r.order = order
-            r.limit = limit
-            r.countAll = countAll
-            if let n = store.narrowedColumns(r, filterContext) {
-                let rows = try expr.map { e throws(RegexBudgetError) in try matchingRows(e, n.index, filterContext) }
-                    ?? (0..<n.index.count).filter { n.index.isOpen($0) }
-                if let all = n.matched {
-                    // The first rows only: each must match, or the list goes the general way.
-                    if rows.count == n.index.count {
-                        let ordered = sorted(rows.compactMap { store.task(atRow: $0) }, by: order)
-                        return (Array(ordered.prefix(max(0, limit))), all, n.total)
-                    }
-                } else {
-                    // Every task the filter may match was read (its order or terms have no
-                    // column): the filter decides on them here, not on a second read.
-                    let ordered = sorted(rows.compactMap { store.task(atRow: $0) }, by: order)
-                    return (Array(ordered.prefix(max(0, limit))), rows.count, n.total)
-                }
-            }
-        }
+        if let limit, let s = try narrowedSelect(expr, order: order, limit: limit, countAll: countAll) { return s }
         let (matched, total) = try select(expr)
         var ordered = sorted(matched, by: order)
         if let limit { ordered = Array(ordered.prefix(max(0, limit))) }
         return (ordered, matched.count, total)
+    }
+
+    /// `select` with a limit on a backend that narrows (SQL), or nil for the general path.
+    package func narrowedSelect(_ expr: FilterExpr?, order: SortOrder, limit: Int, countAll: Bool) throws(RegexBudgetError) -> (ordered: [Task], matched: Int, total: Int)? {
+        var r = NarrowRequest(expr: expr, dayStart: store.settings.day.dayStart)
+        r.order = order
+        r.limit = limit
+        r.countAll = countAll
+        guard let n = store.narrowedColumns(r, filterContext) else { return nil }
+        let rows = try expr.map { e throws(RegexBudgetError) in try matchingRows(e, n.index, filterContext) }
+            ?? (0..<n.index.count).filter { n.index.isOpen($0) }
+        if let all = n.matched {
+            // The first rows only: each must match, or the list goes the general way.
+            guard rows.count == n.index.count else { return nil }
+            let ordered = sorted(rows.compactMap { store.task(atRow: $0) }, by: order)
+            return (Array(ordered.prefix(max(0, limit))), all, n.total)
+        }
+        // Every task the filter may match was read (its order or terms have no column): the
+        // filter decides on them here, not on a second read.
+        let ordered = sorted(rows.compactMap { store.task(atRow: $0) }, by: order)
+        return (Array(ordered.prefix(max(0, limit))), rows.count, n.total)
     }
 
     /// The deleted tasks a filter over deleted tasks matches, and how many there are: their

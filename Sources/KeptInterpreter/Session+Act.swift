@@ -176,7 +176,8 @@ extension Session {
     package func act(_ r: PlanningRequest) throws(DomainError) -> PlanningOutcome {
         switch r {
         case .plan(let e, let limit, let explain): return .plan(engine.planView(e, limit: limit), explain: explain)
-        case .byDate(let e, let limit): return .byDate(engine.planView(e, limit: 0, persist: false, allRows: true), limit: limit)
+        case .byDate(let e, let limit):
+            do throws(RegexBudgetError) { return .byDate(.success(try engine.planByDate(e, limit: limit))) } catch { return .byDate(.failure(error)) }
         case .refresh: return .refreshed(engine.refreshPlan(limit: Session.planRows))
         case .why(let t): return .why(t, try engine.why(t.id))
         case .notToday(let sel):

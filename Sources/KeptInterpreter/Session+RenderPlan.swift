@@ -9,8 +9,8 @@ import KeptSyntax
 /// What a plan statement did, as the engine returned it.
 package enum PlanningOutcome {
     case plan(PlanView, explain: Bool)
-    /// The view `plan by date` orders, and how many rows it prints.
-    case byDate(PlanView, limit: Int?)
+    /// The rows `plan by date` prints, in order, with how many there are.
+    case byDate(Result<PlanByDate, RegexBudgetError>)
     case refreshed(PlanView)
     case why(Task, PlanPlace)
     /// The holds, and the new picks when a pick was held.
@@ -56,7 +56,8 @@ extension Session {
         case .plan(let v, let explain):
             if let e = v.failure { return .error(regexBudgetError(e, s)) }
             return planOutput(v, explain: explain)
-        case .byDate(let v, let limit): return renderPlanByDate(v, limit: limit, s)
+        case .byDate(.success(let v)): return renderPlanByDate(v)
+        case .byDate(.failure(let e)): return .error(regexBudgetError(e, s))
         // `plan refresh`: one undo step (R-PLAN-5).
         case .refreshed(let v): return planOutput(v, explain: false, changed: true)
         case .why(let t, let w): return renderWhy(t, w)
@@ -119,20 +120,17 @@ extension Session {
     }
 
     /// `plan by date`: the date order, overdue first, no due last (R-PLAN-1).
-    package func renderPlanByDate(_ v: PlanView, limit: Int?, _ s: Statement) -> CommandOutput {
-        if let e = v.failure { return .error(regexBudgetError(e, s)) }
-        var input = v.input
-        input.limit = limit
-        let (rows, count) = SmartPlan.byDate(input)
+    package func renderPlanByDate(_ v: PlanByDate) -> CommandOutput {
+        let count = v.count
+        let ts = v.tasks
         var head = "By date · \(Session.tasks(count))"
         if let e = v.expr { head += " of \(v.total) · " + (e.filterCount == 1 ? "1 filter on" : "\(e.filterCount) filters on") }
         var lines = [fitted(head)]
         if count == 0 { lines.append(v.total == 0 ? "No open tasks" : "Nothing matches these filters") }
-        let ts = tasks(rows)
         lines += text.rows(ts, layout: rowLayout([(ts, 2)]), indent: 2)
-        if count > rows.count { lines.append(fitted("  … \(count - rows.count) more (plan by date limit N shows more)")) }
-        let json = JSONValue.object(JSONObject([("order", .string("date")), ("tasks", .array(rows.map { .number(JSONNumber($0.id)) })),
-                                                ("more", .number(JSONNumber(count - rows.count)))]))
+        if count > ts.count { lines.append(fitted("  … \(count - ts.count) more (plan by date limit N shows more)")) }
+        let json = JSONValue.object(JSONObject([("order", .string("date")), ("tasks", .array(ts.map { .number(JSONNumber($0.id)) })),
+                                                ("more", .number(JSONNumber(count - ts.count)))]))
         return listing(lines, json: json)
     }
 

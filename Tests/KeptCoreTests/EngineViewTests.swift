@@ -82,6 +82,47 @@ final class EngineViewTests: XCTestCase {
         }
     }
 
+    /// R-PLAN-1 on the API: `planByDate` is the plan's own By date order (`PlanRow.byDate` over
+    /// the whole plan's rows: the due minute, a date-only due at its day's end, no due last,
+    /// then creation, then id), the first `limit` rows and the count of all, on the JSON store
+    /// and on SQLite (where it is a list whose order and limit go into SQL), with a filter too.
+    func testPlanByDateIsThePlansDateOrder() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("kept-bydate-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let db = try SQLiteStore.open(dir.appendingPathComponent("d.db").path).get()
+        for backend in [JSONStore(memory: Store()), db] as [any StoreBackend] {
+            let e = Engine(store: backend, clock: .wall(CivilDateTime(iso: "2026-06-15T09:00") ?? CivilDateTime(date: CivilDate(dayNumber: 0), time: .midnight)),
+                           defaultZone: berlin, uids: .seeded(7))
+            var seed: UInt64 = 1_205
+            func next(_ m: Int) -> Int {
+                seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                return Int((seed >> 33) % UInt64(m))
+            }
+            for k in 0..<300 {
+                // Few clocks and few dues, so dues and creations tie.
+                at(e, String(format: "2026-06-%02dT%02d:00", 1 + next(3), 8 + next(2)))
+                let day = next(6) == 0 ? nil : String(format: "2026-06-%02d", 12 + next(6))
+                let time = next(3) == 0 ? ["00:00", "09:00", "23:59"][next(3)] : nil
+                _ = try add(e, "Task \(k)", due: day, at: day == nil ? nil : time, priority: [Priority.high, nil][next(2)])
+            }
+            at(e, "2026-06-15T09:00")
+            for k in stride(from: 5, to: 300, by: 11) { _ = try e.complete(.task(k)) }
+            if let db = backend as? SQLiteStore { XCTAssertNoThrow(try db.commit().get()) }
+            for expr in [nil, FilterExpr.term(.priority(.equal, .high))] {
+                let v = e.planView(expr, limit: nil, persist: false)
+                let expected = v.input.rows.map { PlanRow(v.input.index, row: $0) }.sorted(by: PlanRow.byDate).map(\.id)
+                XCTAssertGreaterThan(expected.count, 100)
+                for limit in [nil, 0, 1, 7, 120, 1_000] {
+                    let r = try e.planByDate(expr, limit: limit)
+                    XCTAssertEqual(r.tasks.map(\.id), Array(expected.prefix(limit ?? Int.max)), "\(backend) \(String(describing: expr)) limit \(String(describing: limit))")
+                    XCTAssertEqual(r.count, expected.count)
+                    XCTAssertEqual(r.total, v.total)
+                }
+            }
+        }
+    }
+
     /// R-VIEW-1: Today and Next 7 days list overdue tasks first, then their window's, by date
     /// (a timed due before an all-day one of the same day); Tomorrow is the next day only; All
     /// is every open task, undated last; a limit keeps the count of the whole view.
