@@ -399,8 +399,7 @@ public final class SQLiteStore: StoreBackend {
     /// into a store's columns as `fullStore` reads them all. `sortByID` sorts rows a query read
     /// in another order.
     package func readTasks(_ sql: String, bind: (SQLiteStatement) -> Void, sortByID: Bool = false) -> Store {
-        let head = Array("{\"tasks\": [\n".utf8)
-        var bytes = head
+        var bytes = SQLiteStore.recordsHead
         // Each record's id and where its bytes start; a read in another order is put in id order.
         var rows: [(id: Int64, start: Int, end: Int)] = []
         var ordered = true
@@ -411,32 +410,18 @@ public final class SQLiteStore: StoreBackend {
             defer { st.reset() }
             bind(st)
             while try st.step() {
-                guard sumHolds(st) else {
-                    damaged(table: "tasks", at: "row id \(st.int(0))", SQLiteStore.sumFails)
-                    continue
-                }
-                if n > 0 { bytes.append(contentsOf: [UInt8(ascii: ","), UInt8(ascii: "\n")]) }
-                let start = bytes.count
-                _ = st.appendBytes(2, to: &bytes)
+                guard let at = appendRecord(st, to: &bytes, first: n == 0) else { continue }
                 let id = st.int(0)
                 if n > 0, lastID >= id { ordered = false }
                 lastID = id
                 n += 1
-                if sortByID { rows.append((id, start, bytes.count)) }
+                if sortByID { rows.append((id, at.lowerBound, at.upperBound)) }
             }
         } catch {
             readFailed(error)
         }
-        if sortByID, !ordered {
-            var sorted = head
-            sorted.reserveCapacity(bytes.count)
-            for (k, r) in rows.sorted(by: { $0.id < $1.id }).enumerated() {
-                if k > 0 { sorted.append(contentsOf: [UInt8(ascii: ","), UInt8(ascii: "\n")]) }
-                sorted.append(contentsOf: bytes[r.start..<r.end])
-            }
-            bytes = sorted
-        }
-        bytes.append(contentsOf: Array("\n]}\n".utf8))
+        if sortByID, !ordered { bytes = SQLiteStore.inIDOrder(rows, of: bytes) }
+        bytes.append(contentsOf: SQLiteStore.recordsTail)
         var s: Store
         switch StoreCodec.decode(bytes) {
         case .success(let d): s = d
@@ -455,28 +440,24 @@ public final class SQLiteStore: StoreBackend {
     /// reads the rows the usual way, which reports it.
     /// `read` counts the rows read, kept or not.
     package func readKept(_ sql: String, bind: (SQLiteStatement) -> Void, chunk: Int, read: inout Int, keep: (Store) -> Set<Int>?) -> Store? {
-        let head = Array("{\"tasks\": [\n".utf8), tail = Array("\n]}\n".utf8)
-        let comma: [UInt8] = [UInt8(ascii: ","), UInt8(ascii: "\n")]
-        // Copies, not slices: a slice would hold its whole chunk.
-        var kept: [(id: Int64, bytes: [UInt8])] = []
+        let head = SQLiteStore.recordsHead, tail = SQLiteStore.recordsTail
+        // The kept records, each in the bytes of its own chunk's array, and where.
+        var kept: [(id: Int64, start: Int, end: Int)] = []
+        var keptBytes = head
         var bytes = head
         var rows: [(id: Int64, start: Int, end: Int)] = []
         // Decodes the chunk read so far and keeps what `keep` picks of it.
         func flush() -> Bool {
             guard !rows.isEmpty else { return true }
-            var ordered = bytes
-            if zip(rows, rows.dropFirst()).contains(where: { $0.id >= $1.id }) {
-                rows.sort { $0.id < $1.id }
-                ordered = head
-                for (k, r) in rows.enumerated() {
-                    if k > 0 { ordered += comma }
-                    ordered += bytes[r.start..<r.end]
-                }
-            }
-            ordered += tail
-            guard case .success(let s) = StoreCodec.decode(ordered) else { return false }
+            let ordered = zip(rows, rows.dropFirst()).contains(where: { $0.id >= $1.id }) ? SQLiteStore.inIDOrder(rows, of: bytes) : bytes
+            guard case .success(let s) = StoreCodec.decode(ordered + tail) else { return false }
             let ids = keep(s)
-            for r in rows where ids?.contains(Int(r.id)) ?? true { kept.append((r.id, Array(bytes[r.start..<r.end]))) }
+            // Copied out: the chunk's array is let go.
+            for r in rows where ids?.contains(Int(r.id)) ?? true {
+                let start = keptBytes.count
+                keptBytes += bytes[r.start..<r.end]
+                kept.append((r.id, start, keptBytes.count))
+            }
             bytes = head
             rows.removeAll(keepingCapacity: true)
             return true
@@ -486,14 +467,8 @@ public final class SQLiteStore: StoreBackend {
             defer { st.reset() }
             bind(st)
             while try st.step() {
-                guard sumHolds(st) else {
-                    damaged(table: "tasks", at: "row id \(st.int(0))", SQLiteStore.sumFails)
-                    continue
-                }
-                if !rows.isEmpty { bytes += comma }
-                let start = bytes.count
-                _ = st.appendBytes(2, to: &bytes)
-                rows.append((st.int(0), start, bytes.count))
+                guard let at = appendRecord(st, to: &bytes, first: rows.isEmpty) else { continue }
+                rows.append((st.int(0), at.lowerBound, at.upperBound))
                 read += 1
                 if rows.count >= chunk, !flush() { return nil }
             }
@@ -501,16 +476,38 @@ public final class SQLiteStore: StoreBackend {
             readFailed(error)
         }
         guard flush() else { return nil }
-        kept.sort { $0.id < $1.id }
-        var all = head
-        for (k, r) in kept.enumerated() {
-            if k > 0 { all += comma }
-            all += r.bytes
-        }
-        all += tail
-        guard case .success(var s) = StoreCodec.decode(all) else { return nil }
+        guard case .success(var s) = StoreCodec.decode(SQLiteStore.inIDOrder(kept, of: keptBytes) + tail) else { return nil }
         s.meta = currentMeta
         return s
+    }
+
+    /// The bytes around records read as a store (`StoreCodec.decode`).
+    static let recordsHead = Array("{\"tasks\": [\n".utf8)
+    static let recordsTail = Array("\n]}\n".utf8)
+
+    /// Appends the record of the row `st` is on (columns: id, checksum, record) to the records
+    /// in `bytes`, after a comma unless it is the first; a record that fails its checksum is
+    /// reported and left out (nil). Returns where its bytes are.
+    private func appendRecord(_ st: SQLiteStatement, to bytes: inout [UInt8], first: Bool) -> Range<Int>? {
+        guard sumHolds(st) else {
+            damaged(table: "tasks", at: "row id \(st.int(0))", SQLiteStore.sumFails)
+            return nil
+        }
+        if !first { bytes.append(contentsOf: [UInt8(ascii: ","), UInt8(ascii: "\n")]) }
+        let start = bytes.count
+        _ = st.appendBytes(2, to: &bytes)
+        return start..<bytes.count
+    }
+
+    /// The records at `rows` of `bytes`, put in id order after `recordsHead`.
+    static func inIDOrder(_ rows: [(id: Int64, start: Int, end: Int)], of bytes: [UInt8]) -> [UInt8] {
+        var out = recordsHead
+        out.reserveCapacity(bytes.count)
+        for (k, r) in rows.sorted(by: { $0.id < $1.id }).enumerated() {
+            if k > 0 { out.append(contentsOf: [UInt8(ascii: ","), UInt8(ascii: "\n")]) }
+            out.append(contentsOf: bytes[r.start..<r.end])
+        }
+        return out
     }
 
     /// The checksum column as the queries read it: NULL where the schema has none.
@@ -530,7 +527,7 @@ public final class SQLiteStore: StoreBackend {
     /// without checksums wrote, or damage the checksum was made over): each row read alone, so
     /// the damaged ones are named and the rest kept.
     private func decodeRowByRow(_ sql: String, bind: (SQLiteStatement) -> Void) -> Store {
-        var good = Array("{\"tasks\": [\n".utf8)
+        var good = SQLiteStore.recordsHead
         var n = 0
         do throws(SQLiteError) {
             let st = try db.statement(sql)
@@ -552,7 +549,7 @@ public final class SQLiteStore: StoreBackend {
         } catch {
             readFailed(error)
         }
-        good.append(contentsOf: Array("\n]}\n".utf8))
+        good.append(contentsOf: SQLiteStore.recordsTail)
         switch StoreCodec.decode(good) {
         case .success(let s): return s
         case .failure(let e):
