@@ -66,9 +66,12 @@ final class EngineViewTests: XCTestCase {
         }
         for k in stride(from: 3, to: 400, by: 9) { _ = try e.complete(.task(k)) }
         XCTAssertNoThrow(try db.commit().get())
-        let first = e.view(.today, order: [], limit: 3)
+        // Since the last change, the store has read no row; All with a limit reads its three.
+        XCTAssertEqual(db.narrowedRows, 0)
+        let first = e.view(.all, order: [], limit: 3)
         XCTAssertEqual(first.tasks.count, 3)
-        XCTAssertFalse(db.hasFullView, "a limited view reads its parts' first rows")
+        XCTAssertEqual(db.narrowedRows, 3, "a limited view reads its parts' first rows, not every open task")
+        XCTAssertFalse(db.hasFullView)
         for v in [ListView.today, .next7, .tomorrow, .all, .doneToday, .archived] {
             for order: KeptRules.SortOrder in [[], [(.priority, true)], [(.created, false)], [(.title, false)], [(.due, true)]] {
                 let whole = e.view(v, order: order, limit: nil)
@@ -108,7 +111,13 @@ final class EngineViewTests: XCTestCase {
             }
             at(e, "2026-06-15T09:00")
             for k in stride(from: 5, to: 300, by: 11) { _ = try e.complete(.task(k)) }
-            if let db = backend as? SQLiteStore { XCTAssertNoThrow(try db.commit().get()) }
+            if let db = backend as? SQLiteStore {
+                XCTAssertNoThrow(try db.commit().get())
+                // On SQLite the limited By date order reads only the rows it prints.
+                XCTAssertEqual(db.narrowedRows, 0)
+                XCTAssertEqual(try e.planByDate(nil, limit: 5).tasks.count, 5)
+                XCTAssertEqual(db.narrowedRows, 5, "the rows printed, not every open task")
+            }
             for expr in [nil, FilterExpr.term(.priority(.equal, .high))] {
                 let v = e.planView(expr, limit: nil, persist: false)
                 let expected = v.input.rows.map { PlanRow(v.input.index, row: $0) }.sorted(by: PlanRow.byDate).map(\.id)
