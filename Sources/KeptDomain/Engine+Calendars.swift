@@ -7,7 +7,7 @@ import KeptRules
 extension Engine {
     /// The position of the connection with a name, compared without case.
     package func calendarIndex(_ name: String) throws(DomainError) -> Int {
-        guard let k = store.calendars.firstIndex(where: { $0.name.lowercased() == name.lowercased() }) else {
+        guard let k = Engine.position(of: name, in: store.calendars.map(\.name)) else {
             throw .noCalendar(name, known: store.calendars.map(\.name))
         }
         return k
@@ -21,7 +21,7 @@ extension Engine {
     /// R-CAL-1: connects a calendar file under a name no other connection has. The caller has
     /// read the file (a connection is only made to a file that reads).
     public func connectCalendar(_ c: CalendarConnection) throws(DomainError) -> CalendarConnection {
-        if store.calendars.contains(where: { $0.name.lowercased() == c.name.lowercased() }) { throw .calendarExists(c.name) }
+        if Engine.position(of: c.name, in: store.calendars.map(\.name)) != nil { throw .calendarExists(c.name) }
         try commitCalendars("calendar connect \(c.name)", store.calendars + [c])
         return c
     }

@@ -5,9 +5,16 @@
 import KeptRules
 
 extension Engine {
+    /// The position of the first of `names` that is `name` without case: how a saved filter
+    /// and a connected calendar are named.
+    package static func position(of name: String, in names: [String]) -> Int? {
+        let key = name.lowercased()
+        return names.firstIndex { $0.lowercased() == key }
+    }
+
     /// The position of the saved filter with a name, compared without case.
     package func savedIndex(_ name: String) throws(DomainError) -> Int {
-        guard let k = store.filters.firstIndex(where: { $0.name.lowercased() == name.lowercased() }) else {
+        guard let k = Engine.position(of: name, in: store.filters.map(\.name)) else {
             throw .noSavedFilter(name, known: store.filters.map(\.name))
         }
         return k
@@ -21,7 +28,7 @@ extension Engine {
     /// Saves a filter under a name, or gives a saved one new text; true when it is new.
     public func defineFilter(_ name: String, _ text: String) throws(DomainError) -> (filter: SavedFilter, new: Bool) {
         var after = store.filters
-        if let k = after.firstIndex(where: { $0.name.lowercased() == name.lowercased() }) {
+        if let k = Engine.position(of: name, in: after.map(\.name)) {
             after[k].filter = text
             try commitFilters("filter \(after[k].name) = \(text)", after)
             return (after[k], false)
