@@ -309,15 +309,21 @@ final class SyncEngineTests: XCTestCase {
         XCTAssertEqual(s.living(.task).count, 2)
     }
 
+    /// Device A with a task repeating daily from 2026-03-02, synced (R-SYNC-7's tests).
+    func dailySeries(_ s: MemoryServer, _ title: String) throws -> (Engine, Task) {
+        let a = try device(s, "aaaa000000000001")
+        let t = try a.add(draft(title, due: "2026-03-02", every: RepeatRule(frequency: .daily)))
+        try sync(a, s)
+        return (a, t)
+    }
+
     // R-SYNC-7: a device that completes an occurrence late makes the next one another device
     // already made, completed and followed: its copy does not reopen it (found by
     // ConvergenceTests, seed 439142: the later make won every field, so the occurrence was
     // open again beside the one after it).
     func testALateMakeDoesNotReopenACompletedOccurrence() throws {
         let s = MemoryServer()
-        let a = try device(s, "aaaa000000000001")
-        let t = try a.add(draft("Water plants", due: "2026-03-02", every: RepeatRule(frequency: .daily)))
-        try sync(a, s)
+        let (a, t) = try dailySeries(s, "Water plants")
         let b = try device(s, "bbbb000000000002", seed: 2)
         let tb = try XCTUnwrap(b.store.task(uid: t.uid))
         // A completes the occurrence and the one it made, and syncs.
@@ -346,9 +352,7 @@ final class SyncEngineTests: XCTestCase {
     // again by completing the one before it late; nothing goes to review.
     func testALateMakeDoesNotBringBackADeletedOccurrence() throws {
         let s = MemoryServer()
-        let a = try device(s, "aaaa000000000001")
-        let t = try a.add(draft("Stretch", due: "2026-03-02", every: RepeatRule(frequency: .daily)))
-        try sync(a, s)
+        let (a, t) = try dailySeries(s, "Stretch")
         let b = try device(s, "bbbb000000000002", seed: 2)
         let tb = try XCTUnwrap(b.store.task(uid: t.uid))
         later(a)
@@ -368,9 +372,7 @@ final class SyncEngineTests: XCTestCase {
     // occurrence back, synced or not.
     func testARedoneCompletionMakesItsOccurrenceAgain() throws {
         let s = MemoryServer()
-        let a = try device(s, "aaaa000000000001")
-        let t = try a.add(draft("Read", due: "2026-03-02", every: RepeatRule(frequency: .daily)))
-        try sync(a, s)
+        let (a, t) = try dailySeries(s, "Read")
         later(a)
         let n1 = try XCTUnwrap(made(a.complete(.task(t.id))))
         try sync(a, s)
