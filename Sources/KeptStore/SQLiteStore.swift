@@ -441,7 +441,7 @@ public final class SQLiteStore: StoreBackend {
     /// `read` counts the rows read, kept or not.
     package func readKept(_ sql: String, bind: (SQLiteStatement) -> Void, chunk: Int, read: inout Int, keep: (Store) -> Set<Int>?) -> Store? {
         let head = SQLiteStore.recordsHead, tail = SQLiteStore.recordsTail
-        // The kept records, each in the bytes of its own chunk's array, and where.
+        // The kept records' bytes, one after another in one array (no commas), and where each is.
         var kept: [(id: Int64, start: Int, end: Int)] = []
         var keptBytes = head
         var bytes = head
